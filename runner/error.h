@@ -1,0 +1,47 @@
+/* error.h - benchrun's thread-local last error.
+ *
+ * A failing function sets the message once, where the error is found, and
+ * returns a negative value; callers pass the value up and leave the message
+ * unchanged. Messages read like a compiler's:
+ *   suites/x.yaml:12:5: unknown key 'warmpu' (did you mean 'warmup'?)
+ */
+#ifndef BR_ERROR_H
+#define BR_ERROR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest message kept, in bytes including the terminating NUL; longer
+ * messages are truncated. */
+#define BR_ERROR_MAX 4096
+
+/* A position in a source file. line and column are 1-based; 0 means unknown.
+ * path is borrowed (not owned) and may be NULL. */
+typedef struct br_pos {
+    const char *path;
+    int line;
+    int column;
+} br_pos;
+
+/* Set the last error to a printf-style message. Returns -1 so a caller can
+ * write `return br_error_set(...)`. */
+int br_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Set the last error to "path:line:column: message" (the parts that are
+ * unknown are left out). Returns -1. */
+int br_error_at(br_pos pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The last error message of this thread ("" when none). The string is owned
+ * by the thread and valid until the next br_error_* call on it. */
+const char *br_error_get(void);
+
+/* Forget the last error of this thread. */
+void br_error_clear(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,215 @@
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "error.h"
+
+double br_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+char *br_strdup(const char *s) {
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    if (!d)
+        br_error_set("out of memory");
+    return d;
+}
+
+char *br_strfmt(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        br_error_set("bad format string");
+        return NULL;
+    }
+    char *s = malloc((size_t)n + 1);
+    if (!s) {
+        br_error_set("out of memory");
+        return NULL;
+    }
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+char *br_path_join(const char *dir, const char *name) {
+    if (name[0] == '/' || !dir || !dir[0])
+        return br_strdup(name);
+    size_t dl = strlen(dir);
+    return br_strfmt("%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", name);
+}
+
+int br_read_file(char **out, size_t *out_len, const char *path, size_t max_bytes) {
+    int rc = -1;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return br_error_set("%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        br_error_set("%s: cannot read: is a directory", path);
+        goto done;
+    }
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                br_error_set("out of memory reading %s", path);
+                goto done;
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+        if (len > max_bytes) {
+            br_error_set("%s: file is larger than the limit of %zu bytes", path, max_bytes);
+            goto done;
+        }
+        if (n == 0) {
+            if (ferror(f)) {
+                br_error_set("%s: cannot read: %s", path, strerror(errno));
+                goto done;
+            }
+            break;
+        }
+    }
+    buf[len] = '\0';
+    *out = buf;
+    if (out_len)
+        *out_len = len;
+    buf = NULL;
+    rc = 0;
+done:
+    free(buf);
+    fclose(f);
+    return rc;
+}
+
+int br_mkdir_p(const char *path) {
+    char *p = br_strdup(path);
+    if (!p)
+        return -1;
+    int rc = 0;
+    for (char *s = p + 1;; s++) {
+        if (*s == '/' || *s == '\0') {
+            char c = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                rc = br_error_set("cannot create directory %s: %s", p, strerror(errno));
+                break;
+            }
+            *s = c;
+            if (c == '\0')
+                break;
+        }
+    }
+    free(p);
+    return rc;
+}
+
+int br_hash_blob(char out[41], const void *data, size_t len) {
+    git_oid oid;
+    git_libgit2_init();
+    int rc = git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
+    if (rc == 0)
+        git_oid_tostr(out, 41, &oid);
+    else
+        br_error_set("cannot hash %zu bytes: %s", len, git_error_last()->message);
+    git_libgit2_shutdown();
+    return rc == 0 ? 0 : -1;
+}
+
+static int fsync_dir_of(const char *path) {
+    char *d = br_strdup(path);
+    if (!d)
+        return -1;
+    char *slash = strrchr(d, '/');
+    const char *dir = ".";
+    if (slash == d)
+        dir = "/";
+    else if (slash) {
+        *slash = '\0';
+        dir = d;
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd); /* best effort: some file systems refuse fsync on directories */
+        close(fd);
+    }
+    free(d);
+    return 0;
+}
+
+int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
+    if (strcmp(path, "-") == 0) {
+        if (write(stdout, ctx) != 0)
+            return -1;
+        return fflush(stdout) == 0
+                   ? 0
+                   : br_error_set("writing to standard output: %s", strerror(errno));
+    }
+    int rc = -1;
+    FILE *f = NULL;
+    char *tmp = br_strfmt("%s.tmp.XXXXXX", path);
+    if (!tmp)
+        return -1;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        br_error_set("cannot create %s: %s", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fchmod(fd, 0644);
+    f = fdopen(fd, "w");
+    if (!f) {
+        br_error_set("cannot open %s: %s", tmp, strerror(errno));
+        close(fd);
+        goto done;
+    }
+    if (write(f, ctx) != 0)
+        goto done;
+    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+        br_error_set("cannot write %s: %s", path, strerror(errno));
+        goto done;
+    }
+    int cerr = fclose(f);
+    f = NULL;
+    if (cerr != 0) {
+        br_error_set("cannot write %s: %s", path, strerror(errno));
+        goto done;
+    }
+    if (rename(tmp, path) != 0) {
+        br_error_set("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        goto done;
+    }
+    fsync_dir_of(path);
+    rc = 0;
+done:
+    if (f)
+        fclose(f);
+    if (rc != 0)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}

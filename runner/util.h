@@ -1,0 +1,50 @@
+/* util.h - small helpers shared by the modules: clocks, strings, paths,
+ * hashing and atomic file writes. */
+#ifndef BR_UTIL_H
+#define BR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CLOCK_MONOTONIC now, in ns. */
+double br_now_ns(void);
+
+/* strdup that records an error on failure (NULL in, NULL out). */
+char *br_strdup(const char *s);
+
+/* A newly allocated printf-style string, or NULL (error set). Caller frees. */
+char *br_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* `dir` + "/" + `name` (just `name` when it is absolute or dir is empty).
+ * Caller frees; NULL (error set) when out of memory. */
+char *br_path_join(const char *dir, const char *name);
+
+/* Read the whole file at `path` into a NUL-terminated buffer the caller frees.
+ * Files larger than `max_bytes` are refused. Returns 0, or -1 with the error
+ * set ("PATH: cannot open: No such file or directory"). */
+int br_read_file(char **out, size_t *out_len, const char *path, size_t max_bytes);
+
+/* Create directory `path` and its parents (mode 0777 before umask). */
+int br_mkdir_p(const char *path);
+
+/* The git blob id (SHA-1 hex, 40 chars + NUL) of `len` bytes: the same value
+ * `git hash-object` prints for a file with those bytes. Computed by libgit2. */
+int br_hash_blob(char out[41], const void *data, size_t len);
+
+/* Write a file atomically: `write` is called with a stream on a temporary file
+ * in the same directory as `path`; when it returns 0 the file is flushed,
+ * fsync'ed and renamed over `path` (and the directory fsync'ed), so readers see
+ * the old content or the new, never a part. When `write` fails, or anything
+ * else does, the temporary file is removed and `path` is untouched. `path`
+ * "-" writes to standard output (not atomic). Returns 0 or -1 (error set). */
+int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
