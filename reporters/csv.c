@@ -1,0 +1,155 @@
+/* csv.c - one row per case, RFC 4180: records end in CRLF, and a field that
+ * holds a comma, a double quote, CR or LF is quoted (quotes doubled).
+ *
+ * Numbers are written in the shortest of %.15g, %.16g, %.17g that reads back
+ * (strtod) as the same double, so every figure is exact yet 41.7 stays
+ * "41.7". Not-a-number and absent values are empty fields. */
+#include "reporter.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static void put_text(FILE *f, const char *s) {
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void put_number(FILE *f, double v) {
+    if (!isfinite(v))
+        return;
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, f);
+}
+
+static void sep(FILE *f) {
+    fputc(',', f);
+}
+
+/* Union of the runs' parameter names in order of first appearance (borrowed
+ * strings); *out is owned by the caller. */
+static int param_union(const char ***out, size_t *n_out, const br_run *const *runs, size_t n_runs) {
+    size_t cap = 0, n = 0;
+    for (size_t i = 0; i < n_runs; i++)
+        cap += runs[i]->n_params;
+    const char **names = calloc(cap ? cap : 1, sizeof *names);
+    if (!names)
+        return br_error_set("out of memory writing CSV");
+    for (size_t i = 0; i < n_runs; i++) {
+        for (size_t p = 0; p < runs[i]->n_params; p++) {
+            const char *name = runs[i]->param_names[p];
+            size_t j = 0;
+            while (j < n && strcmp(names[j], name) != 0)
+                j++;
+            if (j == n)
+                names[n++] = name;
+        }
+    }
+    *out = names;
+    *n_out = n;
+    return 0;
+}
+
+static void put_case(FILE *f, const br_run *r, const br_case_result *c, const char **names,
+                     size_t n_names) {
+    const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
+    int ok = c->status == BR_STATUS_OK;
+
+    put_text(f, r->suite_name);
+    sep(f);
+    put_text(f, k ? k->name : NULL);
+    for (size_t j = 0; j < n_names; j++) {
+        sep(f);
+        for (size_t p = 0; p < r->n_params; p++) {
+            if (strcmp(r->param_names[p], names[j]) == 0) {
+                fprintf(f, "%lld", (long long)c->params[p]);
+                break;
+            }
+        }
+    }
+    sep(f);
+    put_text(f, k ? br_backend_name(k->backend) : NULL);
+    sep(f);
+    put_text(f, br_status_name(c->status));
+    sep(f);
+    put_text(f, c->stage);
+    sep(f);
+    put_text(f, c->message);
+    sep(f);
+    if (ok)
+        fprintf(f, "%zu", c->time.n);
+    const double stats[] = {c->time.median, c->time.mean, c->time.min, c->time.max, c->time.stddev,
+                            c->time.noise,  c->time.q1,   c->time.q3,  c->time.iqr};
+    for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
+        sep(f);
+        if (ok)
+            put_number(f, stats[i]);
+    }
+    const double figures[] = {c->bytes, c->flops, c->gbps, c->gflops, c->pct_peak, c->speedup};
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        sep(f);
+        put_number(f, figures[i]);
+    }
+    sep(f);
+    if (r->git.present && !r->git.unborn)
+        put_text(f, r->git.sha);
+    sep(f);
+    put_text(f, r->has_device ? r->device.name : r->host.cpu_model);
+    fputs("\r\n", f);
+}
+
+/* Write a header row and one row per case of every run to f. The `device`
+ * column is the GPU's name, or the host CPU's model in a run without a GPU.
+ * Returns 0, or -1 with the error set (out of memory, write error). */
+static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
+                     const br_report_opts *opts) {
+    (void)opts;
+    const char **names = NULL;
+    size_t n_names = 0;
+    int rc = -1;
+    if (param_union(&names, &n_names, runs, n_runs) < 0)
+        goto done;
+
+    fputs("suite,kernel", f);
+    for (size_t j = 0; j < n_names; j++) {
+        sep(f);
+        put_text(f, names[j]);
+    }
+    fputs(",backend,status,stage,message,samples,median_ns,mean_ns,min_ns,max_ns,stddev_ns,"
+          "noise,q1_ns,q3_ns,iqr_ns,bytes,flops,gbps,gflops,pct_peak,speedup,git_sha,device\r\n",
+          f);
+    for (size_t i = 0; i < n_runs; i++) {
+        for (size_t c = 0; c < runs[i]->n_cases; c++)
+            put_case(f, runs[i], &runs[i]->cases[c], names, n_names);
+    }
+    if (fflush(f) != 0 || ferror(f)) {
+        br_error_set("cannot write CSV: %s", strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    free(names);
+    return rc;
+}
+
+/* The "csv" reporter: one RFC 4180 row per case, for spreadsheets and scripts. */
+const br_reporter br_reporter_csv = {"csv", csv_write};

@@ -1,0 +1,285 @@
+/* json.c - the versioned results document (schema BR_SCHEMA_VERSION), built
+ * with jansson. Not-a-number and absent values are null; times are ns,
+ * throughput GB/s and GFLOP/s (1e9 units per second).
+ *
+ * {"schema_version", "benchrun_version", "runs": [{"date", "suite", "git",
+ *   "device", "gpu_skip_reason", "host", "params", "kernels", "cases"}]} */
+#include "reporter.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+/* Building state: `failed` is set when jansson could not allocate. */
+typedef struct builder {
+    int failed;
+} builder;
+
+static void put(builder *b, json_t *obj, const char *key, json_t *value) {
+    if (!value || json_object_set_new(obj, key, value) != 0)
+        b->failed = 1;
+}
+
+static void append(builder *b, json_t *arr, json_t *value) {
+    if (!value || json_array_append_new(arr, value) != 0)
+        b->failed = 1;
+}
+
+/* A JSON string, null for NULL. Bytes that are not valid UTF-8 (a compiler's
+ * output may hold some) are replaced by '?' rather than failing. */
+static json_t *str(const char *s) {
+    if (!s)
+        return json_null();
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    char *copy = strdup(s);
+    if (!copy)
+        return NULL;
+    for (char *p = copy; *p; p++) {
+        if ((unsigned char)*p >= 0x80)
+            *p = '?';
+    }
+    v = json_string(copy);
+    free(copy);
+    return v;
+}
+
+/* A JSON string, null for NULL or "". */
+static json_t *str_or_null(const char *s) {
+    return s && s[0] ? str(s) : json_null();
+}
+
+/* A JSON real, null when not finite. */
+static json_t *real(double v) {
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *integer(long long v) {
+    return json_integer((json_int_t)v);
+}
+
+static json_t *suite_json(builder *b, const br_run *r) {
+    json_t *s = json_object();
+    json_t *m = json_object();
+    if (!s || !m) {
+        json_decref(s);
+        json_decref(m);
+        return NULL;
+    }
+    put(b, s, "name", str(r->suite_name));
+    put(b, s, "description", str(r->suite_description));
+    put(b, s, "path", str(r->suite_path));
+    put(b, s, "hash", str_or_null(r->suite_hash));
+    put(b, s, "metric", str(br_metric_name(r->metric)));
+    put(b, s, "cache", str(r->cache == BR_CACHE_WARM ? "warm" : "flush"));
+    put(b, s, "warmup_ns", real(r->warmup_ns));
+    put(b, m, "min_samples", integer((long long)r->measure.min_samples));
+    put(b, m, "min_time_ns", real(r->measure.min_time_ns));
+    put(b, m, "max_noise", real(r->measure.max_noise));
+    put(b, m, "timeout_ns", real(r->measure.timeout_ns));
+    put(b, s, "measure", m);
+    return s;
+}
+
+static json_t *git_json(builder *b, const br_gitinfo *g) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    int commit = g->present && !g->unborn;
+    char when[32] = "";
+    if (commit) {
+        time_t t = (time_t)g->commit_time;
+        struct tm tm;
+        if (gmtime_r(&t, &tm))
+            strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    }
+    put(b, o, "present", json_boolean(g->present));
+    put(b, o, "unborn", json_boolean(g->present && g->unborn));
+    put(b, o, "sha", commit ? str_or_null(g->sha) : json_null());
+    put(b, o, "short_sha", commit ? str_or_null(g->short_sha) : json_null());
+    put(b, o, "branch", g->present && !g->detached ? str_or_null(g->branch) : json_null());
+    put(b, o, "detached", json_boolean(g->present && g->detached));
+    put(b, o, "dirty", json_boolean(g->present && g->dirty));
+    put(b, o, "commit_time", str_or_null(when));
+    return o;
+}
+
+static json_t *device_json(builder *b, const br_device *d) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "index", integer(d->index));
+    put(b, o, "name", str(d->name));
+    put(b, o, "uuid", str_or_null(d->uuid));
+    put(b, o, "cc_major", integer(d->cc_major));
+    put(b, o, "cc_minor", integer(d->cc_minor));
+    put(b, o, "sm_count", integer(d->sm_count));
+    put(b, o, "sm_clock_khz", integer(d->sm_clock_khz));
+    put(b, o, "mem_clock_khz", integer(d->mem_clock_khz));
+    put(b, o, "bus_width_bits", integer(d->bus_width_bits));
+    put(b, o, "l2_bytes", integer((long long)d->l2_bytes));
+    put(b, o, "global_mem_bytes", integer((long long)d->global_mem_bytes));
+    put(b, o, "peak_gbps", real(d->peak_gbps));
+    put(b, o, "driver_version", integer(d->driver_version));
+    put(b, o, "runtime_version", integer(d->runtime_version));
+    return o;
+}
+
+static json_t *host_json(builder *b, const br_host *h) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "cpu_model", str_or_null(h->cpu_model));
+    put(b, o, "logical_cores", h->logical_cores > 0 ? integer(h->logical_cores) : json_null());
+    put(b, o, "governor", str_or_null(h->governor));
+    put(b, o, "hostname", str_or_null(h->hostname));
+    return o;
+}
+
+static json_t *time_json(builder *b, const br_stats *s) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "n", integer((long long)s->n));
+    put(b, o, "min", real(s->min));
+    put(b, o, "max", real(s->max));
+    put(b, o, "mean", real(s->mean));
+    put(b, o, "median", real(s->median));
+    put(b, o, "stddev", real(s->stddev));
+    put(b, o, "noise", real(s->noise));
+    put(b, o, "q1", real(s->q1));
+    put(b, o, "q3", real(s->q3));
+    put(b, o, "iqr", real(s->iqr));
+    return o;
+}
+
+static json_t *case_json(builder *b, const br_run *r, const br_case_result *c) {
+    json_t *o = json_object();
+    json_t *params = json_object();
+    json_t *warmup = json_object();
+    if (!o || !params || !warmup) {
+        json_decref(o);
+        json_decref(params);
+        json_decref(warmup);
+        return NULL;
+    }
+    const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
+    int ok = c->status == BR_STATUS_OK;
+
+    put(b, o, "kernel", str(k ? k->name : NULL));
+    for (size_t p = 0; p < r->n_params; p++)
+        put(b, params, r->param_names[p], integer((long long)c->params[p]));
+    put(b, o, "params", params);
+    put(b, o, "backend", k ? str(br_backend_name(k->backend)) : json_null());
+    put(b, o, "status", str(br_status_name(c->status)));
+    put(b, o, "stage", str(c->stage));
+    put(b, o, "message", str(c->message));
+    put(b, o, "time_ns", ok ? time_json(b, &c->time) : json_null());
+    if (ok) {
+        json_t *samples = json_array();
+        for (size_t i = 0; samples && i < c->n_samples; i++)
+            append(b, samples, real(c->samples[i]));
+        put(b, o, "samples_ns", samples);
+    } else {
+        put(b, o, "samples_ns", json_null());
+    }
+    put(b, warmup, "runs", integer((long long)c->warmup_runs));
+    put(b, warmup, "ns", real(c->warmup_ns));
+    put(b, o, "warmup", warmup);
+    put(b, o, "measure_ns", real(c->measure_ns));
+    put(b, o, "stop_reason", str(c->stop_reason));
+    put(b, o, "bytes", real(c->bytes));
+    put(b, o, "flops", real(c->flops));
+    put(b, o, "gbps", real(c->gbps));
+    put(b, o, "gflops", real(c->gflops));
+    put(b, o, "pct_peak", real(c->pct_peak));
+    put(b, o, "speedup", real(c->speedup));
+    return o;
+}
+
+static json_t *run_json(builder *b, const br_run *r) {
+    json_t *o = json_object();
+    json_t *params = json_array();
+    json_t *kernels = json_array();
+    json_t *cases = json_array();
+    if (!o || !params || !kernels || !cases) {
+        json_decref(o);
+        json_decref(params);
+        json_decref(kernels);
+        json_decref(cases);
+        return NULL;
+    }
+    put(b, o, "date", str_or_null(r->date));
+    put(b, o, "suite", suite_json(b, r));
+    put(b, o, "git", git_json(b, &r->git));
+    put(b, o, "device", r->has_device ? device_json(b, &r->device) : json_null());
+    put(b, o, "gpu_skip_reason", str(r->gpu_skip_reason));
+    put(b, o, "host", host_json(b, &r->host));
+    for (size_t p = 0; p < r->n_params; p++)
+        append(b, params, str(r->param_names[p]));
+    put(b, o, "params", params);
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        json_t *k = json_object();
+        if (k) {
+            put(b, k, "name", str(r->kernels[i].name));
+            put(b, k, "source", str(r->kernels[i].source));
+            put(b, k, "backend", str(br_backend_name(r->kernels[i].backend)));
+        }
+        append(b, kernels, k);
+    }
+    put(b, o, "kernels", kernels);
+    for (size_t i = 0; i < r->n_cases; i++)
+        append(b, cases, case_json(b, r, &r->cases[i]));
+    put(b, o, "cases", cases);
+    return o;
+}
+
+/* Write one JSON document holding every run to f (2-space indent, keys in
+ * the order above, reals with 17 significant digits), ending in a newline.
+ * Returns 0, or -1 with the error set (out of memory, write error). */
+static int json_write(FILE *f, const br_run *const *runs, size_t n_runs,
+                      const br_report_opts *opts) {
+    (void)opts;
+    int rc = -1;
+    builder b = {0};
+    json_t *doc = json_object();
+    json_t *arr = json_array();
+    if (!doc || !arr) {
+        json_decref(arr);
+        br_error_set("out of memory building JSON");
+        goto done;
+    }
+    const char *version = n_runs > 0 ? runs[0]->benchrun_version : NULL;
+#ifdef BR_VERSION
+    if (!version)
+        version = BR_VERSION;
+#endif
+    put(&b, doc, "schema_version", integer(BR_SCHEMA_VERSION));
+    put(&b, doc, "benchrun_version", str(version));
+    for (size_t i = 0; i < n_runs; i++)
+        append(&b, arr, run_json(&b, runs[i]));
+    put(&b, doc, "runs", arr);
+    if (b.failed) {
+        br_error_set("out of memory building JSON");
+        goto done;
+    }
+    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0 ||
+        fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f)) {
+        br_error_set("cannot write JSON: %s", strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    json_decref(doc);
+    return rc;
+}
+
+/* The "json" reporter: the versioned results document (also baselines). */
+const br_reporter br_reporter_json = {"json", json_write};

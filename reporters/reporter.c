@@ -1,0 +1,27 @@
+/* reporter.c - the registry of output formats. */
+#include "reporter.h"
+
+#include <string.h>
+
+/* Defined in table.c, csv.c and json.c. */
+extern const br_reporter br_reporter_table;
+extern const br_reporter br_reporter_csv;
+extern const br_reporter br_reporter_json;
+
+static const br_reporter *const registry[] = {
+    &br_reporter_table,
+    &br_reporter_csv,
+    &br_reporter_json,
+};
+
+/* The built-in reporter called `name` ("table", "csv", "json"), or NULL when
+ * there is none or name is NULL. The result is static. */
+const br_reporter *br_reporter_find(const char *name) {
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof registry / sizeof registry[0]; i++) {
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    }
+    return NULL;
+}

@@ -1,0 +1,32 @@
+/* reporter.h - the one small interface every output format implements.
+ * A reporter only reads results; it never measures or changes them. */
+#ifndef BR_REPORTER_H
+#define BR_REPORTER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct br_report_opts {
+    int ascii; /* 1: plain ASCII instead of UTF-8 box drawing and symbols (table) */
+} br_report_opts;
+
+typedef struct br_reporter {
+    const char *name; /* "table", "csv", "json" */
+    /* Write the runs (one per suite) to f. Returns 0, or -1 with the error set
+     * (the caller discards a partly written file). */
+    int (*write)(FILE *f, const br_run *const *runs, size_t n_runs, const br_report_opts *opts);
+} br_reporter;
+
+/* The reporter called `name`, or NULL when there is none. */
+const br_reporter *br_reporter_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

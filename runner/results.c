@@ -1,0 +1,135 @@
+/* results.c - counting, derived figures and disposal of a run's results. */
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Counts of r's cases by status; any out pointer may be NULL; a NULL run
+ * counts as empty. */
+void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped) {
+    size_t ok = 0, failed = 0, skipped = 0;
+    for (size_t i = 0; r && i < r->n_cases; i++) {
+        switch (r->cases[i].status) {
+        case BR_STATUS_OK:
+            ok++;
+            break;
+        case BR_STATUS_FAILED:
+            failed++;
+            break;
+        case BR_STATUS_SKIPPED:
+            skipped++;
+            break;
+        }
+    }
+    if (n_ok)
+        *n_ok = ok;
+    if (n_failed)
+        *n_failed = failed;
+    if (n_skipped)
+        *n_skipped = skipped;
+}
+
+/* The median time (ns) of an OK case with at least one sample, else NAN. */
+static double case_median(const br_case_result *c) {
+    if (c->status != BR_STATUS_OK || c->time.n == 0)
+        return NAN;
+    double m = c->time.median;
+    return isfinite(m) && m > 0.0 ? m : NAN;
+}
+
+/* The case of kernel 0 (the suite's first, the speedup reference) in
+ * combination `combo`, or NULL. */
+static const br_case_result *reference_case(const br_run *r, size_t combo) {
+    for (size_t i = 0; i < r->n_cases; i++) {
+        if (r->cases[i].kernel == 0 && r->cases[i].combo == combo)
+            return &r->cases[i];
+    }
+    return NULL;
+}
+
+/* Per OK case: gbps = bytes / median ns (bytes per ns is GB/s with 1 GB =
+ * 1e9 B), gflops = flops / median ns, pct_peak = 100 gbps / device.peak_gbps
+ * (GB/s metric, GPU-backend kernel, has_device, peak > 0), speedup = median
+ * of the first kernel at the same combo / this median. Everything not
+ * applicable is NAN. Accepts NULL. */
+void br_run_derive(br_run *r) {
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        br_case_result *c = &r->cases[i];
+        c->gbps = NAN;
+        c->gflops = NAN;
+        c->pct_peak = NAN;
+        c->speedup = NAN;
+
+        double median = case_median(c);
+        if (isnan(median))
+            continue;
+        if (isfinite(c->bytes))
+            c->gbps = c->bytes / median;
+        if (isfinite(c->flops))
+            c->gflops = c->flops / median;
+
+        int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
+        if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && r->device.peak_gbps > 0.0 &&
+            isfinite(c->gbps))
+            c->pct_peak = 100.0 * c->gbps / r->device.peak_gbps;
+
+        const br_case_result *ref = reference_case(r, c->combo);
+        double ref_median = ref ? case_median(ref) : NAN;
+        if (!isnan(ref_median))
+            c->speedup = ref_median / median;
+    }
+}
+
+/* Free everything *r owns and zero it; accepts NULL and a zeroed run. */
+void br_run_dispose(br_run *r) {
+    if (!r)
+        return;
+    free(r->benchrun_version);
+    free(r->suite_name);
+    free(r->suite_description);
+    free(r->suite_path);
+    for (size_t i = 0; r->param_names && i < r->n_params; i++)
+        free(r->param_names[i]);
+    free(r->param_names);
+    for (size_t i = 0; r->kernels && i < r->n_kernels; i++) {
+        free(r->kernels[i].name);
+        free(r->kernels[i].source);
+    }
+    free(r->kernels);
+    free(r->gpu_skip_reason);
+    for (size_t i = 0; r->cases && i < r->n_cases; i++) {
+        free(r->cases[i].params);
+        free(r->cases[i].stage);
+        free(r->cases[i].message);
+        free(r->cases[i].samples);
+    }
+    free(r->cases);
+    memset(r, 0, sizeof *r);
+}
+
+/* "ok", "failed", "skipped" (static); "unknown" otherwise. */
+const char *br_status_name(br_case_status s) {
+    switch (s) {
+    case BR_STATUS_OK:
+        return "ok";
+    case BR_STATUS_FAILED:
+        return "failed";
+    case BR_STATUS_SKIPPED:
+        return "skipped";
+    }
+    return "unknown";
+}
+
+/* "host", "gpu" (static); "unknown" otherwise. */
+const char *br_backend_name(br_backend b) {
+    switch (b) {
+    case BR_BACKEND_HOST:
+        return "host";
+    case BR_BACKEND_GPU:
+        return "gpu";
+    }
+    return "unknown";
+}

@@ -1,0 +1,117 @@
+/* results.h - what one run of one suite measured: self-contained (it owns
+ * copies of every string it needs), so reporters read nothing but this and a
+ * result can later be rebuilt from its JSON without the suite. */
+#ifndef BR_RESULTS_H
+#define BR_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "gitinfo.h"
+#include "stats.h"
+#include "suite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the JSON results schema (reporters/json.c). */
+#define BR_SCHEMA_VERSION 1
+
+typedef enum br_case_status {
+    BR_STATUS_OK = 0,     /* verified and measured */
+    BR_STATUS_FAILED = 1, /* compile, setup, verify or run failed: no figures */
+    BR_STATUS_SKIPPED = 2 /* not run (e.g. a GPU case on a machine without a GPU) */
+} br_case_status;
+
+typedef enum br_backend {
+    BR_BACKEND_HOST = 0, /* .c module, timed with CLOCK_MONOTONIC */
+    BR_BACKEND_GPU = 1   /* .cu module, timed with CUDA events */
+} br_backend;
+
+typedef struct br_case_result {
+    size_t kernel;   /* index into br_run.kernels */
+    size_t combo;    /* index of the parameter combination */
+    int64_t *params; /* owned copy: br_run.n_params values */
+    br_case_status status;
+    char *stage;   /* owned; where it failed or why skipped: "compile", "load", "setup", "verify",
+                      "run", "no-gpu"; NULL when OK */
+    char *message; /* owned; the reason, NULL when OK */
+
+    br_stats time;   /* ns per execution, over the samples */
+    double *samples; /* owned; n_samples times, ns per execution, in the order taken */
+    size_t n_samples;
+    size_t warmup_runs;      /* executions during warmup */
+    double warmup_ns;        /* wall time spent in warmup, ns */
+    double measure_ns;       /* wall time spent taking samples, ns */
+    const char *stop_reason; /* static string: "min_time" (criterion met) or "timeout" */
+
+    double bytes;  /* bytes per execution from the suite's `bytes`; NAN when absent */
+    double flops;  /* FLOP per execution from `flops`; NAN when absent */
+    double gbps;   /* bytes / median time, GB/s (1e9 B/s); NAN when absent */
+    double gflops; /* flops / median time, GFLOP/s; NAN when absent */
+    double
+        pct_peak; /* metric as % of the device's peak (GB/s metric on a GPU case); NAN otherwise */
+    double speedup; /* median of the suite's first kernel at the same params / this median; NAN when
+                       either has no time */
+} br_case_result;
+
+/* A kernel of the suite as the run saw it. */
+typedef struct br_run_kernel {
+    char *name;   /* owned */
+    char *source; /* owned; the source file (path as resolved from the suite) */
+    br_backend backend;
+} br_run_kernel;
+
+typedef struct br_run {
+    char *benchrun_version; /* owned */
+    char date[32];          /* UTC start of the run, ISO 8601 ("2026-11-22T10:00:00Z") */
+
+    char *suite_name;        /* owned */
+    char *suite_description; /* owned; may be NULL */
+    char *suite_path;        /* owned; as given on the command line */
+    char suite_hash[41];     /* git blob id of the suite file */
+    br_metric metric;
+    br_cache_policy cache;
+    double warmup_ns;
+    br_measure_cfg measure;
+
+    char **param_names; /* owned: n_params names */
+    size_t n_params;
+    br_run_kernel *kernels; /* owned: n_kernels, suite order */
+    size_t n_kernels;
+
+    br_gitinfo git;
+    int has_device; /* 1 when `device` describes the GPU used */
+    br_device device;
+    char *gpu_skip_reason; /* owned; why GPU cases were skipped, NULL when none were */
+    br_host host;
+
+    br_case_result *cases; /* owned: n_cases, plan order (combo-major, kernel-minor) */
+    size_t n_cases;
+} br_run;
+
+/* Counts of cases by status. */
+void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
+
+/* Fill the derived figures of every case (gbps, gflops, pct_peak, speedup)
+ * from times, bytes, flops and the device's peak. pct_peak uses
+ * device.peak_gbps and is NAN for host cases or when has_device is 0. */
+void br_run_derive(br_run *r);
+
+/* Release what *r owns; accepts NULL and a zeroed run. */
+void br_run_dispose(br_run *r);
+
+/* Name of a case status as written in reports: "ok", "failed", "skipped"
+ * (static string; "unknown" for a value outside the enum). */
+const char *br_status_name(br_case_status s);
+
+/* Name of a backend as written in reports: "host", "gpu" (static string;
+ * "unknown" for a value outside the enum). */
+const char *br_backend_name(br_backend b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
