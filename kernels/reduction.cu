@@ -1,0 +1,408 @@
+/* reduction.cu - five ways to sum n float32 values on the GPU.
+ *
+ *   reduce_naive  every thread atomicAdds its element into one accumulator
+ *   reduce_smem   shared-memory tree per block, one atomic per block
+ *   reduce_warp   __shfl_down_sync within warps, shared memory across warps,
+ *                 one atomic per block
+ *   reduce_vec    float4 loads, grid-stride loop unrolled 4x over a grid that
+ *                 just fills the GPU, warp-shuffle block reduction, one atomic
+ *                 per block
+ *   reduce_cub    cub::DeviceReduce::Sum
+ *
+ * Parameter: n (int64, >= 1). Inputs, reference and tolerance come from
+ * reduction_common.h (shared with reduction_cpu.c).
+ *
+ * One run is one launch and leaves no state behind. The atomic kernels use the
+ * "last block" pattern (CUDA sample threadFenceReduction): each block adds its
+ * partial sum into a device accumulator, fences, and takes a ticket from a
+ * block counter; the block that draws the last ticket takes the total out of
+ * the accumulator with atomicExch(acc, 0), which also resets it, and writes
+ * the result. The counter resets itself: atomicInc(count, gridDim.x - 1) wraps
+ * to 0 on the last ticket. setup zeroes both once, so run needs no memset. */
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "benchrun_kernel.h"
+#include "reduction_common.h"
+
+/* Threads per block for the hand-written kernels (a power of two, 64..1024). */
+#ifndef RED_BLOCK
+#define RED_BLOCK 256
+#endif
+/* Elements per thread in reduce_smem and reduce_warp (one tile of
+ * RED_BLOCK * RED_ITEMS elements per block, loaded coalesced, all loads
+ * issued before the first add). Fewer blocks mean fewer same-address atomics:
+ * on an H200 at n = 2^28 these kernels reach 62% of peak bandwidth with 8,
+ * 76% with 16 and 82% with 32 (and the same time as with 8 at n = 2^20). */
+#ifndef RED_ITEMS
+#define RED_ITEMS 32
+#endif
+/* float4 loads in flight per thread per iteration of reduce_vec's loop. */
+#ifndef RED_UNROLL
+#define RED_UNROLL 4
+#endif
+
+#define RED_WARPS (RED_BLOCK / 32)
+static_assert(RED_BLOCK >= 64 && RED_BLOCK <= 1024 && (RED_BLOCK & (RED_BLOCK - 1)) == 0,
+              "RED_BLOCK must be a power of two in [64, 1024]");
+
+enum red_kind { RED_NAIVE, RED_SMEM, RED_WARP, RED_VEC, RED_CUB };
+
+/* Device-side control block. The accumulator and the block counter sit 4 KiB
+ * apart: on an H200, 128 bytes apart made reduce_smem/warp ~20% slower at
+ * n = 2^28 (their atomics seem to queue at one L2 slice). */
+#ifndef RED_CTL_PAD
+#define RED_CTL_PAD (4096 - 4)
+#endif
+struct red_ctl {
+    float acc;
+    char pad0[RED_CTL_PAD];
+    unsigned int count;
+    char pad1[RED_CTL_PAD];
+    float out; /* the result of the last run */
+    char pad2[RED_CTL_PAD];
+};
+
+struct red_state {
+    enum red_kind kind;
+    int64_t n;
+    double ref;          /* exact sum of x (host) */
+    const float *x;      /* device, n floats (runner allocation) */
+    red_ctl *ctl;        /* device (runner allocation) */
+    unsigned int blocks; /* grid of the hand-written kernels */
+    void *cub_temp;      /* device (runner allocation) */
+    size_t cub_temp_bytes;
+};
+
+#define RED_CHECK(c, call)                                                                         \
+    do {                                                                                           \
+        cudaError_t red_err_ = (call);                                                             \
+        if (red_err_ != cudaSuccess)                                                               \
+            return (c)->api->fail((c), "%s: %s", #call, cudaGetErrorString(red_err_));             \
+    } while (0)
+
+/* ---- device helpers ---------------------------------------------------- */
+
+__device__ __forceinline__ float red_warp_sum(float v) {
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, off);
+    return v; /* lane 0 holds the warp's sum */
+}
+
+/* Sum of v over the block, valid in thread 0. */
+__device__ __forceinline__ float red_block_sum_shfl(float v) {
+    __shared__ float warp_sums[RED_WARPS];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    v = red_warp_sum(v);
+    if (lane == 0)
+        warp_sums[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < RED_WARPS ? warp_sums[lane] : 0.0f;
+        v = red_warp_sum(v);
+    }
+    return v;
+}
+
+/* Called by thread 0 of every block, after the block's own atomics: take a
+ * ticket; the last block moves the total to ctl->out and leaves acc and count
+ * at 0 for the next run. */
+__device__ __forceinline__ void red_finish(red_ctl *ctl) {
+    __threadfence(); /* this block's adds to acc happen before its ticket */
+    unsigned int ticket = atomicInc(&ctl->count, gridDim.x - 1); /* wraps to 0 on the last */
+    if (ticket == gridDim.x - 1) {
+        __threadfence(); /* ... and before the last block reads acc */
+        ctl->out = atomicExch(&ctl->acc, 0.0f);
+    }
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+__global__ void __launch_bounds__(RED_BLOCK)
+    reduce_naive_kernel(const float *__restrict__ x, int64_t n, red_ctl *ctl) {
+    const int64_t i = (int64_t)blockIdx.x * RED_BLOCK + threadIdx.x;
+    if (i < n)
+        atomicAdd(&ctl->acc, x[i]);
+    __threadfence(); /* each thread's add is performed before thread 0's ticket */
+    __syncthreads();
+    if (threadIdx.x == 0)
+        red_finish(ctl);
+}
+
+/* The block's tile: RED_ITEMS loads per thread, RED_BLOCK apart (coalesced),
+ * summed into one value per thread. */
+__device__ __forceinline__ float red_tile_sum(const float *__restrict__ x, int64_t n) {
+    const int64_t base = (int64_t)blockIdx.x * (RED_BLOCK * RED_ITEMS) + threadIdx.x;
+    float v[RED_ITEMS];
+#pragma unroll
+    for (int k = 0; k < RED_ITEMS; k++) {
+        const int64_t i = base + (int64_t)k * RED_BLOCK;
+        v[k] = i < n ? x[i] : 0.0f;
+    }
+    float sum = 0.0f; /* after all loads are issued; a plain chain unrolls for any RED_ITEMS */
+#pragma unroll
+    for (int k = 0; k < RED_ITEMS; k++)
+        sum += v[k];
+    return sum;
+}
+
+__global__ void __launch_bounds__(RED_BLOCK)
+    reduce_smem_kernel(const float *__restrict__ x, int64_t n, red_ctl *ctl) {
+    __shared__ float s[RED_BLOCK];
+    const unsigned int t = threadIdx.x;
+    s[t] = red_tile_sum(x, n);
+    __syncthreads();
+    /* Sequential addressing: no bank conflicts, active threads contiguous. */
+#pragma unroll
+    for (unsigned int w = RED_BLOCK / 2; w > 0; w /= 2) {
+        if (t < w)
+            s[t] += s[t + w];
+        __syncthreads();
+    }
+    if (t == 0) {
+        atomicAdd(&ctl->acc, s[0]);
+        red_finish(ctl);
+    }
+}
+
+__global__ void __launch_bounds__(RED_BLOCK)
+    reduce_warp_kernel(const float *__restrict__ x, int64_t n, red_ctl *ctl) {
+    const float v = red_block_sum_shfl(red_tile_sum(x, n));
+    if (threadIdx.x == 0) {
+        atomicAdd(&ctl->acc, v);
+        red_finish(ctl);
+    }
+}
+
+__global__ void __launch_bounds__(RED_BLOCK)
+    reduce_vec_kernel(const float *__restrict__ x, int64_t n, red_ctl *ctl) {
+    /* Scalar head up to the first 16-byte boundary, float4 body, scalar tail. */
+    int64_t head = (int64_t)((16u - ((uintptr_t)x & 15u)) & 15u) / 4;
+    if (head > n)
+        head = n;
+    const int64_t n4 = (n - head) / 4;
+    const int64_t tail = head + 4 * n4;
+    const float4 *__restrict__ x4 = reinterpret_cast<const float4 *>(x + head);
+    const int64_t stride = (int64_t)gridDim.x * RED_BLOCK;
+    const int64_t gid = (int64_t)blockIdx.x * RED_BLOCK + threadIdx.x;
+
+    float acc[RED_UNROLL];
+#pragma unroll
+    for (int u = 0; u < RED_UNROLL; u++)
+        acc[u] = 0.0f;
+    int64_t i = gid;
+    /* RED_UNROLL independent 16-byte loads in flight per thread. */
+    for (; i + (RED_UNROLL - 1) * stride < n4; i += RED_UNROLL * stride) {
+        float4 v[RED_UNROLL];
+#pragma unroll
+        for (int u = 0; u < RED_UNROLL; u++)
+            v[u] = __ldcs(x4 + i + u * stride); /* streamed: read once */
+#pragma unroll
+        for (int u = 0; u < RED_UNROLL; u++)
+            acc[u] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+    }
+    for (; i < n4; i += stride) {
+        const float4 v = __ldcs(x4 + i);
+        acc[0] += (v.x + v.y) + (v.z + v.w);
+    }
+    if (gid < head)
+        acc[0] += x[gid];
+    if (gid < n - tail)
+        acc[0] += x[tail + gid];
+    float sum = 0.0f;
+#pragma unroll
+    for (int u = 0; u < RED_UNROLL; u++)
+        sum += acc[u];
+
+    const float v = red_block_sum_shfl(sum);
+    if (threadIdx.x == 0) {
+        atomicAdd(&ctl->acc, v);
+        red_finish(ctl);
+    }
+}
+
+/* ---- host side --------------------------------------------------------- */
+
+static cudaStream_t red_stream(br_case *c) {
+    return (cudaStream_t)c->api->stream(c);
+}
+
+/* Temporary storage for cub::DeviceReduce::Sum; 32-bit offsets when n fits,
+ * as most callers use. */
+static cudaError_t red_cub_sum(void *temp, size_t *temp_bytes, const float *x, float *out,
+                               int64_t n, cudaStream_t stream) {
+    if (n <= INT_MAX)
+        return cub::DeviceReduce::Sum(temp, *temp_bytes, x, out, (int)n, stream);
+    return cub::DeviceReduce::Sum(temp, *temp_bytes, x, out, n, stream);
+}
+
+/* Generate the inputs on the host in chunks and copy them to x on the case's
+ * stream; returns 0 and sets s->ref, or fails. */
+static int red_upload(br_case *c, red_state *s, float *x, cudaStream_t stream) {
+    const int64_t chunk = (int64_t)1 << 22; /* 16 MiB of floats; a multiple of 8 */
+    const int64_t len = s->n < chunk ? s->n : chunk;
+    float *h = (float *)malloc((size_t)len * sizeof(float));
+    if (!h)
+        return c->api->fail(c, "out of host memory for a %lld-value input chunk", (long long)len);
+    uint64_t rng = c->api->seed(c);
+    int64_t sum = 0;
+    for (int64_t i = 0; i < s->n; i += chunk) {
+        const int64_t m = s->n - i < chunk ? s->n - i : chunk;
+        sum += br_red_fill(h, m, &rng);
+        /* From pageable memory this returns once h has been staged, so h can
+         * be refilled at once. */
+        cudaError_t err =
+            cudaMemcpyAsync(x + i, h, (size_t)m * sizeof(float), cudaMemcpyHostToDevice, stream);
+        if (err != cudaSuccess) {
+            free(h);
+            return c->api->fail(c, "cudaMemcpyAsync of the inputs: %s", cudaGetErrorString(err));
+        }
+    }
+    free(h);
+    s->ref = (double)sum / 64.0;
+    return 0;
+}
+
+static int red_setup(br_case *c, red_kind kind) {
+    red_state *s = (red_state *)calloc(1, sizeof *s);
+    if (!s)
+        return c->api->fail(c, "out of host memory for the case state");
+    c->state = s;
+    s->kind = kind;
+    if (br_red_param_n(c, &s->n) != 0)
+        return -1;
+    const cudaStream_t stream = red_stream(c);
+
+    float *x = (float *)c->api->alloc(c, (size_t)s->n * sizeof(float), BR_MEM_DEVICE);
+    s->ctl = (red_ctl *)c->api->alloc(c, sizeof(red_ctl), BR_MEM_DEVICE);
+    if (!x || !s->ctl)
+        return -1; /* the runner recorded the error */
+    s->x = x;
+    if (red_upload(c, s, x, stream) != 0)
+        return -1;
+    /* acc = 0 and count = 0 once, here; out = NaN (all ones) until a run. */
+    RED_CHECK(c, cudaMemsetAsync(s->ctl, 0, sizeof(red_ctl), stream));
+    RED_CHECK(c, cudaMemsetAsync(&s->ctl->out, 0xff, sizeof(float), stream));
+
+    int64_t blocks = 0;
+    switch (kind) {
+    case RED_NAIVE:
+        blocks = (s->n + RED_BLOCK - 1) / RED_BLOCK;
+        break;
+    case RED_SMEM:
+    case RED_WARP:
+        blocks = (s->n + RED_BLOCK * RED_ITEMS - 1) / (RED_BLOCK * RED_ITEMS);
+        break;
+    case RED_VEC: {
+        /* Exactly the blocks that can be resident at once, and no more than
+         * there are float4s to give them. */
+        int dev = 0, sms = 0, per_sm = 0;
+        RED_CHECK(c, cudaGetDevice(&dev));
+        RED_CHECK(c, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        RED_CHECK(c, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vec_kernel,
+                                                                   RED_BLOCK, 0));
+        if (per_sm < 1)
+            return c->api->fail(c, "reduce_vec_kernel cannot run %d threads per block", RED_BLOCK);
+        const int64_t needed = (s->n / 4 + RED_BLOCK - 1) / RED_BLOCK;
+        blocks = (int64_t)sms * per_sm;
+        if (blocks > needed)
+            blocks = needed > 0 ? needed : 1;
+        break;
+    }
+    case RED_CUB:
+        RED_CHECK(c, red_cub_sum(NULL, &s->cub_temp_bytes, x, &s->ctl->out, s->n, stream));
+        s->cub_temp =
+            c->api->alloc(c, s->cub_temp_bytes > 0 ? s->cub_temp_bytes : 1, BR_MEM_DEVICE);
+        if (!s->cub_temp)
+            return -1;
+        break;
+    }
+    if (blocks > INT_MAX) /* gridDim.x is at most 2^31 - 1 */
+        return c->api->fail(c, "n = %lld needs %lld blocks, more than a grid holds",
+                            (long long)s->n, (long long)blocks);
+    s->blocks = (unsigned int)blocks;
+    RED_CHECK(c, cudaStreamSynchronize(stream));
+    return 0;
+}
+
+static int setup_naive(br_case *c) {
+    return red_setup(c, RED_NAIVE);
+}
+static int setup_smem(br_case *c) {
+    return red_setup(c, RED_SMEM);
+}
+static int setup_warp(br_case *c) {
+    return red_setup(c, RED_WARP);
+}
+static int setup_vec(br_case *c) {
+    return red_setup(c, RED_VEC);
+}
+static int setup_cub(br_case *c) {
+    return red_setup(c, RED_CUB);
+}
+
+static int red_launched(br_case *c, const char *what) {
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        return c->api->fail(c, "launch of %s: %s", what, cudaGetErrorString(err));
+    return 0;
+}
+
+static int run_naive(br_case *c) {
+    red_state *s = (red_state *)c->state;
+    reduce_naive_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
+    return red_launched(c, "reduce_naive_kernel");
+}
+
+static int run_smem(br_case *c) {
+    red_state *s = (red_state *)c->state;
+    reduce_smem_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
+    return red_launched(c, "reduce_smem_kernel");
+}
+
+static int run_warp(br_case *c) {
+    red_state *s = (red_state *)c->state;
+    reduce_warp_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
+    return red_launched(c, "reduce_warp_kernel");
+}
+
+static int run_vec(br_case *c) {
+    red_state *s = (red_state *)c->state;
+    reduce_vec_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
+    return red_launched(c, "reduce_vec_kernel");
+}
+
+static int run_cub(br_case *c) {
+    red_state *s = (red_state *)c->state;
+    size_t bytes = s->cub_temp_bytes;
+    RED_CHECK(c, red_cub_sum(s->cub_temp, &bytes, s->x, &s->ctl->out, s->n, red_stream(c)));
+    return red_launched(c, "cub::DeviceReduce::Sum");
+}
+
+static int verify(br_case *c) {
+    red_state *s = (red_state *)c->state;
+    float got = 0.0f;
+    /* The run was on the case's stream, which may not synchronise with the
+     * legacy default stream that cudaMemcpy uses. */
+    RED_CHECK(c, cudaStreamSynchronize(red_stream(c)));
+    RED_CHECK(c, cudaMemcpy(&got, &s->ctl->out, sizeof got, cudaMemcpyDeviceToHost));
+    return br_red_check(c, s->n, got, s->ref);
+}
+
+static void teardown(br_case *c) {
+    free(c->state); /* device memory is the runner's; state may be NULL */
+    c->state = NULL;
+}
+
+static const br_kernel kernels[] = {
+    {"reduce_naive", setup_naive, run_naive, verify, teardown},
+    {"reduce_smem", setup_smem, run_smem, verify, teardown},
+    {"reduce_warp", setup_warp, run_warp, verify, teardown},
+    {"reduce_vec", setup_vec, run_vec, verify, teardown},
+    {"reduce_cub", setup_cub, run_cub, verify, teardown},
+};
+BR_MODULE(kernels);
