@@ -1,0 +1,85 @@
+/* build.h - kernel modules: compile at run time into a content-addressed
+ * cache, then load with dlopen.
+ *
+ * A .cu source is compiled with nvcc for the present GPU's architecture, a .c
+ * source with the host C compiler. The cache key is the git blob id (SHA-1) of
+ * everything that can change the object: the cache format and kernel ABI
+ * versions, the compiler's path and `--version` text, the flags, the source
+ * bytes, and the bytes of every project header it includes ("..." includes,
+ * followed recursively). A cached object is never rebuilt; a changed header
+ * gives a new key.
+ */
+#ifndef BR_BUILD_H
+#define BR_BUILD_H
+
+#include <stddef.h>
+
+#include "benchrun_kernel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of the cache's layout and key; part of every key. */
+#define BR_CACHE_FORMAT 1
+
+typedef enum br_module_state {
+    BR_MODULE_LOADED = 0, /* compiled (or cached) and loaded */
+    BR_MODULE_FAILED = 1, /* compile or load failed: see message and log */
+    BR_MODULE_SKIPPED = 2 /* not built: a GPU source without a usable GPU */
+} br_module_state;
+
+typedef struct br_module_handle {
+    char *source; /* owned: the source path */
+    int is_gpu;   /* 1 for .cu sources */
+    br_module_state state;
+    int from_cache;          /* 1 when no compile was needed */
+    double compile_ns;       /* wall time of the compile, ns (0 when cached) */
+    char key[41];            /* cache key */
+    char *so_path;           /* owned: the shared object in the cache */
+    char *command;           /* owned: the compile command, for messages */
+    char *log;               /* owned: the compiler's diagnostics when it failed (or warned) */
+    char *message;           /* owned: why FAILED or SKIPPED; NULL when loaded */
+    void *dl;                /* dlopen handle */
+    const br_module *module; /* the module's table, valid while dl is open */
+} br_module_handle;
+
+typedef struct br_build_opts {
+    const char *cache_dir;       /* where objects are kept; created if missing */
+    const char *gpu_arch;        /* "sm_90" for nvcc -arch, or NULL: GPU sources are skipped */
+    const char *gpu_skip_reason; /* message for skipped GPU sources */
+    int jobs;                    /* compiles run in parallel, at most this many (>= 1) */
+} br_build_opts;
+
+/* The cache directory to use when none is given: $XDG_CACHE_HOME/benchrun, or
+ * $HOME/.cache/benchrun, or /tmp/benchrun-cache. Caller frees; NULL on OOM. */
+char *br_build_default_cache_dir(void);
+
+/* Compile (when not cached) and load each of the n sources into out[0..n-1]
+ * (caller provides the array; dispose each with br_module_handle_dispose).
+ * Independent compiles run in parallel. A source that fails to compile or load
+ * is marked FAILED with its diagnostics in `log`; the others still load.
+ * Returns the number of modules compiled (not taken from the cache), or -1
+ * with the error set when the cache itself is unusable. */
+int br_build_modules(br_module_handle *out, const char *const *sources, size_t n,
+                     const br_build_opts *opts);
+
+/* Compute the cache key of `source` compiled by `compiler` (whose version text
+ * is `compiler_version`) with the `n_flags` flags, following "..." includes
+ * relative to the source's directory and then `include_dirs`. Exposed for
+ * tests. Returns 0 or -1 (error set: source unreadable). */
+int br_build_key(char out[41], const char *source, const char *compiler,
+                 const char *compiler_version, const char *const *flags, size_t n_flags,
+                 const char *const *include_dirs, size_t n_include_dirs);
+
+/* The directory holding benchrun_kernel.h: $BENCHRUN_INCLUDE_DIR, or the
+ * source tree's kernels/ directory benchrun was built from. Borrowed. */
+const char *br_build_include_dir(void);
+
+/* Close and release; accepts NULL. */
+void br_module_handle_dispose(br_module_handle *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,80 @@
+/* e2e_util.h - run the benchrun executable from tests and capture what it says. */
+#ifndef BR_E2E_UTIL_H
+#define BR_E2E_UTIL_H
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+extern char **environ;
+
+typedef struct e2e_result {
+    int status; /* exit status, or 128 + signal */
+    char *out;  /* standard output (owned) */
+    char *err;  /* standard error (owned) */
+} e2e_result;
+
+static inline void e2e_free(e2e_result *r) {
+    free(r->out);
+    free(r->err);
+}
+
+/* Run BR_BENCHRUN_EXE with argv (NULL-terminated, without argv[0]) in `cwd`. */
+static inline int e2e_run(e2e_result *r, const char *cwd, const char *const *args) {
+    char out_path[] = "/tmp/br-e2e-out-XXXXXX", err_path[] = "/tmp/br-e2e-err-XXXXXX";
+    int ofd = mkstemp(out_path), efd = mkstemp(err_path);
+    if (ofd < 0 || efd < 0)
+        return -1;
+    const char *argv[64] = {BR_BENCHRUN_EXE};
+    size_t n = 1;
+    for (; args[n - 1] && n < 63; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, ofd, 1);
+    posix_spawn_file_actions_adddup2(&fa, efd, 2);
+    char *prev = getcwd(NULL, 0);
+    if (cwd && chdir(cwd) != 0)
+        return -1;
+    pid_t pid;
+    int e = posix_spawn(&pid, BR_BENCHRUN_EXE, &fa, NULL, (char *const *)argv, environ);
+    if (prev && chdir(prev) != 0)
+        e = -1;
+    free(prev);
+    posix_spawn_file_actions_destroy(&fa);
+    close(ofd);
+    close(efd);
+    if (e != 0)
+        return -1;
+    int st;
+    waitpid(pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    br_read_file(&r->out, NULL, out_path, 1 << 24);
+    br_read_file(&r->err, NULL, err_path, 1 << 24);
+    unlink(out_path);
+    unlink(err_path);
+    return 0;
+}
+
+/* A fresh temporary directory (caller removes it with e2e_rmtree). */
+static inline char *e2e_tmpdir(void) {
+    char tmpl[] = "/tmp/br-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    return d ? strdup(d) : NULL;
+}
+
+static inline void e2e_rmtree(const char *dir) {
+    char *cmd = br_strfmt("rm -rf '%s'", dir);
+    if (cmd && system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+    free(cmd);
+}
+
+#endif
