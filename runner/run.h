@@ -1,0 +1,65 @@
+/* run.h - orchestration: suite -> plan -> build -> measure -> results.
+ *
+ * Preparing (loading the suite, expanding the plan, evaluating bytes and
+ * flops for every combination) is separate from executing, so every suite
+ * given on the command line is checked before anything runs.
+ */
+#ifndef BR_RUN_H
+#define BR_RUN_H
+
+#include <stddef.h>
+
+#include "plan.h"
+#include "results.h"
+#include "suite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct br_run_opts {
+    const char *cache_dir;       /* compile cache; NULL: br_build_default_cache_dir() */
+    const char *const *patterns; /* -k globs over kernel names; may be NULL */
+    size_t n_patterns;
+    int jobs;  /* parallel compiles; <= 0: number of CPUs */
+    int quiet; /* 1: no progress lines on stderr */
+} br_run_opts;
+
+/* A suite ready to run. */
+typedef struct br_job {
+    br_suite suite;
+    br_plan plan;
+    double *bytes; /* owned: per combination, bytes per execution; NAN when the suite has none */
+    double *flops; /* owned: per combination, FLOP per execution; NAN when the suite has none */
+} br_job;
+
+/* Load the suite at `path`, expand its plan and evaluate `bytes` and `flops`
+ * for every combination. Returns 0, or -1 with a file:line:column error (bad
+ * input). Dispose *out with br_job_dispose in either case. */
+int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts);
+
+/* Release what *j owns; accepts NULL. */
+void br_job_dispose(br_job *j);
+
+/* What is shared by the suites of one invocation: the device, the timers. */
+typedef struct br_session br_session;
+
+/* Open a session: finds out whether a GPU is usable (and why not). Returns 0,
+ * or -1 with the error set (out of memory). */
+int br_session_open(br_session **out, const br_run_opts *opts);
+
+/* Close; accepts NULL. */
+void br_session_close(br_session *s);
+
+/* Build the job's kernel modules, then for every case: setup, one verified
+ * execution, warmup, samples, teardown. Cases that fail are recorded as
+ * failed and the run goes on; GPU cases without a usable GPU are recorded as
+ * skipped. Fills *out (dispose with br_run_dispose). Returns 0, or -1 with
+ * the error set when the run could not happen at all (bad input found late,
+ * such as a kernel that no source defines; or an unusable cache). */
+int br_job_execute(br_run *out, const br_job *job, br_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
