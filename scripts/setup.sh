@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Set up benchrun on Debian 12 / Ubuntu 24.04: install (with apt-get) only what
+# pkg-config and CMake cannot already find, then configure and build into
+# build/. Safe to run again: a second run installs nothing and rebuilds only
+# what changed.
+#
+#   scripts/setup.sh                 # Release build in build/
+#   BR_CMAKE_ARGS="-DBR_WERROR=ON" scripts/setup.sh
+#   BR_BUILD_DIR=build-x scripts/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have cc || missing+=(gcc libc6-dev)
+have make || missing+=(make)
+have cmake || missing+=(cmake)
+have pkg-config || missing+=(pkg-config)
+pc() { have pkg-config && pkg-config --exists "$1"; }
+pc yaml-0.1 || missing+=(libyaml-dev)
+pc libgit2 || missing+=(libgit2-dev)
+pc jansson || missing+=(libjansson-dev)
+pc criterion || missing+=(libcriterion-dev)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if have sudo; then sudo="sudo"; else
+      echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The CUDA Toolkit is usually not on PATH (/usr/local/cuda/bin); point CMake at
+# it. Without one, benchrun is built for host kernels only.
+if [ -z "${CUDACXX:-}" ] && ! have nvcc && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export CUDACXX=/usr/local/cuda/bin/nvcc
+fi
+
+build=${BR_BUILD_DIR:-build}
+# shellcheck disable=SC2086
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${BR_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "$(nproc)"
