@@ -772,6 +772,16 @@ static int load_one_source(br_suite *s, br_located *out, const node *v) {
         br_error_at(v->pos, "source %s is not a regular file", q);
         goto done;
     }
+    /* Show "kernels/x.cu" rather than "suites/../kernels/x.cu", when that
+     * names the same file (a symbolic link in the path could make it not). */
+    char *norm = br_path_normalize(out->text);
+    struct stat nst;
+    if (norm && stat(norm, &nst) == 0 && nst.st_dev == st.st_dev && nst.st_ino == st.st_ino) {
+        free(out->text);
+        out->text = norm;
+    } else {
+        free(norm);
+    }
     rc = 0;
 done:
     free(given);

@@ -55,6 +55,50 @@ char *br_path_join(const char *dir, const char *name) {
     return br_strfmt("%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", name);
 }
 
+char *br_path_normalize(const char *path) {
+    size_t len = strlen(path);
+    char *out = malloc(len + 2);
+    char **parts = calloc(len / 2 + 2, sizeof *parts);
+    char *copy = br_strdup(path);
+    if (!out || !parts || !copy) {
+        free(out);
+        free(parts);
+        free(copy);
+        br_error_set("out of memory");
+        return NULL;
+    }
+    int absolute = path[0] == '/';
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+        if (strcmp(tok, ".") == 0)
+            continue;
+        if (strcmp(tok, "..") == 0 && n > 0 && strcmp(parts[n - 1], "..") != 0) {
+            n--;
+            continue;
+        }
+        if (strcmp(tok, "..") == 0 && absolute)
+            continue; /* "/.." is "/" */
+        parts[n++] = tok;
+    }
+    char *w = out;
+    if (absolute)
+        *w++ = '/';
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(parts[i]);
+        if (i)
+            *w++ = '/';
+        memcpy(w, parts[i], l);
+        w += l;
+    }
+    if (w == out)
+        *w++ = '.';
+    *w = '\0';
+    free(parts);
+    free(copy);
+    return out;
+}
+
 int br_read_file(char **out, size_t *out_len, const char *path, size_t max_bytes) {
     int rc = -1;
     char *buf = NULL;

@@ -24,6 +24,13 @@ char *br_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Caller frees; NULL (error set) when out of memory. */
 char *br_path_join(const char *dir, const char *name);
 
+/* `path` with "." components, repeated slashes and "name/.." pairs removed
+ * lexically ("suites/../kernels/x.cu" -> "kernels/x.cu"; "./a" -> "a"); a
+ * leading "../" and a leading "/" are kept. Callers that care about symbolic
+ * links check that the result names the same file. Caller frees; NULL (error
+ * set) when out of memory. */
+char *br_path_normalize(const char *path);
+
 /* Read the whole file at `path` into a NUL-terminated buffer the caller frees.
  * Files larger than `max_bytes` are refused. Returns 0, or -1 with the error
  * set ("PATH: cannot open: No such file or directory"). */

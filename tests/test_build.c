@@ -152,3 +152,25 @@ Test(build, a_module_without_a_table_fails_to_load) {
     free(src);
     free(cache);
 }
+
+Test(util, path_normalize) {
+    struct {
+        const char *in, *out;
+    } cases[] = {
+        {"suites/../kernels/x.cu", "kernels/x.cu"},
+        {"./a", "a"},
+        {"a//b/./c", "a/b/c"},
+        {"../x", "../x"},
+        {"../../x/../y", "../../y"},
+        {"/a/../../b", "/b"},
+        {"/", "/"},
+        {".", "."},
+        {"a/..", "."},
+        {"/work/main/suites/../kernels/reduction.cu", "/work/main/kernels/reduction.cu"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = br_path_normalize(cases[i].in);
+        cr_assert_str_eq(got, cases[i].out, "normalize(%s)", cases[i].in);
+        free(got);
+    }
+}

@@ -272,3 +272,40 @@ Test(e2e, usage_errors_exit_2_and_help_exits_0) {
     cr_assert(strstr(r.err, "/nonexistent/suite.yaml"), "stderr:\n%s", r.err);
     e2e_free(&r);
 }
+
+Test(e2e, outside_a_repository_records_no_git_and_normalizes_sources) {
+    char *dir = br_strfmt("%s/proj/suites", tmp);
+    char *src = br_strfmt("%s/proj/src", tmp);
+    cr_assert_eq(br_mkdir_p(dir), 0);
+    cr_assert_eq(br_mkdir_p(src), 0);
+    char *cmd = br_strfmt("cp %s/host_kernels.c %s/", E2E, src);
+    cr_assert_eq(system(cmd), 0);
+    char *suite = br_strfmt("%s/x.yaml", dir);
+    FILE *f = fopen(suite, "w");
+    cr_assert_not_null(f);
+    fputs("name: outside\nsource: ../src/host_kernels.c\nkernels: [sum_ok]\nparams: {n: 64}\n"
+          "bytes: 4 * n\nwarmup: 0ms\nmeasure: {min_samples: 3, min_time: 0ms}\n",
+          f);
+    fclose(f);
+    char *json = br_strfmt("%s/o.json", tmp);
+    const char *args[] = {cache_arg, "--json", json, suite, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.out, "no git"), "table:\n%s", r.out);
+    json_t *doc = load_json(json);
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    cr_assert(json_is_false(json_object_get(json_object_get(run, "git"), "present")));
+    const char *source = json_string_value(
+        json_object_get(json_array_get(json_object_get(run, "kernels"), 0), "source"));
+    char *want = br_strfmt("%s/proj/src/host_kernels.c", tmp);
+    cr_assert_str_eq(source, want);
+    json_decref(doc);
+    e2e_free(&r);
+    free(want);
+    free(json);
+    free(suite);
+    free(cmd);
+    free(src);
+    free(dir);
+}
