@@ -539,8 +539,9 @@ Test(suite, mutations_load_or_fail_cleanly, .init = make_tmpdir, .fini = remove_
                 memmove(buf + at + 1, buf + at, n - at);
                 buf[at] = c;
                 n++;
-            } else if (n > 1) { /* delete */
-                memmove(buf + at, buf + at + 1, n - at - 1);
+            } else if (n > 1) { /* delete: shift the tail left by one */
+                for (size_t k = at; k + 1 < n; k++)
+                    buf[k] = buf[k + 1];
                 n--;
             }
         }
