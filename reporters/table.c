@@ -12,6 +12,7 @@
  * Widths are counted in display columns: every glyph used is one column wide,
  * so a UTF-8 string is as wide as its number of code points. */
 #include "reporter.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,35 +52,6 @@ static size_t display_width(const char *s) {
 static void put_n(FILE *f, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         fputs(s, f);
-}
-
-/* A heap string formatted like printf, or NULL when out of memory. */
-__attribute__((format(printf, 1, 2))) static char *xprintf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (!s)
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-/* A parameter value: 2^k for exact powers of two >= 2^10, else the integer. */
-static void format_param(char *buf, size_t len, int64_t v) {
-    if (v >= 1024 && (v & (v - 1)) == 0) {
-        int k = 0;
-        while (((int64_t)1 << k) != v)
-            k++;
-        snprintf(buf, len, "2^%d", k);
-    } else {
-        snprintf(buf, len, "%lld", (long long)v);
-    }
 }
 
 /* A time in µs: 1 decimal, 2 below 10 µs, 3 below 1 µs. */
@@ -156,9 +128,9 @@ static char *make_title(const br_run *r, const glyphs *g) {
 
     const char *name = r->suite_name ? r->suite_name : "?";
     if (desc && desc[0])
-        title = xprintf("%s %s %s %s %s %s %s", name, g->dot, desc, g->dot, device, g->dot, git);
+        title = br_strfmt("%s %s %s %s %s %s %s", name, g->dot, desc, g->dot, device, g->dot, git);
     else
-        title = xprintf("%s %s %s %s %s", name, g->dot, device, g->dot, git);
+        title = br_strfmt("%s %s %s %s %s", name, g->dot, device, g->dot, git);
 done:
     free(desc);
     if (!title)
@@ -219,7 +191,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
         if (set_cell(t, row, 0, kname ? kname : "?") < 0)
             goto done;
         for (size_t p = 0; p < r->n_params; p++) {
-            format_param(buf, sizeof buf, c->params[p]);
+            br_format_param(buf, sizeof buf, c->params[p]);
             if (set_cell(t, row, 1 + p, buf) < 0)
                 goto done;
         }
@@ -319,7 +291,7 @@ static void put_notes(FILE *f, const br_run *r) {
             continue;
         fprintf(f, "FAILED %s", k && k->name ? k->name : "?");
         for (size_t p = 0; p < r->n_params; p++) {
-            format_param(buf, sizeof buf, c->params[p]);
+            br_format_param(buf, sizeof buf, c->params[p]);
             fprintf(f, " %s=%s", r->param_names[p], buf);
         }
         if (c->stage)

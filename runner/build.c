@@ -84,23 +84,6 @@ static int is_regular(const char *path) {
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Directory part of path ("." when none). Caller frees. */
-static char *dir_of(const char *path) {
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return br_strdup(".");
-    if (slash == path)
-        return br_strdup("/");
-    char *d = malloc((size_t)(slash - path) + 1);
-    if (!d) {
-        br_error_set("out of memory");
-        return NULL;
-    }
-    memcpy(d, path, (size_t)(slash - path));
-    d[slash - path] = '\0';
-    return d;
-}
-
 /* If `line` is `#include "name"`, copy name into out (size outlen) and return 1. */
 static int quoted_include(const char *line, char *out, size_t outlen) {
     const char *p = line;
@@ -141,7 +124,7 @@ static int add_file(keybuf *kb, const char *path, const char *label,
     kb_str(kb, label);
     kb_add(kb, &len, sizeof len);
     kb_add(kb, text, len);
-    if (!(dir = dir_of(path)))
+    if (!(dir = br_path_dir(path)))
         goto done;
     for (char *line = text; line && *line;) {
         char *nl = strchr(line, '\n');
@@ -290,11 +273,6 @@ static const char *cc_path(void) {
     return env && env[0] && !strchr(env, ' ') ? env : "cc";
 }
 
-static int has_suffix(const char *s, const char *suffix) {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 typedef struct compile_job {
     br_module_handle *h;
     char *argv[MAX_FLAGS + 6];
@@ -332,7 +310,7 @@ static char *join_argv(char *const *argv) {
 /* Fill the job's argv (without -o and the source yet: see finish_argv). */
 static int prepare_job(compile_job *j, br_module_handle *h, const br_build_opts *o) {
     const char *inc = br_build_include_dir();
-    char *srcdir = dir_of(h->source);
+    char *srcdir = br_path_dir(h->source);
     if (!srcdir)
         return -1;
     j->h = h;
@@ -442,8 +420,8 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
         h->source = br_strdup(sources[i]);
         if (!h->source)
             goto done;
-        h->is_gpu = has_suffix(h->source, ".cu");
-        if (!h->is_gpu && !has_suffix(h->source, ".c")) {
+        h->is_gpu = br_has_suffix(h->source, ".cu");
+        if (!h->is_gpu && !br_has_suffix(h->source, ".c")) {
             h->state = BR_MODULE_FAILED;
             h->message = br_strdup("unknown kind of source (expected .cu or .c)");
             continue;

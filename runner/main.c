@@ -61,13 +61,6 @@ static int emit(const char *name, const char *path, const br_run *const *runs, s
     return 0;
 }
 
-static void format_value(char *buf, size_t len, int64_t v) {
-    if (v >= 1024 && (v & (v - 1)) == 0)
-        snprintf(buf, len, "2^%d", __builtin_ctzll((unsigned long long)v));
-    else
-        snprintf(buf, len, "%lld", (long long)v);
-}
-
 static void list_job(const br_job *j) {
     const br_suite *s = &j->suite;
     printf("%s (%s): %zu case(s)\n", s->name.text, s->path, j->plan.n_cases);
@@ -77,7 +70,7 @@ static void list_job(const br_job *j) {
         printf("  %-20s", s->kernels[c->kernel].text);
         for (size_t p = 0; p < s->n_params; p++) {
             char val[32];
-            format_value(val, sizeof val, v[p]);
+            br_format_param(val, sizeof val, v[p]);
             printf(" %s=%s", s->params[p].name, val);
         }
         putchar('\n');

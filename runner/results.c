@@ -2,11 +2,19 @@
 #include "results.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Counts of r's cases by status; any out pointer may be NULL; a NULL run
  * counts as empty. */
+void br_format_param(char *buf, size_t len, int64_t v) {
+    if (v >= 1024 && (v & (v - 1)) == 0)
+        snprintf(buf, len, "2^%d", __builtin_ctzll((unsigned long long)v));
+    else
+        snprintf(buf, len, "%lld", (long long)v);
+}
+
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped) {
     size_t ok = 0, failed = 0, skipped = 0;
     for (size_t i = 0; r && i < r->n_cases; i++) {

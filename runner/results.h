@@ -92,6 +92,10 @@ typedef struct br_run {
     size_t n_cases;
 } br_run;
 
+/* A parameter value as reports show it: "2^k" for exact powers of two >= 2^10
+ * (1024 -> "2^10"), else the decimal integer. */
+void br_format_param(char *buf, size_t len, int64_t v);
+
 /* Counts of cases by status. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
 

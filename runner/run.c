@@ -415,11 +415,6 @@ typedef struct kernel_ref {
     br_case_status status;
 } kernel_ref;
 
-static int has_suffix(const char *s, const char *suffix) {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 /* Match the suite's kernels to the loaded modules' tables. */
 static int resolve_kernels(kernel_ref *refs, const br_suite *suite, br_module_handle *mods,
                            size_t n_mods) {
@@ -552,7 +547,7 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     int needs_gpu = 0;
     for (size_t i = 0; i < n_src; i++) {
         srcs[i] = suite->sources[i].text;
-        needs_gpu |= has_suffix(srcs[i], ".cu");
+        needs_gpu |= br_has_suffix(srcs[i], ".cu");
     }
     if (needs_gpu) {
         if (session_gpu(s)) {

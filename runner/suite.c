@@ -742,17 +742,10 @@ static int load_one_source(br_suite *s, br_located *out, const node *v) {
         br_error_at(v->pos, "expected a source path, found an empty string");
         goto done;
     }
-    if (given[0] == '/') {
-        out->text = given;
-        given = NULL;
-    } else {
-        size_t need = strlen(s->dir) + 1 + strlen(given) + 1;
-        out->text = malloc(need);
-        if (!out->text) {
-            br_error_at(v->pos, "out of memory");
-            goto done;
-        }
-        snprintf(out->text, need, "%s/%s", s->dir, given);
+    out->text = br_path_join(s->dir, given);
+    if (!out->text) {
+        br_error_at(v->pos, "out of memory");
+        goto done;
     }
     char q[SHOW_MAX + 16];
     show(q, sizeof q, v->text, v->len);
@@ -1121,14 +1114,8 @@ int br_suite_load(br_suite *out, const char *path) {
     if (!path || !*path)
         return br_error_set("br_suite_load: no suite path given");
 
-    out->path = strdup(path);
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        out->dir = strdup(".");
-    else if (slash == path)
-        out->dir = strdup("/");
-    else
-        out->dir = strndup(path, (size_t)(slash - path));
+    out->path = br_strdup(path);
+    out->dir = br_path_dir(path);
     if (!out->path || !out->dir) {
         br_error_set("%s: out of memory", path);
         goto done;

@@ -55,6 +55,23 @@ char *br_path_join(const char *dir, const char *name) {
     return br_strfmt("%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", name);
 }
 
+char *br_path_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return br_strdup(".");
+    if (slash == path)
+        return br_strdup("/");
+    char *d = strndup(path, (size_t)(slash - path));
+    if (!d)
+        br_error_set("out of memory");
+    return d;
+}
+
+int br_has_suffix(const char *s, const char *suffix) {
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
 char *br_path_normalize(const char *path) {
     size_t len = strlen(path);
     char *out = malloc(len + 2);
@@ -151,6 +168,8 @@ done:
 }
 
 int br_mkdir_p(const char *path) {
+    if (!path || !path[0])
+        return br_error_set("cannot create a directory with an empty name");
     char *p = br_strdup(path);
     if (!p)
         return -1;
@@ -179,24 +198,17 @@ int br_hash_blob(char out[41], const void *data, size_t len) {
     if (rc == 0)
         git_oid_tostr(out, 41, &oid);
     else
-        br_error_set("cannot hash %zu bytes: %s", len, git_error_last()->message);
+        br_error_set("cannot hash %zu bytes: %s", len,
+                     git_error_last() ? git_error_last()->message : "libgit2 error");
     git_libgit2_shutdown();
     return rc == 0 ? 0 : -1;
 }
 
 static int fsync_dir_of(const char *path) {
-    char *d = br_strdup(path);
+    char *d = br_path_dir(path);
     if (!d)
         return -1;
-    char *slash = strrchr(d, '/');
-    const char *dir = ".";
-    if (slash == d)
-        dir = "/";
-    else if (slash) {
-        *slash = '\0';
-        dir = d;
-    }
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    int fd = open(d, O_RDONLY | O_DIRECTORY);
     if (fd >= 0) {
         fsync(fd); /* best effort: some file systems refuse fsync on directories */
         close(fd);

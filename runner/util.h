@@ -24,6 +24,13 @@ char *br_strfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Caller frees; NULL (error set) when out of memory. */
 char *br_path_join(const char *dir, const char *name);
 
+/* The directory part of `path`: "a/b" -> "a", "b" -> ".", "/b" -> "/".
+ * Caller frees; NULL (error set) when out of memory. */
+char *br_path_dir(const char *path);
+
+/* 1 when `s` ends with `suffix`. */
+int br_has_suffix(const char *s, const char *suffix);
+
 /* `path` with "." components, repeated slashes and "name/.." pairs removed
  * lexically ("suites/../kernels/x.cu" -> "kernels/x.cu"; "./a" -> "a"); a
  * leading "../" and a leading "/" are kept. Callers that care about symbolic
