@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,23 @@ static char *compiler_version(const char *compiler, const char *cache_dir) {
     return text;
 }
 
+/* What -march=native compiles for: the CPU model and its feature flags (from
+ * /proc/cpuinfo), so an object built on one CPU is never loaded on another
+ * through a shared cache. Caller frees. */
+static char *host_target(void) {
+    char model[512] = "", flags[4096] = "", line[4096];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f) && !(model[0] && flags[0])) {
+        if (!model[0] && strncmp(line, "model name", 10) == 0)
+            snprintf(model, sizeof model, "%.500s", line);
+        else if (!flags[0] && (strncmp(line, "flags", 5) == 0 || strncmp(line, "Features", 8) == 0))
+            snprintf(flags, sizeof flags, "%s", line);
+    }
+    if (f)
+        fclose(f);
+    return br_strfmt("target: %s%s", model, flags);
+}
+
 /* ---- public --------------------------------------------------------------------- */
 
 char *br_build_default_cache_dir(void) {
@@ -281,7 +299,7 @@ typedef struct compile_job {
     char *log_path;
     pid_t pid;
     double t0;
-    char *owned[4]; /* strings in argv owned by the job */
+    char *owned[4]; /* strings in argv owned by the job; owned[3] is the source's real path */
 } compile_job;
 
 static void job_free(compile_job *j) {
@@ -310,7 +328,12 @@ static char *join_argv(char *const *argv) {
 /* Fill the job's argv (without -o and the source yet: see finish_argv). */
 static int prepare_job(compile_job *j, br_module_handle *h, const br_build_opts *o) {
     const char *inc = br_build_include_dir();
-    char *srcdir = br_path_dir(h->source);
+    /* The real path, so one file is one cache entry however the suite names it. */
+    char real[PATH_MAX];
+    j->owned[3] = br_strdup(realpath(h->source, real) ? real : h->source);
+    if (!j->owned[3])
+        return -1;
+    char *srcdir = br_path_dir(j->owned[3]);
     if (!srcdir)
         return -1;
     j->h = h;
@@ -321,15 +344,19 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_opts 
         return -1;
     size_t k = 0;
     if (h->is_gpu) {
-        j->owned[2] = br_strfmt("-arch=%s", o->gpu_arch);
-        if (!j->owned[2])
-            return -1;
         j->argv[k++] = (char *)nvcc_path();
         const char *f[] = {"-O3",        "-std=c++17", "-lineinfo", "-shared",
                            "-Xcompiler", "-fPIC",      "-cudart",   "shared"};
         for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
             j->argv[k++] = (char *)f[i];
-        j->argv[k++] = j->owned[2];
+        /* Without a GPU, nvcc's default target: the module is built to report
+         * compile errors and to check kernel names; its cases are skipped. */
+        if (o->gpu_arch) {
+            j->owned[2] = br_strfmt("-arch=%s", o->gpu_arch);
+            if (!j->owned[2])
+                return -1;
+            j->argv[k++] = j->owned[2];
+        }
     } else {
         j->argv[k++] = (char *)cc_path();
         const char *f[] = {"-O3", "-march=native", "-std=c11", "-shared", "-fPIC"};
@@ -351,7 +378,7 @@ static int start_job(compile_job *j, const char *cache_dir) {
     size_t k = j->n_flags + 1;
     j->argv[k++] = "-o";
     j->argv[k++] = j->tmp_so;
-    j->argv[k++] = j->h->source;
+    j->argv[k++] = j->owned[3];
     j->argv[k] = NULL;
     free(j->h->command);
     j->h->command = join_argv(j->argv);
@@ -426,11 +453,6 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
             h->message = br_strdup("unknown kind of source (expected .cu or .c)");
             continue;
         }
-        if (h->is_gpu && !o->gpu_arch) {
-            h->state = BR_MODULE_SKIPPED;
-            h->message = br_strdup(o->gpu_skip_reason ? o->gpu_skip_reason : "no usable GPU");
-            continue;
-        }
         char **version = h->is_gpu ? &nv_version : &cc_version;
         int *tried = h->is_gpu ? &nv_tried : &cc_tried;
         compile_job *j = &jobs[n_jobs];
@@ -439,16 +461,29 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
         if (!*tried) {
             *tried = 1;
             *version = compiler_version(j->argv[0], o->cache_dir);
+            if (*version && !h->is_gpu) {
+                char *target = host_target();
+                char *both = target ? br_strfmt("%s\n%s", *version, target) : NULL;
+                free(target);
+                free(*version);
+                *version = both;
+            }
         }
         if (!*version) {
-            h->state = BR_MODULE_FAILED;
-            h->message = br_strfmt("cannot run the compiler: %s", br_error_get());
+            if (h->is_gpu && !o->gpu_arch) {
+                /* No GPU and no nvcc: nothing to build or run. */
+                h->state = BR_MODULE_SKIPPED;
+                h->message = br_strdup(o->gpu_skip_reason ? o->gpu_skip_reason : "no usable GPU");
+            } else {
+                h->state = BR_MODULE_FAILED;
+                h->message = br_strfmt("cannot run the compiler: %s", br_error_get());
+            }
             job_free(j);
             memset(j, 0, sizeof *j);
             continue;
         }
         const char *inc[] = {br_build_include_dir()};
-        if (br_build_key(h->key, h->source, j->argv[0], *version, (const char *const *)&j->argv[1],
+        if (br_build_key(h->key, j->owned[3], j->argv[0], *version, (const char *const *)&j->argv[1],
                          j->n_flags, inc, 1) != 0) {
             h->state = BR_MODULE_FAILED;
             h->message = br_strdup(br_error_get());
@@ -508,8 +543,17 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
             load_module(&out[i]);
     rc = compiled;
 done:
-    for (size_t i = 0; i < n_jobs; i++)
+    /* Jobs beyond n_jobs may be half prepared; compiles still running (after a
+     * failed wait) are stopped and their files removed. */
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].pid > 0) {
+            kill(jobs[i].pid, SIGKILL);
+            waitpid(jobs[i].pid, NULL, 0);
+            unlink(jobs[i].tmp_so);
+            unlink(jobs[i].log_path);
+        }
         job_free(&jobs[i]);
+    }
     free(jobs);
     free(nv_version);
     free(cc_version);

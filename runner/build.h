@@ -4,7 +4,8 @@
  * A .cu source is compiled with nvcc for the present GPU's architecture, a .c
  * source with the host C compiler. The cache key is the git blob id (SHA-1) of
  * everything that can change the object: the cache format and kernel ABI
- * versions, the compiler's path and `--version` text, the flags, the source
+ * versions, the compiler's path and `--version` text (for host modules, built
+ * with -march=native, also the CPU model and feature flags), the flags, the source
  * bytes, and the bytes of every project header it includes ("..." includes,
  * followed recursively). A cached object is never rebuilt; a changed header
  * gives a new key.
@@ -26,7 +27,7 @@ extern "C" {
 typedef enum br_module_state {
     BR_MODULE_LOADED = 0, /* compiled (or cached) and loaded */
     BR_MODULE_FAILED = 1, /* compile or load failed: see message and log */
-    BR_MODULE_SKIPPED = 2 /* not built: a GPU source without a usable GPU */
+    BR_MODULE_SKIPPED = 2 /* not built: a GPU source with neither a usable GPU nor nvcc */
 } br_module_state;
 
 typedef struct br_module_handle {
@@ -46,7 +47,10 @@ typedef struct br_module_handle {
 
 typedef struct br_build_opts {
     const char *cache_dir;       /* where objects are kept; created if missing */
-    const char *gpu_arch;        /* "sm_90" for nvcc -arch, or NULL: GPU sources are skipped */
+    /* "sm_90" for nvcc -arch, or NULL (no usable GPU): GPU sources are then
+     * built for nvcc's default target, to report compile errors and check
+     * kernel names (their cases are skipped), or SKIPPED when nvcc cannot run. */
+    const char *gpu_arch;
     const char *gpu_skip_reason; /* message for skipped GPU sources */
     int jobs;                    /* compiles run in parallel, at most this many (>= 1) */
 } br_build_opts;

@@ -4,7 +4,10 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "reporter.h"
@@ -59,6 +62,24 @@ static int emit(const char *name, const char *path, const br_run *const *runs, s
         return -1;
     }
     return 0;
+}
+
+/* Refuse an output path that cannot be written, before anything runs. */
+static int check_output(const char *option, const char *path) {
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    char *dir = br_path_dir(path);
+    int rc = 0;
+    if (!path[0])
+        rc = br_error_set("benchrun: %s expects a file name", option);
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        rc = br_error_set("benchrun: %s %s: is a directory", option, path);
+    else if (!dir || access(dir, W_OK) != 0)
+        rc = br_error_set("benchrun: %s %s: cannot write in %s: %s", option, path, dir ? dir : "?",
+                          strerror(errno));
+    free(dir);
+    return rc;
 }
 
 static void list_job(const br_job *j) {
@@ -169,6 +190,14 @@ int main(int argc, char **argv) {
     }
     ro.patterns = patterns;
     ro.n_patterns = n_patterns;
+    if (ro.cache_dir && !ro.cache_dir[0]) {
+        fprintf(stderr, "benchrun: --cache-dir expects a directory name\n");
+        goto done;
+    }
+    if (check_output("--csv", csv) != 0 || check_output("--json", json) != 0) {
+        fprintf(stderr, "%s\n", br_error_get());
+        goto done;
+    }
 
     /* Check every suite before running any. */
     n_jobs = (size_t)(argc - optind);
@@ -195,6 +224,14 @@ int main(int argc, char **argv) {
     if (br_session_open(&session, &ro) != 0) {
         fprintf(stderr, "benchrun: %s\n", br_error_get());
         goto done;
+    }
+    /* Build every suite's kernels and resolve their names before measuring
+     * anything: a bad kernel name in the last suite runs nothing. */
+    for (size_t i = 0; i < n_jobs; i++) {
+        if (br_job_build(&jobs[i], session) != 0) {
+            fprintf(stderr, "%s\n", br_error_get());
+            goto done;
+        }
     }
     for (size_t i = 0; i < n_jobs; i++) {
         if (br_job_execute(&runs[i], &jobs[i], session) != 0) {

@@ -23,6 +23,9 @@
 #include "cuda_check.h"
 #endif
 
+struct br_job_build;
+static void job_build_free(struct br_job_build *b);
+
 /* ---- preparing ------------------------------------------------------------------ */
 
 static int eval_per_combo(double *out, const br_job *j, const br_located *e, const char *what) {
@@ -95,6 +98,7 @@ void br_job_dispose(br_job *j) {
     br_plan_dispose(&j->plan);
     free(j->bytes);
     free(j->flops);
+    job_build_free(j->built);
     memset(j, 0, sizeof *j);
 }
 
@@ -384,6 +388,16 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
         set_failed(r, "run", &ci);
         goto done;
     }
+    /* Check again after the last sample, so a kernel whose later executions
+     * went wrong (state carried between runs) gets no figure either. */
+    if (k->verify(&ci.c) != 0) {
+        char first[sizeof ci.message];
+        snprintf(first, sizeof first, "%s", ci.message[0] ? ci.message : "verify failed");
+        snprintf(ci.message, sizeof ci.message, "after %zu timed executions: %.900s",
+                 m.warmup_runs + m.n_samples, first);
+        set_failed(r, "verify", &ci);
+        goto done;
+    }
     if (br_stats_compute(&r->time, m.samples, m.n_samples) != 0) {
         set_failed(r, "run", NULL);
         goto done;
@@ -407,7 +421,7 @@ done:
 #endif
 }
 
-/* ---- one suite --------------------------------------------------------------------- */
+/* ---- building: modules and kernel names ---------------------------------------------- */
 
 typedef struct kernel_ref {
     const br_kernel *k;   /* NULL when not resolved */
@@ -415,9 +429,27 @@ typedef struct kernel_ref {
     br_case_status status;
 } kernel_ref;
 
-/* Match the suite's kernels to the loaded modules' tables. */
+struct br_job_build {
+    br_module_handle *mods; /* one per source, suite order */
+    size_t n_mods;
+    kernel_ref *refs; /* one per suite kernel */
+};
+
+static void job_build_free(struct br_job_build *b) {
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->n_mods && b->mods; i++)
+        br_module_handle_dispose(&b->mods[i]);
+    free(b->mods);
+    free(b->refs);
+    free(b);
+}
+
+/* Match the suite's kernels to the loaded modules' tables. Kernels of GPU
+ * modules are SKIPPED when there is no usable GPU. A name no module defines is
+ * bad input, unless a module that could define it failed or was skipped. */
 static int resolve_kernels(kernel_ref *refs, const br_suite *suite, br_module_handle *mods,
-                           size_t n_mods) {
+                           size_t n_mods, int gpu_ok) {
     br_module_handle *failed = NULL, *skipped = NULL;
     for (size_t m = 0; m < n_mods; m++) {
         if (mods[m].state == BR_MODULE_FAILED && !failed)
@@ -443,7 +475,7 @@ static int resolve_kernels(kernel_ref *refs, const br_suite *suite, br_module_ha
                                        mods[m].source);
                 ref->k = &mod->kernels[t];
                 ref->mh = &mods[m];
-                ref->status = BR_STATUS_OK;
+                ref->status = mods[m].is_gpu && !gpu_ok ? BR_STATUS_SKIPPED : BR_STATUS_OK;
             }
         }
         if (ref->k)
@@ -459,7 +491,7 @@ static int resolve_kernels(kernel_ref *refs, const br_suite *suite, br_module_ha
             size_t off = 0;
             for (size_t m = 0; m < n_mods; m++)
                 for (uint32_t t = 0; mods[m].module && t < mods[m].module->n_kernels; t++)
-                    if (off < sizeof have)
+                    if (off < sizeof have && mods[m].module->kernels[t].name)
                         off += (size_t)snprintf(have + off, sizeof have - off, "%s%s",
                                                 off ? ", " : "", mods[m].module->kernels[t].name);
             return br_error_at(suite->kernels[i].pos,
@@ -495,18 +527,61 @@ static void report_modules(const br_module_handle *mods, size_t n, int quiet) {
                 cached);
 }
 
-int br_job_execute(br_run *out, const br_job *job, br_session *s) {
+int br_job_build(br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
     size_t n_src = suite->n_sources;
     int rc = -1;
-    br_module_handle *mods = calloc(n_src ? n_src : 1, sizeof *mods);
     const char **srcs = calloc(n_src ? n_src : 1, sizeof *srcs);
-    kernel_ref *refs = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *refs);
-    memset(out, 0, sizeof *out);
-    if (!mods || !srcs || !refs) {
+    struct br_job_build *b = calloc(1, sizeof *b);
+    if (b) {
+        b->mods = calloc(n_src ? n_src : 1, sizeof *b->mods);
+        b->refs = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *b->refs);
+        b->n_mods = n_src;
+    }
+    if (!srcs || !b || !b->mods || !b->refs) {
         br_error_set("out of memory");
         goto done;
     }
+    int needs_gpu = 0;
+    for (size_t i = 0; i < n_src; i++) {
+        srcs[i] = suite->sources[i].text;
+        needs_gpu |= br_has_suffix(srcs[i], ".cu");
+    }
+    if (needs_gpu)
+        session_gpu(s);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    br_build_opts bo = {
+        .cache_dir = s->cache_dir,
+        .gpu_arch = s->gpu_ok ? s->gpu_arch : NULL,
+        .gpu_skip_reason = s->gpu_why,
+        .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
+    };
+    if (!s->opts.quiet)
+        fprintf(stderr, "benchrun: %s: building %zu kernel module(s) (cache %s)\n", suite->path,
+                n_src, s->cache_dir);
+    if (br_build_modules(b->mods, srcs, n_src, &bo) < 0)
+        goto done;
+    report_modules(b->mods, n_src, s->opts.quiet);
+    if (resolve_kernels(b->refs, suite, b->mods, n_src, s->gpu_ok) != 0)
+        goto done;
+    job_build_free(job->built);
+    job->built = b;
+    b = NULL;
+    rc = 0;
+done:
+    job_build_free(b);
+    free(srcs);
+    return rc;
+}
+
+/* ---- measuring one suite ------------------------------------------------------------- */
+
+int br_job_execute(br_run *out, const br_job *job, br_session *s) {
+    const br_suite *suite = &job->suite;
+    const struct br_job_build *b = job->built;
+    memset(out, 0, sizeof *out);
+    if (!b)
+        return br_error_set("%s: the suite's kernels were not built (br_job_build)", suite->path);
 
     /* The run's header. */
     time_t now = time(NULL);
@@ -530,56 +605,34 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     out->n_cases = job->plan.n_cases;
     out->cases = calloc(out->n_cases ? out->n_cases : 1, sizeof *out->cases);
     if (!out->benchrun_version || !out->suite_name || !out->suite_path || !out->param_names ||
-        !out->kernels || !out->cases) {
-        br_error_set("out of memory");
-        goto done;
-    }
+        !out->kernels || !out->cases)
+        return br_error_set("out of memory");
     for (size_t p = 0; p < suite->n_params; p++)
         if (!(out->param_names[p] = br_strdup(suite->params[p].name)))
-            goto done;
+            return -1;
     if (br_gitinfo_read(&out->git, suite->path) != 0) {
         fprintf(stderr, "benchrun: warning: %s: cannot read git information: %s\n", suite->path,
                 br_error_get());
         memset(&out->git, 0, sizeof out->git);
     }
-
-    /* Build. */
-    int needs_gpu = 0;
-    for (size_t i = 0; i < n_src; i++) {
-        srcs[i] = suite->sources[i].text;
-        needs_gpu |= br_has_suffix(srcs[i], ".cu");
-    }
-    if (needs_gpu) {
-        if (session_gpu(s)) {
-            out->has_device = 1;
-            out->device = s->device;
+    if (s->gpu_ok) {
+        for (size_t i = 0; i < b->n_mods; i++) {
+            if (b->mods[i].is_gpu) {
+                out->has_device = 1;
+                out->device = s->device;
+            }
         }
     }
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    br_build_opts bo = {
-        .cache_dir = s->cache_dir,
-        .gpu_arch = s->gpu_ok ? s->gpu_arch : NULL,
-        .gpu_skip_reason = s->gpu_why,
-        .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
-    };
-    if (!s->opts.quiet)
-        fprintf(stderr, "benchrun: %s: building %zu kernel module(s) (cache %s)\n", suite->path,
-                n_src, s->cache_dir);
-    if (br_build_modules(mods, srcs, n_src, &bo) < 0)
-        goto done;
-    report_modules(mods, n_src, s->opts.quiet);
-    if (resolve_kernels(refs, suite, mods, n_src) != 0)
-        goto done;
     for (size_t i = 0; i < suite->n_kernels; i++) {
         br_run_kernel *rk = &out->kernels[i];
+        const kernel_ref *ref = &b->refs[i];
         rk->name = br_strdup(suite->kernels[i].text);
-        rk->source = br_strdup(refs[i].mh ? refs[i].mh->source : "");
-        rk->backend = refs[i].mh && refs[i].mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
+        rk->source = br_strdup(ref->mh ? ref->mh->source : "");
+        rk->backend = ref->mh && ref->mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
         if (!rk->name || !rk->source)
-            goto done;
+            return -1;
     }
 
-    /* Measure. */
     size_t n_skipped = 0;
     for (size_t i = 0; i < job->plan.n_cases; i++) {
         const br_plan_case *pc = &job->plan.cases[i];
@@ -588,20 +641,18 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
         r->kernel = pc->kernel;
         r->combo = pc->combo;
         r->params = malloc((suite->n_params ? suite->n_params : 1) * sizeof *r->params);
-        if (!r->params) {
-            br_error_set("out of memory");
-            goto done;
-        }
+        if (!r->params)
+            return br_error_set("out of memory");
         if (suite->n_params)
             memcpy(r->params, values, suite->n_params * sizeof *values);
         r->bytes = job->bytes[pc->combo];
         r->flops = job->flops[pc->combo];
         r->time.median = NAN;
-        const kernel_ref *ref = &refs[pc->kernel];
+        const kernel_ref *ref = &b->refs[pc->kernel];
         if (ref->status == BR_STATUS_SKIPPED) {
             r->status = BR_STATUS_SKIPPED;
             r->stage = br_strdup("no-gpu");
-            r->message = br_strdup(ref->mh->message);
+            r->message = br_strdup(s->gpu_why[0] ? s->gpu_why : "no usable GPU");
             n_skipped++;
         } else if (ref->status == BR_STATUS_FAILED) {
             r->status = BR_STATUS_FAILED;
@@ -614,12 +665,5 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     if (n_skipped)
         out->gpu_skip_reason = br_strdup(s->gpu_why[0] ? s->gpu_why : "no usable GPU");
     br_run_derive(out);
-    rc = 0;
-done:
-    for (size_t i = 0; i < n_src && mods; i++)
-        br_module_handle_dispose(&mods[i]);
-    free(mods);
-    free(srcs);
-    free(refs);
-    return rc;
+    return 0;
 }

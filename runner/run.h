@@ -31,6 +31,7 @@ typedef struct br_job {
     br_plan plan;
     double *bytes; /* owned: per combination, bytes per execution; NAN when the suite has none */
     double *flops; /* owned: per combination, FLOP per execution; NAN when the suite has none */
+    struct br_job_build *built; /* owned: loaded modules and resolved kernels (br_job_build) */
 } br_job;
 
 /* Load the suite at `path`, expand its plan and evaluate `bytes` and `flops`
@@ -51,12 +52,21 @@ int br_session_open(br_session **out, const br_run_opts *opts);
 /* Close; accepts NULL. */
 void br_session_close(br_session *s);
 
-/* Build the job's kernel modules, then for every case: setup, one verified
- * execution, warmup, samples, teardown. Cases that fail are recorded as
+/* Compile (or take from the cache) and load the job's kernel sources, and
+ * find each suite kernel in them. Diagnostics of failed compiles go to
+ * standard error; those kernels' cases will be reported failed. Without a
+ * usable GPU, GPU kernels are still built when nvcc can run (so compile
+ * errors and unknown names show) and their cases will be skipped. Returns 0,
+ * or -1 with the error set: bad input (a kernel that no source defines, or
+ * that two define: file:line:column) or an unusable cache. Call for every job
+ * before executing any, so bad input runs nothing. */
+int br_job_build(br_job *job, br_session *s);
+
+/* Measure a built job: for every case setup, one execution and verify,
+ * warmup, samples, verify again, teardown. Cases that fail are recorded as
  * failed and the run goes on; GPU cases without a usable GPU are recorded as
- * skipped. Fills *out (dispose with br_run_dispose). Returns 0, or -1 with
- * the error set when the run could not happen at all (bad input found late,
- * such as a kernel that no source defines; or an unusable cache). */
+ * skipped. Fills *out (dispose with br_run_dispose, also after a failure).
+ * Returns 0, or -1 with the error set (out of memory, or a job not built). */
 int br_job_execute(br_run *out, const br_job *job, br_session *s);
 
 #ifdef __cplusplus

@@ -113,7 +113,11 @@ Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
         .cache_dir = cache, .jobs = 2, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
     const char *srcs[] = {good, bad, odd, gpu};
     br_module_handle h[4];
-    cr_assert_eq(br_build_modules(h, srcs, 4, &o), 2, "two compiles ran");
+    /* No GPU and no nvcc: the GPU source is skipped. */
+    setenv("BENCHRUN_NVCC", "/nonexistent/nvcc", 1);
+    int compiled = br_build_modules(h, srcs, 4, &o);
+    unsetenv("BENCHRUN_NVCC");
+    cr_assert_eq(compiled, 2, "two compiles ran");
     cr_assert_eq(h[0].state, BR_MODULE_LOADED);
     cr_assert_eq(h[1].state, BR_MODULE_FAILED);
     cr_assert(h[1].log && strstr(h[1].log, "nope"), "diagnostics: %s", h[1].log);
@@ -173,4 +177,51 @@ Test(util, path_normalize) {
         cr_assert_str_eq(got, cases[i].out, "normalize(%s)", cases[i].in);
         free(got);
     }
+}
+
+Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
+    const char *nvcc = getenv("BENCHRUN_NVCC");
+    if (!(nvcc && nvcc[0]) && access("/usr/local/cuda/bin/nvcc", X_OK) != 0 &&
+        system("command -v nvcc >/dev/null 2>&1") != 0)
+        cr_skip_test("no nvcc on this machine");
+    char *src = put("k.cu", "#include \"benchrun_kernel.h\"\n"
+                            "__global__ void noop() {}\n"
+                            "static int run(br_case *c) { noop<<<1, 1>>>(); (void)c; return 0; }\n"
+                            "static int verify(br_case *c) { (void)c; return 0; }\n"
+                            "static const br_kernel k[] = {{\"gpu_k\", 0, run, verify, 0}};\n"
+                            "BR_MODULE(k);\n");
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1, .gpu_arch = NULL,
+                       .gpu_skip_reason = "no GPU in this test"};
+    const char *srcs[] = {src};
+    br_module_handle h;
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());
+    cr_assert_eq(h.state, BR_MODULE_LOADED, "%s\n%s", h.message ? h.message : "",
+                 h.log ? h.log : "");
+    cr_assert_str_eq(h.module->kernels[0].name, "gpu_k");
+    cr_assert_null(strstr(h.command, "-arch="), "no GPU, no -arch: %s", h.command);
+    br_module_handle_dispose(&h);
+    free(src);
+    free(cache);
+}
+
+Test(build, one_file_is_one_cache_entry_however_it_is_named) {
+    char *src = put("m.c", module_src);
+    free(put("helper.h", "#define HELPER 0\n"));
+    char *cache = br_strfmt("%s/cache", tmp);
+    char *rel = br_strfmt("%s/./sub/../m.c", tmp);
+    char *sub = br_strfmt("%s/sub", tmp);
+    cr_assert_eq(br_mkdir_p(sub), 0);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1};
+    const char *srcs[] = {src, rel};
+    br_module_handle h[2];
+    cr_assert_eq(br_build_modules(h, srcs, 1, &o), 1);
+    cr_assert_eq(br_build_modules(&h[1], &srcs[1], 1, &o), 0, "the same file, named otherwise");
+    cr_assert_str_eq(h[0].key, h[1].key);
+    br_module_handle_dispose(&h[0]);
+    br_module_handle_dispose(&h[1]);
+    free(src);
+    free(cache);
+    free(rel);
+    free(sub);
 }

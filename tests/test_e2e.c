@@ -131,6 +131,7 @@ Test(e2e, failures_are_reported_per_case_and_the_rest_runs) {
         {"sum_wrong", "failed", "verify", "expected"},
         {"sum_setup_fails", "failed", "setup", "no memory for this test"},
         {"sum_run_fails", "failed", "run", "the kernel refused to run"},
+        {"sum_degrades", "failed", "verify", "timed executions: sum is"},
         {"from_broken", "failed", "compile", "broken.c"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -236,7 +237,7 @@ Test(e2e, list_prints_the_plan_without_running) {
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
-    cr_assert(strstr(r.out, "4 case(s)"), "stdout:\n%s", r.out);
+    cr_assert(strstr(r.out, "5 case(s)"), "stdout:\n%s", r.out);
     cr_assert(strstr(r.out, "sum_setup_fails"));
     cr_assert_null(strstr(r.out, "from_broken"));
     cr_assert_null(strstr(r.err, "compiled"));
@@ -308,4 +309,64 @@ Test(e2e, outside_a_repository_records_no_git_and_normalizes_sources) {
     free(cmd);
     free(src);
     free(dir);
+}
+
+Test(e2e, a_bad_kernel_name_in_a_later_suite_runs_nothing) {
+    char *text = br_strfmt("name: nokernel\nsource: %s/host_kernels.c\nkernels: [sum_okk]\n", E2E);
+    char *path = write_suite("late.yaml", text);
+    char *json = br_strfmt("%s/late.json", tmp);
+    const char *args[] = {cache_arg, "--json", json, E2E "/ok.yaml", path, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 2, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, ":3:11: kernel 'sum_okk' is not defined"), "stderr:\n%s", r.err);
+    /* The good suite before it was built but not measured: no table, no JSON. */
+    cr_assert_eq(r.out[0], '\0', "stdout:\n%s", r.out);
+    cr_assert_null(strstr(r.err, "case(s):"));
+    struct stat st;
+    cr_assert_neq(stat(json, &st), 0);
+    e2e_free(&r);
+    free(text);
+    free(path);
+    free(json);
+}
+
+Test(e2e, unwritable_outputs_and_an_empty_cache_dir_are_usage_errors) {
+    e2e_result r;
+    const char *json_dir[] = {cache_arg, "--json", tmp, E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, json_dir), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "is a directory"), "stderr:\n%s", r.err);
+    cr_assert_null(strstr(r.err, "compiled"), "nothing was built:\n%s", r.err);
+    e2e_free(&r);
+    const char *csv_nodir[] = {cache_arg, "--csv", "/nonexistent/dir/x.csv", E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, csv_nodir), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "cannot write in /nonexistent/dir"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    const char *empty_cache[] = {"--cache-dir=", E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, empty_cache), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--cache-dir expects a directory name"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+}
+
+Test(e2e, a_misspelt_gpu_kernel_is_bad_input_even_without_a_gpu) {
+    if (access("/usr/local/cuda/bin/nvcc", X_OK) != 0 &&
+        system("command -v nvcc >/dev/null 2>&1") != 0)
+        cr_skip_test("no nvcc: GPU sources cannot be checked on this machine");
+    char *text = br_strfmt("name: misspelt\nsource: [%s/host_kernels.c, "
+                           "%s/../../../kernels/reduction.cu]\nkernels: [sum_ok, reduce_wrap]\n",
+                           E2E, E2E);
+    char *path = write_suite("misspelt.yaml", text);
+    const char *args[] = {cache_arg, path, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 2, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, ":3:19: kernel 'reduce_wrap' is not defined in any source"),
+              "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "reduce_warp"), "the message lists the kernels found:\n%s", r.err);
+    e2e_free(&r);
+    free(text);
+    free(path);
 }
