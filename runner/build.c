@@ -483,8 +483,8 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
             continue;
         }
         const char *inc[] = {br_build_include_dir()};
-        if (br_build_key(h->key, j->owned[3], j->argv[0], *version, (const char *const *)&j->argv[1],
-                         j->n_flags, inc, 1) != 0) {
+        if (br_build_key(h->key, j->owned[3], j->argv[0], *version,
+                         (const char *const *)&j->argv[1], j->n_flags, inc, 1) != 0) {
             h->state = BR_MODULE_FAILED;
             h->message = br_strdup(br_error_get());
             job_free(j);

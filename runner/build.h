@@ -46,7 +46,7 @@ typedef struct br_module_handle {
 } br_module_handle;
 
 typedef struct br_build_opts {
-    const char *cache_dir;       /* where objects are kept; created if missing */
+    const char *cache_dir; /* where objects are kept; created if missing */
     /* "sm_90" for nvcc -arch, or NULL (no usable GPU): GPU sources are then
      * built for nvcc's default target, to report compile errors and check
      * kernel names (their cases are skipped), or SKIPPED when nvcc cannot run. */

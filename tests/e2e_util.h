@@ -77,4 +77,20 @@ static inline void e2e_rmtree(const char *dir) {
     free(cmd);
 }
 
+/* A fresh temporary directory per test: name e2e_tmp_make and e2e_tmp_drop as a
+ * TestSuite's .init and .fini; tests use `tmp`. */
+static char *tmp;
+
+static inline void e2e_tmp_make(void) {
+    tmp = e2e_tmpdir();
+    if (!tmp)
+        abort();
+}
+
+static inline void e2e_tmp_drop(void) {
+    e2e_rmtree(tmp);
+    free(tmp);
+    tmp = NULL;
+}
+
 #endif

@@ -8,18 +8,6 @@
 #include "error.h"
 #include "util.h"
 
-static char *tmp;
-
-static void make_tmp(void) {
-    tmp = e2e_tmpdir();
-    cr_assert_not_null(tmp);
-}
-
-static void drop_tmp(void) {
-    e2e_rmtree(tmp);
-    free(tmp);
-}
-
 static char *put(const char *name, const char *text) {
     char *path = br_strfmt("%s/%s", tmp, name);
     FILE *f = fopen(path, "w");
@@ -36,7 +24,7 @@ static const char *module_src = "#include \"benchrun_kernel.h\"\n"
                                 "static const br_kernel k[] = {{\"k1\", 0, run, verify, 0}};\n"
                                 "BR_MODULE(k);\n";
 
-TestSuite(build, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
+TestSuite(build, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
 
 static void key_of(char out[41], const char *src) {
     const char *flags[] = {"-O3", "-shared"};
@@ -191,8 +179,8 @@ Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
                             "static const br_kernel k[] = {{\"gpu_k\", 0, run, verify, 0}};\n"
                             "BR_MODULE(k);\n");
     char *cache = br_strfmt("%s/cache", tmp);
-    br_build_opts o = {.cache_dir = cache, .jobs = 1, .gpu_arch = NULL,
-                       .gpu_skip_reason = "no GPU in this test"};
+    br_build_opts o = {
+        .cache_dir = cache, .jobs = 1, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
     const char *srcs[] = {src};
     br_module_handle h;
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());

@@ -10,18 +10,15 @@
 
 #define E2E BR_FIXTURES_DIR "/e2e"
 
-static char *tmp;
 static char *cache_arg;
 
 static void make_tmp(void) {
-    tmp = e2e_tmpdir();
-    cr_assert_not_null(tmp);
+    e2e_tmp_make();
     cache_arg = br_strfmt("--cache-dir=%s/cache", tmp);
 }
 
 static void drop_tmp(void) {
-    e2e_rmtree(tmp);
-    free(tmp);
+    e2e_tmp_drop();
     free(cache_arg);
 }
 

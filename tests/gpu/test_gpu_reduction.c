@@ -1,5 +1,6 @@
-/* GPU: every shipped reduction kernel verifies at awkward sizes, and the
- * timing core's numbers are sane (label `gpu`; skipped without a GPU). */
+/* GPU: every shipped reduction kernel verifies at awkward sizes, the run
+ * records the device, and no figure exceeds the DRAM's theoretical peak (label
+ * `gpu`; skipped without a GPU). */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -7,19 +8,7 @@
 #include "../e2e_util.h"
 #include "gpu_main.h"
 
-static char *tmp;
-
-static void make_tmp(void) {
-    tmp = e2e_tmpdir();
-    cr_assert_not_null(tmp);
-}
-
-static void drop_tmp(void) {
-    e2e_rmtree(tmp);
-    free(tmp);
-}
-
-TestSuite(gpu, .init = make_tmp, .fini = drop_tmp, .timeout = 600);
+TestSuite(gpu, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 600);
 
 Test(gpu, every_reduction_kernel_verifies_at_awkward_sizes) {
     char *suite = br_strfmt("%s/awkward.yaml", tmp);
