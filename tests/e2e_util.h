@@ -87,6 +87,18 @@ static inline void e2e_tmp_make(void) {
         abort();
 }
 
+/* Write `text` to tmp/name and return that path (caller frees); aborts the
+ * test process if the file cannot be written. */
+static inline char *e2e_put(const char *name, const char *text) {
+    char *path = br_strfmt("%s/%s", tmp, name);
+    FILE *f = path ? fopen(path, "w") : NULL;
+    if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path ? path : name);
+        abort();
+    }
+    return path;
+}
+
 static inline void e2e_tmp_drop(void) {
     e2e_rmtree(tmp);
     free(tmp);

@@ -8,15 +8,6 @@
 #include "error.h"
 #include "util.h"
 
-static char *put(const char *name, const char *text) {
-    char *path = br_strfmt("%s/%s", tmp, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 static const char *module_src = "#include \"benchrun_kernel.h\"\n"
                                 "#include \"helper.h\"\n"
                                 "static int run(br_case *c) { (void)c; return HELPER; }\n"
@@ -34,14 +25,14 @@ static void key_of(char out[41], const char *src) {
 }
 
 Test(build, key_follows_source_project_headers_flags_and_compiler) {
-    char *src = put("m.c", module_src);
-    char *hdr = put("helper.h", "#define HELPER 0\n");
+    char *src = e2e_put("m.c", module_src);
+    char *hdr = e2e_put("helper.h", "#define HELPER 0\n");
     char a[41], b[41], c[41];
     key_of(a, src);
     key_of(b, src);
     cr_assert_str_eq(a, b, "same inputs, same key");
 
-    free(put("helper.h", "#define HELPER 0 /* changed */\n"));
+    free(e2e_put("helper.h", "#define HELPER 0 /* changed */\n"));
     key_of(c, src);
     cr_assert_str_neq(a, c, "a changed project header changes the key");
 
@@ -58,8 +49,8 @@ Test(build, key_follows_source_project_headers_flags_and_compiler) {
 }
 
 Test(build, miss_then_hit_then_rebuild_after_a_header_change) {
-    char *src = put("m.c", module_src);
-    char *hdr = put("helper.h", "#define HELPER 0\n");
+    char *src = e2e_put("m.c", module_src);
+    char *hdr = e2e_put("helper.h", "#define HELPER 0\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {.cache_dir = cache, .jobs = 2};
     const char *srcs[] = {src};
@@ -80,7 +71,7 @@ Test(build, miss_then_hit_then_rebuild_after_a_header_change) {
     cr_assert_str_eq(h.key, key1);
     br_module_handle_dispose(&h);
 
-    free(put("helper.h", "#define HELPER 0\n#define OTHER 1\n"));
+    free(e2e_put("helper.h", "#define HELPER 0\n#define OTHER 1\n"));
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "a header change compiles again");
     cr_assert_str_neq(h.key, key1);
     cr_assert_eq(h.state, BR_MODULE_LOADED);
@@ -91,11 +82,11 @@ Test(build, miss_then_hit_then_rebuild_after_a_header_change) {
 }
 
 Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
-    char *good = put("good.c", module_src);
-    free(put("helper.h", "#define HELPER 0\n"));
-    char *bad = put("bad.c", "#include \"benchrun_kernel.h\"\nint f(void) { return nope; }\n");
-    char *odd = put("odd.f90", "program x\nend program\n");
-    char *gpu = put("g.cu", "// never compiled here\n");
+    char *good = e2e_put("good.c", module_src);
+    free(e2e_put("helper.h", "#define HELPER 0\n"));
+    char *bad = e2e_put("bad.c", "#include \"benchrun_kernel.h\"\nint f(void) { return nope; }\n");
+    char *odd = e2e_put("odd.f90", "program x\nend program\n");
+    char *gpu = e2e_put("g.cu", "// never compiled here\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {
         .cache_dir = cache, .jobs = 2, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
@@ -132,7 +123,7 @@ Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
 }
 
 Test(build, a_module_without_a_table_fails_to_load) {
-    char *src = put("notable.c", "int benchrun_something_else = 1;\n");
+    char *src = e2e_put("notable.c", "int benchrun_something_else = 1;\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {.cache_dir = cache, .jobs = 1};
     const char *srcs[] = {src};
@@ -172,12 +163,13 @@ Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
     if (!(nvcc && nvcc[0]) && access("/usr/local/cuda/bin/nvcc", X_OK) != 0 &&
         system("command -v nvcc >/dev/null 2>&1") != 0)
         cr_skip_test("no nvcc on this machine");
-    char *src = put("k.cu", "#include \"benchrun_kernel.h\"\n"
-                            "__global__ void noop() {}\n"
-                            "static int run(br_case *c) { noop<<<1, 1>>>(); (void)c; return 0; }\n"
-                            "static int verify(br_case *c) { (void)c; return 0; }\n"
-                            "static const br_kernel k[] = {{\"gpu_k\", 0, run, verify, 0}};\n"
-                            "BR_MODULE(k);\n");
+    char *src =
+        e2e_put("k.cu", "#include \"benchrun_kernel.h\"\n"
+                        "__global__ void noop() {}\n"
+                        "static int run(br_case *c) { noop<<<1, 1>>>(); (void)c; return 0; }\n"
+                        "static int verify(br_case *c) { (void)c; return 0; }\n"
+                        "static const br_kernel k[] = {{\"gpu_k\", 0, run, verify, 0}};\n"
+                        "BR_MODULE(k);\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {
         .cache_dir = cache, .jobs = 1, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
@@ -194,8 +186,8 @@ Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
 }
 
 Test(build, one_file_is_one_cache_entry_however_it_is_named) {
-    char *src = put("m.c", module_src);
-    free(put("helper.h", "#define HELPER 0\n"));
+    char *src = e2e_put("m.c", module_src);
+    free(e2e_put("helper.h", "#define HELPER 0\n"));
     char *cache = br_strfmt("%s/cache", tmp);
     char *rel = br_strfmt("%s/./sub/../m.c", tmp);
     char *sub = br_strfmt("%s/sub", tmp);

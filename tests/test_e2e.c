@@ -180,19 +180,10 @@ Test(e2e, gpu_cases_are_skipped_once_without_a_gpu) {
     free(json);
 }
 
-static char *write_suite(const char *name, const char *text) {
-    char *path = br_strfmt("%s/%s", tmp, name);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 Test(e2e, bad_input_exits_2_with_a_position_and_runs_nothing) {
     char *src = br_strfmt("source: %s/host_kernels.c\n", E2E);
     char *text = br_strfmt("name: bad\n%skernels: [sum_ok]\nwarmpu: 1ms\n", src);
-    char *path = write_suite("bad.yaml", text);
+    char *path = e2e_put("bad.yaml", text);
     char *json = br_strfmt("%s/bad.json", tmp);
     const char *args[] = {cache_arg, "--json", json, E2E "/ok.yaml", path, NULL};
     e2e_result r;
@@ -216,7 +207,7 @@ Test(e2e, a_kernel_no_source_defines_is_bad_input) {
     char *text = br_strfmt("name: nokernel\nsource: %s/host_kernels.c\nkernels: [sum_ok, "
                            "no_such_kernel]\n",
                            E2E);
-    char *path = write_suite("nokernel.yaml", text);
+    char *path = e2e_put("nokernel.yaml", text);
     const char *args[] = {cache_arg, path, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
@@ -310,7 +301,7 @@ Test(e2e, outside_a_repository_records_no_git_and_normalizes_sources) {
 
 Test(e2e, a_bad_kernel_name_in_a_later_suite_runs_nothing) {
     char *text = br_strfmt("name: nokernel\nsource: %s/host_kernels.c\nkernels: [sum_okk]\n", E2E);
-    char *path = write_suite("late.yaml", text);
+    char *path = e2e_put("late.yaml", text);
     char *json = br_strfmt("%s/late.json", tmp);
     const char *args[] = {cache_arg, "--json", json, E2E "/ok.yaml", path, NULL};
     e2e_result r;
@@ -355,7 +346,7 @@ Test(e2e, a_misspelt_gpu_kernel_is_bad_input_even_without_a_gpu) {
     char *text = br_strfmt("name: misspelt\nsource: [%s/host_kernels.c, "
                            "%s/../../../kernels/reduction.cu]\nkernels: [sum_ok, reduce_wrap]\n",
                            E2E, E2E);
-    char *path = write_suite("misspelt.yaml", text);
+    char *path = e2e_put("misspelt.yaml", text);
     const char *args[] = {cache_arg, path, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);

@@ -11,19 +11,17 @@
 TestSuite(gpu, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 600);
 
 Test(gpu, every_reduction_kernel_verifies_at_awkward_sizes) {
-    char *suite = br_strfmt("%s/awkward.yaml", tmp);
-    FILE *f = fopen(suite, "w");
-    cr_assert_not_null(f);
-    fprintf(f,
-            "name: awkward\n"
-            "source: [%s/kernels/reduction_cpu.c, %s/kernels/reduction.cu]\n"
-            "kernels: [reduce_cpu, reduce_naive, reduce_smem, reduce_warp, reduce_vec, "
-            "reduce_cub]\n"
-            "params:\n  n: [1, 3, 1000, 65537, 1048573, \"2^22\"]\n"
-            "bytes: 4 * n\nwarmup: 1ms\n"
-            "measure: {min_samples: 5, min_time: 1ms, timeout: 5s}\n",
-            BR_SOURCE_DIR, BR_SOURCE_DIR);
-    fclose(f);
+    char *text =
+        br_strfmt("name: awkward\n"
+                  "source: [%s/kernels/reduction_cpu.c, %s/kernels/reduction.cu]\n"
+                  "kernels: [reduce_cpu, reduce_naive, reduce_smem, reduce_warp, reduce_vec, "
+                  "reduce_cub]\n"
+                  "params:\n  n: [1, 3, 1000, 65537, 1048573, \"2^22\"]\n"
+                  "bytes: 4 * n\nwarmup: 1ms\n"
+                  "measure: {min_samples: 5, min_time: 1ms, timeout: 5s}\n",
+                  BR_SOURCE_DIR, BR_SOURCE_DIR);
+    char *suite = e2e_put("awkward.yaml", text);
+    free(text);
     char *json = br_strfmt("%s/out.json", tmp);
     char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
     const char *args[] = {cache, "--json", json, suite, NULL};
