@@ -1,5 +1,7 @@
 #include "device.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,8 +43,65 @@ int br_device_available(char *why, size_t why_len) {
     return 1;
 }
 
+/* The few NVML declarations benchrun needs, from the NVML API Reference Guide
+ * (https://docs.nvidia.com/deploy/nvml-api/): nvmlReturn_t is an enum whose
+ * NVML_SUCCESS is 0; nvmlDevice_t is an opaque handle (a pointer to struct
+ * nvmlDevice_st); nvmlClockType_t has NVML_CLOCK_GRAPHICS 0, NVML_CLOCK_SM 1,
+ * NVML_CLOCK_MEM 2. Functions: nvmlInit_v2(void), nvmlShutdown(void)
+ * ("Initialization and Cleanup"); nvmlDeviceGetHandleByUUID(const char *uuid,
+ * nvmlDevice_t *device) and nvmlDeviceGetClockInfo(nvmlDevice_t device,
+ * nvmlClockType_t type, unsigned int *clock), the current clock in MHz
+ * ("Device Queries"). nvml.h is not included and NVML is not linked: the
+ * library is loaded with dlopen so benchrun runs where there is no driver. */
+typedef int br_nvml_return;
+typedef struct br_nvml_device_st *br_nvml_device;
+#define BR_NVML_SUCCESS  0
+#define BR_NVML_CLOCK_SM 1
+
+/* A function pointer from dlsym, without the object-to-function pointer cast
+ * ISO C leaves undefined (the POSIX dlsym rationale's idiom). */
+static int nvml_sym(void *lib, const char *name, void *fn_out, size_t fn_size) {
+    void *p = dlsym(lib, name);
+    if (!p || fn_size != sizeof p)
+        return -1;
+    memcpy(fn_out, &p, sizeof p);
+    return 0;
+}
+
+/* The current SM clock of the device with this uuid ("GPU-..."), MHz, read
+ * through NVML; 0 when NVML is missing or any call fails. */
+static int nvml_sm_clock_now_mhz(const char *uuid) {
+    br_nvml_return (*init)(void) = NULL;
+    br_nvml_return (*shutdown)(void) = NULL;
+    br_nvml_return (*by_uuid)(const char *, br_nvml_device *) = NULL;
+    br_nvml_return (*clock_info)(br_nvml_device, int, unsigned *) = NULL;
+    int mhz = 0;
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib)
+        return 0;
+    if (nvml_sym(lib, "nvmlInit_v2", &init, sizeof init) ||
+        nvml_sym(lib, "nvmlShutdown", &shutdown, sizeof shutdown) ||
+        nvml_sym(lib, "nvmlDeviceGetHandleByUUID", &by_uuid, sizeof by_uuid) ||
+        nvml_sym(lib, "nvmlDeviceGetClockInfo", &clock_info, sizeof clock_info))
+        goto done;
+    if (init() != BR_NVML_SUCCESS)
+        goto done;
+    br_nvml_device dev = NULL;
+    unsigned clock = 0;
+    if (by_uuid(uuid, &dev) == BR_NVML_SUCCESS &&
+        clock_info(dev, BR_NVML_CLOCK_SM, &clock) == BR_NVML_SUCCESS && clock > 0 &&
+        clock < 1000000)
+        mhz = (int)clock;
+    shutdown();
+done:
+    dlclose(lib);
+    return mhz;
+}
+
 int br_device_query(br_device *out, int index) {
     memset(out, 0, sizeof *out);
+    out->ecc = -1;
+    out->measured_peak_gbps = NAN;
     struct cudaDeviceProp p;
     if (BR_CUDA(cudaGetDeviceProperties(&p, index)))
         return -1;
@@ -59,6 +118,7 @@ int br_device_query(br_device *out, int index) {
     out->bus_width_bits = p.memoryBusWidth;
     out->l2_bytes = (size_t)p.l2CacheSize;
     out->global_mem_bytes = p.totalGlobalMem;
+    out->ecc = p.ECCEnabled ? 1 : 0;
     if (BR_CUDA(cudaDeviceGetAttribute(&out->sm_clock_khz, cudaDevAttrClockRate, index)) ||
         BR_CUDA(cudaDeviceGetAttribute(&out->mem_clock_khz, cudaDevAttrMemoryClockRate, index)) ||
         BR_CUDA(cudaDriverGetVersion(&out->driver_version)) ||
@@ -72,6 +132,7 @@ int br_device_query(br_device *out, int index) {
      * figure. */
     out->peak_gbps =
         (double)out->mem_clock_khz * 1e3 * ((double)out->bus_width_bits / 8.0) * 2.0 / 1e9;
+    out->sm_clock_now_mhz = nvml_sm_clock_now_mhz(out->uuid);
     return 0;
 }
 
@@ -85,6 +146,8 @@ int br_device_available(char *why, size_t why_len) {
 int br_device_query(br_device *out, int index) {
     (void)index;
     memset(out, 0, sizeof *out);
+    out->ecc = -1;
+    out->measured_peak_gbps = NAN;
     return br_error_set("benchrun was built without CUDA");
 }
 
@@ -128,4 +191,144 @@ void br_host_query(br_host *out) {
     if (gethostname(out->hostname, sizeof out->hostname) != 0)
         out->hostname[0] = '\0';
     out->hostname[sizeof out->hostname - 1] = '\0';
+}
+
+/* A line being assembled from parts joined by a separator; writes stop at
+ * the end of the buffer, which stays NUL-terminated. */
+typedef struct summary {
+    char *buf;
+    size_t len;
+    size_t used;
+    int truncated;
+    const char *sep;
+} summary;
+
+static void summary_init(summary *s, char *buf, size_t len, int ascii) {
+    s->buf = buf;
+    s->len = len;
+    s->used = 0;
+    s->truncated = 0;
+    s->sep = ascii ? " - " : " \xc2\xb7 "; /* U+00B7 MIDDLE DOT */
+    if (len > 0)
+        buf[0] = '\0';
+}
+
+static void summary_vadd(summary *s, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void summary_vadd(summary *s, const char *fmt, va_list ap) {
+    if (s->truncated || s->len == 0) {
+        s->truncated = 1;
+        return;
+    }
+    int n = vsnprintf(s->buf + s->used, s->len - s->used, fmt, ap);
+    if (n < 0) {
+        s->buf[s->used] = '\0';
+        s->truncated = 1;
+        return;
+    }
+    if ((size_t)n >= s->len - s->used) {
+        s->used = s->len - 1;
+        s->truncated = 1;
+        return;
+    }
+    s->used += (size_t)n;
+}
+
+static void summary_raw(summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void summary_raw(summary *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    summary_vadd(s, fmt, ap);
+    va_end(ap);
+}
+
+/* Append a new part, preceded by the separator unless it is the first. */
+static void summary_part(summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void summary_part(summary *s, const char *fmt, ...) {
+    if (s->used > 0)
+        summary_raw(s, "%s", s->sep);
+    va_list ap;
+    va_start(ap, fmt);
+    summary_vadd(s, fmt, ap);
+    va_end(ap);
+}
+
+/* When the line was cut, drop a partial UTF-8 sequence at its end. */
+static void summary_finish(summary *s) {
+    if (!s->truncated || s->len == 0)
+        return;
+    size_t end = s->used;
+    size_t i = end;
+    while (i > 0 && ((unsigned char)s->buf[i - 1] & 0xC0) == 0x80)
+        i--; /* continuation bytes */
+    if (i > 0 && ((unsigned char)s->buf[i - 1] & 0x80)) {
+        unsigned char lead = (unsigned char)s->buf[i - 1];
+        size_t want = (lead & 0xE0) == 0xC0 ? 2 : (lead & 0xF0) == 0xE0 ? 3 : 4;
+        if (end - (i - 1) < want)
+            end = i - 1;
+    }
+    s->buf[end] = '\0';
+    s->used = end;
+}
+
+/* The length of s without leading and trailing blanks; *start skips the leading ones. */
+static int trimmed(const char *s, const char **start) {
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        n--;
+    *start = s;
+    return n > 0x7fffffff ? 0x7fffffff : (int)n;
+}
+
+void br_device_summary(char *buf, size_t len, const br_device *d, int ascii) {
+    summary s;
+    summary_init(&s, buf, len, ascii);
+    if (!d)
+        return;
+    const char *name;
+    int name_len = trimmed(d->name, &name);
+    if (name_len > 0)
+        summary_part(&s, "%.*s", name_len, name);
+    if (d->cc_major > 0)
+        summary_part(&s, "sm_%d%d", d->cc_major, d->cc_minor);
+    if (d->sm_count > 0)
+        summary_part(&s, "%d SMs", d->sm_count);
+    int max_mhz =
+        d->sm_clock_khz > 0 ? d->sm_clock_khz / 1000 + (d->sm_clock_khz % 1000 >= 500) : 0;
+    if (max_mhz > 0 && d->sm_clock_now_mhz > 0)
+        summary_part(&s, "%d MHz (now %d)", max_mhz, d->sm_clock_now_mhz);
+    else if (max_mhz > 0)
+        summary_part(&s, "%d MHz", max_mhz);
+    else if (d->sm_clock_now_mhz > 0)
+        summary_part(&s, "now %d MHz", d->sm_clock_now_mhz);
+    int have_peak = isfinite(d->peak_gbps) && d->peak_gbps > 0.0;
+    int have_measured = isfinite(d->measured_peak_gbps) && d->measured_peak_gbps > 0.0;
+    if (have_peak && have_measured)
+        summary_part(&s, "%.0f GB/s (measured %.0f)", d->peak_gbps, d->measured_peak_gbps);
+    else if (have_peak)
+        summary_part(&s, "%.0f GB/s", d->peak_gbps);
+    else if (have_measured)
+        summary_part(&s, "measured %.0f GB/s", d->measured_peak_gbps);
+    if (d->ecc == 1 || d->ecc == 0)
+        summary_part(&s, "ECC %s", d->ecc ? "on" : "off");
+    summary_finish(&s);
+}
+
+void br_host_summary(char *buf, size_t len, const br_host *h, int ascii) {
+    summary s;
+    summary_init(&s, buf, len, ascii);
+    if (!h)
+        return;
+    const char *model, *governor;
+    int model_len = trimmed(h->cpu_model, &model);
+    int governor_len = trimmed(h->governor, &governor);
+    if (model_len > 0)
+        summary_part(&s, "%.*s", model_len, model);
+    if (h->logical_cores > 0)
+        summary_part(&s, "%d %s", h->logical_cores, h->logical_cores == 1 ? "core" : "cores");
+    if (governor_len > 0)
+        summary_part(&s, "governor %.*s", governor_len, governor);
+    summary_finish(&s);
 }

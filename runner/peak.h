@@ -1,0 +1,66 @@
+/* peak.h - the cache of measured peak bandwidths.
+ *
+ * A suite with `peak: measured` reports % of peak relative to the
+ * device-to-device copy bandwidth benchrun measures once per device. The
+ * figure is kept beside the compile cache, one JSON file per device:
+ *
+ *   <cache_dir>/peak/<uuid>.json
+ *   {
+ *     "uuid": "GPU-5f0e...",            device UUID, as in br_device.uuid
+ *     "name": "NVIDIA H100 80GB HBM3",  br_device.name
+ *     "driver_version": 13000,          br_device.driver_version
+ *     "benchrun_version": "0.1.0",      BR_VERSION of the benchrun that measured
+ *     "gbps": 3012.5,                   measured bandwidth, GB/s (1e9 B/s)
+ *     "copy_bytes": 4294967296.0,       bytes one timed copy moves (read + write)
+ *     "method": "cudaMemcpyAsync D2D",  how it was measured (free text, or null)
+ *     "date": "2025-06-01T12:34:56Z"    when it was measured, UTC, ISO 8601
+ *   }
+ *
+ * An entry is used only when uuid, name, driver_version and benchrun_version
+ * all match and gbps is finite and positive; any other file (another driver,
+ * an older benchrun, truncated or corrupt JSON) is ignored and is overwritten
+ * by the next measurement.
+ */
+#ifndef BR_PEAK_H
+#define BR_PEAK_H
+
+#include "device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The cache file of device d: "<cache_dir>/peak/<uuid>.json". Caller frees.
+ * Returns NULL with the error set when cache_dir is NULL or empty, when d's
+ * uuid is empty or not usable as a file name (only letters, digits, '-' and
+ * '_' are), or when out of memory. */
+char *br_peak_cache_path(const char *cache_dir, const br_device *d);
+
+/* Look up the measured peak of device d in the cache under cache_dir.
+ * Returns 1 and sets *out_gbps (GB/s = 1e9 B/s) when the device's file exists,
+ * is valid JSON and matches d (uuid, name, driver_version) and this benchrun
+ * (BR_VERSION), with a finite positive "gbps". Returns 0, leaving *out_gbps
+ * NAN, when there is no usable entry: no file, unreadable as JSON, stale or
+ * not matching, and also when cache_dir is NULL or empty or d has no usable
+ * uuid; the error is not set then. Returns -1 with the error set only on a
+ * real error: the file exists but cannot be opened (e.g. permission denied),
+ * or out of memory. */
+int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device *d);
+
+/* Record gbps (GB/s = 1e9 B/s, finite and > 0) as the measured peak of device
+ * d: creates <cache_dir>/peak as needed and replaces the device's file
+ * atomically (br_write_atomic: readers see the old file or the new, and no
+ * temporary file is left behind). copy_bytes is what one timed copy counts as
+ * moved, bytes (finite, >= 0; reading and writing an N-byte buffer is 2 N),
+ * recorded for reference only; method is a short description of
+ * how it was measured, written as null when NULL. All arguments are borrowed.
+ * The date written is the current time, UTC. Returns 0, or -1 with the error
+ * set (invalid arguments as for br_peak_cache_path, gbps not finite and
+ * positive, a directory or file that cannot be written, out of memory). */
+int br_peak_cache_store(const char *cache_dir, const br_device *d, double gbps, double copy_bytes,
+                        const char *method);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
