@@ -1,6 +1,18 @@
 /* csv.c - one row per case, RFC 4180: records end in CRLF, and a field that
  * holds a comma, a double quote, CR or LF is quoted (quotes doubled).
  *
+ * Columns (units in the names; times are ns per execution):
+ *   suite, kernel, <one per parameter of any run>, backend, status, stage,
+ *   message, headline, bytes, flops, gbps, gflops, pct_peak, speedup,
+ *   git_sha, device,
+ *   then for each of the prefixes cold_ and batch_ (always both sets; empty
+ *   cells when that timing was not taken or the case is not OK):
+ *   median_ns, mean_ns, min_ns, max_ns, stddev_ns, noise (a fraction), q1_ns,
+ *   q3_ns, iqr_ns, ci_low_ns, ci_high_ns (95% CI of the median), outliers,
+ *   samples (kept), throttled (discarded), stop_reason, reps, graph (0/1 on a
+ *   GPU, empty on the host), sm_mhz (median SM clock), samples_ns (the kept
+ *   samples, space-separated, %.9g).
+ *
  * Numbers are written in the shortest of %.15g, %.16g, %.17g that reads back
  * (strtod) as the same double, so every figure is exact yet 41.7 stays
  * "41.7". Not-a-number and absent values are empty fields. */
@@ -69,10 +81,54 @@ static int param_union(const char ***out, size_t *n_out, const br_run *const *ru
     return 0;
 }
 
+/* The columns of one timing, after its prefix (cold_ or batch_). */
+static const char *const timing_columns[] = {
+    "median_ns",   "mean_ns", "min_ns",    "max_ns",     "stddev_ns",  "noise",   "q1_ns",
+    "q3_ns",       "iqr_ns",  "ci_low_ns", "ci_high_ns", "outliers",   "samples", "throttled",
+    "stop_reason", "reps",    "graph",     "sm_mhz",     "samples_ns",
+};
+#define N_TIMING_COLUMNS (sizeof timing_columns / sizeof timing_columns[0])
+
+/* The cells of timing t, each preceded by a separator; all empty when the
+ * case is not OK or t was not taken. */
+static void put_timing(FILE *f, const br_case_result *c, const br_timing *t, int gpu) {
+    if (c->status != BR_STATUS_OK || !t->present) {
+        for (size_t i = 0; i < N_TIMING_COLUMNS; i++)
+            sep(f);
+        return;
+    }
+    const br_stats *s = &t->stats;
+    const double stats[] = {s->median, s->mean, s->min, s->max,    s->stddev, s->noise,
+                            s->q1,     s->q3,   s->iqr, s->ci_low, s->ci_high};
+    for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
+        sep(f);
+        if (s->n > 0)
+            put_number(f, stats[i]);
+    }
+    sep(f);
+    fprintf(f, "%zu", s->n_outliers);
+    sep(f);
+    fprintf(f, "%zu", t->n_samples);
+    sep(f);
+    fprintf(f, "%zu", t->n_throttled);
+    sep(f);
+    put_text(f, t->stop_reason);
+    sep(f);
+    fprintf(f, "%zu", t->reps);
+    sep(f);
+    if (gpu)
+        fprintf(f, "%d", t->graph ? 1 : 0);
+    sep(f);
+    put_number(f, t->sm_mhz_median);
+    sep(f);
+    for (size_t i = 0; t->samples && i < t->n_samples; i++)
+        fprintf(f, i ? " %.9g" : "%.9g", t->samples[i]);
+}
+
 static void put_case(FILE *f, const br_run *r, const br_case_result *c, const char **names,
                      size_t n_names) {
     const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
-    int ok = c->status == BR_STATUS_OK;
+    int gpu = k && k->backend == BR_BACKEND_GPU;
 
     put_text(f, r->suite_name);
     sep(f);
@@ -95,15 +151,7 @@ static void put_case(FILE *f, const br_run *r, const br_case_result *c, const ch
     sep(f);
     put_text(f, c->message);
     sep(f);
-    if (ok)
-        fprintf(f, "%zu", c->time.n);
-    const double stats[] = {c->time.median, c->time.mean, c->time.min, c->time.max, c->time.stddev,
-                            c->time.noise,  c->time.q1,   c->time.q3,  c->time.iqr};
-    for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
-        sep(f);
-        if (ok)
-            put_number(f, stats[i]);
-    }
+    put_text(f, r->measure.headline == BR_MODE_BATCH ? "batch" : "cold");
     const double figures[] = {c->bytes, c->flops, c->gbps, c->gflops, c->pct_peak, c->speedup};
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
         sep(f);
@@ -114,11 +162,15 @@ static void put_case(FILE *f, const br_run *r, const br_case_result *c, const ch
         put_text(f, r->git.sha);
     sep(f);
     put_text(f, r->has_device ? r->device.name : r->host.cpu_model);
+    put_timing(f, c, &c->cold, gpu);
+    put_timing(f, c, &c->batch, gpu);
     fputs("\r\n", f);
 }
 
-/* Write a header row and one row per case of every run to f. The `device`
- * column is the GPU's name, or the host CPU's model in a run without a GPU.
+/* Write a header row and one row per case of every run to f (columns at the
+ * top of the file). The `device` column is the GPU's name, or the host CPU's
+ * model in a run without a GPU; `headline` says which timing (cold or batch)
+ * gbps, gflops, pct_peak and speedup use.
  * Returns 0, or -1 with the error set (out of memory, write error). */
 static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
                      const br_report_opts *opts) {
@@ -134,9 +186,15 @@ static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
         sep(f);
         put_text(f, names[j]);
     }
-    fputs(",backend,status,stage,message,samples,median_ns,mean_ns,min_ns,max_ns,stddev_ns,"
-          "noise,q1_ns,q3_ns,iqr_ns,bytes,flops,gbps,gflops,pct_peak,speedup,git_sha,device\r\n",
+    fputs(",backend,status,stage,message,headline,bytes,flops,gbps,gflops,pct_peak,speedup,"
+          "git_sha,device",
           f);
+    static const char *const prefixes[] = {"cold_", "batch_"};
+    for (size_t p = 0; p < 2; p++) {
+        for (size_t i = 0; i < N_TIMING_COLUMNS; i++)
+            fprintf(f, ",%s%s", prefixes[p], timing_columns[i]);
+    }
+    fputs("\r\n", f);
     for (size_t i = 0; i < n_runs; i++) {
         for (size_t c = 0; c < runs[i]->n_cases; c++)
             put_case(f, runs[i], &runs[i]->cases[c], names, n_names);

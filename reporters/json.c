@@ -1,9 +1,25 @@
 /* json.c - the versioned results document (schema BR_SCHEMA_VERSION), built
  * with jansson. Not-a-number and absent values are null; times are ns,
- * throughput GB/s and GFLOP/s (1e9 units per second).
+ * clocks MHz, throughput GB/s and GFLOP/s (1e9 units per second).
  *
- * {"schema_version", "benchrun_version", "runs": [{"date", "suite", "git",
- *   "device", "gpu_skip_reason", "host", "params", "kernels", "cases"}]} */
+ * {"schema_version": 2, "benchrun_version", "runs": [{
+ *    "benchrun_version", "date",
+ *    "suite": {"name", "description", "path", "hash", "metric"},
+ *    "measure": {"cache", "warmup_ns", "mode", "headline", "hold", "throttle",
+ *                "min_samples", "min_time_ns", "max_noise", "timeout_ns", "max_samples"},
+ *    "peak": {"kind": "theoretical" | "measured", "gbps"},
+ *    "git": {...}, "device": {...} | null, "gpu_skip_reason", "host": {...},
+ *    "params": [names], "kernels": [{"name", "source", "backend"}],
+ *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
+ *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
+ *               "speedup", "cold": timing | null, "batch": timing | null}]}]}
+ *
+ * timing (null unless the case is OK and the timing was taken; ns per
+ * execution): {"n", "min", "max", "mean", "median", "stddev", "noise", "q1",
+ * "q3", "iqr", "ci_low", "ci_high", "ci_level", "outliers", "n_throttled",
+ * "throttled_min_mhz", "reps", "graph" (null on the host), "warmup_runs",
+ * "warmup_ns", "measure_ns", "stop_reason", "sm_mhz" (median),
+ * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null}. */
 #include "reporter.h"
 
 #include <errno.h>
@@ -61,31 +77,59 @@ static json_t *real(double v) {
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* A JSON real, null unless finite and positive. */
+static json_t *positive(double v) {
+    return isfinite(v) && v > 0.0 ? json_real(v) : json_null();
+}
+
+/* A clock in kHz as whole MHz (rounded). */
+static json_t *khz_as_mhz(int khz) {
+    return json_integer((json_int_t)((khz + 500) / 1000));
+}
+
 static json_t *integer(long long v) {
     return json_integer((json_int_t)v);
 }
 
 static json_t *suite_json(builder *b, const br_run *r) {
     json_t *s = json_object();
-    json_t *m = json_object();
-    if (!s || !m) {
-        json_decref(s);
-        json_decref(m);
+    if (!s)
         return NULL;
-    }
     put(b, s, "name", str(r->suite_name));
     put(b, s, "description", str(r->suite_description));
     put(b, s, "path", str(r->suite_path));
     put(b, s, "hash", str_or_null(r->suite_hash));
     put(b, s, "metric", str(br_metric_name(r->metric)));
-    put(b, s, "cache", str(r->cache == BR_CACHE_WARM ? "warm" : "flush"));
-    put(b, s, "warmup_ns", real(r->warmup_ns));
-    put(b, m, "min_samples", integer((long long)r->measure.min_samples));
-    put(b, m, "min_time_ns", real(r->measure.min_time_ns));
-    put(b, m, "max_noise", real(r->measure.max_noise));
-    put(b, m, "timeout_ns", real(r->measure.timeout_ns));
-    put(b, s, "measure", m);
     return s;
+}
+
+/* The measurement settings the run used. */
+static json_t *measure_json(builder *b, const br_run *r) {
+    const br_measure_cfg *m = &r->measure;
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "cache", str(br_cache_name(r->cache)));
+    put(b, o, "warmup_ns", real(r->warmup_ns));
+    put(b, o, "mode", str(br_mode_name(m->mode)));
+    put(b, o, "headline", str(br_mode_name(m->headline)));
+    put(b, o, "hold", json_boolean(m->hold));
+    put(b, o, "throttle", real(m->throttle));
+    put(b, o, "min_samples", integer((long long)m->min_samples));
+    put(b, o, "min_time_ns", real(m->min_time_ns));
+    put(b, o, "max_noise", real(m->max_noise));
+    put(b, o, "timeout_ns", real(m->timeout_ns));
+    put(b, o, "max_samples", integer((long long)m->max_samples));
+    return o;
+}
+
+static json_t *peak_json(builder *b, const br_run *r) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "kind", str(br_peak_kind_name(r->peak_kind)));
+    put(b, o, "gbps", positive(r->peak_gbps));
+    return o;
 }
 
 static json_t *git_json(builder *b, const br_gitinfo *g) {
@@ -115,18 +159,23 @@ static json_t *device_json(builder *b, const br_device *d) {
     json_t *o = json_object();
     if (!o)
         return NULL;
+    char cc[32];
+    snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
     put(b, o, "index", integer(d->index));
     put(b, o, "name", str(d->name));
     put(b, o, "uuid", str_or_null(d->uuid));
-    put(b, o, "cc_major", integer(d->cc_major));
-    put(b, o, "cc_minor", integer(d->cc_minor));
+    put(b, o, "cc", str(cc));
     put(b, o, "sm_count", integer(d->sm_count));
-    put(b, o, "sm_clock_khz", integer(d->sm_clock_khz));
-    put(b, o, "mem_clock_khz", integer(d->mem_clock_khz));
+    put(b, o, "sm_clock_max_mhz", khz_as_mhz(d->sm_clock_khz));
+    put(b, o, "sm_clock_now_mhz",
+        d->sm_clock_now_mhz > 0 ? integer(d->sm_clock_now_mhz) : json_null());
+    put(b, o, "mem_clock_mhz", khz_as_mhz(d->mem_clock_khz));
     put(b, o, "bus_width_bits", integer(d->bus_width_bits));
+    put(b, o, "peak_gbps", positive(d->peak_gbps));
+    put(b, o, "measured_peak_gbps", positive(d->measured_peak_gbps));
     put(b, o, "l2_bytes", integer((long long)d->l2_bytes));
     put(b, o, "global_mem_bytes", integer((long long)d->global_mem_bytes));
-    put(b, o, "peak_gbps", real(d->peak_gbps));
+    put(b, o, "ecc", d->ecc == 1 ? json_true() : d->ecc == 0 ? json_false() : json_null());
     put(b, o, "driver_version", integer(d->driver_version));
     put(b, o, "runtime_version", integer(d->runtime_version));
     return o;
@@ -143,35 +192,60 @@ static json_t *host_json(builder *b, const br_host *h) {
     return o;
 }
 
-static json_t *time_json(builder *b, const br_stats *s) {
+/* An array of reals (null for a non-finite one), or NULL when out of memory. */
+static json_t *reals(builder *b, const double *v, size_t n) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++)
+        append(b, a, real(v[i]));
+    return a;
+}
+
+/* One timing of a case (see the layout at the top of the file). */
+static json_t *timing_json(builder *b, const br_timing *t, int gpu) {
+    const br_stats *s = &t->stats;
     json_t *o = json_object();
     if (!o)
         return NULL;
+    int have = s->n > 0;
     put(b, o, "n", integer((long long)s->n));
-    put(b, o, "min", real(s->min));
-    put(b, o, "max", real(s->max));
-    put(b, o, "mean", real(s->mean));
-    put(b, o, "median", real(s->median));
-    put(b, o, "stddev", real(s->stddev));
-    put(b, o, "noise", real(s->noise));
-    put(b, o, "q1", real(s->q1));
-    put(b, o, "q3", real(s->q3));
-    put(b, o, "iqr", real(s->iqr));
+    put(b, o, "min", have ? real(s->min) : json_null());
+    put(b, o, "max", have ? real(s->max) : json_null());
+    put(b, o, "mean", have ? real(s->mean) : json_null());
+    put(b, o, "median", have ? real(s->median) : json_null());
+    put(b, o, "stddev", have ? real(s->stddev) : json_null());
+    put(b, o, "noise", have ? real(s->noise) : json_null());
+    put(b, o, "q1", have ? real(s->q1) : json_null());
+    put(b, o, "q3", have ? real(s->q3) : json_null());
+    put(b, o, "iqr", have ? real(s->iqr) : json_null());
+    put(b, o, "ci_low", have ? real(s->ci_low) : json_null());
+    put(b, o, "ci_high", have ? real(s->ci_high) : json_null());
+    put(b, o, "ci_level", have ? real(s->ci_level) : json_null());
+    put(b, o, "outliers", integer((long long)s->n_outliers));
+    put(b, o, "n_throttled", integer((long long)t->n_throttled));
+    put(b, o, "throttled_min_mhz", real(t->throttled_min_mhz));
+    put(b, o, "reps", integer((long long)t->reps));
+    put(b, o, "graph", gpu ? json_boolean(t->graph) : json_null());
+    put(b, o, "warmup_runs", integer((long long)t->warmup_runs));
+    put(b, o, "warmup_ns", real(t->warmup_ns));
+    put(b, o, "measure_ns", real(t->measure_ns));
+    put(b, o, "stop_reason", str(t->stop_reason));
+    put(b, o, "sm_mhz", real(t->sm_mhz_median));
+    put(b, o, "samples_ns", reals(b, t->samples, t->samples ? t->n_samples : 0));
+    put(b, o, "sm_mhz_samples", t->sm_mhz ? reals(b, t->sm_mhz, t->n_samples) : json_null());
     return o;
 }
 
 static json_t *case_json(builder *b, const br_run *r, const br_case_result *c) {
     json_t *o = json_object();
     json_t *params = json_object();
-    json_t *warmup = json_object();
-    if (!o || !params || !warmup) {
+    if (!o || !params) {
         json_decref(o);
         json_decref(params);
-        json_decref(warmup);
         return NULL;
     }
     const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
     int ok = c->status == BR_STATUS_OK;
+    int gpu = k && k->backend == BR_BACKEND_GPU;
 
     put(b, o, "kernel", str(k ? k->name : NULL));
     for (size_t p = 0; p < r->n_params; p++)
@@ -181,26 +255,14 @@ static json_t *case_json(builder *b, const br_run *r, const br_case_result *c) {
     put(b, o, "status", str(br_status_name(c->status)));
     put(b, o, "stage", str(c->stage));
     put(b, o, "message", str(c->message));
-    put(b, o, "time_ns", ok ? time_json(b, &c->time) : json_null());
-    if (ok) {
-        json_t *samples = json_array();
-        for (size_t i = 0; samples && i < c->n_samples; i++)
-            append(b, samples, real(c->samples[i]));
-        put(b, o, "samples_ns", samples);
-    } else {
-        put(b, o, "samples_ns", json_null());
-    }
-    put(b, warmup, "runs", integer((long long)c->warmup_runs));
-    put(b, warmup, "ns", real(c->warmup_ns));
-    put(b, o, "warmup", warmup);
-    put(b, o, "measure_ns", real(c->measure_ns));
-    put(b, o, "stop_reason", str(c->stop_reason));
     put(b, o, "bytes", real(c->bytes));
     put(b, o, "flops", real(c->flops));
     put(b, o, "gbps", real(c->gbps));
     put(b, o, "gflops", real(c->gflops));
     put(b, o, "pct_peak", real(c->pct_peak));
     put(b, o, "speedup", real(c->speedup));
+    put(b, o, "cold", ok && c->cold.present ? timing_json(b, &c->cold, gpu) : json_null());
+    put(b, o, "batch", ok && c->batch.present ? timing_json(b, &c->batch, gpu) : json_null());
     return o;
 }
 
@@ -216,8 +278,11 @@ static json_t *run_json(builder *b, const br_run *r) {
         json_decref(cases);
         return NULL;
     }
+    put(b, o, "benchrun_version", str(r->benchrun_version));
     put(b, o, "date", str_or_null(r->date));
     put(b, o, "suite", suite_json(b, r));
+    put(b, o, "measure", measure_json(b, r));
+    put(b, o, "peak", peak_json(b, r));
     put(b, o, "git", git_json(b, &r->git));
     put(b, o, "device", r->has_device ? device_json(b, &r->device) : json_null());
     put(b, o, "gpu_skip_reason", str(r->gpu_skip_reason));

@@ -1,13 +1,24 @@
 /* table.c - the terminal report: one box per run, drawn with UTF-8 box
- * characters (or plain ASCII), followed by notes on failed and skipped cases.
+ * characters (or plain ASCII), followed by notes: which time the metric uses
+ * (mode both), a legend of the flags used, one warning per flagged case and
+ * timing, failed and skipped cases.
  *
- *   ╔══════════════════════════════════════════════╗
- *   ║ suite · description · device · sha (branch)  ║
- *   ╠══════════════════════════════════════════════╣
- *   ║ kernel │  n │ time (µs) │ GB/s │ % peak │ ... ║
- *   ╟────────┼────┼───────────┼──────┼────────┼─────╢
- *   ║ ...                                          ║
- *   ╚══════════════════════════════════════════════╝
+ *   ╔═══════════════════════════════════════════════════════════════════════╗
+ *   ║ suite · description · sha (branch)                                    ║
+ *   ║ device summary (br_device_summary, or br_host_summary without a GPU)  ║
+ *   ║ % peak of 3352 GB/s theoretical peak                 (GB/s metric)    ║
+ *   ╠═══════════════════════════════════════════════════════════════════════╣
+ *   ║ kernel │  n │ cold (µs) │ batch (µs) │ noise │ GB/s │ % peak │ ... │ ! ║
+ *   ╟────────┼────┼───────────┼────────────┼───────┼──────┼────────┼─────┼───╢
+ *   ║ ...                                                                   ║
+ *   ╚═══════════════════════════════════════════════════════════════════════╝
+ *
+ * Time columns: "time (µs)" (mode cold: the cold median), "batch (µs)" (mode
+ * batch), or both "cold (µs)" and "batch (µs)" (mode both). "noise" is the
+ * headline timing's relative standard deviation. The "!" column flags:
+ *   N  a timing stopped before its noise reached max_noise (stop_reason not "noise")
+ *   T  samples taken while the SM clock was throttled were discarded
+ *   O  more than 5% of the kept samples are outliers (Tukey's fences)
  *
  * Widths are counted in display columns: every glyph used is one column wide,
  * so a UTF-8 string is as wide as its number of code points. */
@@ -86,10 +97,16 @@ static int set_cell(table *t, size_t row, size_t col, const char *text) {
     return 0;
 }
 
-/* suite · description · device · git, with runs of whitespace in the
- * description collapsed to one space. Owned by the caller. */
-static char *make_title(const br_run *r, const glyphs *g) {
-    char *desc = NULL, *title = NULL;
+/* The title of a run's box, up to three lines (each owned by the caller):
+ *   suite · description · git   (runs of whitespace in the description
+ *                                collapsed to one space)
+ *   the device's summary, or the host's for a run without a GPU
+ *   "% peak of N GB/s <kind> peak" (GB/s metric with a device and a peak)
+ * Returns the number of lines, or -1 with the error set. */
+static int make_title(char *lines[3], const br_run *r, const glyphs *g, int ascii) {
+    int n_lines = -1;
+    char *desc = NULL;
+    lines[0] = lines[1] = lines[2] = NULL;
     if (r->suite_description) {
         desc = malloc(strlen(r->suite_description) + 1);
         if (!desc)
@@ -109,9 +126,6 @@ static char *make_title(const br_run *r, const glyphs *g) {
         desc[n] = '\0';
     }
 
-    const char *device = r->has_device          ? r->device.name
-                         : r->host.cpu_model[0] ? r->host.cpu_model
-                                                : "host";
     char git[512];
     if (!r->git.present) {
         snprintf(git, sizeof git, "no git");
@@ -128,27 +142,102 @@ static char *make_title(const br_run *r, const glyphs *g) {
 
     const char *name = r->suite_name ? r->suite_name : "?";
     if (desc && desc[0])
-        title = br_strfmt("%s %s %s %s %s %s %s", name, g->dot, desc, g->dot, device, g->dot, git);
+        lines[0] = br_strfmt("%s %s %s %s %s", name, g->dot, desc, g->dot, git);
     else
-        title = br_strfmt("%s %s %s %s %s", name, g->dot, device, g->dot, git);
+        lines[0] = br_strfmt("%s %s %s", name, g->dot, git);
+
+    char machine[1024];
+    if (r->has_device)
+        br_device_summary(machine, sizeof machine, &r->device, ascii);
+    else
+        br_host_summary(machine, sizeof machine, &r->host, ascii);
+    lines[1] = br_strfmt("%s", machine[0] ? machine : r->has_device ? "GPU" : "host");
+    if (!lines[0] || !lines[1])
+        goto done;
+    n_lines = 2;
+    if (r->metric == BR_METRIC_GBPS && r->has_device && isfinite(r->peak_gbps) &&
+        r->peak_gbps > 0.0) {
+        lines[2] = br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
+                             br_peak_kind_name(r->peak_kind));
+        n_lines = lines[2] ? 3 : -1;
+    }
 done:
     free(desc);
-    if (!title)
+    if (n_lines < 0) {
+        for (int i = 0; i < 3; i++) {
+            free(lines[i]);
+            lines[i] = NULL;
+        }
         br_error_set("out of memory formatting the table");
-    return title;
+    }
+    return n_lines;
+}
+
+/* The measurement mode the table shows: the run's, with an unset (zeroed)
+ * mode read as cold. */
+static br_mode shown_mode(const br_run *r) {
+    return r->measure.mode == BR_MODE_BATCH || r->measure.mode == BR_MODE_BOTH ? r->measure.mode
+                                                                               : BR_MODE_COLD;
+}
+
+/* The timing t of case c has figures to show: the case is OK and t was taken. */
+static int shown(const br_case_result *c, const br_timing *t) {
+    return c->status == BR_STATUS_OK && t->present;
+}
+
+/* Flag tests on one shown timing (see the letters at the top of the file). */
+static int flag_noise(const br_timing *t) {
+    return t->stop_reason && strcmp(t->stop_reason, "noise") != 0;
+}
+
+static int flag_throttled(const br_timing *t) {
+    return t->n_throttled > 0;
+}
+
+static int flag_outliers(const br_timing *t) {
+    return t->stats.n > 0 && t->stats.n_outliers * 20 > t->stats.n;
+}
+
+/* Flag letters in order N, T, O. */
+enum { FLAG_N = 1, FLAG_T = 2, FLAG_O = 4 };
+
+static unsigned timing_flags(const br_case_result *c, const br_timing *t) {
+    if (!shown(c, t))
+        return 0;
+    return (flag_noise(t) ? FLAG_N : 0u) | (flag_throttled(t) ? FLAG_T : 0u) |
+           (flag_outliers(t) ? FLAG_O : 0u);
+}
+
+static unsigned case_flags(const br_case_result *c) {
+    return timing_flags(c, &c->cold) | timing_flags(c, &c->batch);
+}
+
+static void format_flags(char *buf, size_t len, unsigned flags) {
+    snprintf(buf, len, "%s%s%s", flags & FLAG_N ? "N" : "", flags & FLAG_T ? "T" : "",
+             flags & FLAG_O ? "O" : "");
 }
 
 /* Fill *t with the header and one row per case that is not skipped. */
 static int table_build(table *t, const br_run *r, const glyphs *g) {
     int rc = -1;
+    br_mode mode = shown_mode(r);
     int has_metric = r->metric != BR_METRIC_NONE;
     int has_peak = r->metric == BR_METRIC_GBPS;
+    /* The timings of the time columns, in order, with their headers. */
+    size_t n_times = mode == BR_MODE_BOTH ? 2 : 1;
+    int time_batch[2] = {mode == BR_MODE_BATCH, 1};
+    const char *time_head[2] = {mode == BR_MODE_COLD    ? "time"
+                                : mode == BR_MODE_BATCH ? "batch"
+                                                        : "cold",
+                                "batch"};
     size_t col_time = 1 + r->n_params;
-    size_t col_metric = col_time + 1;
+    size_t col_noise = col_time + n_times;
+    size_t col_metric = col_noise + 1;
     size_t col_peak = col_metric + (size_t)has_metric;
     size_t col_speedup = col_peak + (size_t)has_peak;
+    size_t col_flags = col_speedup + 1;
 
-    t->n_cols = col_speedup + 1;
+    t->n_cols = col_flags + 1;
     t->n_rows = 1;
     for (size_t i = 0; i < r->n_cases; i++)
         t->n_rows += r->cases[i].status != BR_STATUS_SKIPPED;
@@ -160,7 +249,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
         br_error_set("out of memory formatting the table");
         goto done;
     }
-    for (size_t c = 1; c < t->n_cols; c++)
+    for (size_t c = 1; c < col_flags; c++)
         t->right[c] = 1;
 
     char buf[128];
@@ -170,14 +259,20 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
         if (set_cell(t, 0, 1 + p, r->param_names[p] ? r->param_names[p] : "?") < 0)
             goto done;
     }
-    snprintf(buf, sizeof buf, "time (%ss)", g->micro);
-    if (set_cell(t, 0, col_time, buf) < 0)
+    for (size_t k = 0; k < n_times; k++) {
+        snprintf(buf, sizeof buf, "%s (%ss)", time_head[k], g->micro);
+        if (set_cell(t, 0, col_time + k, buf) < 0)
+            goto done;
+    }
+    if (set_cell(t, 0, col_noise, "noise") < 0)
         goto done;
     if (has_metric && set_cell(t, 0, col_metric, br_metric_name(r->metric)) < 0)
         goto done;
     if (has_peak && set_cell(t, 0, col_peak, "% peak") < 0)
         goto done;
     if (set_cell(t, 0, col_speedup, "speedup") < 0)
+        goto done;
+    if (set_cell(t, 0, col_flags, "!") < 0)
         goto done;
 
     size_t row = 1;
@@ -195,11 +290,23 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
             if (set_cell(t, row, 1 + p, buf) < 0)
                 goto done;
         }
-        if (ok)
-            format_us(buf, sizeof buf, c->time.median / 1000.0);
+        for (size_t k = 0; k < n_times; k++) {
+            const br_timing *tm = time_batch[k] ? &c->batch : &c->cold;
+            if (!ok && k == 0)
+                snprintf(buf, sizeof buf, "FAILED");
+            else if (shown(c, tm) && tm->stats.n > 0 && isfinite(tm->stats.median))
+                format_us(buf, sizeof buf, tm->stats.median / 1000.0);
+            else
+                snprintf(buf, sizeof buf, "%s", g->dash);
+            if (set_cell(t, row, col_time + k, buf) < 0)
+                goto done;
+        }
+        const br_timing *head = br_case_headline(r, c);
+        if (shown(c, head) && head->stats.n > 0 && isfinite(head->stats.noise))
+            snprintf(buf, sizeof buf, "%.1f%%", 100.0 * head->stats.noise);
         else
-            snprintf(buf, sizeof buf, "FAILED");
-        if (set_cell(t, row, col_time, buf) < 0)
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, col_noise, buf) < 0)
             goto done;
         if (has_metric) {
             double v = r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops;
@@ -223,6 +330,9 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
         if (set_cell(t, row, col_speedup, buf) < 0)
+            goto done;
+        format_flags(buf, sizeof buf, case_flags(c));
+        if (set_cell(t, row, col_flags, buf) < 0)
             goto done;
         row++;
     }
@@ -272,11 +382,91 @@ static void put_row(FILE *f, const table *t, size_t row, size_t slack, const gly
     fputc('\n', f);
 }
 
-/* One line per failed case, then one note on the skipped ones. */
+/* "kernel name=value ..." of case c, as the notes name a case. */
+static void case_label(char *buf, size_t len, const br_run *r, const br_case_result *c) {
+    const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
+    size_t used = 0;
+    int n = snprintf(buf, len, "%s", k && k->name ? k->name : "?");
+    for (size_t p = 0; n >= 0 && (used += (size_t)n) < len && p < r->n_params; p++) {
+        char v[64];
+        br_format_param(v, sizeof v, c->params[p]);
+        n = snprintf(buf + used, len - used, " %s=%s", r->param_names[p], v);
+    }
+}
+
+/* The warnings of one timing of case c (label "kernel params"), one line per
+ * flag it raises. */
+static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *c,
+                                const br_timing *t, const char *label, const char *which) {
+    unsigned flags = timing_flags(c, t);
+    if (flags & FLAG_N) {
+        fprintf(
+            f,
+            "%s (%s): noise %.1f%% did not reach max_noise %.3g%% (stopped on %s after %zu %s)\n",
+            label, which, 100.0 * t->stats.noise, 100.0 * r->measure.max_noise, t->stop_reason,
+            t->stats.n, t->stats.n == 1 ? "sample" : "samples");
+    }
+    if (flags & FLAG_T) {
+        fprintf(f, "%s (%s): %zu throttled %s discarded (", label, which, t->n_throttled,
+                t->n_throttled == 1 ? "sample" : "samples");
+        if (isfinite(t->throttled_min_mhz))
+            fprintf(f, "SM clock down to %.0f MHz, ", t->throttled_min_mhz);
+        fprintf(f, "threshold %.3g%%", 100.0 * r->measure.throttle);
+        if (r->has_device && r->device.sm_clock_khz > 0)
+            fprintf(f, " of %.0f MHz", r->device.sm_clock_khz / 1000.0);
+        fputs(")\n", f);
+    }
+    if (flags & FLAG_O) {
+        fprintf(f, "%s (%s): %zu of %zu samples (%.1f%%) are outliers (outside Tukey's fences)\n",
+                label, which, t->stats.n_outliers, t->stats.n,
+                100.0 * (double)t->stats.n_outliers / (double)t->stats.n);
+    }
+}
+
+/* Under the table: which time the metric uses (mode both), the legend of the
+ * flags used and one warning per flagged case, timing and flag; then one line
+ * per failed case and one note on the skipped ones. */
 static void put_notes(FILE *f, const br_run *r) {
+    char label[512];
+    if (shown_mode(r) == BR_MODE_BOTH) {
+        const char *which = r->measure.headline == BR_MODE_BATCH ? "batch" : "cold";
+        if (r->metric == BR_METRIC_GBPS)
+            fprintf(f, "note: GB/s, %% peak, speedup and noise use the %s time\n", which);
+        else if (r->metric == BR_METRIC_GFLOPS)
+            fprintf(f, "note: GFLOP/s, speedup and noise use the %s time\n", which);
+        else
+            fprintf(f, "note: speedup and noise use the %s time\n", which);
+    }
+
+    unsigned used = 0;
+    for (size_t i = 0; i < r->n_cases; i++)
+        used |= case_flags(&r->cases[i]);
+    if (used) {
+        const char *sep = "";
+        fputs("flags: ", f);
+        if (used & FLAG_N) {
+            fprintf(f, "%sN = noise above max_noise when sampling stopped", sep);
+            sep = ", ";
+        }
+        if (used & FLAG_T) {
+            fprintf(f, "%sT = throttled samples discarded", sep);
+            sep = ", ";
+        }
+        if (used & FLAG_O)
+            fprintf(f, "%sO = over 5%% of samples are outliers", sep);
+        fputc('\n', f);
+        for (size_t i = 0; i < r->n_cases; i++) {
+            const br_case_result *c = &r->cases[i];
+            if (!case_flags(c))
+                continue;
+            case_label(label, sizeof label, r, c);
+            put_timing_warnings(f, r, c, &c->cold, label, "cold");
+            put_timing_warnings(f, r, c, &c->batch, label, "batch");
+        }
+    }
+
     size_t n_skipped = 0, n_skipped_gpu = 0;
     const char *skip_message = NULL;
-    char buf[64];
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
         const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
@@ -289,11 +479,8 @@ static void put_notes(FILE *f, const br_run *r) {
         }
         if (c->status != BR_STATUS_FAILED)
             continue;
-        fprintf(f, "FAILED %s", k && k->name ? k->name : "?");
-        for (size_t p = 0; p < r->n_params; p++) {
-            br_format_param(buf, sizeof buf, c->params[p]);
-            fprintf(f, " %s=%s", r->param_names[p], buf);
-        }
+        case_label(label, sizeof label, r, c);
+        fprintf(f, "FAILED %s", label);
         if (c->stage)
             fprintf(f, " (%s)", c->stage);
         const char *msg = c->message && c->message[0] ? c->message : "(no message)";
@@ -311,11 +498,12 @@ static void put_notes(FILE *f, const br_run *r) {
     }
 }
 
-static int write_run(FILE *f, const br_run *r, const glyphs *g) {
+static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii) {
     int rc = -1;
     table t = {0};
-    char *title = make_title(r, g);
-    if (!title)
+    char *title[3] = {NULL, NULL, NULL};
+    int n_title = make_title(title, r, g, ascii);
+    if (n_title < 0)
         goto done;
     if (table_build(&t, r, g) < 0)
         goto done;
@@ -323,7 +511,12 @@ static int write_run(FILE *f, const br_run *r, const glyphs *g) {
     size_t inner = t.n_cols - 1;
     for (size_t c = 0; c < t.n_cols; c++)
         inner += t.width[c] + 2;
-    size_t title_w = display_width(title) + 2;
+    size_t title_w = 0;
+    for (int i = 0; i < n_title; i++) {
+        size_t w = display_width(title[i]) + 2;
+        if (w > title_w)
+            title_w = w;
+    }
     /* A title wider than the columns widens the first (kernel) column. */
     if (title_w > inner) {
         t.width[0] += title_w - inner;
@@ -335,9 +528,11 @@ static int write_run(FILE *f, const br_run *r, const glyphs *g) {
     put_n(f, g->hh, inner);
     fputs(g->tr, f);
     fputc('\n', f);
-    fprintf(f, "%s %s", g->vv, title);
-    put_n(f, " ", inner - title_w + 1);
-    fprintf(f, "%s\n", g->vv);
+    for (int i = 0; i < n_title; i++) {
+        fprintf(f, "%s %s", g->vv, title[i]);
+        put_n(f, " ", inner - display_width(title[i]) - 1);
+        fprintf(f, "%s\n", g->vv);
+    }
     put_rule(f, &t, slack, g->hh_l, g->hh, g->hh, g->hh_r);
     put_row(f, &t, 0, slack, g);
     /* Rules separate parameter combinations, unless every combination has a
@@ -358,7 +553,8 @@ static int write_run(FILE *f, const br_run *r, const glyphs *g) {
     rc = 0;
 done:
     table_dispose(&t);
-    free(title);
+    for (int i = 0; i < 3; i++)
+        free(title[i]);
     return rc;
 }
 
@@ -370,7 +566,7 @@ static int table_write(FILE *f, const br_run *const *runs, size_t n_runs,
     for (size_t i = 0; i < n_runs; i++) {
         if (i > 0)
             fputc('\n', f);
-        if (write_run(f, runs[i], g) < 0)
+        if (write_run(f, runs[i], g, opts && opts->ascii) < 0)
             return -1;
     }
     if (fflush(f) != 0 || ferror(f))

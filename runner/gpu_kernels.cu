@@ -15,6 +15,42 @@ __global__ void read_flush(const int4 *__restrict__ p, size_t n, unsigned *sink)
         *sink = acc;
 }
 
+__device__ __forceinline__ uint64_t globaltimer() {
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ __forceinline__ uint32_t smid() {
+    uint32_t id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+__global__ void hold_kernel(br_gpu_hold *h, uint64_t timeout_ns) {
+    uint64_t t0 = globaltimer();
+    while (h->release == 0) {
+        if (globaltimer() - t0 > timeout_ns) {
+            h->timed_out = 1;
+            break;
+        }
+    }
+}
+
+__global__ void clock_probe(br_gpu_clock *out, const br_gpu_clock *since, uint64_t min_window_ns) {
+    if (since) {
+        uint64_t t0 = since->globaltimer;
+        while (globaltimer() - t0 < min_window_ns) {
+        }
+    }
+    uint64_t t = globaltimer();
+    uint64_t c = clock64();
+    out->globaltimer = t;
+    out->clock = c;
+    out->smid = smid();
+    __threadfence_system();
+}
+
 } // namespace
 
 extern "C" cudaError_t br_gpu_read_flush(cudaStream_t stream, const void *buf, size_t bytes,
@@ -22,5 +58,17 @@ extern "C" cudaError_t br_gpu_read_flush(cudaStream_t stream, const void *buf, s
     int blocks = (sm_count > 0 ? sm_count : 80) * 8;
     read_flush<<<blocks, 256, 0, stream>>>(static_cast<const int4 *>(buf), bytes / sizeof(int4),
                                            sink);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t br_gpu_hold_launch(cudaStream_t stream, br_gpu_hold *h_dev,
+                                          uint64_t timeout_ns) {
+    hold_kernel<<<1, 1, 0, stream>>>(h_dev, timeout_ns);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t br_gpu_clock_probe(cudaStream_t stream, br_gpu_clock *out,
+                                          const br_gpu_clock *since, uint64_t min_window_ns) {
+    clock_probe<<<1, 1, 0, stream>>>(out, since, min_window_ns);
     return cudaGetLastError();
 }

@@ -3,6 +3,7 @@
 #define BR_GPU_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cuda_runtime_api.h>
 
@@ -17,6 +18,36 @@ extern "C" {
  * error code. */
 cudaError_t br_gpu_read_flush(cudaStream_t stream, const void *buf, size_t bytes, unsigned *sink,
                               int sm_count);
+
+/* Host-mapped control block of the launch hold (NVBench's blocking kernel,
+ * nvbench/blocking_kernel.cuh). */
+typedef struct br_gpu_hold {
+    volatile int32_t release;   /* the host sets 1 when everything is enqueued */
+    volatile int32_t timed_out; /* the kernel sets 1 when it gave up waiting */
+} br_gpu_hold;
+
+/* Enqueue a one-thread kernel that spins until h->release is non-zero or
+ * `timeout_ns` of %globaltimer time has passed (then it sets h->timed_out).
+ * `h` is host memory mapped into the device (cudaHostAllocMapped) and seen
+ * through its device pointer `h_dev`. */
+cudaError_t br_gpu_hold_launch(cudaStream_t stream, br_gpu_hold *h_dev, uint64_t timeout_ns);
+
+/* One reading of the SM clock probe. */
+typedef struct br_gpu_clock {
+    volatile uint64_t globaltimer; /* %globaltimer, ns */
+    volatile uint64_t clock;       /* clock64(), SM cycles */
+    volatile uint32_t smid;        /* %smid of the SM that read them */
+    uint32_t pad;
+} br_gpu_clock;
+
+/* Enqueue a one-thread kernel that writes %globaltimer, clock64() and %smid
+ * into *out (host-mapped). With `since` non-NULL (the reading taken before
+ * the sample), it first spins until %globaltimer is at least `min_window_ns`
+ * past since->globaltimer, so the window the clock is averaged over is long
+ * enough for %globaltimer's granularity. NVBench measures the clock the same
+ * way (nvbench/detail/gpu_frequency.cuh). */
+cudaError_t br_gpu_clock_probe(cudaStream_t stream, br_gpu_clock *out, const br_gpu_clock *since,
+                               uint64_t min_window_ns);
 
 #ifdef __cplusplus
 }

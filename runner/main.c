@@ -35,9 +35,112 @@ static void usage(FILE *f) {
           "  -h, --help            show this help\n"
           "  -V, --version         show the version\n"
           "\n"
+          "measurement (each replaces the suite's setting of the same name):\n"
+          "      --mode MODE       cold, batch or both\n"
+          "      --headline MODE   which time the metric uses: cold or batch\n"
+          "      --cache POLICY    flush, warm or flush-memset (comparison only)\n"
+          "      --warmup DUR      warmup time budget per case, e.g. 25ms\n"
+          "      --min-samples N   at least N samples\n"
+          "      --min-time DUR    at least DUR of measured time\n"
+          "      --max-noise PCT   stop once the noise (stddev/mean) is under PCT, e.g. 0.5%\n"
+          "      --timeout DUR     never sample one case for longer than DUR\n"
+          "      --max-samples N   never take more than N samples\n"
+          "      --throttle PCT    discard GPU samples below PCT of the maximum SM clock (0: off)\n"
+          "      --no-hold         do not hold the GPU stream while a sample is enqueued\n"
+          "\n"
           "exit status: 0 every case verified and measured; 1 a case failed (compile,\n"
           "verify or run); 2 bad input or usage.\n",
           f);
+}
+
+enum {
+    OPT_LIST = 256,
+    OPT_CSV,
+    OPT_JSON,
+    OPT_CACHE,
+    OPT_ASCII,
+    OPT_MODE,
+    OPT_HEADLINE,
+    OPT_CACHE_POLICY,
+    OPT_WARMUP,
+    OPT_MIN_SAMPLES,
+    OPT_MIN_TIME,
+    OPT_MAX_NOISE,
+    OPT_TIMEOUT,
+    OPT_MAX_SAMPLES,
+    OPT_THROTTLE,
+    OPT_NO_HOLD
+};
+
+/* Apply one measurement option (--mode ... --no-hold) to *mo. Returns 0, or
+ * -1 with the error set naming the option. */
+static int parse_measure_option(br_measure_overrides *mo, int opt, const char *arg) {
+    switch (opt) {
+    case OPT_MODE:
+    case OPT_HEADLINE:
+        if (br_parse_mode(opt == OPT_MODE ? &mo->mode : &mo->headline,
+                          opt == OPT_MODE ? "--mode" : "--headline", arg, opt == OPT_MODE) != 0)
+            return -1;
+        break;
+    case OPT_CACHE_POLICY:
+        if (strcmp(arg, "flush") == 0)
+            mo->cache = BR_CACHE_FLUSH;
+        else if (strcmp(arg, "warm") == 0)
+            mo->cache = BR_CACHE_WARM;
+        else if (strcmp(arg, "flush-memset") == 0)
+            mo->cache = BR_CACHE_FLUSH_MEMSET;
+        else {
+            br_error_set("--cache: unknown cache policy '%s' (expected flush, warm or "
+                         "flush-memset)",
+                         arg);
+            return -1;
+        }
+        break;
+    case OPT_WARMUP:
+        if (br_parse_duration(&mo->warmup_ns, "--warmup", arg) != 0)
+            return -1;
+        break;
+    case OPT_MIN_TIME:
+        if (br_parse_duration(&mo->min_time_ns, "--min-time", arg) != 0)
+            return -1;
+        break;
+    case OPT_TIMEOUT:
+        if (br_parse_duration(&mo->timeout_ns, "--timeout", arg) != 0)
+            return -1;
+        if (mo->timeout_ns <= 0) {
+            br_error_set("--timeout: must be longer than 0");
+            return -1;
+        }
+        break;
+    case OPT_MAX_NOISE:
+        if (br_parse_fraction(&mo->max_noise, "--max-noise", arg) != 0)
+            return -1;
+        break;
+    case OPT_THROTTLE:
+        if (strcmp(arg, "0") == 0 || strcmp(arg, "0%") == 0)
+            mo->throttle = 0;
+        else if (br_parse_fraction(&mo->throttle, "--throttle", arg) != 0)
+            return -1;
+        break;
+    case OPT_MIN_SAMPLES:
+    case OPT_MAX_SAMPLES: {
+        const char *name = opt == OPT_MIN_SAMPLES ? "--min-samples" : "--max-samples";
+        char *end;
+        errno = 0;
+        long long n = strtoll(arg, &end, 10);
+        if (*end || end == arg || errno || n < 1 || n > (long long)BR_MAX_SAMPLES_LIMIT) {
+            br_error_set("%s: expected a number from 1 to %llu, found '%s'", name,
+                         (unsigned long long)BR_MAX_SAMPLES_LIMIT, arg);
+            return -1;
+        }
+        *(opt == OPT_MIN_SAMPLES ? &mo->min_samples : &mo->max_samples) = (size_t)n;
+        break;
+    }
+    case OPT_NO_HOLD:
+        mo->hold = 0;
+        break;
+    }
+    return 0;
 }
 
 typedef struct write_ctx {
@@ -99,7 +202,6 @@ static void list_job(const br_job *j) {
 }
 
 int main(int argc, char **argv) {
-    enum { OPT_LIST = 256, OPT_CSV, OPT_JSON, OPT_CACHE, OPT_ASCII };
     static const struct option longopts[] = {
         {"kernel", required_argument, NULL, 'k'},
         {"list", no_argument, NULL, OPT_LIST},
@@ -107,6 +209,17 @@ int main(int argc, char **argv) {
         {"json", required_argument, NULL, OPT_JSON},
         {"cache-dir", required_argument, NULL, OPT_CACHE},
         {"ascii", no_argument, NULL, OPT_ASCII},
+        {"mode", required_argument, NULL, OPT_MODE},
+        {"headline", required_argument, NULL, OPT_HEADLINE},
+        {"cache", required_argument, NULL, OPT_CACHE_POLICY},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
+        {"min-time", required_argument, NULL, OPT_MIN_TIME},
+        {"max-noise", required_argument, NULL, OPT_MAX_NOISE},
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
+        {"throttle", required_argument, NULL, OPT_THROTTLE},
+        {"no-hold", no_argument, NULL, OPT_NO_HOLD},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -118,6 +231,8 @@ int main(int argc, char **argv) {
     int list = 0, ascii = 0;
     const char *csv = NULL, *json = NULL;
     br_run_opts ro = {0};
+    br_measure_overrides_init(&ro.measure);
+    br_measure_overrides *mo = &ro.measure;
     int status = EXIT_BAD_INPUT;
     br_job *jobs = NULL;
     br_run *runs = NULL;
@@ -169,6 +284,22 @@ int main(int argc, char **argv) {
             break;
         case OPT_ASCII:
             ascii = 1;
+            break;
+        case OPT_MODE:
+        case OPT_HEADLINE:
+        case OPT_CACHE_POLICY:
+        case OPT_WARMUP:
+        case OPT_MIN_TIME:
+        case OPT_TIMEOUT:
+        case OPT_MAX_NOISE:
+        case OPT_THROTTLE:
+        case OPT_MIN_SAMPLES:
+        case OPT_MAX_SAMPLES:
+        case OPT_NO_HOLD:
+            if (parse_measure_option(mo, opt, optarg) != 0) {
+                fprintf(stderr, "benchrun: %s\n", br_error_get());
+                goto done;
+            }
             break;
         case 'h':
             usage(stdout);

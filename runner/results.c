@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Counts of r's cases by status; any out pointer may be NULL; a NULL run
- * counts as empty. */
+/* "2^k" for powers of two >= 1024, else the decimal integer. */
 void br_format_param(char *buf, size_t len, int64_t v) {
     if (v >= 1024 && (v & (v - 1)) == 0)
         snprintf(buf, len, "2^%d", __builtin_ctzll((unsigned long long)v));
@@ -15,6 +14,8 @@ void br_format_param(char *buf, size_t len, int64_t v) {
         snprintf(buf, len, "%lld", (long long)v);
 }
 
+/* Counts of r's cases by status; any out pointer may be NULL; a NULL run
+ * counts as empty. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped) {
     size_t ok = 0, failed = 0, skipped = 0;
     for (size_t i = 0; r && i < r->n_cases; i++) {
@@ -38,11 +39,20 @@ void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_ski
         *n_skipped = skipped;
 }
 
-/* The median time (ns) of an OK case with at least one sample, else NAN. */
-static double case_median(const br_case_result *c) {
-    if (c->status != BR_STATUS_OK || c->time.n == 0)
+/* &c->batch when r's headline is batch, else &c->cold; NULL when c is NULL. */
+const br_timing *br_case_headline(const br_run *r, const br_case_result *c) {
+    if (!c)
+        return NULL;
+    return r && r->measure.headline == BR_MODE_BATCH ? &c->batch : &c->cold;
+}
+
+/* The headline median time (ns) of an OK case whose headline timing is
+ * present with at least one sample, else NAN. */
+static double case_median(const br_run *r, const br_case_result *c) {
+    const br_timing *t = br_case_headline(r, c);
+    if (c->status != BR_STATUS_OK || !t->present || t->stats.n == 0)
         return NAN;
-    double m = c->time.median;
+    double m = t->stats.median;
     return isfinite(m) && m > 0.0 ? m : NAN;
 }
 
@@ -56,11 +66,12 @@ static const br_case_result *reference_case(const br_run *r, size_t combo) {
     return NULL;
 }
 
-/* Per OK case: gbps = bytes / median ns (bytes per ns is GB/s with 1 GB =
- * 1e9 B), gflops = flops / median ns, pct_peak = 100 gbps / device.peak_gbps
- * (GB/s metric, GPU-backend kernel, has_device, peak > 0), speedup = median
- * of the first kernel at the same combo / this median. Everything not
- * applicable is NAN. Accepts NULL. */
+/* Per OK case, with median = the headline timing's median (ns): gbps =
+ * bytes / median (bytes per ns is GB/s with 1 GB = 1e9 B), gflops = flops /
+ * median, pct_peak = 100 gbps / r->peak_gbps (GB/s metric, GPU-backend
+ * kernel, has_device, finite peak > 0), speedup = headline median of the
+ * first kernel at the same combo / this median. Everything not applicable is
+ * NAN. Accepts NULL. */
 void br_run_derive(br_run *r) {
     if (!r)
         return;
@@ -71,7 +82,7 @@ void br_run_derive(br_run *r) {
         c->pct_peak = NAN;
         c->speedup = NAN;
 
-        double median = case_median(c);
+        double median = case_median(r, c);
         if (isnan(median))
             continue;
         if (isfinite(c->bytes))
@@ -80,15 +91,24 @@ void br_run_derive(br_run *r) {
             c->gflops = c->flops / median;
 
         int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
-        if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && r->device.peak_gbps > 0.0 &&
-            isfinite(c->gbps))
-            c->pct_peak = 100.0 * c->gbps / r->device.peak_gbps;
+        if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && isfinite(r->peak_gbps) &&
+            r->peak_gbps > 0.0 && isfinite(c->gbps))
+            c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
 
         const br_case_result *ref = reference_case(r, c->combo);
-        double ref_median = ref ? case_median(ref) : NAN;
+        double ref_median = ref ? case_median(r, ref) : NAN;
         if (!isnan(ref_median))
             c->speedup = ref_median / median;
     }
+}
+
+/* Free t's samples and SM clocks and zero it; accepts NULL. */
+void br_timing_dispose(br_timing *t) {
+    if (!t)
+        return;
+    free(t->samples);
+    free(t->sm_mhz);
+    memset(t, 0, sizeof *t);
 }
 
 /* Free everything *r owns and zero it; accepts NULL and a zeroed run. */
@@ -112,7 +132,8 @@ void br_run_dispose(br_run *r) {
         free(r->cases[i].params);
         free(r->cases[i].stage);
         free(r->cases[i].message);
-        free(r->cases[i].samples);
+        br_timing_dispose(&r->cases[i].cold);
+        br_timing_dispose(&r->cases[i].batch);
     }
     free(r->cases);
     memset(r, 0, sizeof *r);
@@ -138,6 +159,43 @@ const char *br_backend_name(br_backend b) {
         return "host";
     case BR_BACKEND_GPU:
         return "gpu";
+    }
+    return "unknown";
+}
+
+/* "cold", "batch", "both" (static); "unknown" otherwise. */
+const char *br_mode_name(br_mode m) {
+    switch (m) {
+    case BR_MODE_COLD:
+        return "cold";
+    case BR_MODE_BATCH:
+        return "batch";
+    case BR_MODE_BOTH:
+        return "both";
+    }
+    return "unknown";
+}
+
+/* "flush", "warm", "flush-memset" (static); "unknown" otherwise. */
+const char *br_cache_name(br_cache_policy p) {
+    switch (p) {
+    case BR_CACHE_FLUSH:
+        return "flush";
+    case BR_CACHE_WARM:
+        return "warm";
+    case BR_CACHE_FLUSH_MEMSET:
+        return "flush-memset";
+    }
+    return "unknown";
+}
+
+/* "theoretical", "measured" (static); "unknown" otherwise. */
+const char *br_peak_kind_name(br_peak_kind k) {
+    switch (k) {
+    case BR_PEAK_THEORETICAL:
+        return "theoretical";
+    case BR_PEAK_MEASURED:
+        return "measured";
     }
     return "unknown";
 }

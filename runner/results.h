@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Version of the JSON results schema (reporters/json.c). */
-#define BR_SCHEMA_VERSION 1
+#define BR_SCHEMA_VERSION 2
 
 typedef enum br_case_status {
     BR_STATUS_OK = 0,     /* verified and measured */
@@ -30,6 +30,26 @@ typedef enum br_backend {
     BR_BACKEND_GPU = 1   /* .cu module, timed with CUDA events */
 } br_backend;
 
+/* One measurement of a case: cold (one execution per sample) or batch (many
+ * back-to-back executions per sample, reported per execution). */
+typedef struct br_timing {
+    int present;              /* 1 when this measurement was taken */
+    br_stats stats;           /* ns per execution, over the kept samples */
+    double *samples;          /* owned; the kept samples, ns per execution, in the order taken */
+    double *sm_mhz;           /* owned; SM clock over each kept sample, MHz (NAN when not measured),
+                                 parallel to samples; NULL for host cases */
+    size_t n_samples;         /* kept samples */
+    size_t n_throttled;       /* samples discarded because the SM clock was below the threshold */
+    double throttled_min_mhz; /* lowest SM clock among the discarded samples, MHz; NAN if none */
+    size_t reps;              /* executions per sample: 1 for cold, the batch size for batch */
+    int graph;                /* batch on a GPU: 1 when the executions ran as one CUDA graph */
+    size_t warmup_runs;       /* executions during warmup */
+    double warmup_ns;         /* wall time of the warmup, ns */
+    double measure_ns;        /* wall time of the sampling phase, ns */
+    const char *stop_reason;  /* static: "noise", "plateau", "timeout" or "max_samples" */
+    double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */
+} br_timing;
+
 typedef struct br_case_result {
     size_t kernel;   /* index into br_run.kernels */
     size_t combo;    /* index of the parameter combination */
@@ -39,22 +59,18 @@ typedef struct br_case_result {
                       "run", "no-gpu"; NULL when OK */
     char *message; /* owned; the reason, NULL when OK */
 
-    br_stats time;   /* ns per execution, over the samples */
-    double *samples; /* owned; n_samples times, ns per execution, in the order taken */
-    size_t n_samples;
-    size_t warmup_runs;      /* executions during warmup */
-    double warmup_ns;        /* wall time spent in warmup, ns */
-    double measure_ns;       /* wall time spent taking samples, ns */
-    const char *stop_reason; /* static string: "min_time" (criterion met) or "timeout" */
+    br_timing cold;  /* present when the suite's mode is cold or both */
+    br_timing batch; /* present when the suite's mode is batch or both */
+    /* The headline measurement: &cold or &batch as br_run.measure.headline
+     * says (see br_case_headline). */
 
-    double bytes;  /* bytes per execution from the suite's `bytes`; NAN when absent */
-    double flops;  /* FLOP per execution from `flops`; NAN when absent */
-    double gbps;   /* bytes / median time, GB/s (1e9 B/s); NAN when absent */
-    double gflops; /* flops / median time, GFLOP/s; NAN when absent */
-    double
-        pct_peak; /* metric as % of the device's peak (GB/s metric on a GPU case); NAN otherwise */
-    double speedup; /* median of the suite's first kernel at the same params / this median; NAN when
-                       either has no time */
+    double bytes;    /* bytes per execution from the suite's `bytes`; NAN when absent */
+    double flops;    /* FLOP per execution from `flops`; NAN when absent */
+    double gbps;     /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
+    double gflops;   /* flops / headline median time, GFLOP/s; NAN when absent */
+    double pct_peak; /* gbps as % of br_run.peak_gbps (GB/s metric, GPU case); NAN otherwise */
+    double speedup;  /* headline median of the suite's first kernel at the same params / this
+                        one's; NAN when either has no time */
 } br_case_result;
 
 /* A kernel of the suite as the run saw it. */
@@ -75,7 +91,10 @@ typedef struct br_run {
     br_metric metric;
     br_cache_policy cache;
     double warmup_ns;
-    br_measure_cfg measure;
+    br_measure_cfg measure; /* as used: the suite's, with command-line overrides */
+    br_peak_kind peak_kind;
+    double peak_gbps; /* what pct_peak is relative to, GB/s: device.peak_gbps (theoretical) or
+                         device.measured_peak_gbps (measured); NAN without a device */
 
     char **param_names; /* owned: n_params names */
     size_t n_params;
@@ -96,12 +115,21 @@ typedef struct br_run {
  * (1024 -> "2^10"), else the decimal integer. */
 void br_format_param(char *buf, size_t len, int64_t v);
 
+/* The headline measurement of case c in run r (&c->cold or &c->batch, as
+ * r->measure.headline says; a NULL run reads as headline cold). Borrowed from
+ * c; NULL only when c is NULL. */
+const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
+
+/* Release what *t owns and zero it; accepts NULL. */
+void br_timing_dispose(br_timing *t);
+
 /* Counts of cases by status. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
 
 /* Fill the derived figures of every case (gbps, gflops, pct_peak, speedup)
- * from times, bytes, flops and the device's peak. pct_peak uses
- * device.peak_gbps and is NAN for host cases or when has_device is 0. */
+ * from the headline timing's median (br_case_headline), bytes, flops and
+ * r->peak_gbps. pct_peak is NAN for host cases, when has_device is 0, when the
+ * metric is not GB/s, or when r->peak_gbps is not a positive number. */
 void br_run_derive(br_run *r);
 
 /* Release what *r owns; accepts NULL and a zeroed run. */
@@ -114,6 +142,18 @@ const char *br_status_name(br_case_status s);
 /* Name of a backend as written in reports: "host", "gpu" (static string;
  * "unknown" for a value outside the enum). */
 const char *br_backend_name(br_backend b);
+
+/* Name of a measurement mode as written in suites and reports: "cold",
+ * "batch", "both" (static string; "unknown" for a value outside the enum). */
+const char *br_mode_name(br_mode m);
+
+/* Name of a cache policy as written in suites and reports: "flush", "warm",
+ * "flush-memset" (static string; "unknown" for a value outside the enum). */
+const char *br_cache_name(br_cache_policy p);
+
+/* Name of a peak kind as written in suites and reports: "theoretical",
+ * "measured" (static string; "unknown" for a value outside the enum). */
+const char *br_peak_kind_name(br_peak_kind k);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include "expr.h"
 #include "gitinfo.h"
 #include "measure.h"
+#include "peak.h"
 #include "stats.h"
 #include "timer.h"
 #include "util.h"
@@ -69,9 +70,62 @@ static int eval_per_combo(double *out, const br_job *j, const br_located *e, con
     return rc;
 }
 
+void br_measure_overrides_init(br_measure_overrides *o) {
+    memset(o, 0, sizeof *o);
+    o->min_time_ns = o->max_noise = o->timeout_ns = o->throttle = o->warmup_ns = -1;
+    o->hold = o->cache = -1;
+}
+
+/* The suite's measurement settings with the command line's on top. */
+static int apply_overrides(br_suite *s, const br_measure_overrides *o) {
+    br_measure_cfg *m = &s->measure;
+    br_pos at = {s->path, 0, 0};
+    if (o->min_samples)
+        m->min_samples = o->min_samples;
+    if (o->min_time_ns >= 0)
+        m->min_time_ns = o->min_time_ns;
+    if (o->max_noise >= 0)
+        m->max_noise = o->max_noise;
+    if (o->timeout_ns >= 0)
+        m->timeout_ns = o->timeout_ns;
+    if (o->max_samples)
+        m->max_samples = o->max_samples;
+    if (o->throttle >= 0)
+        m->throttle = o->throttle;
+    if (o->hold >= 0)
+        m->hold = o->hold;
+    if (o->warmup_ns >= 0)
+        s->warmup_ns = o->warmup_ns;
+    if (o->cache >= 0)
+        s->cache = (br_cache_policy)o->cache;
+    if (o->mode) {
+        m->mode = o->mode;
+        if (!o->headline && !(m->mode & m->headline))
+            m->headline = m->mode == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
+    }
+    if (o->headline)
+        m->headline = o->headline;
+    if (!(m->mode & m->headline))
+        return br_error_at(at, "headline '%s' is not measured: mode is '%s' (--headline, --mode)",
+                           br_mode_name(m->headline), br_mode_name(m->mode));
+    if (m->min_time_ns > m->timeout_ns)
+        return br_error_at(at,
+                           "min_time (%g ms) is longer than timeout (%g ms) (--min-time, "
+                           "--timeout)",
+                           m->min_time_ns / 1e6, m->timeout_ns / 1e6);
+    if (m->min_samples > m->max_samples)
+        return br_error_at(at,
+                           "min_samples (%zu) is larger than max_samples (%zu) "
+                           "(--min-samples, --max-samples)",
+                           m->min_samples, m->max_samples);
+    return 0;
+}
+
 int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
     memset(out, 0, sizeof *out);
     if (br_suite_load(&out->suite, path) != 0)
+        return -1;
+    if (apply_overrides(&out->suite, &opts->measure) != 0)
         return -1;
     if (br_plan_build(&out->plan, &out->suite, opts->patterns, opts->n_patterns) != 0)
         return -1;
@@ -113,6 +167,8 @@ struct br_session {
     br_device device;
     char gpu_arch[16];
     br_host host;
+    int peak_tried;       /* the measured peak was looked up or measured */
+    double peak_gbps;     /* measured peak, GB/s; NAN when it could not be had */
     void *timer_state[2]; /* indexed by br_backend */
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
@@ -181,6 +237,94 @@ static void *session_timer(br_session *s, br_backend b) {
     s->timer_failed[b] = 1;
     snprintf(s->timer_error[b], sizeof s->timer_error[b], "%s", br_error_get());
     return NULL;
+}
+
+/* ---- the measured peak ------------------------------------------------------------- */
+
+#if BR_HAVE_CUDA
+typedef struct copy_ctx {
+    void *dst;
+    const void *src;
+    size_t bytes;
+    cudaStream_t stream;
+} copy_ctx;
+
+static int exec_copy(void *ctx) {
+    copy_ctx *c = ctx;
+    return BR_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, c->stream));
+}
+#endif
+
+/* The device-to-device copy bandwidth of the session's GPU, GB/s (reading
+ * and writing a buffer of `bytes` counts 2 x bytes), measured with the same
+ * timing core as every case (cold samples, read flush, launch hold, default
+ * stopping rules) and cached in the compile cache directory (peak.h). Returns
+ * NAN with a warning on standard error when it cannot be measured. */
+static double session_measured_peak(br_session *s) {
+    if (s->peak_tried)
+        return s->peak_gbps;
+    s->peak_tried = 1;
+    s->peak_gbps = NAN;
+#if BR_HAVE_CUDA
+    double gbps = NAN;
+    int cached = br_peak_cache_load(&gbps, s->cache_dir, &s->device);
+    if (cached == 1) {
+        s->peak_gbps = gbps;
+        if (!s->opts.quiet)
+            fprintf(stderr, "benchrun: measured peak %.0f GB/s (device-to-device copy, cached)\n",
+                    gbps);
+        return gbps;
+    }
+    if (cached < 0)
+        fprintf(stderr, "benchrun: warning: %s\n", br_error_get());
+    void *state = session_timer(s, BR_BACKEND_GPU);
+    copy_ctx c = {0};
+    br_timing t = {0};
+    /* Large against L2 (so it measures DRAM), small against memory. */
+    size_t bytes = s->device.l2_bytes * 16;
+    if (bytes < ((size_t)256 << 20))
+        bytes = (size_t)256 << 20;
+    if (s->device.global_mem_bytes && bytes > s->device.global_mem_bytes / 8)
+        bytes = s->device.global_mem_bytes / 8;
+    bytes &= ~(size_t)255;
+    int ok = 0;
+    if (state && !BR_CUDA(cudaMalloc(&c.dst, bytes)) &&
+        !BR_CUDA(cudaMalloc((void **)&c.src, bytes)) &&
+        !BR_CUDA(cudaMemset((void *)c.src, 1, bytes)) && !BR_CUDA(cudaDeviceSynchronize())) {
+        c.bytes = bytes;
+        c.stream = br_timer_cuda_events.stream(state);
+        br_measure_params mp = {.warmup_ns = BR_DEFAULT_WARMUP_NS,
+                                .flush = BR_FLUSH_READ,
+                                .probe = 1,
+                                .max_mhz = s->device.sm_clock_khz / 1e3};
+        br_measure_cfg_defaults(&mp.cfg);
+        mp.cfg.timeout_ns = 5e9;
+        if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_copy, &c) == 0 &&
+            br_stats_compute(&t.stats, t.samples, t.n_samples) == 0) {
+            gbps = 2.0 * (double)bytes / t.stats.median;
+            ok = 1;
+        }
+    }
+    if (state)
+        br_timer_cuda_events.end_case(state);
+    cudaFree(c.dst);
+    cudaFree((void *)c.src);
+    cudaGetLastError();
+    br_timing_dispose(&t);
+    if (!ok) {
+        fprintf(stderr, "benchrun: warning: cannot measure the peak bandwidth: %s\n",
+                br_error_get());
+        return NAN;
+    }
+    s->peak_gbps = gbps;
+    if (!s->opts.quiet)
+        fprintf(stderr, "benchrun: measured peak %.0f GB/s (device-to-device copy of %zu MiB)\n",
+                gbps, bytes >> 20);
+    if (br_peak_cache_store(s->cache_dir, &s->device, gbps, 2.0 * (double)bytes,
+                            "cudaMemcpyAsync device to device, cold median") != 0)
+        fprintf(stderr, "benchrun: warning: cannot cache the measured peak: %s\n", br_error_get());
+#endif
+    return s->peak_gbps;
 }
 
 /* ---- the case handle a module sees ------------------------------------------------ */
@@ -338,9 +482,20 @@ static void set_failed(br_case_result *r, const char *stage, const case_impl *ci
     r->message = br_strdup(msg && msg[0] ? msg : "failed without a message");
 }
 
+/* Stats of a measurement; a measurement whose every sample was throttled
+ * gets none, and an error saying so. */
+static int finish_timing(br_timing *t, const char *what, double limit_mhz) {
+    if (t->n_samples == 0)
+        return br_error_set("every %s sample (%zu) was taken below the throttle threshold: SM "
+                            "clock down to %.0f MHz, threshold %.0f MHz",
+                            what, t->n_throttled, t->throttled_min_mhz, limit_mhz);
+    return br_stats_compute(&t->stats, t->samples, t->n_samples);
+}
+
 static void run_case(br_case_result *r, const br_job *job, br_session *s, const br_kernel *k,
                      br_backend backend, const int64_t *values) {
     const br_suite *suite = &job->suite;
+    const br_measure_cfg *cfg = &suite->measure;
     const br_timer_ops *ops = timer_ops(backend);
     void *state = session_timer(s, backend);
     if (!state) {
@@ -356,8 +511,20 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
     ci.backend = backend;
     ci.stream = ops->stream(state);
     ci.seed = case_seed(suite, values);
-    br_measurement m = {0};
-    double ns;
+    br_sample smp;
+    const br_sample_opts once = {.flush = BR_FLUSH_NONE, .reps = 1};
+    int gpu = backend == BR_BACKEND_GPU;
+    br_measure_params mp = {
+        .cfg = *cfg,
+        .warmup_ns = suite->warmup_ns,
+        .flush = suite->cache == BR_CACHE_FLUSH          ? BR_FLUSH_READ
+                 : suite->cache == BR_CACHE_FLUSH_MEMSET ? BR_FLUSH_MEMSET
+                                                         : BR_FLUSH_NONE,
+        .probe = gpu,
+        .max_mhz = gpu ? s->device.sm_clock_khz / 1e3 : 0,
+    };
+    mp.cfg.hold = gpu && cfg->hold;
+    double limit_mhz = mp.max_mhz * cfg->throttle;
 
     br_error_clear();
     if (k->setup && k->setup(&ci.c) != 0) {
@@ -372,7 +539,7 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
     }
     /* One execution, checked before anything is timed. */
     br_error_clear();
-    if (ops->time(state, exec_run, &ci, &ns) != 0) {
+    if (ops->sample(state, &once, exec_run, &ci, &smp) != 0) {
         set_failed(r, "run", &ci);
         goto done;
     }
@@ -382,11 +549,22 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
         set_failed(r, "verify", &ci);
         goto done;
     }
-    br_error_clear();
-    if (br_measure(&m, ops, state, &suite->measure, suite->warmup_ns,
-                   suite->cache == BR_CACHE_FLUSH, exec_run, &ci) != 0) {
-        set_failed(r, "run", &ci);
-        goto done;
+    if (cfg->mode & BR_MODE_COLD) {
+        br_error_clear();
+        if (br_measure(&r->cold, ops, state, &mp, exec_run, &ci) != 0) {
+            set_failed(r, "run", &ci);
+            goto done;
+        }
+        /* The clock is warm now: the batch needs only its own first batch. */
+        mp.warmup_ns = 0;
+    }
+    if (cfg->mode & BR_MODE_BATCH) {
+        mp.batch = 1;
+        br_error_clear();
+        if (br_measure(&r->batch, ops, state, &mp, exec_run, &ci) != 0) {
+            set_failed(r, "run", &ci);
+            goto done;
+        }
     }
     /* Check again after the last sample, so a kernel whose later executions
      * went wrong (state carried between runs) gets no figure either. */
@@ -394,29 +572,30 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
         char first[sizeof ci.message];
         snprintf(first, sizeof first, "%s", ci.message[0] ? ci.message : "verify failed");
         snprintf(ci.message, sizeof ci.message, "after %zu timed executions: %.900s",
-                 m.warmup_runs + m.n_samples, first);
+                 r->cold.warmup_runs + r->cold.n_samples * r->cold.reps + r->batch.warmup_runs +
+                     r->batch.n_samples * r->batch.reps,
+                 first);
         set_failed(r, "verify", &ci);
         goto done;
     }
-    if (br_stats_compute(&r->time, m.samples, m.n_samples) != 0) {
+    if ((r->cold.present && finish_timing(&r->cold, "cold", limit_mhz) != 0) ||
+        (r->batch.present && finish_timing(&r->batch, "batch", limit_mhz) != 0)) {
         set_failed(r, "run", NULL);
         goto done;
     }
     r->status = BR_STATUS_OK;
-    r->samples = m.samples;
-    r->n_samples = m.n_samples;
-    m.samples = NULL;
-    r->warmup_runs = m.warmup_runs;
-    r->warmup_ns = m.warmup_ns;
-    r->measure_ns = m.measure_ns;
-    r->stop_reason = m.stop_reason;
 done:
-    br_measurement_dispose(&m);
+    if (r->status != BR_STATUS_OK) {
+        br_timing_dispose(&r->cold);
+        br_timing_dispose(&r->batch);
+    }
+    if (ops->end_case)
+        ops->end_case(state);
     if (k->teardown)
         k->teardown(&ci.c);
     free_allocs(&ci);
 #if BR_HAVE_CUDA
-    if (backend == BR_BACKEND_GPU)
+    if (gpu)
         cudaGetLastError(); /* clear a non-sticky error so the next case starts clean */
 #endif
 }
@@ -615,12 +794,21 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
                 br_error_get());
         memset(&out->git, 0, sizeof out->git);
     }
+    out->peak_kind = suite->peak;
+    out->peak_gbps = NAN;
     if (s->gpu_ok) {
         for (size_t i = 0; i < b->n_mods; i++) {
             if (b->mods[i].is_gpu) {
                 out->has_device = 1;
                 out->device = s->device;
             }
+        }
+    }
+    if (out->has_device) {
+        out->peak_gbps = out->device.peak_gbps;
+        if (suite->peak == BR_PEAK_MEASURED) {
+            out->device.measured_peak_gbps = session_measured_peak(s);
+            out->peak_gbps = out->device.measured_peak_gbps;
         }
     }
     for (size_t i = 0; i < suite->n_kernels; i++) {
@@ -647,7 +835,6 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
             memcpy(r->params, values, suite->n_params * sizeof *values);
         r->bytes = job->bytes[pc->combo];
         r->flops = job->flops[pc->combo];
-        r->time.median = NAN;
         const kernel_ref *ref = &b->refs[pc->kernel];
         if (ref->status == BR_STATUS_SKIPPED) {
             r->status = BR_STATUS_SKIPPED;

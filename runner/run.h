@@ -17,12 +17,32 @@
 extern "C" {
 #endif
 
+/* Command-line settings that replace the suite's (a negative or zero value,
+ * as noted, leaves the suite's). */
+typedef struct br_measure_overrides {
+    size_t min_samples; /* 0: suite */
+    double min_time_ns; /* < 0: suite */
+    double max_noise;   /* < 0: suite */
+    double timeout_ns;  /* < 0: suite */
+    size_t max_samples; /* 0: suite */
+    double throttle;    /* < 0: suite; 0 turns the check off */
+    int hold;           /* < 0: suite; 0 off, 1 on */
+    br_mode mode;       /* 0: suite */
+    br_mode headline;   /* 0: suite */
+    double warmup_ns;   /* < 0: suite */
+    int cache;          /* < 0: suite; else a br_cache_policy */
+} br_measure_overrides;
+
+/* Overrides that change nothing. */
+void br_measure_overrides_init(br_measure_overrides *o);
+
 typedef struct br_run_opts {
     const char *cache_dir;       /* compile cache; NULL: br_build_default_cache_dir() */
     const char *const *patterns; /* -k globs over kernel names; may be NULL */
     size_t n_patterns;
-    int jobs;  /* parallel compiles; <= 0: number of CPUs */
-    int quiet; /* 1: no progress lines on stderr */
+    int jobs;                     /* parallel compiles; <= 0: number of CPUs */
+    int quiet;                    /* 1: no progress lines on stderr */
+    br_measure_overrides measure; /* command-line measurement settings */
 } br_run_opts;
 
 /* A suite ready to run. */
@@ -34,9 +54,10 @@ typedef struct br_job {
     struct br_job_build *built; /* owned: loaded modules and resolved kernels (br_job_build) */
 } br_job;
 
-/* Load the suite at `path`, expand its plan and evaluate `bytes` and `flops`
- * for every combination. Returns 0, or -1 with a file:line:column error (bad
- * input). Dispose *out with br_job_dispose in either case. */
+/* Load the suite at `path`, apply the command-line measurement overrides,
+ * expand its plan and evaluate `bytes` and `flops` for every combination.
+ * Returns 0, or -1 with a file:line:column error (bad input, or overrides
+ * that contradict each other or the suite). Dispose *out with br_job_dispose in either case. */
 int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts);
 
 /* Release what *j owns; accepts NULL. */

@@ -495,10 +495,13 @@ done:
  * Checking values
  */
 
-static const char *const top_keys[] = {"name",   "description", "source", "kernels",
-                                       "params", "metric",      "bytes",  "flops",
-                                       "cache",  "warmup",      "measure"};
-static const char *const measure_keys[] = {"min_samples", "min_time", "max_noise", "timeout"};
+static const char *const top_keys[] = {"name",   "description", "source",  "kernels",
+                                       "params", "metric",      "bytes",   "flops",
+                                       "cache",  "warmup",      "measure", "peak"};
+static const char *const measure_keys[] = {"min_samples", "min_time",    "max_noise",
+                                           "timeout",     "max_samples", "throttle",
+                                           "hold",        "mode",        "headline"};
+static const char *const mode_names[] = {"cold", "batch", "both"};
 static const char *const range_keys[] = {"pow2"};
 static const char *const metric_names[] = {"GB/s", "GFLOP/s", "none"};
 
@@ -686,8 +689,9 @@ static int get_duration(double *out, const node *n) {
                        q, uq);
 }
 
-/* max_noise: "0.5%" or a fraction in (0, 1); stored as a fraction. */
-static int get_noise(double *out, const node *n) {
+/* A fraction: "0.5%" or a plain number in (0, 1); stored as a fraction.
+ * `name` is the key, for messages. */
+static int get_fraction(double *out, const node *n, const char *name) {
     const char *what = "a percentage such as 0.5% or a fraction such as 0.005";
     if (n->kind != NODE_SCALAR || is_null_scalar(n) || memchr(n->text, '\0', n->len))
         return expected(n, what);
@@ -698,7 +702,7 @@ static int get_noise(double *out, const node *n) {
         if (!parse_decimal(n->text, n->len - 1, true, &v))
             return expected(n, what);
         if (!(v > 0 && v < 100))
-            return br_error_at(n->pos, "max_noise must be between 0%% and 100%%, found %s", q);
+            return br_error_at(n->pos, "%s must be between 0%% and 100%%, found %s", name, q);
         *out = v / 100;
         return 0;
     }
@@ -706,11 +710,49 @@ static int get_noise(double *out, const node *n) {
         return expected(n, what);
     if (!(v > 0 && v < 1))
         return br_error_at(n->pos,
-                           "max_noise must be a fraction between 0 and 1 or a percentage "
+                           "%s must be a fraction between 0 and 1 or a percentage "
                            "such as 0.5%%, found %s",
-                           q);
+                           name, q);
     *out = v;
     return 0;
+}
+
+/* true/false (also yes/no, on/off as YAML 1.1 spells them). */
+static int get_bool(int *out, const node *n) {
+    static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "on", "On"};
+    static const char *const no[] = {"false", "False", "FALSE", "no", "No", "off", "Off"};
+    if (n->kind == NODE_SCALAR && n->style == YAML_PLAIN_SCALAR_STYLE) {
+        for (size_t i = 0; i < COUNT(yes); i++) {
+            if (strcmp(n->text, yes[i]) == 0) {
+                *out = 1;
+                return 0;
+            }
+            if (strcmp(n->text, no[i]) == 0) {
+                *out = 0;
+                return 0;
+            }
+        }
+    }
+    return expected(n, "true or false");
+}
+
+/* cold, batch or (with `both_ok`) both. */
+static int get_mode(br_mode *out, const node *n, bool both_ok) {
+    const char *what = both_ok ? "a mode (cold, batch or both)" : "cold or batch";
+    if (n->kind != NODE_SCALAR || is_null_scalar(n))
+        return expected(n, what);
+    for (size_t i = 0; i < (both_ok ? 3u : 2u); i++) {
+        if (strcmp(n->text, mode_names[i]) == 0) {
+            *out = (br_mode)(i + 1);
+            return 0;
+        }
+    }
+    char q[SHOW_MAX + 16], hint[256] = "";
+    show(q, sizeof q, n->text, n->len);
+    if (both_ok || strcmp(n->text, "both") != 0)
+        suggest(hint, sizeof hint, n->text, n->len, mode_names, both_ok ? 3 : 2);
+    return br_error_at(n->pos, "unknown %s %s (expected %s)%s", both_ok ? "mode" : "headline", q,
+                       both_ok ? "cold, batch or both" : "cold or batch", hint);
 }
 
 static int load_name(br_suite *s, const node *v) {
@@ -945,7 +987,8 @@ static int load_expr_text(br_located *out, const node *v) {
 
 static int load_measure(br_suite *s, const node *v) {
     if (v->kind != NODE_MAP)
-        return expected(v, "a mapping with min_samples, min_time, max_noise or timeout");
+        return expected(v, "a mapping with min_samples, min_time, max_noise, timeout, "
+                           "max_samples, throttle, hold, mode or headline");
     if (check_keys(v, measure_keys, COUNT(measure_keys), " in measure") < 0)
         return -1;
     for (size_t i = 0; i < map_size(v); i++) {
@@ -962,7 +1005,30 @@ static int load_measure(br_suite *s, const node *v) {
             if (get_duration(&s->measure.min_time_ns, x) < 0)
                 return -1;
         } else if (key_is(k, "max_noise")) {
-            if (get_noise(&s->measure.max_noise, x) < 0)
+            if (get_fraction(&s->measure.max_noise, x, "max_noise") < 0)
+                return -1;
+        } else if (key_is(k, "throttle")) {
+            if (x->kind == NODE_SCALAR && x->style == YAML_PLAIN_SCALAR_STYLE &&
+                (strcmp(x->text, "0") == 0 || strcmp(x->text, "0%") == 0))
+                s->measure.throttle = 0; /* off */
+            else if (get_fraction(&s->measure.throttle, x, "throttle") < 0)
+                return -1;
+        } else if (key_is(k, "max_samples")) {
+            int64_t n = 0;
+            if (get_int(&n, x) < 0)
+                return -1;
+            if (n < 1 || n > (int64_t)BR_MAX_SAMPLES_LIMIT)
+                return br_error_at(x->pos, "max_samples must be between 1 and %llu, found %lld",
+                                   (unsigned long long)BR_MAX_SAMPLES_LIMIT, (long long)n);
+            s->measure.max_samples = (size_t)n;
+        } else if (key_is(k, "hold")) {
+            if (get_bool(&s->measure.hold, x) < 0)
+                return -1;
+        } else if (key_is(k, "mode")) {
+            if (get_mode(&s->measure.mode, x, true) < 0)
+                return -1;
+        } else if (key_is(k, "headline")) {
+            if (get_mode(&s->measure.headline, x, false) < 0)
                 return -1;
         } else if (key_is(k, "timeout")) {
             if (get_duration(&s->measure.timeout_ns, x) < 0)
@@ -971,6 +1037,17 @@ static int load_measure(br_suite *s, const node *v) {
                 return br_error_at(x->pos, "timeout must be longer than 0");
         }
     }
+    const node *headline = find(v, "headline");
+    if (!headline)
+        s->measure.headline = s->measure.mode == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
+    else if (!(s->measure.mode & s->measure.headline))
+        return br_error_at(headline->pos, "headline '%s' is not measured: mode is '%s'",
+                           mode_names[s->measure.headline - 1], mode_names[s->measure.mode - 1]);
+    if (s->measure.min_samples > s->measure.max_samples)
+        return br_error_at(find(v, "min_samples") ? find(v, "min_samples")->pos
+                                                  : find(v, "max_samples")->pos,
+                           "min_samples (%zu) is larger than max_samples (%zu)",
+                           s->measure.min_samples, s->measure.max_samples);
     const node *min_time = find(v, "min_time"), *timeout = find(v, "timeout");
     if (s->measure.min_time_ns > s->measure.timeout_ns) {
         char mq[SHOW_MAX + 16], tq[SHOW_MAX + 16];
@@ -981,9 +1058,9 @@ static int load_measure(br_suite *s, const node *v) {
         if (min_time && timeout)
             return br_error_at(min_time->pos, "min_time %s is longer than timeout %s", mq, tq);
         if (min_time)
-            return br_error_at(min_time->pos,
-                               "min_time %s is longer than the default timeout (10s)", mq);
-        return br_error_at(timeout->pos, "timeout %s is shorter than the default min_time (50ms)",
+            return br_error_at(min_time->pos, "min_time %s is longer than the default timeout (3s)",
+                               mq);
+        return br_error_at(timeout->pos, "timeout %s is shorter than the default min_time (10ms)",
                            tq);
     }
     return 0;
@@ -1012,17 +1089,38 @@ static int load_metric(br_suite *s, const node *v) {
 
 static int load_cache(br_suite *s, const node *v) {
     char *text = NULL;
-    if (get_text(&text, v, "a cache policy (flush or warm)") < 0)
+    if (get_text(&text, v, "a cache policy (flush, warm or flush-memset)") < 0)
         return -1;
     int rc = 0;
     if (strcmp(text, "flush") == 0) {
         s->cache = BR_CACHE_FLUSH;
     } else if (strcmp(text, "warm") == 0) {
         s->cache = BR_CACHE_WARM;
+    } else if (strcmp(text, "flush-memset") == 0) {
+        s->cache = BR_CACHE_FLUSH_MEMSET;
     } else {
         char q[SHOW_MAX + 16];
         show(q, sizeof q, v->text, v->len);
-        rc = br_error_at(v->pos, "unknown cache policy %s (expected flush or warm)", q);
+        rc = br_error_at(v->pos, "unknown cache policy %s (expected flush, warm or flush-memset)",
+                         q);
+    }
+    free(text);
+    return rc;
+}
+
+static int load_peak(br_suite *s, const node *v) {
+    char *text = NULL;
+    if (get_text(&text, v, "a peak (theoretical or measured)") < 0)
+        return -1;
+    int rc = 0;
+    if (strcmp(text, "theoretical") == 0) {
+        s->peak = BR_PEAK_THEORETICAL;
+    } else if (strcmp(text, "measured") == 0) {
+        s->peak = BR_PEAK_MEASURED;
+    } else {
+        char q[SHOW_MAX + 16];
+        show(q, sizeof q, v->text, v->len);
+        rc = br_error_at(v->pos, "unknown peak %s (expected theoretical or measured)", q);
     }
     free(text);
     return rc;
@@ -1069,6 +1167,8 @@ static int load_root(br_suite *s, const node *root) {
             rc = get_duration(&s->warmup_ns, v);
         else if (key_is(k, "measure"))
             rc = load_measure(s, v);
+        else if (key_is(k, "peak"))
+            rc = load_peak(s, v);
         if (rc < 0)
             return -1;
     }
@@ -1106,11 +1206,9 @@ int br_suite_load(br_suite *out, const char *path) {
         return br_error_set("br_suite_load: no suite to load into");
     memset(out, 0, sizeof *out);
     out->cache = BR_CACHE_FLUSH;
+    out->peak = BR_PEAK_THEORETICAL;
     out->warmup_ns = BR_DEFAULT_WARMUP_NS;
-    out->measure.min_samples = BR_DEFAULT_MIN_SAMPLES;
-    out->measure.min_time_ns = BR_DEFAULT_MIN_TIME_NS;
-    out->measure.max_noise = BR_DEFAULT_MAX_NOISE;
-    out->measure.timeout_ns = BR_DEFAULT_TIMEOUT_NS;
+    br_measure_cfg_defaults(&out->measure);
     if (!path || !*path)
         return br_error_set("br_suite_load: no suite path given");
 
@@ -1172,4 +1270,44 @@ const char *br_metric_name(br_metric m) {
     default:
         return "none";
     }
+}
+
+/* Defaults of the timing core; see suite.h. */
+void br_measure_cfg_defaults(br_measure_cfg *out) {
+    out->min_samples = BR_DEFAULT_MIN_SAMPLES;
+    out->min_time_ns = BR_DEFAULT_MIN_TIME_NS;
+    out->max_noise = BR_DEFAULT_MAX_NOISE;
+    out->timeout_ns = BR_DEFAULT_TIMEOUT_NS;
+    out->max_samples = BR_DEFAULT_MAX_SAMPLES;
+    out->throttle = BR_DEFAULT_THROTTLE;
+    out->hold = 1;
+    out->mode = BR_MODE_COLD;
+    out->headline = BR_MODE_COLD;
+}
+
+/* A command-line value as a scalar node, so the suite's own checks and
+ * messages apply; errors name the option. */
+static node cli_node(const char *option, const char *text) {
+    node n = {0};
+    n.kind = NODE_SCALAR;
+    n.pos = (br_pos){option, 0, 0};
+    n.style = YAML_PLAIN_SCALAR_STYLE;
+    n.text = (char *)text;
+    n.len = strlen(text);
+    return n;
+}
+
+int br_parse_duration(double *out_ns, const char *option, const char *text) {
+    node n = cli_node(option, text ? text : "");
+    return get_duration(out_ns, &n);
+}
+
+int br_parse_fraction(double *out, const char *option, const char *text) {
+    node n = cli_node(option, text ? text : "");
+    return get_fraction(out, &n, option);
+}
+
+int br_parse_mode(br_mode *out, const char *option, const char *text, int both_ok) {
+    node n = cli_node(option, text ? text : "");
+    return get_mode(out, &n, both_ok != 0);
 }

@@ -1,8 +1,10 @@
 /* timer.h - timer backends of the timing core.
  *
- * A timer times one execution of a case and knows how to clear the caches
- * between executions. The measurement loop (measure.h) is the same for every
- * backend; backends are found by name in a small registry.
+ * A timer takes one sample of a case: it applies the cache policy, holds the
+ * GPU's stream while the work is enqueued, times one execution (cold) or many
+ * back-to-back executions (batch), and measures the SM clock over the sample.
+ * The measurement loop (measure.h) is the same for every backend; backends
+ * are found by name in a small registry.
  */
 #ifndef BR_TIMER_H
 #define BR_TIMER_H
@@ -17,6 +19,36 @@ extern "C" {
  * 0, or a negative value after recording why. */
 typedef int (*br_exec_fn)(void *ctx);
 
+/* How to clear the caches before a sample (outside the timed region). */
+typedef enum br_flush_kind {
+    BR_FLUSH_NONE = 0,
+    /* Read a buffer twice the L2 (host: last-level cache) size, so the cache is
+     * left holding clean lines of unrelated data and no write-back can land
+     * in the timed kernel (shared/design/MEASUREMENT.md, point 2). */
+    BR_FLUSH_READ = 1,
+    /* Write (cudaMemsetAsync) the same buffer, as NVBench and Triton do; it
+     * leaves dirty lines whose write-back lands in the timed kernel. Offered
+     * for comparison only. The host backend reads instead. */
+    BR_FLUSH_MEMSET = 2
+} br_flush_kind;
+
+typedef struct br_sample_opts {
+    br_flush_kind flush; /* applied once before the sample */
+    int hold;            /* GPU: hold the stream with a blocking kernel while the sample is
+                            enqueued, so the start event is not recorded on an idle GPU */
+    int probe;           /* GPU: measure the SM clock over the sample */
+    size_t reps;         /* executions in the sample: 1 (cold) or more (batch, back to back,
+                            no flush between them) */
+    int graph;           /* reps > 1 on a GPU: run the executions as one CUDA graph when the
+                            kernel can be captured */
+} br_sample_opts;
+
+typedef struct br_sample {
+    double ns;     /* duration of all reps executions, ns */
+    double sm_mhz; /* SM clock over the sample, MHz; NAN when not measured */
+    int graph;     /* 1 when the executions ran as a CUDA graph */
+} br_sample;
+
 typedef struct br_timer_ops {
     const char *name; /* "monotonic" (host) or "cuda-events" (GPU) */
 
@@ -29,17 +61,15 @@ typedef struct br_timer_ops {
     /* The stream a case must enqueue on (cudaStream_t), NULL for the host. */
     void *(*stream)(void *state);
 
-    /* Clear the caches a case's data could sit in, outside any timed region.
-     * GPU: read (not write) a buffer twice the L2 size on the stream, so L2 is
-     * left holding clean lines of unrelated data and no write-back can land in
-     * the next timed kernel (shared/design/MEASUREMENT.md, point 2). Host: read
-     * a buffer twice the last-level cache size. Returns 0 or -1 (error set). */
-    int (*flush)(void *state);
+    /* Take one sample of `run(ctx)` as `o` says, waiting until it completed.
+     * Returns 0 and fills *out, or -1 with the error set (the run's own
+     * failure, a CUDA error raised while it executed, or a hold that timed
+     * out because the run waited for the GPU). */
+    int (*sample)(void *state, const br_sample_opts *o, br_exec_fn run, void *ctx, br_sample *out);
 
-    /* Time one execution of `run(ctx)`, waiting until it completed, and store
-     * its duration in *out_ns (ns). Returns 0, or -1 with the error set (the
-     * run's own failure, or a CUDA error raised while it executed). */
-    int (*time)(void *state, br_exec_fn run, void *ctx, double *out_ns);
+    /* Forget what was kept for the current case (a captured CUDA graph);
+     * called when a case ends. May be NULL. */
+    void (*end_case)(void *state);
 } br_timer_ops;
 
 /* The backend called `name`, or NULL. "cuda-events" exists only in builds
@@ -50,6 +80,14 @@ extern const br_timer_ops br_timer_monotonic;
 #if BR_HAVE_CUDA
 extern const br_timer_ops br_timer_cuda_events;
 #endif
+
+/* How long a GPU launch hold waits for the host before it gives up, ns. */
+#define BR_HOLD_TIMEOUT_NS 1e9
+/* The SM clock is measured over at least this long a window, ns: the probe
+ * after a sample waits until this much time has passed since the probe
+ * before it, so that %globaltimer's granularity (up to 1 us) stays a small
+ * error. */
+#define BR_PROBE_MIN_WINDOW_NS 20e3
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,18 @@
 /* The GPU timer: CUDA events recorded on the case's stream around one
- * execution. Events include the front end's work between the two records
- * (about 2-4 us on an H200; shared/design/MEASUREMENT.md point 3). */
+ * execution (cold) or a batch of back-to-back executions. Events include the
+ * front end's work between the two records (about 2-4 us on an H200;
+ * shared/design/MEASUREMENT.md point 3).
+ *
+ * One sample enqueues, in this order:
+ *   [flush]  [hold]  probe0  start-event  run x reps  stop-event  probe1
+ * then releases the hold and waits for probe1. The hold (a one-thread kernel
+ * spinning on a host-mapped flag, as NVBench's blocking kernel) keeps the GPU
+ * busy while the host enqueues, so the start event is recorded just before the
+ * first execution rather than on an idle GPU long before the launch arrives
+ * (MEASUREMENT.md point 1). probe0/probe1 read %globaltimer and clock64(); the
+ * SM clock over the sample is their cycle difference over their time
+ * difference. */
+#include <math.h>
 #include <stdlib.h>
 
 #if BR_HAVE_CUDA
@@ -10,6 +22,11 @@
 #include "gpu_kernels.h"
 #include "timer.h"
 
+/* Most launches enqueued behind the hold without a graph: CUDA's launch queue
+ * is about 1000 entries deep; past it a launch blocks until the GPU drains the
+ * queue, which the hold would not let happen until it timed out. */
+#define BR_HOLD_MAX_LAUNCHES 256
+
 typedef struct cuda_timer {
     cudaStream_t stream;
     cudaEvent_t start, stop;
@@ -17,7 +34,27 @@ typedef struct cuda_timer {
     size_t flush_bytes;
     unsigned *sink;
     int sm_count;
+    br_gpu_hold *hold;     /* host-mapped */
+    br_gpu_hold *hold_dev; /* its device pointer */
+    br_gpu_clock *clock;   /* host-mapped, [2] */
+    br_gpu_clock *clock_dev;
+    /* The graph of the current case's batch, and what it was captured from. */
+    cudaGraphExec_t graph;
+    br_exec_fn graph_run;
+    void *graph_ctx;
+    size_t graph_reps;
+    int graph_failed; /* capture failed for this case: run batches as plain launches */
 } cuda_timer;
+
+static void drop_graph(cuda_timer *t) {
+    if (t->graph)
+        cudaGraphExecDestroy(t->graph);
+    t->graph = NULL;
+    t->graph_run = NULL;
+    t->graph_ctx = NULL;
+    t->graph_reps = 0;
+    t->graph_failed = 0;
+}
 
 static void cuda_close(void *state) {
     cuda_timer *t = state;
@@ -25,12 +62,15 @@ static void cuda_close(void *state) {
         return;
     if (t->stream)
         cudaStreamSynchronize(t->stream);
+    drop_graph(t);
     if (t->start)
         cudaEventDestroy(t->start);
     if (t->stop)
         cudaEventDestroy(t->stop);
     cudaFree(t->flush_buf);
     cudaFree(t->sink);
+    cudaFreeHost(t->hold);
+    cudaFreeHost(t->clock);
     if (t->stream)
         cudaStreamDestroy(t->stream);
     free(t);
@@ -51,7 +91,12 @@ static int cuda_open(void **out_state) {
     t->flush_bytes = ((size_t)(l2 > 0 ? l2 : 64 << 20) * 2 + 15) & ~(size_t)15;
     if (BR_CUDA(cudaMalloc(&t->flush_buf, t->flush_bytes)) ||
         BR_CUDA(cudaMalloc((void **)&t->sink, sizeof *t->sink)) ||
-        BR_CUDA(cudaMemset(t->flush_buf, 0, t->flush_bytes)) || BR_CUDA(cudaDeviceSynchronize()))
+        BR_CUDA(cudaMemset(t->flush_buf, 0, t->flush_bytes)) ||
+        BR_CUDA(cudaHostAlloc((void **)&t->hold, sizeof *t->hold, cudaHostAllocMapped)) ||
+        BR_CUDA(cudaHostGetDevicePointer((void **)&t->hold_dev, t->hold, 0)) ||
+        BR_CUDA(cudaHostAlloc((void **)&t->clock, 2 * sizeof *t->clock, cudaHostAllocMapped)) ||
+        BR_CUDA(cudaHostGetDevicePointer((void **)&t->clock_dev, t->clock, 0)) ||
+        BR_CUDA(cudaDeviceSynchronize()))
         goto fail;
     *out_state = t;
     return 0;
@@ -64,28 +109,126 @@ static void *cuda_stream(void *state) {
     return ((cuda_timer *)state)->stream;
 }
 
-static int cuda_flush(void *state) {
-    cuda_timer *t = state;
-    return BR_CUDA(
-        br_gpu_read_flush(t->stream, t->flush_buf, t->flush_bytes, t->sink, t->sm_count));
+static void cuda_end_case(void *state) {
+    drop_graph(state);
 }
 
-static int cuda_time(void *state, br_exec_fn run, void *ctx, double *out_ns) {
-    cuda_timer *t = state;
-    if (BR_CUDA(cudaEventRecord(t->start, t->stream)))
+/* Capture `reps` executions of run(ctx) into t->graph. Returns 0 when the
+ * graph exists, 1 when the kernel cannot be captured (the batch then runs as
+ * plain launches; the capture's error is cleared), -1 when run itself failed. */
+static int build_graph(cuda_timer *t, br_exec_fn run, void *ctx, size_t reps) {
+    drop_graph(t);
+    if (cudaStreamBeginCapture(t->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        cudaGetLastError();
+        t->graph_failed = 1;
+        return 1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < reps && rc == 0; i++)
+        rc = run(ctx);
+    cudaGraph_t g = NULL;
+    cudaError_t e = cudaStreamEndCapture(t->stream, &g);
+    if (rc != 0) {
+        if (g)
+            cudaGraphDestroy(g);
+        cudaGetLastError();
         return -1;
-    int rc = run(ctx);
-    /* Record and wait even when run failed, so nothing stays in flight. */
+    }
+    if (e == cudaSuccess && g)
+        e = cudaGraphInstantiate(&t->graph, g, 0);
+    if (g)
+        cudaGraphDestroy(g);
+    if (e != cudaSuccess || !t->graph) {
+        cudaGetLastError();
+        t->graph = NULL;
+        t->graph_failed = 1;
+        return 1;
+    }
+    t->graph_run = run;
+    t->graph_ctx = ctx;
+    t->graph_reps = reps;
+    return 0;
+}
+
+static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                       br_sample *out) {
+    cuda_timer *t = state;
+    size_t reps = o->reps ? o->reps : 1;
+    out->ns = NAN;
+    out->sm_mhz = NAN;
+    out->graph = 0;
+
+    int use_graph = 0;
+    if (reps > 1 && o->graph && !t->graph_failed) {
+        if (!t->graph || t->graph_run != run || t->graph_ctx != ctx || t->graph_reps != reps) {
+            int g = build_graph(t, run, ctx, reps);
+            if (g < 0)
+                return -1;
+        }
+        use_graph = t->graph != NULL;
+    }
+    int hold = o->hold && (use_graph || reps <= BR_HOLD_MAX_LAUNCHES);
+
+    if (o->flush == BR_FLUSH_READ) {
+        if (BR_CUDA(
+                br_gpu_read_flush(t->stream, t->flush_buf, t->flush_bytes, t->sink, t->sm_count)))
+            return -1;
+    } else if (o->flush == BR_FLUSH_MEMSET) {
+        if (BR_CUDA(cudaMemsetAsync(t->flush_buf, 0, t->flush_bytes, t->stream)))
+            return -1;
+    }
+    if (hold) {
+        t->hold->release = 0;
+        t->hold->timed_out = 0;
+        if (BR_CUDA(br_gpu_hold_launch(t->stream, t->hold_dev, (uint64_t)BR_HOLD_TIMEOUT_NS)))
+            return -1;
+    }
+    int rc = 0;
+    if (o->probe)
+        rc = BR_CUDA(br_gpu_clock_probe(t->stream, &t->clock_dev[0], NULL, 0));
+    if (rc == 0)
+        rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
+    if (rc == 0) {
+        if (use_graph) {
+            rc = BR_CUDA(cudaGraphLaunch(t->graph, t->stream));
+        } else {
+            for (size_t i = 0; i < reps && rc == 0; i++)
+                rc = run(ctx) != 0 ? -1 : 0;
+        }
+    }
+    /* Record, release and wait even when something failed, so nothing stays
+     * in flight and the hold never waits for its timeout. */
     cudaError_t rec = cudaEventRecord(t->stop, t->stream);
-    cudaError_t sync = cudaEventSynchronize(t->stop);
+    cudaError_t prb = cudaSuccess;
+    if (o->probe)
+        prb = br_gpu_clock_probe(t->stream, &t->clock_dev[1], &t->clock_dev[0],
+                                 (uint64_t)BR_PROBE_MIN_WINDOW_NS);
+    if (hold)
+        __atomic_store_n(&t->hold->release, 1, __ATOMIC_SEQ_CST);
+    cudaError_t sync = cudaStreamSynchronize(t->stream);
     if (rc != 0)
         return -1;
-    if (BR_CUDA(rec) || BR_CUDA(sync) || BR_CUDA(cudaGetLastError()))
+    if (BR_CUDA(rec) || BR_CUDA(prb) || BR_CUDA(sync) || BR_CUDA(cudaGetLastError()))
         return -1;
+    if (hold && t->hold->timed_out)
+        return br_error_set("the launch hold timed out after %.0f s: the kernel's run waited for "
+                            "the GPU (run must only enqueue work); set 'hold: false' under "
+                            "'measure' to time such a kernel",
+                            BR_HOLD_TIMEOUT_NS / 1e9);
     float ms = 0;
     if (BR_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop)))
         return -1;
-    *out_ns = (double)ms * 1e6;
+    out->ns = (double)ms * 1e6;
+    out->graph = use_graph;
+    if (o->probe) {
+        const br_gpu_clock *a = &t->clock[0], *b = &t->clock[1];
+        uint64_t dt = b->globaltimer - a->globaltimer;
+        uint64_t dc = b->clock - a->clock;
+        /* clock64() counts per SM; two readings on different SMs are only
+         * comparable if the counters run in step, so such a pair is dropped. */
+        if (a->smid == b->smid && dt > 0 && b->clock > a->clock)
+            out->sm_mhz = (double)dc / (double)dt * 1e3;
+    }
     return 0;
 }
 
@@ -94,8 +237,8 @@ const br_timer_ops br_timer_cuda_events = {
     .open = cuda_open,
     .close = cuda_close,
     .stream = cuda_stream,
-    .flush = cuda_flush,
-    .time = cuda_time,
+    .sample = cuda_sample,
+    .end_case = cuda_end_case,
 };
 
 #endif /* BR_HAVE_CUDA */

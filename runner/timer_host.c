@@ -1,4 +1,6 @@
-/* The host timer: CLOCK_MONOTONIC around one synchronous execution. */
+/* The host timer: CLOCK_MONOTONIC around one synchronous execution (cold) or
+ * a batch of back-to-back executions. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,25 +68,32 @@ static void *host_stream(void *state) {
 /* Where the flush's result goes, so the compiler keeps its loads. */
 static volatile uint64_t flush_sink;
 
-static int host_flush(void *state) {
-    host_timer *t = state;
+static void host_flush(host_timer *t) {
     /* Read every cache line; the volatile sink keeps the loads. */
     const uint64_t *p = (const uint64_t *)(const void *)t->flush_buf;
     uint64_t acc = 0;
     for (size_t i = 0; i < t->flush_bytes / sizeof *p; i += 8)
         acc ^= p[i];
     flush_sink = acc;
-    return 0;
 }
 
-static int host_time(void *state, br_exec_fn run, void *ctx, double *out_ns) {
-    (void)state;
+/* One sample: the flush (any kind reads the buffer: writing it would only
+ * leave dirty lines), then reps executions between two clock readings. */
+static int host_sample(void *state, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                       br_sample *out) {
+    host_timer *t = state;
+    size_t reps = o->reps ? o->reps : 1;
+    out->ns = NAN;
+    out->sm_mhz = NAN;
+    out->graph = 0;
+    if (o->flush != BR_FLUSH_NONE)
+        host_flush(t);
     double t0 = br_now_ns();
-    int rc = run(ctx);
+    for (size_t i = 0; i < reps; i++)
+        if (run(ctx) != 0)
+            return -1;
     double t1 = br_now_ns();
-    if (rc != 0)
-        return -1;
-    *out_ns = t1 - t0;
+    out->ns = t1 - t0;
     return 0;
 }
 
@@ -93,6 +102,6 @@ const br_timer_ops br_timer_monotonic = {
     .open = host_open,
     .close = host_close,
     .stream = host_stream,
-    .flush = host_flush,
-    .time = host_time,
+    .sample = host_sample,
+    .end_case = NULL,
 };

@@ -1,36 +1,45 @@
-/* The measurement loop on a scripted timer: warmup, stopping rules, flushes. */
+/* The measurement loop and its stopping rules on scripted sample streams: a
+ * fake timer returns the values a test scripts and advances a fake clock, so
+ * every stop reason is reached deterministically and without waiting. */
 #include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
 
 #include "error.h"
 #include "measure.h"
-#include "util.h"
+
+/* ---- a scripted timer and clock ------------------------------------------------- */
 
 typedef struct fake {
-    double sample_ns; /* what each timed execution reports */
-    double spin_ns;   /* wall time each execution really takes */
-    int flushes, runs, fail_at;
-    int last_was_flush; /* 1 when the last event was a flush */
-    int unflushed_runs; /* executions not preceded by a flush */
+    double (*value)(struct fake *f, size_t i); /* duration of sample i (all reps), ns */
+    double (*mhz)(struct fake *f, size_t i);   /* SM clock of sample i; NULL: NAN */
+    double overhead_ns;                        /* wall time per sample beyond its duration */
+    double base;                               /* per-test parameter */
+    size_t calls, runs, fail_at;
+    size_t flushed[3]; /* samples by flush kind */
+    size_t reps_seen;  /* reps of the last sample */
+    int held;          /* samples with hold set */
 } fake;
 
-static int fake_flush(void *st) {
-    fake *f = st;
-    f->flushes++;
-    f->last_was_flush = 1;
-    return 0;
+static double clock_ns;
+static double fake_now(void) {
+    return clock_ns;
 }
 
-static int fake_time(void *st, br_exec_fn run, void *ctx, double *out_ns) {
+static int fake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                       br_sample *out) {
     fake *f = st;
-    if (!f->last_was_flush)
-        f->unflushed_runs++;
-    f->last_was_flush = 0;
-    if (run(ctx) != 0)
-        return -1;
-    double t0 = br_now_ns();
-    while (br_now_ns() - t0 < f->spin_ns) {
-    }
-    *out_ns = f->sample_ns;
+    size_t i = f->calls++;
+    f->flushed[o->flush]++;
+    f->reps_seen = o->reps;
+    f->held += o->hold;
+    for (size_t r = 0; r < o->reps; r++)
+        if (run(ctx) != 0)
+            return -1;
+    out->ns = f->value(f, i) * (double)o->reps;
+    out->sm_mhz = f->mhz ? f->mhz(f, i) : NAN;
+    out->graph = o->graph && o->reps > 1;
+    clock_ns += out->ns + f->overhead_ns;
     return 0;
 }
 
@@ -38,75 +47,281 @@ static int exec_count(void *ctx) {
     fake *f = ctx;
     f->runs++;
     if (f->fail_at && f->runs == f->fail_at)
-        return br_error_set("execution %d failed", f->runs);
+        return br_error_set("execution %zu failed", f->runs);
     return 0;
 }
 
-static const br_timer_ops fake_ops = {.name = "fake", .flush = fake_flush, .time = fake_time};
+static const br_timer_ops fake_ops = {.name = "fake", .sample = fake_sample};
 
-Test(measure, stops_when_min_samples_and_min_time_hold) {
-    fake f = {.sample_ns = 1000};
-    br_measure_cfg cfg = {.min_samples = 10, .min_time_ns = 50000, .timeout_ns = 10e9};
-    br_measurement m;
-    cr_assert_eq(br_measure(&m, &fake_ops, &f, &cfg, 0, 0, exec_count, &f), 0);
-    /* 1000 ns samples: 50 are needed for 50 us, more than min_samples. */
-    cr_assert_eq(m.n_samples, 50);
-    cr_assert_str_eq(m.stop_reason, "min_time");
-    cr_assert_eq(m.warmup_runs, 0);
-    cr_assert_eq(f.runs, 50);
-    br_measurement_dispose(&m);
-
-    fake g = {.sample_ns = 1e6};
-    cr_assert_eq(br_measure(&m, &fake_ops, &g, &cfg, 0, 0, exec_count, &g), 0);
-    cr_assert_eq(m.n_samples, 10, "min_samples binds when samples are long");
-    for (size_t i = 0; i < m.n_samples; i++)
-        cr_assert_eq(m.samples[i], 1e6);
-    br_measurement_dispose(&m);
+static double constant(fake *f, size_t i) {
+    (void)i;
+    return f->base;
 }
 
-Test(measure, stops_on_timeout) {
-    fake f = {.sample_ns = 1000, .spin_ns = 100e3};
-    br_measure_cfg cfg = {.min_samples = 1000000, .min_time_ns = 1e12, .timeout_ns = 5e6};
-    br_measurement m;
-    cr_assert_eq(br_measure(&m, &fake_ops, &f, &cfg, 0, 0, exec_count, &f), 0);
-    cr_assert_str_eq(m.stop_reason, "timeout");
-    cr_assert_geq(m.measure_ns, 5e6);
-    cr_assert_lt(m.n_samples, 1000, "stopped early: %zu samples", m.n_samples);
-    br_measurement_dispose(&m);
+/* A fixed pseudo-random stream around `base` with a relative spread of about
+ * 10% (uniform, so noise ~ 0.1 / sqrt(3) = 5.8%). */
+static double noisy(fake *f, size_t i) {
+    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    double u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+    return f->base * (0.9 + 0.2 * u);
 }
+
+/* A stream whose spread keeps growing (a drifting kernel): its noise never
+ * settles. */
+static double drifting(fake *f, size_t i) {
+    return f->base * (1.0 + 0.01 * (double)i);
+}
+
+static br_measure_params params(size_t min_samples, double min_time_ns, double max_noise,
+                                double timeout_ns, size_t max_samples) {
+    br_measure_params p = {0};
+    br_measure_cfg_defaults(&p.cfg);
+    p.cfg.min_samples = min_samples;
+    p.cfg.min_time_ns = min_time_ns;
+    p.cfg.max_noise = max_noise;
+    p.cfg.timeout_ns = timeout_ns;
+    p.cfg.max_samples = max_samples;
+    p.now = fake_now;
+    return p;
+}
+
+static void run_ok(br_timing *t, fake *f, const br_measure_params *p) {
+    clock_ns = 0;
+    cr_assert_eq(br_measure(t, &fake_ops, f, p, exec_count, f), 0, "%s", br_error_get());
+    cr_assert(t->present);
+}
+
+/* ---- stop reasons ----------------------------------------------------------------- */
+
+Test(measure, stops_on_noise_once_min_samples_and_min_time_hold) {
+    fake f = {.value = constant, .base = 1000};
+    br_measure_params p = params(10, 50e3, 0.005, 1e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    /* 1000 ns samples: 50 make 50 us of measured time, more than min_samples. */
+    cr_assert_eq(t.n_samples, 50);
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.reps, 1);
+    br_timing_dispose(&t);
+
+    fake g = {.value = constant, .base = 1e6};
+    run_ok(&t, &g, &p);
+    cr_assert_eq(t.n_samples, 10, "min_samples binds when samples are long");
+    cr_assert_str_eq(t.stop_reason, "noise");
+    for (size_t i = 0; i < t.n_samples; i++)
+        cr_assert_eq(t.samples[i], 1e6);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_noisy_stream_stops_on_plateau_above_max_noise) {
+    fake f = {.value = noisy, .base = 5000, .overhead_ns = 20e3};
+    br_measure_params p = params(10, 0, 0.005, 60e9, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "plateau");
+    cr_assert_geq(t.n_samples, BR_PLATEAU_WINDOW);
+    cr_assert_lt(t.n_samples, 100000, "a plateau is found long before the timeout: %zu",
+                 t.n_samples);
+    /* Check the rule itself on the kept samples: the noise is far above
+     * max_noise, and it moved by at most BR_PLATEAU_TOL of its value over
+     * the last window. */
+    br_stopper st;
+    br_stopper_init(&st, &p.cfg);
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < t.n_samples; i++) {
+        br_stopper_add(&st, t.samples[i], t.samples[i]);
+        if (i + BR_PLATEAU_WINDOW >= t.n_samples) {
+            lo = fmin(lo, st.noise);
+            hi = fmax(hi, st.noise);
+        }
+    }
+    cr_assert_gt(st.noise, 0.05);
+    cr_assert_leq(hi - lo, BR_PLATEAU_TOL * st.noise);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_drifting_stream_stops_on_timeout_and_never_later) {
+    fake f = {.value = drifting, .base = 1000, .overhead_ns = 9000};
+    br_measure_params p = params(10, 0, 0.005, 1e6, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "timeout");
+    /* Each sample takes at least 10 us of wall time: 1 ms allows about 100
+     * (fewer as the drift lengthens them), and the loop stops at the first
+     * sample that ends past the timeout. */
+    cr_assert_geq(t.measure_ns, 1e6);
+    cr_assert_lt(t.measure_ns, 1e6 + 10e3 + f.value(&f, t.n_samples) + 1);
+    cr_assert_gt(t.n_samples, 50);
+    cr_assert_leq(t.n_samples, 100);
+    br_timing_dispose(&t);
+}
+
+Test(measure, max_samples_caps_a_stream_that_would_go_on) {
+    fake f = {.value = noisy, .base = 1000};
+    br_measure_params p = params(10, 0, 0.005, 1e12, 40);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_eq(t.n_samples, 40);
+    br_timing_dispose(&t);
+}
+
+Test(measure, min_time_keeps_sampling_past_a_low_noise) {
+    fake f = {.value = constant, .base = 100};
+    br_measure_params p = params(2, 1e6, 0.5, 1e12, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.n_samples, 10000, "1 ms of 100 ns samples");
+    br_timing_dispose(&t);
+}
+
+Test(measure, stopper_reports_each_reason) {
+    br_measure_cfg cfg;
+    br_measure_cfg_defaults(&cfg);
+    cfg.min_samples = 3;
+    cfg.min_time_ns = 0;
+    cfg.max_noise = 0.01;
+    cfg.timeout_ns = 100;
+    cfg.max_samples = 1000;
+    br_stopper s;
+    br_stopper_init(&s, &cfg);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE);
+    br_stopper_add(&s, 100, 100);
+    br_stopper_add(&s, 100, 100);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "below min_samples");
+    cr_assert_eq(br_stopper_check(&s, 100), BR_STOP_TIMEOUT);
+    br_stopper_add(&s, 101, 101);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NOISE, "noise %g", s.noise);
+    br_stopper_add(&s, 150, 150);
+    cr_assert_gt(s.noise, 0.01);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "noise rose above max_noise");
+    cfg.max_samples = 4;
+    s.cfg = cfg;
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_MAX_SAMPLES);
+    cr_assert_str_eq(br_stop_name(BR_STOP_PLATEAU), "plateau");
+    cr_assert_null(br_stop_name(BR_STOP_NONE));
+}
+
+/* ---- warmup, flush, batch, throttling, failures ------------------------------------ */
 
 Test(measure, warmup_runs_for_its_budget_and_is_not_sampled) {
-    fake f = {.sample_ns = 7, .spin_ns = 50e3};
-    br_measure_cfg cfg = {.min_samples = 3, .min_time_ns = 0, .timeout_ns = 1e9};
-    br_measurement m;
-    cr_assert_eq(br_measure(&m, &fake_ops, &f, &cfg, 2e6, 0, exec_count, &f), 0);
-    cr_assert_geq(m.warmup_ns, 2e6);
-    cr_assert_gt(m.warmup_runs, 1);
-    cr_assert_eq(m.n_samples, 3);
-    cr_assert_eq((size_t)f.runs, m.warmup_runs + m.n_samples);
-    br_measurement_dispose(&m);
+    fake f = {.value = constant, .base = 7, .overhead_ns = 50e3};
+    br_measure_params p = params(3, 0, 0.5, 1e9, 100);
+    p.warmup_ns = 2e6;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_geq(t.warmup_ns, 2e6);
+    cr_assert_eq(t.warmup_runs, 40, "2 ms of 50 us samples");
+    cr_assert_eq(t.n_samples, 3);
+    cr_assert_eq(f.runs, t.warmup_runs + t.n_samples);
+    br_timing_dispose(&t);
 }
 
-Test(measure, flush_precedes_every_execution_only_when_asked) {
-    fake f = {.sample_ns = 1000};
-    br_measure_cfg cfg = {.min_samples = 20, .min_time_ns = 0, .timeout_ns = 1e9};
-    br_measurement m;
-    cr_assert_eq(br_measure(&m, &fake_ops, &f, &cfg, 1e5, 1, exec_count, &f), 0);
-    cr_assert_eq(f.unflushed_runs, 0);
-    cr_assert_eq(f.flushes, f.runs);
-    br_measurement_dispose(&m);
+Test(measure, cold_samples_flush_as_asked_and_hold) {
+    fake f = {.value = constant, .base = 1000};
+    br_measure_params p = params(20, 0, 0.5, 1e9, 100);
+    p.flush = BR_FLUSH_READ;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(f.flushed[BR_FLUSH_READ], f.calls);
+    cr_assert_eq(f.held, (int)f.calls, "hold is on by default");
+    br_timing_dispose(&t);
 
-    fake g = {.sample_ns = 1000};
-    cr_assert_eq(br_measure(&m, &fake_ops, &g, &cfg, 0, 0, exec_count, &g), 0);
-    cr_assert_eq(g.flushes, 0);
-    br_measurement_dispose(&m);
+    fake g = {.value = constant, .base = 1000};
+    p.flush = BR_FLUSH_MEMSET;
+    p.cfg.hold = 0;
+    run_ok(&t, &g, &p);
+    cr_assert_eq(g.flushed[BR_FLUSH_MEMSET], g.calls);
+    cr_assert_eq(g.held, 0);
+    br_timing_dispose(&t);
+}
+
+Test(measure, batch_sizes_its_samples_never_flushes_and_reports_per_execution) {
+    fake f = {.value = constant, .base = 2000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100);
+    p.flush = BR_FLUSH_READ;
+    p.batch = 1;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    /* One 2 us execution sizes the batch: 1 ms / 2 us = 500. */
+    cr_assert_eq(t.reps, 500);
+    cr_assert_eq(f.reps_seen, 500);
+    cr_assert_eq(f.flushed[BR_FLUSH_NONE], f.calls, "a batch never flushes");
+    cr_assert(t.graph);
+    cr_assert_eq(t.n_samples, 10);
+    for (size_t i = 0; i < t.n_samples; i++)
+        cr_assert_float_eq(t.samples[i], 2000.0, 1e-9, "per execution, not per batch");
+    cr_assert_eq(t.warmup_runs, 1 + 500, "the sizing execution and the first batch");
+    cr_assert_eq(f.runs, t.warmup_runs + 500 * t.n_samples);
+    br_timing_dispose(&t);
+
+    fake g = {.value = constant, .base = 1e6};
+    run_ok(&t, &g, &p);
+    cr_assert_eq(t.reps, 1, "an execution longer than the target is its own batch");
+    br_timing_dispose(&t);
+}
+
+static double every_third_slow(fake *f, size_t i) {
+    (void)f;
+    return i % 3 == 2 ? 900.0 - (double)(i % 7) : 1980.0;
+}
+
+Test(measure, throttled_samples_are_discarded_and_counted) {
+    fake f = {.value = constant, .base = 1000, .mhz = every_third_slow};
+    br_measure_params p = params(30, 0, 0.5, 1e9, 30);
+    p.probe = 1;
+    p.max_mhz = 1980;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.n_samples, 30);
+    cr_assert_eq(t.n_throttled, 14, "samples 2, 5, ..., 41 of 44 taken");
+    cr_assert_eq(f.calls, 44);
+    cr_assert_float_eq(t.throttled_min_mhz, 894.0, 1e-9);
+    for (size_t i = 0; i < t.n_samples; i++)
+        cr_assert_eq(t.sm_mhz[i], 1980.0);
+    cr_assert_float_eq(t.sm_mhz_median, 1980.0, 1e-9);
+    br_timing_dispose(&t);
+
+    /* Threshold 0 turns the check off. */
+    fake g = {.value = constant, .base = 1000, .mhz = every_third_slow};
+    p.cfg.throttle = 0;
+    run_ok(&t, &g, &p);
+    cr_assert_eq(t.n_throttled, 0);
+    cr_assert_eq(g.calls, 30);
+    br_timing_dispose(&t);
+}
+
+static double always_slow(fake *f, size_t i) {
+    (void)f;
+    (void)i;
+    return 500;
+}
+
+Test(measure, a_measurement_with_every_sample_throttled_has_none) {
+    fake f = {.value = constant, .base = 1000, .mhz = always_slow, .overhead_ns = 1000};
+    br_measure_params p = params(10, 0, 0.5, 1e6, 100);
+    p.probe = 1;
+    p.max_mhz = 1980;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.n_samples, 0);
+    cr_assert_eq(t.n_throttled, f.calls);
+    cr_assert_str_eq(t.stop_reason, "timeout");
+    cr_assert(isnan(t.sm_mhz_median));
+    br_timing_dispose(&t);
 }
 
 Test(measure, a_failing_execution_fails_the_measurement) {
-    fake f = {.sample_ns = 1000, .fail_at = 4};
-    br_measure_cfg cfg = {.min_samples = 10, .min_time_ns = 0, .timeout_ns = 1e9};
-    br_measurement m;
-    cr_assert_eq(br_measure(&m, &fake_ops, &f, &cfg, 0, 0, exec_count, &f), -1);
+    fake f = {.value = constant, .base = 1000, .fail_at = 4};
+    br_measure_params p = params(10, 0, 0.5, 1e9, 100);
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &fake_ops, &f, &p, exec_count, &f), -1);
     cr_assert_str_eq(br_error_get(), "execution 4 failed");
-    cr_assert_null(m.samples);
+    cr_assert_null(t.samples);
+    cr_assert_eq(t.present, 0);
 }

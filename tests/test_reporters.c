@@ -1,14 +1,20 @@
 /* test_reporters.c - the table, csv and json reporters against reviewed
- * golden files, plus br_run_derive / br_run_count / br_run_dispose.
+ * golden files, plus br_run_derive / br_run_count / br_run_dispose and the
+ * name functions of results.c.
  *
  * The runs are built by hand with deterministic values:
- *   1. "reduction" on a GPU (GB/s): OK cases and a FAILED verify (its message
- *      holds a comma and double quotes, for CSV quoting);
- *   2. "sgemm" on a host without a GPU (GFLOP/s): host cases OK, GPU cases
- *      SKIPPED, git detached and dirty;
- *   3. "latency" (metric none, no params, no git, no device, unknown CPU):
- *      no bytes (NaN figures), a FAILED compile with a multi-line message,
- *      times below 1 µs and 10 µs.
+ *   1. "reduction" on a GPU (GB/s, mode both, headline cold, theoretical
+ *      peak): cold and batch timings per case; a throttled case (T), a host
+ *      case that stopped on plateau (N, cold), a batch timing that stopped on
+ *      timeout (N, batch), a FAILED verify (its message holds a comma and
+ *      double quotes, for CSV quoting);
+ *   2. "bandwidth" on a GPU (GB/s, mode cold, measured peak, flush-memset,
+ *      unknown ECC and current clock): a case with 10% outliers (O);
+ *   3. "sgemm" on a host without a GPU (GFLOP/s, mode cold): host cases OK,
+ *      GPU cases SKIPPED, git detached and dirty, no flags;
+ *   4. "latency" (metric none, mode batch, no params, no git, no device,
+ *      unknown CPU): no bytes (NaN figures), a FAILED compile with a
+ *      multi-line message, times below 1 µs and 10 µs.
  *
  * To regenerate the goldens after an intended change of output, run this
  * test with BR_UPDATE_GOLDEN=1 in the environment, then review the diff of
@@ -30,6 +36,8 @@
 #error "BR_FIXTURES_DIR must name tests/fixtures"
 #endif
 
+#define N_RUNS 4
+
 /* --- building runs by hand --------------------------------------------------- */
 
 static char *dup_or_null(const char *s) {
@@ -47,7 +55,7 @@ static void *xcalloc(size_t n, size_t size) {
 }
 
 static void run_init(br_run *r, const char *name, const char *description, br_metric metric,
-                     const char *const *params, size_t n_params, size_t max_cases) {
+                     br_mode mode, const char *const *params, size_t n_params, size_t max_cases) {
     memset(r, 0, sizeof *r);
     r->benchrun_version = dup_or_null("0.1.0");
     snprintf(r->date, sizeof r->date, "2026-11-22T10:00:00Z");
@@ -60,8 +68,19 @@ static void run_init(br_run *r, const char *name, const char *description, br_me
     r->metric = metric;
     r->cache = BR_CACHE_FLUSH;
     r->warmup_ns = BR_DEFAULT_WARMUP_NS;
-    r->measure = (br_measure_cfg){BR_DEFAULT_MIN_SAMPLES, BR_DEFAULT_MIN_TIME_NS,
-                                  BR_DEFAULT_MAX_NOISE, BR_DEFAULT_TIMEOUT_NS};
+    r->measure = (br_measure_cfg){
+        .min_samples = 10,
+        .min_time_ns = 50e6,
+        .max_noise = 0.005,
+        .timeout_ns = 10e9,
+        .max_samples = BR_DEFAULT_MAX_SAMPLES,
+        .throttle = BR_DEFAULT_THROTTLE,
+        .hold = 1,
+        .mode = mode,
+        .headline = mode == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD,
+    };
+    r->peak_kind = BR_PEAK_THEORETICAL;
+    r->peak_gbps = NAN;
     r->n_params = n_params;
     r->param_names = xcalloc(n_params, sizeof *r->param_names);
     for (size_t i = 0; i < n_params; i++)
@@ -76,10 +95,10 @@ static void add_kernel(br_run *r, const char *name, const char *source, br_backe
     k[r->n_kernels++] = (br_run_kernel){dup_or_null(name), dup_or_null(source), backend};
 }
 
-/* Append a case; samples (n of them) are copied and summarised when OK. */
+/* Append a case without timings. */
 static br_case_result *add_case(br_run *r, size_t kernel, size_t combo, const int64_t *params,
                                 br_case_status status, const char *stage, const char *message,
-                                const double *samples, size_t n, double bytes, double flops) {
+                                double bytes, double flops) {
     br_case_result *c = &r->cases[r->n_cases++];
     c->kernel = kernel;
     c->combo = combo;
@@ -90,17 +109,41 @@ static br_case_result *add_case(br_run *r, size_t kernel, size_t combo, const in
     c->message = dup_or_null(message);
     c->bytes = bytes;
     c->flops = flops;
-    if (status == BR_STATUS_OK) {
-        c->samples = xcalloc(n, sizeof *c->samples);
-        memcpy(c->samples, samples, n * sizeof *c->samples);
-        c->n_samples = n;
-        cr_assert_eq(br_stats_compute(&c->time, samples, n), 0, "%s", br_error_get());
-        c->warmup_runs = 40;
-        c->warmup_ns = 25.5e6;
-        c->measure_ns = 50.25e6;
-        c->stop_reason = "min_time";
-    }
     return c;
+}
+
+/* Fill timing *t from n samples (copied, each times `scale`) of `reps`
+ * executions each, summarised with br_stats_compute. mhz: the SM clock of
+ * every sample (a GPU case), or NAN (a host case: no clocks). */
+static void set_timing(br_timing *t, const double *samples, size_t n, double scale, size_t reps,
+                       const char *stop_reason, double mhz) {
+    t->present = 1;
+    t->samples = xcalloc(n, sizeof *t->samples);
+    for (size_t i = 0; i < n; i++)
+        t->samples[i] = samples[i] * scale;
+    t->n_samples = n;
+    cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0, "%s", br_error_get());
+    if (!isnan(mhz)) {
+        t->sm_mhz = xcalloc(n, sizeof *t->sm_mhz);
+        for (size_t i = 0; i < n; i++)
+            t->sm_mhz[i] = mhz;
+    }
+    t->sm_mhz_median = mhz;
+    t->n_throttled = 0;
+    t->throttled_min_mhz = NAN;
+    t->reps = reps;
+    t->graph = reps > 1 && !isnan(mhz);
+    t->warmup_runs = 40 * reps;
+    t->warmup_ns = 25.5e6;
+    t->measure_ns = 50.25e6;
+    t->stop_reason = stop_reason;
+}
+
+/* Cold and batch timings of a well-behaved case (both stopped on noise); the
+ * batch samples are the cold ones times 0.95, 64 executions per sample. */
+static void set_both(br_case_result *c, const double *samples, size_t n, double mhz) {
+    set_timing(&c->cold, samples, n, 1.0, 1, "noise", mhz);
+    set_timing(&c->batch, samples, n, 0.95, 64, "noise", mhz);
 }
 
 static void git_commit(br_gitinfo *g, const char *sha, const char *branch, int dirty) {
@@ -115,14 +158,7 @@ static void git_commit(br_gitinfo *g, const char *sha, const char *branch, int d
     snprintf(g->workdir, sizeof g->workdir, "/home/ci/benchrun");
 }
 
-static void build_reduction(br_run *r) {
-    const char *params[] = {"n"};
-    run_init(r, "reduction", "sum of n float32", BR_METRIC_GBPS, params, 1, 8);
-    add_kernel(r, "reduce_cpu", "kernels/reduce_cpu.c", BR_BACKEND_HOST);
-    add_kernel(r, "reduce_naive", "kernels/reduce_naive.cu", BR_BACKEND_GPU);
-    add_kernel(r, "reduce_warp", "kernels/reduce_warp.cu", BR_BACKEND_GPU);
-    add_kernel(r, "reduce_cub", "kernels/reduce_cub.cu", BR_BACKEND_GPU);
-    git_commit(&r->git, "1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5", "main", 0);
+static void h100(br_run *r) {
     r->has_device = 1;
     br_device *d = &r->device;
     d->index = 0;
@@ -132,43 +168,110 @@ static void build_reduction(br_run *r) {
     d->cc_minor = 0;
     d->sm_count = 132;
     d->sm_clock_khz = 1980000;
+    d->sm_clock_now_mhz = 1755;
+    d->ecc = 1;
     d->mem_clock_khz = 2619000;
     d->bus_width_bits = 5120;
     d->l2_bytes = 52428800;
     d->global_mem_bytes = 85022736384;
     d->peak_gbps = 3352.32;
+    d->measured_peak_gbps = NAN;
     d->driver_version = 13000;
     d->runtime_version = 12080;
     snprintf(r->host.cpu_model, sizeof r->host.cpu_model, "Intel(R) Xeon(R) Platinum 8480+");
     r->host.logical_cores = 224;
     snprintf(r->host.governor, sizeof r->host.governor, "performance");
     snprintf(r->host.hostname, sizeof r->host.hostname, "gpu-node-07");
+}
+
+/* reduce_cpu n=2^24, cold: 8 samples with about 1.3% noise (stopped on plateau). */
+static const double cpu24_plateau[] = {4210000, 4150000, 4290000, 4205000,
+                                       4260000, 4180000, 4230000, 4120000};
+
+/* reduce_cpu n=2^24, batch: within 0.1%, stopped on noise. */
+static const double cpu24_batch[] = {4185000, 4181000, 4189000, 4184000,
+                                     4186500, 4183000, 4187000, 4182500};
+
+static void build_reduction(br_run *r) {
+    const char *params[] = {"n"};
+    run_init(r, "reduction", "sum of n float32", BR_METRIC_GBPS, BR_MODE_BOTH, params, 1, 8);
+    add_kernel(r, "reduce_cpu", "kernels/reduce_cpu.c", BR_BACKEND_HOST);
+    add_kernel(r, "reduce_naive", "kernels/reduce_naive.cu", BR_BACKEND_GPU);
+    add_kernel(r, "reduce_warp", "kernels/reduce_warp.cu", BR_BACKEND_GPU);
+    add_kernel(r, "reduce_cub", "kernels/reduce_cub.cu", BR_BACKEND_GPU);
+    git_commit(&r->git, "1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5", "main", 0);
+    h100(r);
+    r->peak_kind = BR_PEAK_THEORETICAL;
+    r->peak_gbps = r->device.peak_gbps;
 
     const int64_t n20[] = {1 << 20}, n24[] = {1 << 24};
     const double b20 = 4.0 * (1 << 20), b24 = 4.0 * (1 << 24);
     const double cpu20[] = {262000, 261500, 263250, 262750, 261875};
     const double naive20[] = {34000, 34125, 33950, 34050, 33990};
-    const double warp20[] = {4100, 4096, 4112, 4104, 4090};
+    const double warp20[] = {4100, 4096, 4112, 4104, 4090.1234, 4098, 4102, 4094};
     const double cub20[] = {3200, 3196, 3208, 3204, 3190};
-    const double cpu24[] = {4210000, 4209000, 4213500, 4208250, 4211000};
-    const double warp24[] = {41700, 41650, 41800, 41725.5, 41690};
+    const double warp24[] = {41700, 41650, 41760, 41725.5, 41690};
     const double cub24[] = {26100, 26080, 26125, 26110, 26095};
-    add_case(r, 0, 0, n20, BR_STATUS_OK, NULL, NULL, cpu20, 5, b20, NAN);
-    add_case(r, 1, 0, n20, BR_STATUS_OK, NULL, NULL, naive20, 5, b20, NAN);
-    add_case(r, 2, 0, n20, BR_STATUS_OK, NULL, NULL, warp20, 5, b20, NAN);
-    add_case(r, 3, 0, n20, BR_STATUS_OK, NULL, NULL, cub20, 5, b20, NAN);
-    add_case(r, 0, 1, n24, BR_STATUS_OK, NULL, NULL, cpu24, 5, b24, NAN);
+    const double cub24_batch[] = {24700, 24100, 25300, 24650, 25050, 24300};
+    br_case_result *c;
+    c = add_case(r, 0, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, cpu20, 5, NAN);
+    c = add_case(r, 1, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, naive20, 5, 1980);
+    c = add_case(r, 2, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, warp20, 8, 1965);
+    c->cold.n_throttled = 12; /* T, cold only */
+    c->cold.throttled_min_mhz = 1020;
+    c = add_case(r, 3, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, cub20, 5, 1980);
+    c = add_case(r, 0, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
+    set_timing(&c->cold, cpu24_plateau, 8, 1.0, 1, "plateau", NAN); /* N, cold */
+    set_timing(&c->batch, cpu24_batch, 8, 1.0, 4, "noise", NAN);
     add_case(r, 1, 1, n24, BR_STATUS_FAILED, "verify",
-             "element 1017, block 3: got \"nan\", expected 16777216 (tolerance 1e-3)", NULL, 0, b24,
-             NAN);
-    add_case(r, 2, 1, n24, BR_STATUS_OK, NULL, NULL, warp24, 5, b24, NAN);
-    add_case(r, 3, 1, n24, BR_STATUS_OK, NULL, NULL, cub24, 5, b24, NAN);
+             "element 1017, block 3: got \"nan\", expected 16777216 (tolerance 1e-3)", b24, NAN);
+    c = add_case(r, 2, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
+    set_both(c, warp24, 5, 1980);
+    c = add_case(r, 3, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
+    set_timing(&c->cold, cub24, 5, 1.0, 1, "noise", 1980);
+    set_timing(&c->batch, cub24_batch, 6, 1.0, 256, "timeout", 1980); /* N, batch */
+    br_run_derive(r);
+}
+
+/* copy n=2^28: 18 samples within 0.02% of 1 ms and 2 far above them, 10%
+ * outliers by Tukey's fences, yet a low noise. */
+static const double copy28[] = {1000000, 1000050, 999960,  1000120, 999920,  1000030, 999990,
+                                1000090, 999940,  1000020, 1000070, 999970,  1000010, 999900,
+                                1000060, 999980,  1000040, 999950,  1001500, 1001700};
+
+static void build_bandwidth(br_run *r) {
+    const char *params[] = {"n"};
+    run_init(r, "bandwidth", "device-to-device copies", BR_METRIC_GBPS, BR_MODE_COLD, params, 1, 2);
+    add_kernel(r, "copy", "kernels/copy.cu", BR_BACKEND_GPU);
+    add_kernel(r, "copy_vec4", "kernels/copy_vec4.cu", BR_BACKEND_GPU);
+    git_commit(&r->git, "1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5", "main", 0);
+    h100(r);
+    r->device.sm_clock_now_mhz = 0; /* NVML not readable */
+    r->device.ecc = -1;
+    r->device.measured_peak_gbps = 2910.4;
+    r->peak_kind = BR_PEAK_MEASURED;
+    r->peak_gbps = r->device.measured_peak_gbps;
+    r->cache = BR_CACHE_FLUSH_MEMSET;
+    r->measure.max_noise = 0.01;
+
+    const int64_t n28[] = {1 << 28};
+    const double b28 = 2.0 * 4.0 * (1 << 28);
+    const double vec28[] = {760000, 760200, 759900, 760100, 760050, 759950, 760150, 759850};
+    br_case_result *c;
+    c = add_case(r, 0, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
+    set_timing(&c->cold, copy28, 20, 1.0, 1, "noise", 1980); /* O */
+    c = add_case(r, 1, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
+    set_timing(&c->cold, vec28, 8, 1.0, 1, "noise", 1980);
     br_run_derive(r);
 }
 
 static void build_sgemm(br_run *r) {
     const char *params[] = {"n", "tile"};
-    run_init(r, "sgemm", NULL, BR_METRIC_GFLOPS, params, 2, 4);
+    run_init(r, "sgemm", NULL, BR_METRIC_GFLOPS, BR_MODE_COLD, params, 2, 4);
     add_kernel(r, "sgemm_host", "kernels/sgemm_host.c", BR_BACKEND_HOST);
     add_kernel(r, "sgemm_tiled", "kernels/sgemm_tiled.cu", BR_BACKEND_GPU);
     git_commit(&r->git, "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432", NULL, 1);
@@ -177,20 +280,25 @@ static void build_sgemm(br_run *r) {
         dup_or_null("no CUDA device: cudaGetDeviceCount: no CUDA-capable device is detected");
     snprintf(r->host.cpu_model, sizeof r->host.cpu_model, "AMD EPYC 9654 96-Core Processor");
     r->host.logical_cores = 192;
+    snprintf(r->host.governor, sizeof r->host.governor, "performance");
 
     const int64_t p0[] = {1000, 16}, p1[] = {2048, 16};
     const double s0[] = {152000000, 151500000, 152250000};
     const double s1[] = {1340000000, 1338000000, 1342500000};
     const char *why = "no CUDA device";
-    add_case(r, 0, 0, p0, BR_STATUS_OK, NULL, NULL, s0, 3, NAN, 2e9);
-    add_case(r, 1, 0, p0, BR_STATUS_SKIPPED, "no-gpu", why, NULL, 0, NAN, 2e9);
-    add_case(r, 0, 1, p1, BR_STATUS_OK, NULL, NULL, s1, 3, NAN, 2.0 * 2048 * 2048 * 2048);
-    add_case(r, 1, 1, p1, BR_STATUS_SKIPPED, "no-gpu", why, NULL, 0, NAN, 2.0 * 2048 * 2048 * 2048);
+    br_case_result *c;
+    c = add_case(r, 0, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, 2e9);
+    set_timing(&c->cold, s0, 3, 1.0, 1, "noise", NAN);
+    add_case(r, 1, 0, p0, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2e9);
+    c = add_case(r, 0, 1, p1, BR_STATUS_OK, NULL, NULL, NAN, 2.0 * 2048 * 2048 * 2048);
+    set_timing(&c->cold, s1, 3, 1.0, 1, "noise", NAN);
+    add_case(r, 1, 1, p1, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2.0 * 2048 * 2048 * 2048);
     br_run_derive(r);
 }
 
 static void build_latency(br_run *r) {
-    run_init(r, "latency", "empty kernels:\n  launch overhead in µs", BR_METRIC_NONE, NULL, 0, 3);
+    run_init(r, "latency", "empty kernels:\n  launch overhead in µs", BR_METRIC_NONE, BR_MODE_BATCH,
+             NULL, 0, 3);
     add_kernel(r, "noop_host", "kernels/noop.c", BR_BACKEND_HOST);
     add_kernel(r, "spin_host", "kernels/spin.c", BR_BACKEND_HOST);
     add_kernel(r, "sleep_host", "kernels/sleep.c", BR_BACKEND_HOST);
@@ -201,29 +309,33 @@ static void build_latency(br_run *r) {
     const int64_t none[1] = {0};
     const double noop[] = {850, 849.5, 851.25, 850.75};
     const double spin[] = {9250, 9240, 9262.5, 9255};
-    add_case(r, 0, 0, none, BR_STATUS_OK, NULL, NULL, noop, 4, NAN, NAN);
-    add_case(r, 1, 0, none, BR_STATUS_OK, NULL, NULL, spin, 4, NAN, NAN);
+    br_case_result *c;
+    c = add_case(r, 0, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
+    set_timing(&c->batch, noop, 4, 1.0, 1000, "noise", NAN);
+    c = add_case(r, 1, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
+    set_timing(&c->batch, spin, 4, 1.0, 100, "noise", NAN);
     add_case(r, 2, 0, none, BR_STATUS_FAILED, "compile",
              "kernels/sleep.c:3:9: error: expected ';' before '}' token\n"
              "    3 |   int x\n"
              "      |        ^\n",
-             NULL, 0, NAN, NAN);
+             NAN, NAN);
     br_run_derive(r);
 }
 
-static br_run fixture[3];
-static const br_run *fixture_ptrs[3];
+static br_run fixture[N_RUNS];
+static const br_run *fixture_ptrs[N_RUNS];
 
 static void fixtures_setup(void) {
     build_reduction(&fixture[0]);
-    build_sgemm(&fixture[1]);
-    build_latency(&fixture[2]);
-    for (size_t i = 0; i < 3; i++)
+    build_bandwidth(&fixture[1]);
+    build_sgemm(&fixture[2]);
+    build_latency(&fixture[3]);
+    for (size_t i = 0; i < N_RUNS; i++)
         fixture_ptrs[i] = &fixture[i];
 }
 
 static void fixtures_teardown(void) {
-    for (size_t i = 0; i < 3; i++)
+    for (size_t i = 0; i < N_RUNS; i++)
         br_run_dispose(&fixture[i]);
 }
 
@@ -312,9 +424,14 @@ static void check_golden(const char *name, const char *got, size_t got_len) {
 
 static void golden_test(const char *reporter, int ascii, const char *golden) {
     size_t len = 0;
-    char *out = render(reporter, fixture_ptrs, 3, ascii, &len);
+    char *out = render(reporter, fixture_ptrs, N_RUNS, ascii, &len);
     check_golden(golden, out, len);
     free(out);
+}
+
+/* Render run `i` of the fixture alone. */
+static char *render_one(const char *reporter, size_t i, int ascii) {
+    return render(reporter, &fixture_ptrs[i], 1, ascii, NULL);
 }
 
 TestSuite(reporters, .init = fixtures_setup, .fini = fixtures_teardown);
@@ -336,7 +453,7 @@ Test(reporters, golden_json) {
     golden_test("json", 0, "results.json");
 }
 
-/* --- properties that hold whatever the goldens say ----------------------------- */
+/* --- table: properties that hold whatever the goldens say ------------------------ */
 
 static size_t utf8_width(const char *s, size_t n) {
     size_t w = 0;
@@ -359,7 +476,7 @@ static int box_line(const char *line, int ascii) {
 }
 
 static void check_box_widths(int ascii) {
-    char *out = render("table", fixture_ptrs, 3, ascii, NULL);
+    char *out = render("table", fixture_ptrs, N_RUNS, ascii, NULL);
     size_t box_width = 0, boxes = 0;
     int in_box = 0;
     for (char *line = out; *line;) {
@@ -378,7 +495,7 @@ static void check_box_widths(int ascii) {
         }
         line = end + 1;
     }
-    cr_expect_eq(boxes, 3);
+    cr_expect_eq(boxes, N_RUNS);
     free(out);
 }
 
@@ -391,89 +508,689 @@ Test(reporters, table_lines_align_ascii) {
 }
 
 Test(reporters, table_ascii_is_ascii) {
-    char *out = render("table", fixture_ptrs, 2, 1, NULL);
+    /* The first three runs hold no non-ASCII text of their own (the fourth's
+     * description has a µ, which is the user's text and shown as is). */
+    char *out = render("table", fixture_ptrs, 3, 1, NULL);
     for (const char *p = out; *p; p++)
         cr_assert((unsigned char)*p < 0x80, "non-ASCII byte at offset %zu", (size_t)(p - out));
+    cr_expect(strstr(out, "time (us)") != NULL);
+    cr_expect(strstr(out, "cold (us)") != NULL);
+    free(out);
+}
+
+/* The cells of the (UTF-8) table row of `kernel` whose second cell is
+ * `param`, trimmed, into cells[] (at most max); returns how many, 0 when no
+ * such row. The strings point into *storage, which the caller frees. */
+static size_t row_cells(const char *out, const char *kernel, const char *param, char **cells,
+                        size_t max, char **storage) {
+    *storage = NULL;
+    for (const char *line = out; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            break;
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "║ %s ", kernel);
+        if (strncmp(line, prefix, strlen(prefix)) == 0) {
+            size_t len = (size_t)(end - line);
+            char *copy = malloc(len + 1);
+            cr_assert_not_null(copy);
+            memcpy(copy, line, len);
+            copy[len] = '\0';
+            /* Split on the inner bar; drop the outer ones. */
+            size_t n = 0;
+            char *p = copy + strlen("║");
+            char *stop = copy + len - strlen("║");
+            *stop = '\0';
+            while (p && n < max) {
+                char *bar = strstr(p, "│");
+                if (bar)
+                    *bar = '\0';
+                while (*p == ' ')
+                    p++;
+                char *e = p + strlen(p);
+                while (e > p && e[-1] == ' ')
+                    *--e = '\0';
+                cells[n++] = p;
+                p = bar ? bar + strlen("│") : NULL;
+            }
+            if (n > 1 && (!param || strcmp(cells[1], param) == 0)) {
+                *storage = copy;
+                return n;
+            }
+            free(copy);
+        }
+        line = end + 1;
+    }
+    return 0;
+}
+
+/* The header row of the first box in out, split like row_cells. */
+static size_t header_cells(const char *out, char **cells, size_t max, char **storage) {
+    return row_cells(out, "kernel", NULL, cells, max, storage);
+}
+
+Test(reporters, table_title) {
+    char *red = render_one("table", 0, 0);
+    cr_expect(strstr(red, "║ reduction · sum of n float32 · 1a2b3c4 (main) ") != NULL, "%s", red);
+    cr_expect(strstr(red, "║ NVIDIA H100 80GB HBM3 · sm_90 · 132 SMs · 1980 MHz (now 1755)") !=
+                  NULL,
+              "%s", red);
+    cr_expect(strstr(red, "║ % peak of 3352 GB/s theoretical peak ") != NULL, "%s", red);
+    free(red);
+
+    char *bw = render_one("table", 1, 0);
+    cr_expect(strstr(bw, "║ % peak of 2910 GB/s measured peak ") != NULL, "%s", bw);
+    cr_expect(strstr(bw, "theoretical peak") == NULL, "%s", bw);
+    free(bw);
+
+    char *sg = render_one("table", 2, 0);
+    cr_expect(strstr(sg, "║ AMD EPYC 9654 96-Core Processor · 192 cores · governor performance ") !=
+                  NULL,
+              "%s", sg);
+    cr_expect(strstr(sg, "peak") == NULL, "no peak line without a device: %s", sg);
+    free(sg);
+
+    char *lat = render_one("table", 3, 0);
+    cr_expect(strstr(lat, "║ host ") != NULL, "%s", lat);
+    free(lat);
+}
+
+Test(reporters, table_columns) {
+    char *cells[32], *storage;
+    const char *want_both[] = {"kernel", "n",      "cold (µs)", "batch (µs)", "noise",
+                               "GB/s",   "% peak", "speedup",   "!"};
+    char *out = render_one("table", 0, 0);
+    size_t n = header_cells(out, cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(cells[i], want_both[i]);
+    free(storage);
+    cr_expect(strstr(out, "\nnote: GB/s, % peak, speedup and noise use the cold time\n") != NULL,
+              "%s", out);
+    /* reduce_warp n=2^24: cold 41.7 µs, batch 0.95 of it; noise of the cold time. */
+    n = row_cells(out, "reduce_warp", "2^24", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[2], "41.7");
+    cr_expect_str_eq(cells[3], "39.6");
+    cr_expect_str_eq(cells[4], "0.1%");
+    cr_expect_str_eq(cells[8], "");
+    free(storage);
+    /* The failed case: FAILED in the first time column, dashes elsewhere. */
+    n = row_cells(out, "reduce_naive", "2^24", cells, 32, &storage);
+    cr_assert_eq(n, 9);
+    cr_expect_str_eq(cells[2], "FAILED");
+    cr_expect_str_eq(cells[3], "–");
+    cr_expect_str_eq(cells[4], "–");
+    cr_expect_str_eq(cells[5], "–");
+    free(storage);
+    free(out);
+
+    const char *want_cold[] = {"kernel", "n",      "time (µs)", "noise",
+                               "GB/s",   "% peak", "speedup",   "!"};
+    out = render_one("table", 1, 0);
+    n = header_cells(out, cells, 32, &storage);
+    cr_assert_eq(n, 8, "%s", out);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(cells[i], want_cold[i]);
+    free(storage);
+    cr_expect(strstr(out, "note: GB/s") == NULL, "no headline note in mode cold");
+    free(out);
+
+    const char *want_batch[] = {"kernel", "batch (µs)", "noise", "speedup", "!"};
+    out = render_one("table", 3, 0);
+    n = header_cells(out, cells, 32, &storage);
+    cr_assert_eq(n, 5, "%s", out);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(cells[i], want_batch[i]);
+    free(storage);
+    free(out);
+}
+
+/* The flags cell (the last) of a row. */
+static void expect_flags(const char *out, const char *kernel, const char *param, const char *want) {
+    char *cells[32], *storage;
+    size_t n = row_cells(out, kernel, param, cells, 32, &storage);
+    cr_assert_gt(n, 2, "no row %s %s in\n%s", kernel, param, out);
+    cr_expect_str_eq(cells[n - 1], want, "flags of %s %s", kernel, param);
+    free(storage);
+}
+
+Test(reporters, table_flags) {
+    char *out = render_one("table", 0, 0);
+    expect_flags(out, "reduce_cpu", "2^20", "");
+    expect_flags(out, "reduce_naive", "2^20", "");
+    expect_flags(out, "reduce_warp", "2^20", "T");
+    expect_flags(out, "reduce_cub", "2^20", "");
+    expect_flags(out, "reduce_cpu", "2^24", "N");
+    expect_flags(out, "reduce_naive", "2^24", "");
+    expect_flags(out, "reduce_warp", "2^24", "");
+    expect_flags(out, "reduce_cub", "2^24", "N");
+    free(out);
+    out = render_one("table", 1, 0);
+    expect_flags(out, "copy", "2^28", "O");
+    expect_flags(out, "copy_vec4", "2^28", "");
+    free(out);
+}
+
+Test(reporters, table_warnings) {
+    const br_timing *plateau = &fixture[0].cases[4].cold;
+    cr_assert_gt(plateau->stats.noise, 0.005, "the fixture's plateau case must be noisy");
+    char want[512];
+    snprintf(want, sizeof want,
+             "\nreduce_cpu n=2^24 (cold): noise %.1f%% did not reach max_noise 0.5%% "
+             "(stopped on plateau after 8 samples)\n",
+             100.0 * plateau->stats.noise);
+
+    char *out = render_one("table", 0, 0);
+    cr_expect(strstr(out, "\nflags: N = noise above max_noise when sampling stopped, "
+                          "T = throttled samples discarded\n") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, want) != NULL, "want %s in\n%s", want, out);
+    cr_expect(strstr(out, "\nreduce_warp n=2^20 (cold): 12 throttled samples discarded (SM clock "
+                          "down to 1020 MHz, threshold 75% of 1980 MHz)\n") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "\nreduce_cub n=2^24 (batch): noise ") != NULL, "%s", out);
+    cr_expect(strstr(out, "(stopped on timeout after 6 samples)\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "reduce_cub n=2^24 (cold)") == NULL, "the cold timing is clean");
+    cr_expect(strstr(out, "reduce_warp n=2^20 (batch)") == NULL, "the batch timing is clean");
+    /* Warnings come after the legend and before the failures. */
+    const char *legend = strstr(out, "\nflags: ");
+    const char *warning = strstr(out, "\nreduce_warp n=2^20 (cold)");
+    const char *failed = strstr(out, "\nFAILED reduce_naive");
+    cr_assert(legend && warning && failed);
+    cr_expect(legend < warning && warning < failed);
+    free(out);
+
+    out = render_one("table", 1, 0);
+    cr_expect(strstr(out, "\nflags: O = over 5% of samples are outliers\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "\ncopy n=2^28 (cold): 2 of 20 samples (10.0%) are outliers (outside "
+                          "Tukey's fences)\n") != NULL,
+              "%s", out);
+    free(out);
+
+    /* Runs without flags have no legend. */
+    out = render_one("table", 2, 0);
+    cr_expect(strstr(out, "flags:") == NULL, "%s", out);
+    free(out);
+    out = render_one("table", 3, 0);
+    cr_expect(strstr(out, "flags:") == NULL, "%s", out);
     free(out);
 }
 
 Test(reporters, table_notes) {
-    char *out = render("table", fixture_ptrs, 3, 0, NULL);
+    char *out = render("table", fixture_ptrs, N_RUNS, 0, NULL);
     cr_expect(strstr(out, "\nFAILED reduce_naive n=2^24 (verify): element 1017") != NULL);
     cr_expect(strstr(out, "\nnote: 2 GPU case(s) skipped: no CUDA device: cudaGetDeviceCount") !=
               NULL);
     cr_expect(strstr(out, "sgemm_tiled") == NULL, "skipped cases are not rows");
     cr_expect(strstr(out, "9f8e7d6-dirty (detached)") != NULL);
     cr_expect(strstr(out, "no git") != NULL);
+    cr_expect(strstr(out, "\nFAILED sleep_host (compile): kernels/sleep.c:3:9:") != NULL);
     free(out);
 }
 
-/* A minimal RFC 4180 reader: the number of fields of each record. */
-Test(reporters, csv_records_have_equal_fields) {
-    char *out = render("csv", fixture_ptrs, 3, 0, NULL);
-    size_t fields = 1, header = 0, records = 0;
+/* --- csv --------------------------------------------------------------------------- */
+
+/* A parsed CSV document: records of fields (owned strings). */
+typedef struct csv_doc {
+    char ***rows;
+    size_t *n_fields;
+    size_t n_rows;
+} csv_doc;
+
+/* Parse RFC 4180 text (CRLF records, quoted fields); asserts it is well formed. */
+static void csv_parse(csv_doc *d, const char *text) {
+    memset(d, 0, sizeof *d);
+    size_t cap_rows = 0;
+    char **fields = NULL;
+    size_t n_fields = 0, cap_fields = 0;
+    char *field = NULL;
+    size_t len = 0, cap = 0;
     int quoted = 0;
-    for (const char *p = out; *p; p++) {
+    for (const char *p = text;; p++) {
+        int end_field = 0, end_record = 0;
+        if (*p == '\0') {
+            cr_assert_eq(quoted, 0, "unterminated quote");
+            cr_assert(len == 0 && n_fields == 0, "last record does not end in CRLF");
+            break;
+        }
         if (quoted) {
-            if (p[0] == '"' && p[1] == '"')
+            if (p[0] == '"' && p[1] == '"') {
                 p++;
-            else if (p[0] == '"')
+            } else if (p[0] == '"') {
                 quoted = 0;
+                continue;
+            }
         } else if (*p == '"') {
+            cr_assert_eq(len, 0, "quote inside an unquoted field");
             quoted = 1;
+            continue;
         } else if (*p == ',') {
-            fields++;
+            end_field = 1;
         } else if (*p == '\r') {
             cr_assert_eq(p[1], '\n', "bare CR outside quotes");
             p++;
-            if (records++ == 0)
-                header = fields;
-            cr_expect_eq(fields, header, "record %zu has %zu fields, header %zu", records, fields,
-                         header);
-            fields = 1;
+            end_field = end_record = 1;
         } else {
             cr_assert_neq(*p, '\n', "bare LF outside quotes");
         }
+        if (!end_field) {
+            if (len + 2 > cap) {
+                cap = 2 * cap + 64;
+                field = realloc(field, cap);
+                cr_assert_not_null(field);
+            }
+            field[len++] = *p;
+            continue;
+        }
+        if (n_fields == cap_fields) {
+            cap_fields = 2 * cap_fields + 16;
+            fields = realloc(fields, cap_fields * sizeof *fields);
+            cr_assert_not_null(fields);
+        }
+        char *f = malloc(len + 1);
+        cr_assert_not_null(f);
+        memcpy(f, field ? field : "", len);
+        f[len] = '\0';
+        fields[n_fields++] = f;
+        len = 0;
+        if (end_record) {
+            if (d->n_rows == cap_rows) {
+                cap_rows = 2 * cap_rows + 8;
+                d->rows = realloc(d->rows, cap_rows * sizeof *d->rows);
+                d->n_fields = realloc(d->n_fields, cap_rows * sizeof *d->n_fields);
+                cr_assert(d->rows && d->n_fields);
+            }
+            d->rows[d->n_rows] = fields;
+            d->n_fields[d->n_rows++] = n_fields;
+            fields = NULL;
+            n_fields = cap_fields = 0;
+        }
     }
-    cr_expect_eq(quoted, 0);
-    cr_expect_eq(records, 1 + 8 + 4 + 3);
-    cr_expect_eq(header, 2 + 2 + 22); /* suite, kernel; n, tile; backend..device */
+    free(field);
+    free(fields);
+}
+
+static void csv_free(csv_doc *d) {
+    for (size_t r = 0; r < d->n_rows; r++) {
+        for (size_t i = 0; i < d->n_fields[r]; i++)
+            free(d->rows[r][i]);
+        free(d->rows[r]);
+    }
+    free(d->rows);
+    free(d->n_fields);
+}
+
+/* The field of record `row` (1 = the first after the header) in column `name`. */
+static const char *csv_get(const csv_doc *d, size_t row, const char *name) {
+    cr_assert_gt(d->n_rows, row);
+    for (size_t i = 0; i < d->n_fields[0]; i++) {
+        if (strcmp(d->rows[0][i], name) == 0)
+            return d->rows[row][i];
+    }
+    cr_assert_fail("no column %s", name);
+    return NULL;
+}
+
+/* The record of kernel `kernel` with parameter column `param` = `value`. */
+static size_t csv_find(const csv_doc *d, const char *kernel, const char *param, const char *value) {
+    for (size_t r = 1; r < d->n_rows; r++) {
+        if (strcmp(csv_get(d, r, "kernel"), kernel) == 0 &&
+            (!param || strcmp(csv_get(d, r, param), value) == 0))
+            return r;
+    }
+    cr_assert_fail("no record %s %s=%s", kernel, param ? param : "", value ? value : "");
+    return 0;
+}
+
+static const char *const csv_timing_columns[] = {
+    "median_ns",   "mean_ns", "min_ns",    "max_ns",     "stddev_ns", "noise",   "q1_ns",
+    "q3_ns",       "iqr_ns",  "ci_low_ns", "ci_high_ns", "outliers",  "samples", "throttled",
+    "stop_reason", "reps",    "graph",     "sm_mhz",     "samples_ns"};
+
+Test(reporters, csv_header) {
+    char *out = render("csv", fixture_ptrs, N_RUNS, 0, NULL);
+    char want[4096];
+    int n = snprintf(want, sizeof want,
+                     "suite,kernel,n,tile,backend,status,stage,message,headline,bytes,flops,gbps,"
+                     "gflops,pct_peak,speedup,git_sha,device");
+    const char *prefixes[] = {"cold_", "batch_"};
+    for (size_t p = 0; p < 2; p++) {
+        for (size_t i = 0; i < sizeof csv_timing_columns / sizeof csv_timing_columns[0]; i++)
+            n += snprintf(want + n, sizeof want - (size_t)n, ",%s%s", prefixes[p],
+                          csv_timing_columns[i]);
+    }
+    snprintf(want + n, sizeof want - (size_t)n, "\r\n");
+    cr_expect(strncmp(out, want, strlen(want)) == 0, "header:\n%.*s\nwant:\n%s",
+              (int)(strchr(out, '\n') - out), out, want);
     free(out);
 }
 
-Test(reporters, json_parses_back) {
-    char *out = render("json", fixture_ptrs, 3, 0, NULL);
+Test(reporters, csv_records) {
+    char *out = render("csv", fixture_ptrs, N_RUNS, 0, NULL);
+    csv_doc d;
+    csv_parse(&d, out);
+    cr_expect_eq(d.n_rows, 1 + 8 + 2 + 4 + 3);
+    cr_expect_eq(d.n_fields[0], 2 + 2 + 13 + 2 * 19); /* suite, kernel; n, tile; ...; timings */
+    for (size_t r = 1; r < d.n_rows; r++)
+        cr_expect_eq(d.n_fields[r], d.n_fields[0], "record %zu", r);
+
+    /* reduce_warp n=2^20 (GPU, mode both): cold throttled, both timings full. */
+    size_t w = csv_find(&d, "reduce_warp", "n", "1048576");
+    cr_expect_str_eq(csv_get(&d, w, "suite"), "reduction");
+    cr_expect_str_eq(csv_get(&d, w, "status"), "ok");
+    cr_expect_str_eq(csv_get(&d, w, "headline"), "cold");
+    cr_expect_str_eq(csv_get(&d, w, "cold_median_ns"), "4099");
+    cr_expect_str_eq(csv_get(&d, w, "cold_samples"), "8");
+    cr_expect_str_eq(csv_get(&d, w, "cold_throttled"), "12");
+    cr_expect_str_eq(csv_get(&d, w, "cold_stop_reason"), "noise");
+    cr_expect_str_eq(csv_get(&d, w, "cold_reps"), "1");
+    cr_expect_str_eq(csv_get(&d, w, "cold_graph"), "0");
+    cr_expect_str_eq(csv_get(&d, w, "cold_sm_mhz"), "1965");
+    cr_expect_str_eq(csv_get(&d, w, "cold_samples_ns"),
+                     "4100 4096 4112 4104 4090.1234 4098 4102 4094");
+    cr_expect_str_neq(csv_get(&d, w, "cold_ci_low_ns"), "", "8 samples have a CI");
+    cr_expect_str_eq(csv_get(&d, w, "batch_reps"), "64");
+    cr_expect_str_eq(csv_get(&d, w, "batch_graph"), "1");
+    cr_expect_str_eq(csv_get(&d, w, "batch_throttled"), "0");
+    /* The batch samples (0.95 of the cold ones) read back to 9 digits. */
+    const char *p = csv_get(&d, w, "batch_samples_ns");
+    const br_timing *bt = &fixture[0].cases[2].batch;
+    for (size_t i = 0; i < bt->n_samples; i++) {
+        char *end;
+        double v = strtod(p, &end);
+        cr_assert_neq(end, p, "sample %zu missing in '%s'", i, csv_get(&d, w, "batch_samples_ns"));
+        cr_expect(fabs(v - bt->samples[i]) <= 1e-9 * bt->samples[i], "%.17g vs %.17g", v,
+                  bt->samples[i]);
+        p = end;
+    }
+    cr_expect_eq(*p, '\0', "more samples than kept: '%s'", p);
+
+    /* A host case: graph and sm_mhz empty; 5 samples have no CI. */
+    size_t h = csv_find(&d, "reduce_cpu", "n", "1048576");
+    cr_expect_str_eq(csv_get(&d, h, "cold_graph"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_sm_mhz"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_ci_low_ns"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_outliers"), "0");
+
+    /* The plateau case and the outlier case. */
+    size_t pl = csv_find(&d, "reduce_cpu", "n", "16777216");
+    cr_expect_str_eq(csv_get(&d, pl, "cold_stop_reason"), "plateau");
+    size_t o = csv_find(&d, "copy", NULL, NULL);
+    cr_expect_str_eq(csv_get(&d, o, "cold_outliers"), "2");
+    cr_expect_str_eq(csv_get(&d, o, "cold_samples"), "20");
+
+    /* A failed case: message quoted and read back, no times. */
+    size_t f = csv_find(&d, "reduce_naive", "n", "16777216");
+    cr_expect_str_eq(csv_get(&d, f, "status"), "failed");
+    cr_expect_str_eq(csv_get(&d, f, "stage"), "verify");
+    cr_expect_str_eq(csv_get(&d, f, "message"),
+                     "element 1017, block 3: got \"nan\", expected 16777216 (tolerance 1e-3)");
+    cr_expect_str_eq(csv_get(&d, f, "cold_median_ns"), "");
+    cr_expect_str_eq(csv_get(&d, f, "cold_samples_ns"), "");
+    cr_expect_str_eq(csv_get(&d, f, "gbps"), "");
+
+    /* Mode cold: the batch set is empty; a skipped case has no times. */
+    size_t s = csv_find(&d, "sgemm_host", "n", "1000");
+    cr_expect_str_eq(csv_get(&d, s, "cold_samples"), "3");
+    cr_expect_str_eq(csv_get(&d, s, "tile"), "16");
+    for (size_t i = 0; i < sizeof csv_timing_columns / sizeof csv_timing_columns[0]; i++) {
+        char col[64];
+        snprintf(col, sizeof col, "batch_%s", csv_timing_columns[i]);
+        cr_expect_str_eq(csv_get(&d, s, col), "", "%s", col);
+    }
+    size_t sk = csv_find(&d, "sgemm_tiled", "n", "1000");
+    cr_expect_str_eq(csv_get(&d, sk, "status"), "skipped");
+    cr_expect_str_eq(csv_get(&d, sk, "cold_median_ns"), "");
+
+    /* Mode batch: the cold set is empty, the headline is batch. */
+    size_t l = csv_find(&d, "noop_host", NULL, NULL);
+    cr_expect_str_eq(csv_get(&d, l, "headline"), "batch");
+    cr_expect_str_eq(csv_get(&d, l, "cold_median_ns"), "");
+    cr_expect_str_eq(csv_get(&d, l, "batch_reps"), "1000");
+    cr_expect_str_eq(csv_get(&d, l, "batch_samples_ns"), "850 849.5 851.25 850.75");
+    csv_free(&d);
+    free(out);
+}
+
+/* --- json -------------------------------------------------------------------------- */
+
+static json_t *parse_json(const char *text) {
     json_error_t err;
-    json_t *doc = json_loads(out, 0, &err);
+    json_t *doc = json_loads(text, 0, &err);
     cr_assert_not_null(doc, "line %d: %s", err.line, err.text);
-    cr_expect_eq(json_integer_value(json_object_get(doc, "schema_version")), BR_SCHEMA_VERSION);
-    json_t *runs = json_object_get(doc, "runs");
-    cr_assert_eq(json_array_size(runs), 3);
+    return doc;
+}
+
+static json_t *at(json_t *o, const char *key) {
+    json_t *v = json_object_get(o, key);
+    cr_assert_not_null(v, "no key %s", key);
+    return v;
+}
+
+static double num(json_t *o, const char *key) {
+    json_t *v = at(o, key);
+    cr_assert(json_is_number(v), "%s is not a number", key);
+    return json_number_value(v);
+}
+
+static const char *text(json_t *o, const char *key) {
+    json_t *v = at(o, key);
+    cr_assert(json_is_string(v), "%s is not a string", key);
+    return json_string_value(v);
+}
+
+static json_t *case_at(json_t *run, size_t i) {
+    json_t *c = json_array_get(at(run, "cases"), i);
+    cr_assert_not_null(c, "no case %zu", i);
+    return c;
+}
+
+/* The JSON timing t carries every statistic and sample of the in-memory one. */
+static void expect_timing(json_t *t, const br_timing *want, int gpu) {
+    cr_assert(json_is_object(t));
+    cr_expect_eq(num(t, "n"), (double)want->stats.n);
+    cr_expect_eq(num(t, "median"), want->stats.median);
+    cr_expect_eq(num(t, "mean"), want->stats.mean);
+    cr_expect_eq(num(t, "min"), want->stats.min);
+    cr_expect_eq(num(t, "max"), want->stats.max);
+    cr_expect_eq(num(t, "stddev"), want->stats.stddev);
+    cr_expect_eq(num(t, "noise"), want->stats.noise);
+    cr_expect_eq(num(t, "q1"), want->stats.q1);
+    cr_expect_eq(num(t, "q3"), want->stats.q3);
+    cr_expect_eq(num(t, "iqr"), want->stats.iqr);
+    cr_expect_eq(num(t, "outliers"), (double)want->stats.n_outliers);
+    if (want->stats.n >= 6) {
+        cr_expect_eq(num(t, "ci_low"), want->stats.ci_low);
+        cr_expect_eq(num(t, "ci_high"), want->stats.ci_high);
+        cr_expect_eq(num(t, "ci_level"), want->stats.ci_level);
+    } else {
+        cr_expect(json_is_null(at(t, "ci_low")) && json_is_null(at(t, "ci_high")) &&
+                  json_is_null(at(t, "ci_level")));
+    }
+    cr_expect_eq(num(t, "n_throttled"), (double)want->n_throttled);
+    cr_expect_eq(num(t, "reps"), (double)want->reps);
+    cr_expect_eq(num(t, "warmup_runs"), (double)want->warmup_runs);
+    cr_expect_eq(num(t, "warmup_ns"), want->warmup_ns);
+    cr_expect_eq(num(t, "measure_ns"), want->measure_ns);
+    cr_expect_str_eq(text(t, "stop_reason"), want->stop_reason);
+    json_t *samples = at(t, "samples_ns");
+    cr_assert_eq(json_array_size(samples), want->n_samples);
+    for (size_t i = 0; i < want->n_samples; i++)
+        cr_expect_eq(json_number_value(json_array_get(samples, i)), want->samples[i], "sample %zu",
+                     i);
+    json_t *mhz = at(t, "sm_mhz_samples");
+    if (gpu) {
+        cr_expect(json_is_boolean(at(t, "graph")));
+        cr_expect_eq(json_is_true(at(t, "graph")), want->graph != 0);
+        cr_expect_eq(num(t, "sm_mhz"), want->sm_mhz_median);
+        cr_assert_eq(json_array_size(mhz), want->n_samples);
+        cr_expect_eq(json_number_value(json_array_get(mhz, 0)), want->sm_mhz[0]);
+    } else {
+        cr_expect(json_is_null(at(t, "graph")));
+        cr_expect(json_is_null(at(t, "sm_mhz")));
+        cr_expect(json_is_null(mhz));
+    }
+}
+
+Test(reporters, json_run_level) {
+    char *out = render("json", fixture_ptrs, N_RUNS, 0, NULL);
+    json_t *doc = parse_json(out);
+    cr_expect_eq(json_integer_value(at(doc, "schema_version")), 2);
+    cr_expect_str_eq(text(doc, "benchrun_version"), "0.1.0");
+    json_t *runs = at(doc, "runs");
+    cr_assert_eq(json_array_size(runs), N_RUNS);
 
     json_t *red = json_array_get(runs, 0);
-    json_t *failed = json_array_get(json_object_get(red, "cases"), 5);
-    cr_expect_str_eq(json_string_value(json_object_get(failed, "status")), "failed");
-    cr_expect(json_is_null(json_object_get(failed, "time_ns")));
-    cr_expect(json_is_null(json_object_get(failed, "samples_ns")));
-    cr_expect(json_is_null(json_object_get(failed, "gbps")));
-    json_t *warp = json_array_get(json_object_get(red, "cases"), 6);
-    cr_expect_eq(json_real_value(json_object_get(warp, "gbps")), 67108864.0 / 41700.0);
-    cr_expect_eq(json_integer_value(json_object_get(json_object_get(warp, "params"), "n")),
-                 1 << 24);
-    cr_expect_eq(json_array_size(json_object_get(warp, "samples_ns")), 5);
-    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(red, "git"), "commit_time")),
-                     "2026-11-18T11:06:40Z");
+    cr_expect_str_eq(text(red, "benchrun_version"), "0.1.0");
+    cr_expect_str_eq(text(red, "date"), "2026-11-22T10:00:00Z");
+    json_t *suite = at(red, "suite");
+    cr_expect_str_eq(text(suite, "name"), "reduction");
+    cr_expect_str_eq(text(suite, "description"), "sum of n float32");
+    cr_expect_str_eq(text(suite, "path"), "suites/reduction.yaml");
+    cr_expect_str_eq(text(suite, "hash"), "3b18e512dba79e4c8300dd08aeb37f8e728b8dad");
+    cr_expect_str_eq(text(at(red, "git"), "commit_time"), "2026-11-18T11:06:40Z");
 
-    json_t *sgemm = json_array_get(runs, 1);
-    cr_expect(json_is_null(json_object_get(sgemm, "device")));
-    cr_expect(json_is_string(json_object_get(sgemm, "gpu_skip_reason")));
-    cr_expect(json_is_null(json_object_get(json_object_get(sgemm, "git"), "branch")));
+    json_t *m = at(red, "measure");
+    cr_expect_str_eq(text(m, "cache"), "flush");
+    cr_expect_eq(num(m, "warmup_ns"), BR_DEFAULT_WARMUP_NS);
+    cr_expect_str_eq(text(m, "mode"), "both");
+    cr_expect_str_eq(text(m, "headline"), "cold");
+    cr_expect(json_is_true(at(m, "hold")));
+    cr_expect_eq(num(m, "throttle"), 0.75);
+    cr_expect_eq(num(m, "min_samples"), 10);
+    cr_expect_eq(num(m, "min_time_ns"), 50e6);
+    cr_expect_eq(num(m, "max_noise"), 0.005);
+    cr_expect_eq(num(m, "timeout_ns"), 10e9);
+    cr_expect_eq(num(m, "max_samples"), BR_DEFAULT_MAX_SAMPLES);
+    json_t *peak = at(red, "peak");
+    cr_expect_str_eq(text(peak, "kind"), "theoretical");
+    cr_expect_eq(num(peak, "gbps"), 3352.32);
 
-    json_t *lat = json_array_get(runs, 2);
-    cr_expect(json_is_false(json_object_get(json_object_get(lat, "git"), "present")));
-    cr_expect_eq(json_object_size(
-                     json_object_get(json_array_get(json_object_get(lat, "cases"), 0), "params")),
-                 0);
+    json_t *d = at(red, "device");
+    cr_expect_str_eq(text(d, "name"), "NVIDIA H100 80GB HBM3");
+    cr_expect_str_eq(text(d, "uuid"), "GPU-5c1a2b3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    cr_expect_str_eq(text(d, "cc"), "9.0");
+    cr_expect_eq(num(d, "sm_count"), 132);
+    cr_expect_eq(num(d, "sm_clock_max_mhz"), 1980);
+    cr_expect_eq(num(d, "sm_clock_now_mhz"), 1755);
+    cr_expect_eq(num(d, "mem_clock_mhz"), 2619);
+    cr_expect_eq(num(d, "bus_width_bits"), 5120);
+    cr_expect_eq(num(d, "peak_gbps"), 3352.32);
+    cr_expect(json_is_null(at(d, "measured_peak_gbps")));
+    cr_expect_eq(num(d, "l2_bytes"), 52428800);
+    cr_expect_eq(num(d, "global_mem_bytes"), 85022736384.0);
+    cr_expect(json_is_true(at(d, "ecc")));
+    cr_expect_eq(num(d, "driver_version"), 13000);
+    cr_expect_eq(num(d, "runtime_version"), 12080);
+    json_t *host = at(red, "host");
+    cr_expect_str_eq(text(host, "cpu_model"), "Intel(R) Xeon(R) Platinum 8480+");
+    cr_expect_eq(num(host, "logical_cores"), 224);
+    cr_expect_str_eq(text(host, "governor"), "performance");
+    cr_expect_str_eq(text(host, "hostname"), "gpu-node-07");
+
+    json_t *bw = json_array_get(runs, 1);
+    cr_expect_str_eq(text(at(bw, "measure"), "cache"), "flush-memset");
+    cr_expect_str_eq(text(at(bw, "measure"), "mode"), "cold");
+    cr_expect_str_eq(text(at(bw, "peak"), "kind"), "measured");
+    cr_expect_eq(num(at(bw, "peak"), "gbps"), 2910.4);
+    cr_expect_eq(num(at(bw, "device"), "measured_peak_gbps"), 2910.4);
+    cr_expect(json_is_null(at(at(bw, "device"), "sm_clock_now_mhz")));
+    cr_expect(json_is_null(at(at(bw, "device"), "ecc")));
+
+    json_t *sg = json_array_get(runs, 2);
+    cr_expect(json_is_null(at(sg, "device")));
+    cr_expect(json_is_null(at(at(sg, "peak"), "gbps")));
+    cr_expect(json_is_string(at(sg, "gpu_skip_reason")));
+    cr_expect(json_is_null(at(at(sg, "git"), "branch")));
+
+    json_t *lat = json_array_get(runs, 3);
+    cr_expect(json_is_false(at(at(lat, "git"), "present")));
+    cr_expect_str_eq(text(at(lat, "measure"), "mode"), "batch");
+    cr_expect_str_eq(text(at(lat, "measure"), "headline"), "batch");
+    cr_expect_str_eq(text(at(lat, "measure"), "cache"), "warm");
+    cr_expect(json_is_null(at(at(lat, "host"), "cpu_model")));
+    cr_expect_eq(json_object_size(at(case_at(lat, 0), "params")), 0);
+    json_decref(doc);
+    free(out);
+}
+
+Test(reporters, json_cases) {
+    char *out = render("json", fixture_ptrs, N_RUNS, 0, NULL);
+    json_t *doc = parse_json(out);
+    json_t *runs = at(doc, "runs");
+    json_t *red = json_array_get(runs, 0);
+
+    /* Every OK case of every run: its timings as in memory, null when absent. */
+    for (size_t ri = 0; ri < N_RUNS; ri++) {
+        const br_run *r = &fixture[ri];
+        json_t *run = json_array_get(runs, ri);
+        cr_assert_eq(json_array_size(at(run, "cases")), r->n_cases);
+        for (size_t i = 0; i < r->n_cases; i++) {
+            const br_case_result *c = &r->cases[i];
+            json_t *jc = case_at(run, i);
+            int gpu = r->kernels[c->kernel].backend == BR_BACKEND_GPU;
+            cr_expect_str_eq(text(jc, "kernel"), r->kernels[c->kernel].name);
+            cr_expect_str_eq(text(jc, "status"), br_status_name(c->status));
+            if (c->status == BR_STATUS_OK && c->cold.present)
+                expect_timing(at(jc, "cold"), &c->cold, gpu);
+            else
+                cr_expect(json_is_null(at(jc, "cold")), "run %zu case %zu", ri, i);
+            if (c->status == BR_STATUS_OK && c->batch.present)
+                expect_timing(at(jc, "batch"), &c->batch, gpu);
+            else
+                cr_expect(json_is_null(at(jc, "batch")), "run %zu case %zu", ri, i);
+        }
+    }
+
+    json_t *warp = case_at(red, 2);
+    cr_expect_eq(num(at(warp, "cold"), "n_throttled"), 12);
+    cr_expect_eq(num(at(warp, "cold"), "throttled_min_mhz"), 1020);
+    cr_expect(json_is_null(at(at(warp, "batch"), "throttled_min_mhz")));
+    cr_expect_eq(json_array_size(at(at(warp, "cold"), "samples_ns")), 8);
+    cr_expect_eq(num(at(warp, "params"), "n"), 1 << 20);
+    cr_expect_eq(num(warp, "gbps"), 4194304.0 / 4099.0);
+    cr_expect_eq(num(warp, "bytes"), 4194304.0);
+    cr_expect(json_is_null(at(warp, "flops")));
+    cr_expect(json_is_null(at(warp, "gflops")));
+    cr_expect_eq(num(warp, "pct_peak"), 100.0 * (4194304.0 / 4099.0) / 3352.32);
+    cr_expect_eq(num(warp, "speedup"), 262000.0 / 4099.0);
+    cr_expect_str_eq(text(at(case_at(red, 4), "cold"), "stop_reason"), "plateau");
+
+    json_t *failed = case_at(red, 5);
+    cr_expect_str_eq(text(failed, "stage"), "verify");
+    cr_expect(json_is_string(at(failed, "message")));
+    cr_expect(json_is_null(at(failed, "cold")) && json_is_null(at(failed, "batch")));
+    cr_expect(json_is_null(at(failed, "gbps")));
+    cr_expect(json_is_null(at(case_at(red, 0), "stage")));
+
+    json_t *copy = case_at(json_array_get(runs, 1), 0);
+    cr_expect_eq(num(at(copy, "cold"), "outliers"), 2);
+    cr_expect(json_is_null(at(copy, "batch")));
+
+    json_t *skipped = case_at(json_array_get(runs, 2), 1);
+    cr_expect_str_eq(text(skipped, "status"), "skipped");
+    cr_expect_str_eq(text(skipped, "stage"), "no-gpu");
+    cr_expect(json_is_null(at(skipped, "cold")));
+
+    json_t *noop = case_at(json_array_get(runs, 3), 0);
+    cr_expect(json_is_null(at(noop, "cold")));
+    cr_expect_eq(num(at(noop, "batch"), "reps"), 1000);
+    json_decref(doc);
+    free(out);
+}
+
+Test(reporters, json_nan_is_null) {
+    /* A statistic that is NAN (an empty CI of a sample set this small) is null. */
+    br_run *r = &fixture[2];
+    r->cases[0].cold.sm_mhz_median = NAN;
+    r->cases[0].cold.stats.mean = NAN;
+    char *out = render_one("json", 2, 0);
+    json_t *doc = parse_json(out);
+    json_t *cold = at(case_at(json_array_get(at(doc, "runs"), 0), 0), "cold");
+    cr_expect(json_is_null(at(cold, "mean")));
+    cr_expect(json_is_null(at(cold, "ci_low")));
+    cr_expect(json_is_number(at(cold, "median")));
     json_decref(doc);
     free(out);
 }
@@ -498,7 +1215,7 @@ Test(reporters, write_error_is_reported) {
         cr_assert_not_null(f);
         br_error_clear();
         br_report_opts opts = {0};
-        int rc = br_reporter_find(names[i])->write(f, fixture_ptrs, 3, &opts);
+        int rc = br_reporter_find(names[i])->write(f, fixture_ptrs, N_RUNS, &opts);
         fclose(f);
         cr_expect_eq(rc, -1, "%s", names[i]);
         cr_expect_str_neq(br_error_get(), "", "%s", names[i]);
@@ -519,21 +1236,51 @@ Test(reporters, registry) {
 Test(results, derive) {
     br_run *r = &fixture[0];
     const br_case_result *cpu = &r->cases[4], *naive = &r->cases[5], *warp = &r->cases[6];
-    cr_expect_eq(cpu->gbps, 67108864.0 / 4210000.0);
+    double cpu_median = cpu->cold.stats.median;
+    cr_expect_eq(cpu->gbps, 67108864.0 / cpu_median);
     cr_expect(isnan(cpu->pct_peak), "host case has no % of peak");
     cr_expect_eq(cpu->speedup, 1.0);
     cr_expect(isnan(cpu->gflops), "no flops");
     cr_expect(isnan(naive->gbps) && isnan(naive->pct_peak) && isnan(naive->speedup));
     cr_expect_eq(warp->pct_peak, 100.0 * (67108864.0 / 41700.0) / 3352.32);
-    cr_expect_eq(warp->speedup, 4210000.0 / 41700.0);
+    cr_expect_eq(warp->speedup, cpu_median / 41700.0);
 
-    br_run *s = &fixture[1];
+    /* % of peak is relative to the run's peak (here the measured one), not
+     * the device's theoretical peak. */
+    br_run *bw = &fixture[1];
+    double copy_median = bw->cases[0].cold.stats.median;
+    cr_expect_eq(bw->cases[0].gbps, 2147483648.0 / copy_median);
+    cr_expect_eq(bw->cases[0].pct_peak, 100.0 * (2147483648.0 / copy_median) / 2910.4);
+
+    br_run *s = &fixture[2];
     cr_expect_eq(s->cases[0].gflops, 2e9 / 152000000.0);
     cr_expect(isnan(s->cases[0].gbps) && isnan(s->cases[0].pct_peak));
     cr_expect(isnan(s->cases[1].gflops) && isnan(s->cases[1].speedup));
 
-    br_run *l = &fixture[2];
-    cr_expect_eq(l->cases[1].speedup, 850.375 / 9252.5); /* medians */
+    /* Headline batch: the batch medians. */
+    br_run *l = &fixture[3];
+    cr_expect_eq(l->cases[1].speedup, 850.375 / 9252.5);
+}
+
+Test(results, derive_uses_headline) {
+    br_run *r = &fixture[0];
+    const br_case_result *warp = &r->cases[6];
+    cr_expect_eq(br_case_headline(r, warp), &warp->cold);
+    r->measure.headline = BR_MODE_BATCH;
+    cr_expect_eq(br_case_headline(r, warp), &warp->batch);
+    br_run_derive(r);
+    double batch = warp->batch.stats.median;
+    cr_expect_eq(batch, 0.95 * 41700.0);
+    cr_expect_eq(warp->gbps, 67108864.0 / batch);
+    cr_expect_eq(warp->speedup, r->cases[4].batch.stats.median / batch);
+    cr_expect_eq(warp->pct_peak, 100.0 * (67108864.0 / batch) / 3352.32);
+    cr_expect_null(br_case_headline(r, NULL));
+
+    /* A headline timing that was not taken gives no figures. */
+    br_run *bw = &fixture[1];
+    bw->measure.headline = BR_MODE_BATCH;
+    br_run_derive(bw);
+    cr_expect(isnan(bw->cases[0].gbps) && isnan(bw->cases[0].speedup));
 }
 
 Test(results, speedup_without_reference) {
@@ -545,7 +1292,13 @@ Test(results, speedup_without_reference) {
     cr_expect(isnan(r->cases[6].speedup) && isnan(r->cases[7].speedup));
     cr_expect(!isnan(r->cases[6].gbps), "own figures remain");
     cr_expect(!isnan(r->cases[2].speedup), "other combos keep theirs");
-    /* Without a device, no % of peak. */
+    /* Without a device, or without a usable peak, no % of peak. */
+    r->peak_gbps = NAN;
+    br_run_derive(r);
+    cr_expect(isnan(r->cases[6].pct_peak));
+    r->peak_gbps = 3352.32;
+    br_run_derive(r);
+    cr_expect(!isnan(r->cases[6].pct_peak));
     r->has_device = 0;
     br_run_derive(r);
     cr_expect(isnan(r->cases[6].pct_peak));
@@ -555,7 +1308,7 @@ Test(results, count) {
     size_t ok = 9, failed = 9, skipped = 9;
     br_run_count(&fixture[0], &ok, &failed, &skipped);
     cr_expect(ok == 7 && failed == 1 && skipped == 0);
-    br_run_count(&fixture[1], &ok, &failed, &skipped);
+    br_run_count(&fixture[2], &ok, &failed, &skipped);
     cr_expect(ok == 2 && failed == 0 && skipped == 2);
     br_run_count(NULL, &ok, NULL, &skipped);
     cr_expect(ok == 0 && skipped == 0);
@@ -567,7 +1320,23 @@ Test(results, dispose_accepts_null_and_zeroed) {
     br_run_dispose(&zero);
     br_run_dispose(NULL);
     br_run_dispose(&fixture[0]);
+    cr_expect_null(fixture[0].cases);
     br_run_dispose(&fixture[0]); /* zeroed by the first call */
+}
+
+Test(results, timing_dispose) {
+    br_timing t;
+    memset(&t, 0, sizeof t);
+    br_timing_dispose(&t);
+    br_timing_dispose(NULL);
+    br_timing *cold = &fixture[0].cases[1].cold;
+    cr_assert_not_null(cold->samples);
+    cr_assert_not_null(cold->sm_mhz);
+    br_timing_dispose(cold);
+    cr_expect_null(cold->samples);
+    cr_expect_null(cold->sm_mhz);
+    cr_expect_eq(cold->present, 0);
+    cr_expect_eq(cold->n_samples, 0);
 }
 
 Test(results, names) {
@@ -576,4 +1345,15 @@ Test(results, names) {
     cr_expect_str_eq(br_status_name(BR_STATUS_SKIPPED), "skipped");
     cr_expect_str_eq(br_backend_name(BR_BACKEND_HOST), "host");
     cr_expect_str_eq(br_backend_name(BR_BACKEND_GPU), "gpu");
+    cr_expect_str_eq(br_mode_name(BR_MODE_COLD), "cold");
+    cr_expect_str_eq(br_mode_name(BR_MODE_BATCH), "batch");
+    cr_expect_str_eq(br_mode_name(BR_MODE_BOTH), "both");
+    cr_expect_str_eq(br_mode_name((br_mode)0), "unknown");
+    cr_expect_str_eq(br_cache_name(BR_CACHE_FLUSH), "flush");
+    cr_expect_str_eq(br_cache_name(BR_CACHE_WARM), "warm");
+    cr_expect_str_eq(br_cache_name(BR_CACHE_FLUSH_MEMSET), "flush-memset");
+    cr_expect_str_eq(br_cache_name((br_cache_policy)7), "unknown");
+    cr_expect_str_eq(br_peak_kind_name(BR_PEAK_THEORETICAL), "theoretical");
+    cr_expect_str_eq(br_peak_kind_name(BR_PEAK_MEASURED), "measured");
+    cr_expect_str_eq(br_peak_kind_name((br_peak_kind)5), "unknown");
 }

@@ -258,7 +258,52 @@ Test(suite, minimal_gets_the_defaults) {
     cr_assert_eq(s.measure.min_time_ns, BR_DEFAULT_MIN_TIME_NS);
     cr_assert_eq(s.measure.max_noise, BR_DEFAULT_MAX_NOISE);
     cr_assert_eq(s.measure.timeout_ns, BR_DEFAULT_TIMEOUT_NS);
+    cr_assert_eq(s.measure.max_samples, BR_DEFAULT_MAX_SAMPLES);
+    cr_assert_eq(s.measure.throttle, BR_DEFAULT_THROTTLE);
+    cr_assert_eq(s.measure.hold, 1);
+    cr_assert_eq(s.measure.mode, BR_MODE_COLD);
+    cr_assert_eq(s.measure.headline, BR_MODE_COLD);
+    cr_assert_eq(s.peak, BR_PEAK_THEORETICAL);
     br_suite_dispose(&s);
+}
+
+Test(suite, every_measurement_key) {
+    br_suite s;
+    load_ok(&s, SUITES "/measure_all.yaml");
+    cr_assert_eq(s.cache, BR_CACHE_FLUSH_MEMSET);
+    cr_assert_eq(s.peak, BR_PEAK_MEASURED);
+    cr_assert_eq(s.measure.min_samples, 5);
+    cr_assert_float_eq(s.measure.min_time_ns, 1e6, 1e-9);
+    cr_assert_float_eq(s.measure.max_noise, 0.01, 1e-15);
+    cr_assert_float_eq(s.measure.timeout_ns, 2e9, 1e-3);
+    cr_assert_eq(s.measure.max_samples, 500);
+    cr_assert_float_eq(s.measure.throttle, 0.8, 1e-15);
+    cr_assert_eq(s.measure.hold, 0);
+    cr_assert_eq(s.measure.mode, BR_MODE_BOTH);
+    cr_assert_eq(s.measure.headline, BR_MODE_BATCH);
+    br_suite_dispose(&s);
+}
+
+Test(suite, command_line_values_parse_like_suite_values) {
+    double ns = 0, f = 0;
+    br_mode m = 0;
+    cr_assert_eq(br_parse_duration(&ns, "--min-time", "1.5ms"), 0);
+    cr_assert_float_eq(ns, 1.5e6, 1e-9);
+    cr_assert_eq(br_parse_duration(&ns, "--timeout", "5"), -1);
+    cr_assert_str_eq(br_error_get(), "--timeout: expected a duration such as 25ms or 1.5s, "
+                                     "found 5 (a unit is missing: ns, us, ms, s or "
+                                     "min)");
+    cr_assert_eq(br_parse_fraction(&f, "--max-noise", "0.5%"), 0);
+    cr_assert_float_eq(f, 0.005, 1e-15);
+    cr_assert_eq(br_parse_fraction(&f, "--max-noise", "150%"), -1);
+    cr_assert_str_eq(br_error_get(),
+                     "--max-noise: --max-noise must be between 0% and 100%, found 150%");
+    cr_assert_eq(br_parse_mode(&m, "--mode", "both", 1), 0);
+    cr_assert_eq(m, BR_MODE_BOTH);
+    cr_assert_eq(br_parse_mode(&m, "--headline", "both", 0), -1);
+    cr_assert_eq(br_parse_mode(&m, "--mode", "bach", 1), -1);
+    cr_assert_str_eq(br_error_get(), "--mode: unknown mode 'bach' (expected cold, batch or both) "
+                                     "(did you mean 'batch'?)");
 }
 
 Test(suite, flow_style_and_quotes) {
@@ -347,8 +392,8 @@ Test(suite, path_kept_as_given) {
     cr_assert_eq(chdir(BR_FIXTURES_DIR), 0);
     cr_assert_eq(br_suite_load(&s, "bad/cache_unknown.yaml"), -1);
     cr_assert_str_eq(br_error_get(),
-                     "bad/cache_unknown.yaml:4:8: unknown cache policy 'cold' (expected flush or "
-                     "warm)");
+                     "bad/cache_unknown.yaml:4:8: unknown cache policy 'cold' (expected flush, "
+                     "warm or flush-memset)");
     br_suite_dispose(&s);
 }
 

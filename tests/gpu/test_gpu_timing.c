@@ -1,0 +1,90 @@
+/* GPU: the timing core against known answers (label `gpu`; skipped without a
+ * GPU). A kernel that spins on %globaltimer for a fixed time must be timed
+ * at that time plus at most the events' own overhead; the SM clock probe
+ * must read a plausible clock; an input that fits in L2 must be faster warm
+ * than after the flush. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+
+#include "../e2e_util.h"
+#include "gpu_main.h"
+
+TestSuite(gpu_timing, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 600);
+
+/* Run benchrun on `suite_text` (written to tmp) with extra arguments; return
+ * the parsed JSON run (owned by *doc). */
+static json_t *run_json(json_t **doc, const char *name, const char *suite_text, const char *extra) {
+    char *suite = e2e_put(name, suite_text);
+    char *json = br_strfmt("%s/%s.json", tmp, name);
+    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    const char *args[] = {cache, "--json", json, extra ? extra : "-q", suite, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    json_error_t err;
+    *doc = json_load_file(json, 0, &err);
+    cr_assert_not_null(*doc, "%s", err.text);
+    e2e_free(&r);
+    free(suite);
+    free(json);
+    free(cache);
+    return json_array_get(json_object_get(*doc, "runs"), 0);
+}
+
+static double num(json_t *o, const char *k) {
+    return json_number_value(json_object_get(o, k));
+}
+
+Test(gpu_timing, a_spin_kernel_of_known_length_is_timed_at_that_length) {
+    char *text = br_strfmt("name: spin\nsource: [%s/spin.cu]\nkernels: [spin]\n"
+                           "params:\n  us: [10, 100, 1000]\n"
+                           "measure: {mode: both}\n",
+                           BR_FIXTURES_DIR "/e2e");
+    json_t *doc;
+    json_t *run = run_json(&doc, "spin", text, NULL);
+    free(text);
+    double max_mhz = num(json_object_get(run, "device"), "sm_clock_max_mhz");
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(run, "cases"), i, c) {
+        double us = num(json_object_get(c, "params"), "us");
+        json_t *cold = json_object_get(c, "cold"), *batch = json_object_get(c, "batch");
+        double cold_us = num(cold, "median") / 1e3, batch_us = num(batch, "median") / 1e3;
+        /* Never shorter than the spin; longer by at most the events' fixed
+         * overhead (2-4 us, MEASUREMENT.md point 3) and 0.5%. */
+        cr_assert_geq(cold_us, us, "cold %g us for a %g us spin", cold_us, us);
+        cr_assert_leq(cold_us, us * 1.005 + 5.0, "cold %g us for a %g us spin", cold_us, us);
+        cr_assert_geq(batch_us, us, "batch %g us for a %g us spin", batch_us, us);
+        cr_assert_leq(batch_us, us * 1.005 + 2.0, "batch %g us for a %g us spin", batch_us, us);
+        /* The probe reads the SM clock: within 75%..105% of the maximum. */
+        double mhz = num(cold, "sm_mhz");
+        cr_assert(mhz > 0.75 * max_mhz && mhz < 1.05 * max_mhz, "SM clock %g MHz, max %g", mhz,
+                  max_mhz);
+    }
+    json_decref(doc);
+}
+
+Test(gpu_timing, an_input_in_l2_is_faster_warm_than_flushed) {
+    /* 2^22 floats = 16 MiB: inside the L2 of an A100/H100/H200. */
+    char *text = br_strfmt("name: l2\nsource: [%s/kernels/reduction.cu]\nkernels: [reduce_vec]\n"
+                           "params:\n  n: [\"2^22\"]\nbytes: 4 * n\n",
+                           BR_SOURCE_DIR);
+    json_t *doc_flush, *doc_warm;
+    json_t *flush = run_json(&doc_flush, "l2flush", text, "--cache=flush");
+    json_t *warm = run_json(&doc_warm, "l2warm", text, "--cache=warm");
+    free(text);
+    double l2 = num(json_object_get(flush, "device"), "l2_bytes");
+    if (l2 < 32.0 * 1024 * 1024) {
+        json_decref(doc_flush);
+        json_decref(doc_warm);
+        cr_skip_test("L2 of %g MiB is too small for a 16 MiB input", l2 / 1048576);
+    }
+    double f =
+        num(json_object_get(json_array_get(json_object_get(flush, "cases"), 0), "cold"), "median");
+    double w =
+        num(json_object_get(json_array_get(json_object_get(warm, "cases"), 0), "cold"), "median");
+    cr_assert_lt(w, 0.9 * f, "warm %g ns is not clearly faster than flushed %g ns", w, f);
+    json_decref(doc_flush);
+    json_decref(doc_warm);
+}
