@@ -237,11 +237,12 @@ static void build_reduction(br_run *r) {
     br_run_derive(r);
 }
 
-/* copy n=2^28: 18 samples within 0.02% of 1 ms and 2 far above them, 10%
- * outliers by Tukey's fences, yet a low noise. */
+/* copy n=2^28: 15 samples within 0.02% of 1 ms and 5 far above them, 25%
+ * outliers by Tukey's fences (more than the 20% that flags O), yet a low
+ * noise. */
 static const double copy28[] = {1000000, 1000050, 999960,  1000120, 999920,  1000030, 999990,
                                 1000090, 999940,  1000020, 1000070, 999970,  1000010, 999900,
-                                1000060, 999980,  1000040, 999950,  1001500, 1001700};
+                                1000060, 1001300, 1001400, 1001500, 1001600, 1001700};
 
 static void build_bandwidth(br_run *r) {
     const char *params[] = {"n"};
@@ -702,8 +703,8 @@ Test(reporters, table_warnings) {
     free(out);
 
     out = render_one("table", 1, 0);
-    cr_expect(strstr(out, "\nflags: O = over 5% of samples are outliers\n") != NULL, "%s", out);
-    cr_expect(strstr(out, "\ncopy n=2^28 (cold): 2 of 20 samples (10.0%) are outliers (outside "
+    cr_expect(strstr(out, "\nflags: O = over 20% of samples are outliers\n") != NULL, "%s", out);
+    cr_expect(strstr(out, "\ncopy n=2^28 (cold): 5 of 20 samples (25.0%) are outliers (outside "
                           "Tukey's fences)\n") != NULL,
               "%s", out);
     free(out);
@@ -917,7 +918,7 @@ Test(reporters, csv_records) {
     size_t pl = csv_find(&d, "reduce_cpu", "n", "16777216");
     cr_expect_str_eq(csv_get(&d, pl, "cold_stop_reason"), "plateau");
     size_t o = csv_find(&d, "copy", NULL, NULL);
-    cr_expect_str_eq(csv_get(&d, o, "cold_outliers"), "2");
+    cr_expect_str_eq(csv_get(&d, o, "cold_outliers"), "5");
     cr_expect_str_eq(csv_get(&d, o, "cold_samples"), "20");
 
     /* A failed case: message quoted and read back, no times. */
@@ -1165,7 +1166,7 @@ Test(reporters, json_cases) {
     cr_expect(json_is_null(at(case_at(red, 0), "stage")));
 
     json_t *copy = case_at(json_array_get(runs, 1), 0);
-    cr_expect_eq(num(at(copy, "cold"), "outliers"), 2);
+    cr_expect_eq(num(at(copy, "cold"), "outliers"), 5);
     cr_expect(json_is_null(at(copy, "batch")));
 
     json_t *skipped = case_at(json_array_get(runs, 2), 1);

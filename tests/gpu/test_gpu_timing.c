@@ -2,7 +2,7 @@
  * GPU). A kernel that spins on %globaltimer for a fixed time must be timed
  * at that time plus at most the events' own overhead; the SM clock probe
  * must read a plausible clock; an input that fits in L2 must be faster warm
- * than after the flush. */
+ * than after the flush (the medians' confidence intervals apart). */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
