@@ -115,6 +115,8 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         .probe = p->probe,
         .reps = 1,
         .graph = 1,
+        .ranges = p->ranges,
+        .n_ranges = p->n_ranges,
     };
     br_sample smp;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
@@ -128,12 +130,15 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         double est = smp.ns > 1.0 ? smp.ns : 1.0;
         double reps = ceil(BR_BATCH_TARGET_NS / est);
         o.reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
-        /* The first batch captures the graph; without one, stay behind the hold. */
-        if (ops->sample(state, &o, run, ctx, &smp) != 0)
-            goto fail;
-        out->warmup_runs += o.reps;
-        if (!smp.graph && o.reps > BR_BATCH_MAX_PLAIN_REPS)
-            o.reps = BR_BATCH_MAX_PLAIN_REPS;
+        /* The first batch captures the graph; without one, stay behind the
+         * hold. A batch of one execution needs no graph. */
+        if (o.reps > 1) {
+            if (ops->sample(state, &o, run, ctx, &smp) != 0)
+                goto fail;
+            out->warmup_runs += o.reps;
+            if (!smp.graph && o.reps > BR_BATCH_MAX_PLAIN_REPS)
+                o.reps = BR_BATCH_MAX_PLAIN_REPS;
+        }
     }
     while (now() - t0 < p->warmup_ns) {
         if (ops->sample(state, &o, run, ctx, &smp) != 0)

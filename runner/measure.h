@@ -83,6 +83,8 @@ typedef struct br_measure_params {
     int probe;           /* measure the SM clock of each sample (GPU) */
     double max_mhz;      /* the device's maximum SM clock, MHz (throttle reference; 0: none) */
     double (*now)(void); /* wall clock, ns; NULL: br_now_ns (tests pass a fake) */
+    const br_mem_range *ranges; /* host: the case's memory, for the flush (timer.h) */
+    size_t n_ranges;
 } br_measure_params;
 
 /* Measure `run(ctx)` with the timer (ops, state) into *out (a zeroed
@@ -90,8 +92,8 @@ typedef struct br_measure_params {
  *  1. Warmup: samples (discarded) until p->warmup_ns of wall time has passed,
  *     so module load, JIT and clock ramp-up stay out of the samples. A batch
  *     measurement first times one execution to choose the batch size
- *     (BR_BATCH_TARGET_NS per sample) and always warms up with at least one
- *     batch (which captures the CUDA graph).
+ *     (BR_BATCH_TARGET_NS per sample) and, when that is more than one,
+ *     warms up with at least one batch (which captures the CUDA graph).
  *  2. Samples until the stopping criterion above holds. A GPU sample whose SM
  *     clock is below cfg.throttle x max_mhz is discarded and counted.
  * Cold samples apply p->flush before each execution; batch samples never

@@ -32,6 +32,12 @@ typedef enum br_flush_kind {
     BR_FLUSH_MEMSET = 2
 } br_flush_kind;
 
+/* A block of host memory a case owns. */
+typedef struct br_mem_range {
+    const void *p;
+    size_t bytes;
+} br_mem_range;
+
 typedef struct br_sample_opts {
     br_flush_kind flush; /* applied once before the sample */
     int hold;            /* GPU: hold the stream with a blocking kernel while the sample is
@@ -41,6 +47,13 @@ typedef struct br_sample_opts {
                             no flush between them) */
     int graph;           /* reps > 1 on a GPU: run the executions as one CUDA graph when the
                             kernel can be captured */
+    /* Host: the case's own memory. Where the CPU has CLFLUSH (x86-64) and
+     * the ranges are small (at most a tenth of the last-level cache), a flush
+     * writes back and evicts exactly these lines from every cache level,
+     * which is far cheaper than the alternative: reading a buffer twice the
+     * last-level cache size, used otherwise. */
+    const br_mem_range *ranges;
+    size_t n_ranges;
 } br_sample_opts;
 
 typedef struct br_sample {
