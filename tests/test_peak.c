@@ -1,4 +1,5 @@
 /* test_peak.c - the measured-peak cache: round trip, stale and corrupt entries. */
+#include "e2e_util.h"
 #include "error.h"
 #include "peak.h"
 #include "util.h"
@@ -19,45 +20,12 @@
 #define BR_VERSION "dev"
 #endif
 
-static char tmp[256]; /* the mkdtemp directory of this test */
-
-/* Remove the tree at `path` (symlinks are removed, not followed). */
-static void rm_rf(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0700);
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                char child[PATH_MAX];
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                rm_rf(child);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void setup(void) {
-    snprintf(tmp, sizeof tmp, "/tmp/br_peak_XXXXXX");
-    cr_assert_not_null(mkdtemp(tmp));
+    e2e_tmp_make();
     br_error_clear();
 }
 
-static void teardown(void) {
-    if (tmp[0])
-        rm_rf(tmp);
-}
-
-TestSuite(peak, .init = setup, .fini = teardown);
+TestSuite(peak, .init = setup, .fini = e2e_tmp_drop);
 
 /* "<tmp>/<rel>" in one of four static buffers used in turn (each valid until
  * the fourth call after it). */
@@ -353,7 +321,7 @@ Test(peak, store_into_an_unwritable_place_is_an_error) {
 
 Test(peak, unreadable_file_is_an_error) {
     if (geteuid() == 0) {
-        teardown(); /* a skipped test does not reach .fini */
+        e2e_tmp_drop(); /* a skipped test does not reach .fini */
         cr_skip_test("root reads files whatever their mode");
     }
     br_device d = h100();
