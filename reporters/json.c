@@ -8,18 +8,33 @@
  *    "measure": {"cache", "warmup_ns", "mode", "headline", "hold", "throttle",
  *                "min_samples", "min_time_ns", "max_noise", "timeout_ns", "max_samples"},
  *    "peak": {"kind": "theoretical" | "measured", "gbps"},
+ *    "regression": {"threshold", "alpha"},
  *    "git": {...}, "device": {...} | null, "gpu_skip_reason", "host": {...},
  *    "params": [names], "kernels": [{"name", "source", "backend"}],
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
  *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
- *               "speedup", "cold": timing | null, "batch": timing | null}]}]}
+ *               "speedup", "verified", "commit", "date",
+ *               "cold": timing | null, "batch": timing | null}],
+ *    "comparison": comparison (only when the run was compared with a baseline)}]}
+ *
+ * "verified" is true for an OK case, false when verification failed, null
+ * when it was not reached; "commit" (full SHA or null) and "date" say when
+ * the case was measured (in a baseline updated by a partial run they differ
+ * between cases).
  *
  * timing (null unless the case is OK and the timing was taken; ns per
  * execution): {"n", "min", "max", "mean", "median", "stddev", "noise", "q1",
  * "q3", "iqr", "ci_low", "ci_high", "ci_level", "outliers", "n_throttled",
  * "throttled_min_mhz", "reps", "graph" (null on the host), "warmup_runs",
  * "warmup_ns", "measure_ns", "stop_reason", "sm_mhz" (median),
- * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null}. */
+ * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null}.
+ *
+ * comparison: {"baseline", "baseline_commit", "baseline_date",
+ * "baseline_device", "device_forced", "threshold", "alpha", "clock",
+ * "counts": {status: n}, "cases": [{"kernel", "params", "status", "why",
+ * "baseline_median", "median", "baseline_n", "n", "change", "p_value",
+ * "p_exact"}]}; medians ns, change a fraction. Readers of results and
+ * baselines ignore it. */
 #include "reporter.h"
 
 #include <errno.h>
@@ -261,8 +276,69 @@ static json_t *case_json(builder *b, const br_run *r, const br_case_result *c) {
     put(b, o, "gflops", real(c->gflops));
     put(b, o, "pct_peak", real(c->pct_peak));
     put(b, o, "speedup", real(c->speedup));
+    put(b, o, "verified",
+        ok                                            ? json_true()
+        : c->stage && strcmp(c->stage, "verify") == 0 ? json_false()
+                                                      : json_null());
+    const char *commit = c->commit                          ? c->commit
+                         : r->git.present && !r->git.unborn ? r->git.sha
+                                                            : NULL;
+    put(b, o, "commit", str_or_null(commit));
+    put(b, o, "date", str_or_null(c->date[0] ? c->date : r->date));
     put(b, o, "cold", ok && c->cold.present ? timing_json(b, &c->cold, gpu) : json_null());
     put(b, o, "batch", ok && c->batch.present ? timing_json(b, &c->batch, gpu) : json_null());
+    return o;
+}
+
+static json_t *regression_json(builder *b, const br_regression_cfg *g) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "threshold", real(g->threshold));
+    put(b, o, "alpha", real(g->alpha));
+    return o;
+}
+
+static json_t *comparison_json(builder *b, const br_comparison *c) {
+    json_t *o = json_object();
+    json_t *counts = json_object();
+    json_t *cases = json_array();
+    if (!o || !counts || !cases) {
+        json_decref(o);
+        json_decref(counts);
+        json_decref(cases);
+        return NULL;
+    }
+    put(b, o, "baseline", str(c->baseline_path));
+    put(b, o, "baseline_commit", str_or_null(c->baseline_commit));
+    put(b, o, "baseline_date", str_or_null(c->baseline_date));
+    put(b, o, "baseline_device", str_or_null(c->baseline_device));
+    put(b, o, "device_forced", json_boolean(c->device_forced));
+    put(b, o, "threshold", real(c->rules.threshold));
+    put(b, o, "alpha", real(c->rules.alpha));
+    put(b, o, "clock", str(br_mode_name(c->clock)));
+    for (int s = 0; s < BR_CHANGE_COUNT; s++)
+        put(b, counts, br_change_name((br_change)s), integer((long long)c->count[s]));
+    put(b, o, "counts", counts);
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const br_compare_entry *e = &c->entries[i];
+        json_t *x = json_object();
+        if (x) {
+            put(b, x, "kernel", str(e->kernel));
+            put(b, x, "params", str(e->params));
+            put(b, x, "status", str(br_change_name(e->status)));
+            put(b, x, "why", str(e->why));
+            put(b, x, "baseline_median", real(e->base_median));
+            put(b, x, "median", real(e->cur_median));
+            put(b, x, "baseline_n", integer((long long)e->base_n));
+            put(b, x, "n", integer((long long)e->cur_n));
+            put(b, x, "change", real(e->change));
+            put(b, x, "p_value", real(e->p_value));
+            put(b, x, "p_exact", isnan(e->p_value) ? json_null() : json_boolean(e->p_exact));
+        }
+        append(b, cases, x);
+    }
+    put(b, o, "cases", cases);
     return o;
 }
 
@@ -283,6 +359,7 @@ static json_t *run_json(builder *b, const br_run *r) {
     put(b, o, "suite", suite_json(b, r));
     put(b, o, "measure", measure_json(b, r));
     put(b, o, "peak", peak_json(b, r));
+    put(b, o, "regression", regression_json(b, &r->regression));
     put(b, o, "git", git_json(b, &r->git));
     put(b, o, "device", r->has_device ? device_json(b, &r->device) : json_null());
     put(b, o, "gpu_skip_reason", str(r->gpu_skip_reason));
@@ -303,6 +380,8 @@ static json_t *run_json(builder *b, const br_run *r) {
     for (size_t i = 0; i < r->n_cases; i++)
         append(b, cases, case_json(b, r, &r->cases[i]));
     put(b, o, "cases", cases);
+    if (r->comparison)
+        put(b, o, "comparison", comparison_json(b, r->comparison));
     return o;
 }
 

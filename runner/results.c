@@ -111,6 +111,28 @@ void br_timing_dispose(br_timing *t) {
     memset(t, 0, sizeof *t);
 }
 
+/* Free the entries and strings of *c and zero it; accepts NULL. */
+void br_comparison_dispose(br_comparison *c) {
+    if (!c)
+        return;
+    for (size_t i = 0; c->entries && i < c->n_entries; i++) {
+        free(c->entries[i].kernel);
+        free(c->entries[i].params);
+    }
+    free(c->entries);
+    free(c->baseline_path);
+    free(c->baseline_commit);
+    free(c->baseline_device);
+    memset(c, 0, sizeof *c);
+}
+
+/* "same", "faster", "slower", "unknown", "new", "missing" (static); "?" otherwise. */
+const char *br_change_name(br_change c) {
+    static const char *const names[BR_CHANGE_COUNT] = {"same",    "faster", "slower",
+                                                       "unknown", "new",    "missing"};
+    return (unsigned)c < BR_CHANGE_COUNT ? names[c] : "?";
+}
+
 /* Free everything *r owns and zero it; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r) {
     if (!r)
@@ -132,10 +154,13 @@ void br_run_dispose(br_run *r) {
         free(r->cases[i].params);
         free(r->cases[i].stage);
         free(r->cases[i].message);
+        free(r->cases[i].commit);
         br_timing_dispose(&r->cases[i].cold);
         br_timing_dispose(&r->cases[i].batch);
     }
     free(r->cases);
+    br_comparison_dispose(r->comparison);
+    free(r->comparison);
     memset(r, 0, sizeof *r);
 }
 

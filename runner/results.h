@@ -17,7 +17,9 @@ extern "C" {
 #endif
 
 /* Version of the JSON results schema (reporters/json.c). */
-#define BR_SCHEMA_VERSION 2
+#define BR_SCHEMA_VERSION 3
+/* The oldest schema br_results_load still reads. */
+#define BR_SCHEMA_VERSION_MIN 2
 
 typedef enum br_case_status {
     BR_STATUS_OK = 0,     /* verified and measured */
@@ -71,7 +73,53 @@ typedef struct br_case_result {
     double pct_peak; /* gbps as % of br_run.peak_gbps (GB/s metric, GPU case); NAN otherwise */
     double speedup;  /* headline median of the suite's first kernel at the same params / this
                         one's; NAN when either has no time */
+
+    /* Where the case was measured when that differs from its run (a baseline
+     * updated by a partial run keeps each case's own): the full commit SHA
+     * and the UTC date (ISO 8601). NULL / "" mean the run's git.sha / date. */
+    char *commit; /* owned; may be NULL */
+    char date[32];
 } br_case_result;
+
+/* How a case compares with its baseline (baseline.h has the rules). */
+typedef enum br_change {
+    BR_CHANGE_SAME = 0,    /* no change beyond the threshold that the test can see */
+    BR_CHANGE_FASTER = 1,  /* significantly faster by more than the threshold */
+    BR_CHANGE_SLOWER = 2,  /* significantly slower by more than the threshold */
+    BR_CHANGE_UNKNOWN = 3, /* too few samples, too noisy to tell, or not measured in one of them */
+    BR_CHANGE_NEW = 4,     /* in this run, not in the baseline */
+    BR_CHANGE_MISSING = 5  /* in the baseline, not in this run */
+} br_change;
+#define BR_CHANGE_COUNT 6
+
+/* One case of a comparison. */
+typedef struct br_compare_entry {
+    char *kernel;      /* owned */
+    char *params;      /* owned; "n=2^20 b=256" as reports show params ("" for none) */
+    size_t case_index; /* index into the compared run's cases; SIZE_MAX for a missing case */
+    br_change status;
+    const char *why;      /* static; for unknown: the reason ("too few samples", ...); else NULL */
+    double base_median;   /* ns per execution; NAN when absent */
+    double cur_median;    /* ns per execution; NAN when absent */
+    size_t base_n, cur_n; /* samples on each side (0 when absent) */
+    double change;        /* cur_median / base_median - 1, a fraction; NAN when either is absent */
+    double p_value;       /* two-sided Mann-Whitney U p-value; NAN when not computed */
+    int p_exact;          /* 1: exact distribution; 0: normal approximation */
+} br_compare_entry;
+
+/* A run compared with its baseline. */
+typedef struct br_comparison {
+    char *baseline_path;   /* owned; the file compared against */
+    char *baseline_commit; /* owned; short SHA the baseline run was measured at; may be NULL */
+    char baseline_date[32];
+    char *baseline_device; /* owned; the device the baseline names */
+    int device_forced;     /* 1: the devices differ and the user forced the comparison */
+    br_regression_cfg rules;
+    br_mode clock;             /* which timing was compared: cold or batch (the headline) */
+    br_compare_entry *entries; /* owned: the run's cases in run order, then missing ones */
+    size_t n_entries;
+    size_t count[BR_CHANGE_COUNT]; /* entries per status */
+} br_comparison;
 
 /* A kernel of the suite as the run saw it. */
 typedef struct br_run_kernel {
@@ -109,6 +157,9 @@ typedef struct br_run {
 
     br_case_result *cases; /* owned: n_cases, plan order (combo-major, kernel-minor) */
     size_t n_cases;
+
+    br_regression_cfg regression; /* the rules a comparison of this run uses */
+    br_comparison *comparison;    /* owned; this run against its baseline; NULL when not compared */
 } br_run;
 
 /* A parameter value as reports show it: "2^k" for exact powers of two >= 2^10
@@ -119,6 +170,13 @@ void br_format_param(char *buf, size_t len, int64_t v);
  * r->measure.headline says; a NULL run reads as headline cold). Borrowed from
  * c; NULL only when c is NULL. */
 const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
+
+/* Release what *c owns and zero it; accepts NULL. */
+void br_comparison_dispose(br_comparison *c);
+
+/* Name of a change status as reports write it: "same", "faster", "slower",
+ * "unknown", "new", "missing" (static; "?" outside the enum). */
+const char *br_change_name(br_change c);
 
 /* Release what *t owns and zero it; accepts NULL. */
 void br_timing_dispose(br_timing *t);

@@ -790,6 +790,7 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     out->cache = suite->cache;
     out->warmup_ns = suite->warmup_ns;
     out->measure = suite->measure;
+    out->regression = suite->regression;
     out->host = s->host;
     out->n_params = suite->n_params;
     out->param_names = calloc(suite->n_params ? suite->n_params : 1, sizeof *out->param_names);

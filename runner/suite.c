@@ -1209,6 +1209,8 @@ int br_suite_load(br_suite *out, const char *path) {
     out->peak = BR_PEAK_THEORETICAL;
     out->warmup_ns = BR_DEFAULT_WARMUP_NS;
     br_measure_cfg_defaults(&out->measure);
+    out->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
+    out->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
     if (!path || !*path)
         return br_error_set("br_suite_load: no suite path given");
 

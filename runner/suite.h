@@ -78,6 +78,20 @@ typedef struct br_measure_cfg {
 #define BR_DEFAULT_MAX_SAMPLES 100000
 #define BR_DEFAULT_THROTTLE    0.75 /* NVBench's default throttle threshold */
 
+/* Regression rules for comparing a run with its baseline (suite key
+ * `regression: {threshold, alpha}`): a case is slower or faster only when the
+ * two-sided Mann-Whitney U test on the two sample sets is significant at
+ * alpha AND the medians differ by more than threshold. Defaults: 2% (above
+ * the 0.85% run-to-run spread of the reduction medians measured on an H100,
+ * README "Baselines") and 0.01. */
+#define BR_DEFAULT_REGRESSION_THRESHOLD 0.02
+#define BR_DEFAULT_REGRESSION_ALPHA     0.01
+
+typedef struct br_regression_cfg {
+    double threshold; /* minimum effect: |median change| as a fraction of the baseline median */
+    double alpha;     /* significance level of the two-sided test, in (0, 1) */
+} br_regression_cfg;
+
 /* The largest max_samples accepted. */
 #define BR_MAX_SAMPLES_LIMIT 10000000u
 
@@ -125,6 +139,7 @@ typedef struct br_suite {
     br_peak_kind peak;
     double warmup_ns; /* warmup time budget per case, ns */
     br_measure_cfg measure;
+    br_regression_cfg regression;
 } br_suite;
 
 /* Parse the suite file at `path` into *out (which the caller disposes with

@@ -1,0 +1,334 @@
+/* results_fixture.h - four runs built by hand with deterministic values, for
+ * the tests of everything that reads results (reporters, the results loader,
+ * baselines):
+ *   1. "reduction" on a GPU (GB/s, mode both, headline cold, theoretical
+ *      peak): cold and batch timings per case; a throttled case (T), a host
+ *      case that stopped on plateau (N, cold), a batch timing that stopped on
+ *      timeout (N, batch), a FAILED verify (its message holds a comma and
+ *      double quotes, for CSV quoting);
+ *   2. "bandwidth" on a GPU (GB/s, mode cold, measured peak, flush-memset,
+ *      unknown ECC and current clock): a case with 10% outliers (O);
+ *   3. "sgemm" on a host without a GPU (GFLOP/s, mode cold): host cases OK,
+ *      GPU cases SKIPPED, git detached and dirty, no flags;
+ *   4. "latency" (metric none, mode batch, no params, no git, no device,
+ *      unknown CPU): no bytes (NaN figures), a FAILED compile with a
+ *      multi-line message, times below 1 us and 10 us.
+ * fixtures_setup() fills fixture[] and fixture_ptrs[]; fixtures_teardown()
+ * disposes them. Include it once per test program (it defines statics). */
+#ifndef BR_RESULTS_FIXTURE_H
+#define BR_RESULTS_FIXTURE_H
+
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+#define N_RUNS 4
+
+/* --- building runs by hand --------------------------------------------------- */
+
+static char *dup_or_null(const char *s) {
+    if (!s)
+        return NULL;
+    char *d = strdup(s);
+    cr_assert_not_null(d);
+    return d;
+}
+
+static void *xcalloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    cr_assert_not_null(p);
+    return p;
+}
+
+static void run_init(br_run *r, const char *name, const char *description, br_metric metric,
+                     br_mode mode, const char *const *params, size_t n_params, size_t max_cases) {
+    memset(r, 0, sizeof *r);
+    r->benchrun_version = dup_or_null("0.1.0");
+    snprintf(r->date, sizeof r->date, "2026-11-22T10:00:00Z");
+    r->suite_name = dup_or_null(name);
+    r->suite_description = dup_or_null(description);
+    char path[256];
+    snprintf(path, sizeof path, "suites/%s.yaml", name);
+    r->suite_path = dup_or_null(path);
+    snprintf(r->suite_hash, sizeof r->suite_hash, "%s", "3b18e512dba79e4c8300dd08aeb37f8e728b8dad");
+    r->metric = metric;
+    r->cache = BR_CACHE_FLUSH;
+    r->warmup_ns = BR_DEFAULT_WARMUP_NS;
+    r->measure = (br_measure_cfg){
+        .min_samples = 10,
+        .min_time_ns = 50e6,
+        .max_noise = 0.005,
+        .timeout_ns = 10e9,
+        .max_samples = BR_DEFAULT_MAX_SAMPLES,
+        .throttle = BR_DEFAULT_THROTTLE,
+        .hold = 1,
+        .mode = mode,
+        .headline = mode == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD,
+    };
+    r->peak_kind = BR_PEAK_THEORETICAL;
+    r->peak_gbps = NAN;
+    r->regression = (br_regression_cfg){0.02, 0.01};
+    r->n_params = n_params;
+    r->param_names = xcalloc(n_params, sizeof *r->param_names);
+    for (size_t i = 0; i < n_params; i++)
+        r->param_names[i] = dup_or_null(params[i]);
+    r->cases = xcalloc(max_cases, sizeof *r->cases);
+}
+
+static void add_kernel(br_run *r, const char *name, const char *source, br_backend backend) {
+    br_run_kernel *k = realloc(r->kernels, (r->n_kernels + 1) * sizeof *k);
+    cr_assert_not_null(k);
+    r->kernels = k;
+    k[r->n_kernels++] = (br_run_kernel){dup_or_null(name), dup_or_null(source), backend};
+}
+
+/* Append a case without timings. */
+static br_case_result *add_case(br_run *r, size_t kernel, size_t combo, const int64_t *params,
+                                br_case_status status, const char *stage, const char *message,
+                                double bytes, double flops) {
+    br_case_result *c = &r->cases[r->n_cases++];
+    c->kernel = kernel;
+    c->combo = combo;
+    c->params = xcalloc(r->n_params, sizeof *c->params);
+    memcpy(c->params, params, r->n_params * sizeof *c->params);
+    c->status = status;
+    c->stage = dup_or_null(stage);
+    c->message = dup_or_null(message);
+    c->bytes = bytes;
+    c->flops = flops;
+    return c;
+}
+
+/* Fill timing *t from n samples (copied, each times `scale`) of `reps`
+ * executions each, summarised with br_stats_compute. mhz: the SM clock of
+ * every sample (a GPU case), or NAN (a host case: no clocks). */
+static void set_timing(br_timing *t, const double *samples, size_t n, double scale, size_t reps,
+                       const char *stop_reason, double mhz) {
+    t->present = 1;
+    t->samples = xcalloc(n, sizeof *t->samples);
+    for (size_t i = 0; i < n; i++)
+        t->samples[i] = samples[i] * scale;
+    t->n_samples = n;
+    cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0, "%s", br_error_get());
+    if (!isnan(mhz)) {
+        t->sm_mhz = xcalloc(n, sizeof *t->sm_mhz);
+        for (size_t i = 0; i < n; i++)
+            t->sm_mhz[i] = mhz;
+    }
+    t->sm_mhz_median = mhz;
+    t->n_throttled = 0;
+    t->throttled_min_mhz = NAN;
+    t->reps = reps;
+    t->graph = reps > 1 && !isnan(mhz);
+    t->warmup_runs = 40 * reps;
+    t->warmup_ns = 25.5e6;
+    t->measure_ns = 50.25e6;
+    t->stop_reason = stop_reason;
+}
+
+/* Cold and batch timings of a well-behaved case (both stopped on noise); the
+ * batch samples are the cold ones times 0.95, 64 executions per sample. */
+static void set_both(br_case_result *c, const double *samples, size_t n, double mhz) {
+    set_timing(&c->cold, samples, n, 1.0, 1, "noise", mhz);
+    set_timing(&c->batch, samples, n, 0.95, 64, "noise", mhz);
+}
+
+static void git_commit(br_gitinfo *g, const char *sha, const char *branch, int dirty) {
+    memset(g, 0, sizeof *g);
+    g->present = 1;
+    snprintf(g->sha, sizeof g->sha, "%s", sha);
+    snprintf(g->short_sha, sizeof g->short_sha, "%.7s", sha);
+    snprintf(g->branch, sizeof g->branch, "%s", branch ? branch : "");
+    g->detached = branch == NULL;
+    g->dirty = dirty;
+    g->commit_time = 1795000000; /* 2026-11-18T11:06:40Z */
+    snprintf(g->workdir, sizeof g->workdir, "/home/ci/benchrun");
+}
+
+static void h100(br_run *r) {
+    r->has_device = 1;
+    br_device *d = &r->device;
+    d->index = 0;
+    snprintf(d->name, sizeof d->name, "NVIDIA H100 80GB HBM3");
+    snprintf(d->uuid, sizeof d->uuid, "GPU-5c1a2b3d-4e5f-6071-8293-a4b5c6d7e8f9");
+    d->cc_major = 9;
+    d->cc_minor = 0;
+    d->sm_count = 132;
+    d->sm_clock_khz = 1980000;
+    d->sm_clock_now_mhz = 1755;
+    d->ecc = 1;
+    d->mem_clock_khz = 2619000;
+    d->bus_width_bits = 5120;
+    d->l2_bytes = 52428800;
+    d->global_mem_bytes = 85022736384;
+    d->peak_gbps = 3352.32;
+    d->measured_peak_gbps = NAN;
+    d->driver_version = 13000;
+    d->runtime_version = 12080;
+    snprintf(r->host.cpu_model, sizeof r->host.cpu_model, "Intel(R) Xeon(R) Platinum 8480+");
+    r->host.logical_cores = 224;
+    snprintf(r->host.governor, sizeof r->host.governor, "performance");
+    snprintf(r->host.hostname, sizeof r->host.hostname, "gpu-node-07");
+}
+
+/* reduce_cpu n=2^24, cold: 8 samples with about 1.3% noise (stopped on plateau). */
+static const double cpu24_plateau[] = {4210000, 4150000, 4290000, 4205000,
+                                       4260000, 4180000, 4230000, 4120000};
+
+/* reduce_cpu n=2^24, batch: within 0.1%, stopped on noise. */
+static const double cpu24_batch[] = {4185000, 4181000, 4189000, 4184000,
+                                     4186500, 4183000, 4187000, 4182500};
+
+static void build_reduction(br_run *r) {
+    const char *params[] = {"n"};
+    run_init(r, "reduction", "sum of n float32", BR_METRIC_GBPS, BR_MODE_BOTH, params, 1, 8);
+    add_kernel(r, "reduce_cpu", "kernels/reduce_cpu.c", BR_BACKEND_HOST);
+    add_kernel(r, "reduce_naive", "kernels/reduce_naive.cu", BR_BACKEND_GPU);
+    add_kernel(r, "reduce_warp", "kernels/reduce_warp.cu", BR_BACKEND_GPU);
+    add_kernel(r, "reduce_cub", "kernels/reduce_cub.cu", BR_BACKEND_GPU);
+    git_commit(&r->git, "1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5", "main", 0);
+    h100(r);
+    r->peak_kind = BR_PEAK_THEORETICAL;
+    r->peak_gbps = r->device.peak_gbps;
+
+    const int64_t n20[] = {1 << 20}, n24[] = {1 << 24};
+    const double b20 = 4.0 * (1 << 20), b24 = 4.0 * (1 << 24);
+    const double cpu20[] = {262000, 261500, 263250, 262750, 261875};
+    const double naive20[] = {34000, 34125, 33950, 34050, 33990};
+    const double warp20[] = {4100, 4096, 4112, 4104, 4090.1234, 4098, 4102, 4094};
+    const double cub20[] = {3200, 3196, 3208, 3204, 3190};
+    const double warp24[] = {41700, 41650, 41760, 41725.5, 41690};
+    const double cub24[] = {26100, 26080, 26125, 26110, 26095};
+    const double cub24_batch[] = {24700, 24100, 25300, 24650, 25050, 24300};
+    br_case_result *c;
+    c = add_case(r, 0, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, cpu20, 5, NAN);
+    c = add_case(r, 1, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, naive20, 5, 1980);
+    c = add_case(r, 2, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, warp20, 8, 1965);
+    c->cold.n_throttled = 12; /* T, cold only */
+    c->cold.throttled_min_mhz = 1020;
+    c = add_case(r, 3, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
+    set_both(c, cub20, 5, 1980);
+    c = add_case(r, 0, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
+    set_timing(&c->cold, cpu24_plateau, 8, 1.0, 1, "plateau", NAN); /* N, cold */
+    set_timing(&c->batch, cpu24_batch, 8, 1.0, 4, "noise", NAN);
+    add_case(r, 1, 1, n24, BR_STATUS_FAILED, "verify",
+             "element 1017, block 3: got \"nan\", expected 16777216 (tolerance 1e-3)", b24, NAN);
+    c = add_case(r, 2, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
+    set_both(c, warp24, 5, 1980);
+    c = add_case(r, 3, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
+    set_timing(&c->cold, cub24, 5, 1.0, 1, "noise", 1980);
+    set_timing(&c->batch, cub24_batch, 6, 1.0, 256, "timeout", 1980); /* N, batch */
+    br_run_derive(r);
+}
+
+/* copy n=2^28: 15 samples within 0.02% of 1 ms and 5 far above them, 25%
+ * outliers by Tukey's fences (more than the 20% that flags O), yet a low
+ * noise. */
+static const double copy28[] = {1000000, 1000050, 999960,  1000120, 999920,  1000030, 999990,
+                                1000090, 999940,  1000020, 1000070, 999970,  1000010, 999900,
+                                1000060, 1001300, 1001400, 1001500, 1001600, 1001700};
+
+static void build_bandwidth(br_run *r) {
+    const char *params[] = {"n"};
+    run_init(r, "bandwidth", "device-to-device copies", BR_METRIC_GBPS, BR_MODE_COLD, params, 1, 2);
+    add_kernel(r, "copy", "kernels/copy.cu", BR_BACKEND_GPU);
+    add_kernel(r, "copy_vec4", "kernels/copy_vec4.cu", BR_BACKEND_GPU);
+    git_commit(&r->git, "1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5", "main", 0);
+    h100(r);
+    r->device.sm_clock_now_mhz = 0; /* NVML not readable */
+    r->device.ecc = -1;
+    r->device.measured_peak_gbps = 2910.4;
+    r->peak_kind = BR_PEAK_MEASURED;
+    r->peak_gbps = r->device.measured_peak_gbps;
+    r->cache = BR_CACHE_FLUSH_MEMSET;
+    r->measure.max_noise = 0.01;
+
+    const int64_t n28[] = {1 << 28};
+    const double b28 = 2.0 * 4.0 * (1 << 28);
+    const double vec28[] = {760000, 760200, 759900, 760100, 760050, 759950, 760150, 759850};
+    br_case_result *c;
+    c = add_case(r, 0, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
+    set_timing(&c->cold, copy28, 20, 1.0, 1, "noise", 1980); /* O */
+    c = add_case(r, 1, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
+    set_timing(&c->cold, vec28, 8, 1.0, 1, "noise", 1980);
+    br_run_derive(r);
+}
+
+static void build_sgemm(br_run *r) {
+    const char *params[] = {"n", "tile"};
+    run_init(r, "sgemm", NULL, BR_METRIC_GFLOPS, BR_MODE_COLD, params, 2, 4);
+    add_kernel(r, "sgemm_host", "kernels/sgemm_host.c", BR_BACKEND_HOST);
+    add_kernel(r, "sgemm_tiled", "kernels/sgemm_tiled.cu", BR_BACKEND_GPU);
+    git_commit(&r->git, "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432", NULL, 1);
+    r->has_device = 0;
+    r->gpu_skip_reason =
+        dup_or_null("no CUDA device: cudaGetDeviceCount: no CUDA-capable device is detected");
+    snprintf(r->host.cpu_model, sizeof r->host.cpu_model, "AMD EPYC 9654 96-Core Processor");
+    r->host.logical_cores = 192;
+    snprintf(r->host.governor, sizeof r->host.governor, "performance");
+
+    const int64_t p0[] = {1000, 16}, p1[] = {2048, 16};
+    const double s0[] = {152000000, 151500000, 152250000};
+    const double s1[] = {1340000000, 1338000000, 1342500000};
+    const char *why = "no CUDA device";
+    br_case_result *c;
+    c = add_case(r, 0, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, 2e9);
+    set_timing(&c->cold, s0, 3, 1.0, 1, "noise", NAN);
+    add_case(r, 1, 0, p0, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2e9);
+    c = add_case(r, 0, 1, p1, BR_STATUS_OK, NULL, NULL, NAN, 2.0 * 2048 * 2048 * 2048);
+    set_timing(&c->cold, s1, 3, 1.0, 1, "noise", NAN);
+    add_case(r, 1, 1, p1, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2.0 * 2048 * 2048 * 2048);
+    br_run_derive(r);
+}
+
+static void build_latency(br_run *r) {
+    run_init(r, "latency", "empty kernels:\n  launch overhead in µs", BR_METRIC_NONE, BR_MODE_BATCH,
+             NULL, 0, 3);
+    add_kernel(r, "noop_host", "kernels/noop.c", BR_BACKEND_HOST);
+    add_kernel(r, "spin_host", "kernels/spin.c", BR_BACKEND_HOST);
+    add_kernel(r, "sleep_host", "kernels/sleep.c", BR_BACKEND_HOST);
+    r->git.present = 0;
+    r->has_device = 0;
+    r->cache = BR_CACHE_WARM;
+
+    const int64_t none[1] = {0};
+    const double noop[] = {850, 849.5, 851.25, 850.75};
+    const double spin[] = {9250, 9240, 9262.5, 9255};
+    br_case_result *c;
+    c = add_case(r, 0, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
+    set_timing(&c->batch, noop, 4, 1.0, 1000, "noise", NAN);
+    c = add_case(r, 1, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
+    set_timing(&c->batch, spin, 4, 1.0, 100, "noise", NAN);
+    add_case(r, 2, 0, none, BR_STATUS_FAILED, "compile",
+             "kernels/sleep.c:3:9: error: expected ';' before '}' token\n"
+             "    3 |   int x\n"
+             "      |        ^\n",
+             NAN, NAN);
+    br_run_derive(r);
+}
+
+static br_run fixture[N_RUNS];
+static const br_run *fixture_ptrs[N_RUNS];
+
+static void fixtures_setup(void) {
+    build_reduction(&fixture[0]);
+    build_bandwidth(&fixture[1]);
+    build_sgemm(&fixture[2]);
+    build_latency(&fixture[3]);
+    for (size_t i = 0; i < N_RUNS; i++)
+        fixture_ptrs[i] = &fixture[i];
+}
+
+static void fixtures_teardown(void) {
+    for (size_t i = 0; i < N_RUNS; i++)
+        br_run_dispose(&fixture[i]);
+}
+
+#endif
