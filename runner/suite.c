@@ -495,9 +495,10 @@ done:
  * Checking values
  */
 
-static const char *const top_keys[] = {"name",   "description", "source",  "kernels",
-                                       "params", "metric",      "bytes",   "flops",
-                                       "cache",  "warmup",      "measure", "peak"};
+static const char *const top_keys[] = {"name",    "description", "source",    "kernels", "params",
+                                       "metric",  "bytes",       "flops",     "cache",   "warmup",
+                                       "measure", "peak",        "regression"};
+static const char *const regression_keys[] = {"threshold", "alpha"};
 static const char *const measure_keys[] = {"min_samples", "min_time",    "max_noise",
                                            "timeout",     "max_samples", "throttle",
                                            "hold",        "mode",        "headline"};
@@ -1126,6 +1127,29 @@ static int load_peak(br_suite *s, const node *v) {
     return rc;
 }
 
+/* regression: {threshold: 2%, alpha: 0.01}; threshold may be 0 (every
+ * significant change counts). */
+static int load_regression(br_suite *s, const node *v) {
+    if (v->kind != NODE_MAP)
+        return expected(v, "a mapping with threshold and alpha");
+    if (check_keys(v, regression_keys, COUNT(regression_keys), " in regression") < 0)
+        return -1;
+    for (size_t i = 0; i < map_size(v); i++) {
+        const node *k = map_key(v, i), *x = map_value(v, i);
+        if (key_is(k, "threshold")) {
+            if (x->kind == NODE_SCALAR && x->style == YAML_PLAIN_SCALAR_STYLE &&
+                (strcmp(x->text, "0") == 0 || strcmp(x->text, "0%") == 0))
+                s->regression.threshold = 0;
+            else if (get_fraction(&s->regression.threshold, x, "threshold") < 0)
+                return -1;
+        } else if (key_is(k, "alpha")) {
+            if (get_fraction(&s->regression.alpha, x, "alpha") < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Check the top-level mapping and fill the model. */
 static int load_root(br_suite *s, const node *root) {
     static const char *const required[] = {"name", "source", "kernels"};
@@ -1169,6 +1193,8 @@ static int load_root(br_suite *s, const node *root) {
             rc = load_measure(s, v);
         else if (key_is(k, "peak"))
             rc = load_peak(s, v);
+        else if (key_is(k, "regression"))
+            rc = load_regression(s, v);
         if (rc < 0)
             return -1;
     }

@@ -264,6 +264,8 @@ Test(suite, minimal_gets_the_defaults) {
     cr_assert_eq(s.measure.mode, BR_MODE_COLD);
     cr_assert_eq(s.measure.headline, BR_MODE_COLD);
     cr_assert_eq(s.peak, BR_PEAK_THEORETICAL);
+    cr_assert_float_eq(s.regression.threshold, BR_DEFAULT_REGRESSION_THRESHOLD, 1e-15);
+    cr_assert_float_eq(s.regression.alpha, BR_DEFAULT_REGRESSION_ALPHA, 1e-15);
     br_suite_dispose(&s);
 }
 
@@ -281,6 +283,8 @@ Test(suite, every_measurement_key) {
     cr_assert_eq(s.measure.hold, 0);
     cr_assert_eq(s.measure.mode, BR_MODE_BOTH);
     cr_assert_eq(s.measure.headline, BR_MODE_BATCH);
+    cr_assert_float_eq(s.regression.threshold, 0.05, 1e-15);
+    cr_assert_float_eq(s.regression.alpha, 0.05, 1e-15);
     br_suite_dispose(&s);
 }
 
