@@ -3,18 +3,22 @@
 
 #include <string.h>
 
-/* Defined in table.c, csv.c and json.c. */
+/* Defined in table.c, csv.c, json.c, gbench.c and markdown.c. */
 extern const br_reporter br_reporter_table;
 extern const br_reporter br_reporter_csv;
 extern const br_reporter br_reporter_json;
+extern const br_reporter br_reporter_gbench;
+extern const br_reporter br_reporter_markdown;
 
 static const br_reporter *const registry[] = {
     &br_reporter_table,
     &br_reporter_csv,
     &br_reporter_json,
+    &br_reporter_gbench,
+    &br_reporter_markdown,
 };
 
-/* The built-in reporter called `name` ("table", "csv", "json"), or NULL when
+/* The built-in reporter called `name` ("table", "csv", "json", "gbench", "markdown"), or NULL when
  * there is none or name is NULL. The result is static. */
 const br_reporter *br_reporter_find(const char *name) {
     if (!name)

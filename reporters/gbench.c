@@ -1,0 +1,446 @@
+/* gbench.c - the runs in Google Benchmark's JSON output format
+ * (--benchmark_format=json), so that tools which read that format can track
+ * benchrun results: Google Benchmark's own tools/compare.py, the "googlecpp"
+ * tool of github-action-benchmark and Bencher's cpp_google adapter.
+ *
+ * Sources: google/benchmark src/json_reporter.cc (field names, their order,
+ * which fields an iteration entry has), docs/user_guide.md ("Output Formats",
+ * "Extra Context", "Passing Arguments", "Custom Counters", "Manual Timing",
+ * "Reporting Statistics"), tools/gbench/report.py and util.py (how compare.py
+ * pairs, sorts and filters entries); github-action-benchmark src/extract.ts
+ * (extractGoogleCppResult); bencher lib/bencher_adapter/src/adapters/cpp/
+ * google.rs.
+ *
+ * {"context": {
+ *    "date"                RFC 3339 as Google Benchmark writes it
+ *                          ("2026-11-22T10:00:00+00:00"): the first run's
+ *                          start (UTC); the time of writing when there is no run
+ *    "host_name"           the first run's host name that is known, else ""
+ *    "executable"          "benchrun"
+ *    "num_cpus"            logical CPU cores of the first run that knows them; 0 unknown
+ *    "mhz_per_cpu"         0: benchrun does not record the CPU clock
+ *    "cpu_scaling_enabled" false when the cpufreq governor is "performance", true
+ *                          for any other governor (Google Benchmark's own rule on
+ *                          Linux); left out when the governor is unknown, as
+ *                          Google Benchmark does
+ *    "caches"              []: benchrun does not record the CPU caches (Bencher
+ *                          requires the key to be an array)
+ *    "load_avg"            []: not recorded (Google Benchmark writes [] too when
+ *                          it cannot read it)
+ *    "library_version"     the benchrun version
+ *    "library_build_type"  "release" when this file was built with NDEBUG, else
+ *                          "debug" (Google Benchmark's rule, applied to benchrun)
+ *    "json_schema_version" 1 (compare.py refuses any other value)
+ *    extra keys, strings like Google Benchmark's custom context
+ *    (--benchmark_context, AddCustomContext), in key order; each only when
+ *    known, from the first run that knows it. The consumers above ignore
+ *    context keys they do not know (compare.py and github-action-benchmark
+ *    read no context key, Bencher reads only "caches"):
+ *    "git_commit"          full SHA of the commit measured
+ *    "git_dirty"           "true" / "false": tracked files differed from it
+ *    "gpu_name"            the CUDA device's name ("NVIDIA H100 80GB HBM3")
+ *  },
+ *  "benchmarks": [one entry per OK case]}
+ *
+ * An entry, keys in json_reporter.cc's order:
+ *   "name"        "<kernel>/<param>:<value>/..." in the suite's parameter
+ *                 order, Google Benchmark's name for a benchmark with ArgNames
+ *                 (e.g. "reduce_warp/n:1048576"); values are decimal integers;
+ *                 a suite without parameters gives "<kernel>". When several runs
+ *                 hold the same name, those entries (and only those) become
+ *                 "<suite>/<name>" (a suite name has no '/'), and
+ *                 "<suite>#<k>/<name>" (k: the run's 1-based position in the
+ *                 document) when the same suite name appears twice, so every
+ *                 name in the document is unique.
+ *   "family_index"              the kernel's index among the kernels of the
+ *                               document that have an entry (a family is a
+ *                               kernel of a run, as a benchmark function is in
+ *                               Google Benchmark)
+ *   "per_family_instance_index" the entry's index among its kernel's entries
+ *   "run_name"    the name (equal for an iteration entry)
+ *   "run_type"    "iteration"
+ *   "repetitions" 1, "repetition_index" 0, "threads" 1
+ *   "iterations"  executions measured: the headline timing's kept samples
+ *                 times executions per sample (n_samples * reps)
+ *   "real_time"   the headline timing's median, ns per execution (the figure
+ *                 every benchrun report leads with)
+ *   "cpu_time"    the same value. A GPU kernel has no CPU time of its own and
+ *                 a host case's CPU time is not measured apart from its wall
+ *                 time; the tools need the key (compare.py skips an entry
+ *                 without it), and an equal value makes their "CPU" column
+ *                 repeat the time column instead of inventing a figure. As in
+ *                 Google Benchmark's UseManualTime, real_time is the time the
+ *                 timer measured (CUDA events on a GPU).
+ *   "time_unit"   "ns"
+ *   "bytes_per_second"  bytes per execution / median seconds (B/s, not GB/s);
+ *                       only when finite (the suite gives `bytes`)
+ *   "items_per_second"  FLOP per execution / median seconds: an item is one
+ *                       floating-point operation, so this is FLOP/s (not
+ *                       GFLOP/s); only when finite (the suite gives `flops`)
+ * Counters come after time_unit in key order, as Google Benchmark writes its
+ * counter map. A value that is not finite is never written (JSON has no NaN):
+ * its counter is left out.
+ *
+ * Failed and skipped cases are left out: they have no time, and an entry
+ * with "error_occurred" carries real_time 0, which github-action-benchmark
+ * would chart as a 0 ns point. An OK case whose headline timing is missing or
+ * has no finite median is left out for the same reason.
+ *
+ * One "iteration" entry per case, not benchrun's samples as repetitions plus
+ * mean/median/stddev/cv aggregates (--benchmark_repetitions):
+ *  - github-action-benchmark's googlecpp maps every entry to a data point with
+ *    value real_time and unit time_unit + "/iter" and filters nothing, so
+ *    repetitions would chart n points under one name, and the "_cv" aggregate
+ *    (a fraction, aggregate_unit "percentage") would be charted as ns/iter;
+ *  - Bencher keys its latency metrics by name, so repeated names collide and
+ *    "_cv" again reads as a latency;
+ *  - compare.py pairs the i-th entries of a name in the two files, which for
+ *    samples compares unrelated samples row by row; with one entry per name it
+ *    prints one row per case with the change of the median, which is the
+ *    comparison benchrun's own reports make. Its U test needs two or more
+ *    repetitions per side and is therefore not run: `benchrun compare` and
+ *    the baseline comparison run the Mann-Whitney test on the full samples.
+ *  - a Google Benchmark repetition is an independent run of many iterations;
+ *    a benchrun cold sample is one execution, so calling samples repetitions
+ *    would misstate what the figures are.
+ *
+ * Reals are written with 17 significant digits; output ends in a newline. */
+#include "reporter.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "error.h"
+
+/* Building state: `failed` is set when jansson or malloc could not allocate. */
+typedef struct builder {
+    int failed;
+} builder;
+
+/* One entry of "benchmarks" being built. */
+typedef struct entry {
+    const br_run *run;
+    size_t run_index;
+    const br_case_result *c;
+    const br_timing *t;
+    char *base; /* owned; the name without a suite prefix */
+    char *name; /* owned; the final, unique name */
+} entry;
+
+static void put(builder *b, json_t *obj, const char *key, json_t *value) {
+    if (!value || json_object_set_new(obj, key, value) != 0)
+        b->failed = 1;
+}
+
+/* A JSON string; bytes that are not valid UTF-8 become '?' rather than
+ * failing (a host name or device name is not checked elsewhere). */
+static json_t *str(const char *s) {
+    if (!s)
+        s = "";
+    json_t *v = json_string(s);
+    if (v)
+        return v;
+    char *copy = strdup(s);
+    if (!copy)
+        return NULL;
+    for (char *p = copy; *p; p++) {
+        if ((unsigned char)*p >= 0x80)
+            *p = '?';
+    }
+    v = json_string(copy);
+    free(copy);
+    return v;
+}
+
+static json_t *integer(long long v) {
+    return json_integer((json_int_t)v);
+}
+
+/* The headline timing of c when it has a time to report, else NULL. */
+static const br_timing *reported_timing(const br_run *r, const br_case_result *c) {
+    if (c->status != BR_STATUS_OK)
+        return NULL;
+    const br_timing *t = br_case_headline(r, c);
+    if (!t || !t->present || t->stats.n == 0 || !isfinite(t->stats.median))
+        return NULL;
+    return t;
+}
+
+/* "<kernel>/<p>:<v>/..." for case c of run r; malloc'd, NULL when out of memory. */
+static char *base_name(const br_run *r, const br_case_result *c) {
+    const char *kernel = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : NULL;
+    if (!kernel)
+        kernel = "?";
+    size_t len = strlen(kernel) + 1;
+    for (size_t p = 0; p < r->n_params; p++)
+        len += strlen(r->param_names[p]) + 2 + 21; /* '/', ':', an int64 */
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    size_t at = (size_t)snprintf(s, len, "%s", kernel);
+    for (size_t p = 0; p < r->n_params && at < len; p++)
+        at += (size_t)snprintf(s + at, len - at, "/%s:%" PRId64, r->param_names[p], c->params[p]);
+    return s;
+}
+
+/* "<prefix>/<base>"; malloc'd, NULL when out of memory. */
+static char *joined(const char *prefix, const char *base) {
+    size_t len = strlen(prefix) + 1 + strlen(base) + 1;
+    char *s = malloc(len);
+    if (s)
+        snprintf(s, len, "%s/%s", prefix, base);
+    return s;
+}
+
+/* Add one to the count of `name` in the set `counts` (a JSON object). */
+static void count_name(builder *b, json_t *counts, const char *name) {
+    json_t *n = json_object_get(counts, name);
+    put(b, counts, name, json_integer(n ? json_integer_value(n) + 1 : 1));
+}
+
+static json_int_t name_count(json_t *counts, const char *name) {
+    json_t *n = json_object_get(counts, name);
+    return n ? json_integer_value(n) : 0;
+}
+
+/* Give every entry its final name (see the header comment): the base name;
+ * "<suite>/<base>" when the base occurs more than once; "<suite>#<k>/<base>"
+ * when that still occurs more than once. */
+static void name_entries(builder *b, entry *e, size_t n) {
+    json_t *bases = json_object();
+    json_t *prefixed = json_object();
+    if (!bases || !prefixed) {
+        b->failed = 1;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        count_name(b, bases, e[i].base);
+    for (size_t i = 0; i < n && !b->failed; i++) {
+        if (name_count(bases, e[i].base) > 1) {
+            const char *suite_name = e[i].run->suite_name ? e[i].run->suite_name : "";
+            e[i].name = joined(suite_name, e[i].base);
+            if (!e[i].name) {
+                b->failed = 1;
+                break;
+            }
+            count_name(b, prefixed, e[i].name);
+        }
+    }
+    for (size_t i = 0; i < n && !b->failed; i++) {
+        if (e[i].name && name_count(prefixed, e[i].name) > 1) {
+            const char *suite_name = e[i].run->suite_name ? e[i].run->suite_name : "";
+            size_t len = strlen(suite_name) + 24; /* '#', a size_t, NUL */
+            char *suite = malloc(len);
+            if (!suite) {
+                b->failed = 1;
+                break;
+            }
+            snprintf(suite, len, "%s#%zu", suite_name, e[i].run_index + 1);
+            free(e[i].name);
+            e[i].name = joined(suite, e[i].base);
+            free(suite);
+            if (!e[i].name) {
+                b->failed = 1;
+                break;
+            }
+        }
+    }
+done:
+    json_decref(bases);
+    json_decref(prefixed);
+}
+
+/* The first run's date as Google Benchmark writes dates (RFC 3339 with a
+ * numeric offset: "...T10:00:00+00:00"); the current UTC time without runs. */
+static void context_date(char *buf, size_t len, const br_run *const *runs, size_t n_runs) {
+    const char *d = n_runs > 0 ? runs[0]->date : "";
+    if (d[0]) {
+        size_t dl = strlen(d);
+        if (d[dl - 1] == 'Z')
+            snprintf(buf, len, "%.*s+00:00", (int)(dl - 1), d);
+        else
+            snprintf(buf, len, "%s", d);
+        return;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    buf[0] = '\0';
+    if (gmtime_r(&now, &tm))
+        strftime(buf, len, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
+}
+
+static json_t *context_json(builder *b, const br_run *const *runs, size_t n_runs) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    const br_host *host = NULL, *cores = NULL, *governor = NULL;
+    const br_gitinfo *git = NULL;
+    const br_device *device = NULL;
+    for (size_t i = 0; i < n_runs; i++) {
+        const br_run *r = runs[i];
+        if (!host && r->host.hostname[0])
+            host = &r->host;
+        if (!cores && r->host.logical_cores > 0)
+            cores = &r->host;
+        if (!governor && r->host.governor[0])
+            governor = &r->host;
+        if (!git && r->git.present && !r->git.unborn && r->git.sha[0])
+            git = &r->git;
+        if (!device && r->has_device && r->device.name[0])
+            device = &r->device;
+    }
+    const char *version = n_runs > 0 ? runs[0]->benchrun_version : NULL;
+#ifdef BR_VERSION
+    if (!version)
+        version = BR_VERSION;
+#endif
+    char date[64];
+    context_date(date, sizeof date, runs, n_runs);
+
+    put(b, o, "date", str(date));
+    put(b, o, "host_name", str(host ? host->hostname : ""));
+    put(b, o, "executable", str("benchrun"));
+    put(b, o, "num_cpus", integer(cores ? cores->logical_cores : 0));
+    put(b, o, "mhz_per_cpu", integer(0));
+    if (governor)
+        put(b, o, "cpu_scaling_enabled",
+            json_boolean(strcmp(governor->governor, "performance") != 0));
+    put(b, o, "caches", json_array());
+    put(b, o, "load_avg", json_array());
+    put(b, o, "library_version", str(version));
+#ifdef NDEBUG
+    put(b, o, "library_build_type", str("release"));
+#else
+    put(b, o, "library_build_type", str("debug"));
+#endif
+    put(b, o, "json_schema_version", integer(1));
+    if (git) {
+        put(b, o, "git_commit", str(git->sha));
+        put(b, o, "git_dirty", str(git->dirty ? "true" : "false"));
+    }
+    if (device)
+        put(b, o, "gpu_name", str(device->name));
+    return o;
+}
+
+/* The entry of e (see the layout at the top of the file). */
+static json_t *entry_json(builder *b, const entry *e, size_t family, size_t instance) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    const br_timing *t = e->t;
+    double median_ns = t->stats.median;
+    double seconds = median_ns * 1e-9;
+    put(b, o, "name", str(e->name ? e->name : e->base));
+    put(b, o, "family_index", integer((long long)family));
+    put(b, o, "per_family_instance_index", integer((long long)instance));
+    put(b, o, "run_name", str(e->name ? e->name : e->base));
+    put(b, o, "run_type", str("iteration"));
+    put(b, o, "repetitions", integer(1));
+    put(b, o, "repetition_index", integer(0));
+    put(b, o, "threads", integer(1));
+    put(b, o, "iterations", integer((long long)(t->n_samples * t->reps)));
+    put(b, o, "real_time", json_real(median_ns));
+    put(b, o, "cpu_time", json_real(median_ns));
+    put(b, o, "time_unit", str("ns"));
+    double bps = e->c->bytes / seconds;
+    if (isfinite(bps))
+        put(b, o, "bytes_per_second", json_real(bps));
+    double ips = e->c->flops / seconds;
+    if (isfinite(ips))
+        put(b, o, "items_per_second", json_real(ips));
+    return o;
+}
+
+/* Write one Google Benchmark JSON document holding every run to f (2-space
+ * indent, keys in the order above). Returns 0, or -1 with the error set (out
+ * of memory, write error). */
+static int gbench_write(FILE *f, const br_run *const *runs, size_t n_runs,
+                        const br_report_opts *opts) {
+    (void)opts;
+    int rc = -1;
+    builder b = {0};
+    entry *entries = NULL;
+    size_t n = 0, cap = 0;
+    json_t *doc = json_object();
+    json_t *arr = json_array();
+    if (!doc || !arr) {
+        json_decref(arr);
+        br_error_set("out of memory building Google Benchmark JSON");
+        goto done;
+    }
+    for (size_t i = 0; i < n_runs; i++)
+        cap += runs[i]->n_cases;
+    entries = calloc(cap ? cap : 1, sizeof *entries);
+    if (!entries) {
+        json_decref(arr);
+        br_error_set("out of memory building Google Benchmark JSON");
+        goto done;
+    }
+    /* Family-major, as Google Benchmark runs and reports: each kernel's cases
+     * in plan order. */
+    for (size_t i = 0; i < n_runs && !b.failed; i++) {
+        const br_run *r = runs[i];
+        for (size_t k = 0; k < r->n_kernels && !b.failed; k++) {
+            for (size_t ci = 0; ci < r->n_cases; ci++) {
+                const br_case_result *c = &r->cases[ci];
+                const br_timing *t = c->kernel == k ? reported_timing(r, c) : NULL;
+                if (!t)
+                    continue;
+                entry *e = &entries[n++];
+                e->run = r;
+                e->run_index = i;
+                e->c = c;
+                e->t = t;
+                e->base = base_name(r, c);
+                if (!e->base) {
+                    b.failed = 1;
+                    break;
+                }
+            }
+        }
+    }
+    if (!b.failed)
+        name_entries(&b, entries, n);
+
+    put(&b, doc, "context", context_json(&b, runs, n_runs));
+    size_t family = 0, instance = 0;
+    for (size_t i = 0; i < n && !b.failed; i++) {
+        if (i > 0 && (entries[i].run != entries[i - 1].run ||
+                      entries[i].c->kernel != entries[i - 1].c->kernel)) {
+            family++;
+            instance = 0;
+        }
+        json_t *x = entry_json(&b, &entries[i], family, instance++);
+        if (!x || json_array_append_new(arr, x) != 0)
+            b.failed = 1;
+    }
+    put(&b, doc, "benchmarks", arr);
+    if (b.failed) {
+        br_error_set("out of memory building Google Benchmark JSON");
+        goto done;
+    }
+    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0 ||
+        fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f)) {
+        br_error_set("cannot write Google Benchmark JSON: %s", strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    for (size_t i = 0; i < n; i++) {
+        free(entries[i].base);
+        free(entries[i].name);
+    }
+    free(entries);
+    json_decref(doc);
+    return rc;
+}
+
+/* The "gbench" reporter: Google Benchmark's JSON output format. */
+const br_reporter br_reporter_gbench = {"gbench", gbench_write};
