@@ -57,8 +57,12 @@ static double case_median(const br_run *r, const br_case_result *c) {
 }
 
 /* The case of kernel 0 (the suite's first, the speedup reference) in
- * combination `combo`, or NULL. */
-static const br_case_result *reference_case(const br_run *r, size_t combo) {
+ * combination `combo`, or NULL. `ref` (may be NULL: then a linear search)
+ * maps each combo below n_ref to that case's index + 1 (0: none). */
+static const br_case_result *reference_case(const br_run *r, size_t combo, const size_t *ref,
+                                            size_t n_ref) {
+    if (ref)
+        return combo < n_ref && ref[combo] ? &r->cases[ref[combo] - 1] : NULL;
     for (size_t i = 0; i < r->n_cases; i++) {
         if (r->cases[i].kernel == 0 && r->cases[i].combo == combo)
             return &r->cases[i];
@@ -75,6 +79,16 @@ static const br_case_result *reference_case(const br_run *r, size_t combo) {
 void br_run_derive(br_run *r) {
     if (!r)
         return;
+    /* Index the reference cases by combo, so that a run of many cases is
+     * linear (without memory, fall back to searching). */
+    size_t n_ref = 0;
+    for (size_t i = 0; i < r->n_cases; i++)
+        if (r->cases[i].combo >= n_ref && r->cases[i].combo < SIZE_MAX / sizeof(size_t) - 1)
+            n_ref = r->cases[i].combo + 1;
+    size_t *ref = n_ref <= 4 * r->n_cases + 16 ? calloc(n_ref ? n_ref : 1, sizeof *ref) : NULL;
+    for (size_t i = r->n_cases; ref && i-- > 0;)
+        if (r->cases[i].kernel == 0 && r->cases[i].combo < n_ref)
+            ref[r->cases[i].combo] = i + 1; /* backwards: the first one wins */
     for (size_t i = 0; i < r->n_cases; i++) {
         br_case_result *c = &r->cases[i];
         c->gbps = NAN;
@@ -95,11 +109,12 @@ void br_run_derive(br_run *r) {
             r->peak_gbps > 0.0 && isfinite(c->gbps))
             c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
 
-        const br_case_result *ref = reference_case(r, c->combo);
-        double ref_median = ref ? case_median(r, ref) : NAN;
+        const br_case_result *rc = reference_case(r, c->combo, ref, n_ref);
+        double ref_median = rc ? case_median(r, rc) : NAN;
         if (!isnan(ref_median))
             c->speedup = ref_median / median;
     }
+    free(ref);
 }
 
 /* Free t's samples and SM clocks and zero it; accepts NULL. */
