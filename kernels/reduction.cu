@@ -195,6 +195,13 @@ __global__ void __launch_bounds__(RED_BLOCK)
     for (int u = 0; u < RED_UNROLL; u++)
         acc[u] = 0.0f;
     int64_t i = gid;
+#ifdef RED_PLANT_SLOWDOWN
+    /* A planted regression for checking the baseline gate (README,
+     * "Baselines"): the body is read twice and the sum halved. Never set in
+     * a shipped build. */
+    for (int pass = 0; pass < 2; pass++) {
+        i = gid;
+#endif
     /* RED_UNROLL independent 16-byte loads in flight per thread. */
     for (; i + (RED_UNROLL - 1) * stride < n4; i += RED_UNROLL * stride) {
         float4 v[RED_UNROLL];
@@ -205,6 +212,12 @@ __global__ void __launch_bounds__(RED_BLOCK)
         for (int u = 0; u < RED_UNROLL; u++)
             acc[u] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
     }
+#ifdef RED_PLANT_SLOWDOWN
+    }
+#pragma unroll
+    for (int u = 0; u < RED_UNROLL; u++)
+        acc[u] *= 0.5f;
+#endif
     for (; i < n4; i += stride) {
         const float4 v = __ldcs(x4 + i);
         acc[0] += (v.x + v.y) + (v.z + v.w);

@@ -14,6 +14,7 @@ extern "C" {
 
 typedef struct br_report_opts {
     int ascii; /* 1: plain ASCII instead of UTF-8 box drawing and symbols (table) */
+    int color; /* 1: ANSI colours (table; the caller decides: a TTY and NO_COLOR unset) */
 } br_report_opts;
 
 typedef struct br_reporter {

@@ -80,6 +80,8 @@ typedef struct table {
     size_t *combo;         /* per row: the case's combination (row 0 unused) */
     size_t *width;         /* per column, display columns */
     int *right;            /* per column: 1 right-aligned (numbers) */
+    const char **color;    /* per row: ANSI colour of column color_col, or NULL; may be NULL */
+    size_t color_col;
 } table;
 
 static void table_dispose(table *t) {
@@ -89,6 +91,7 @@ static void table_dispose(table *t) {
     free(t->combo);
     free(t->width);
     free(t->right);
+    free(t->color);
 }
 
 static int set_cell(table *t, size_t row, size_t col, const char *text) {
@@ -374,7 +377,12 @@ static void put_row(FILE *f, const table *t, size_t row, size_t slack, const gly
         fputc(' ', f);
         if (t->right[c])
             put_n(f, " ", pad);
+        const char *color = t->color && c == t->color_col ? t->color[row] : NULL;
+        if (color)
+            fputs(color, f);
         fputs(s, f);
+        if (color)
+            fputs("\033[0m", f);
         if (!t->right[c])
             put_n(f, " ", pad);
         fputc(' ', f);
@@ -500,28 +508,21 @@ static void put_notes(FILE *f, const br_run *r) {
     }
 }
 
-static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii) {
-    int rc = -1;
-    table t = {0};
-    char *title[3] = {NULL, NULL, NULL};
-    int n_title = make_title(title, r, g, ascii);
-    if (n_title < 0)
-        goto done;
-    if (table_build(&t, r, g) < 0)
-        goto done;
-
-    size_t inner = t.n_cols - 1;
-    for (size_t c = 0; c < t.n_cols; c++)
-        inner += t.width[c] + 2;
+/* Draw table t in a box under the title lines (a title wider than the
+ * columns widens column `widen`). */
+static void put_box(FILE *f, table *t, char *const *title, int n_title, const glyphs *g,
+                    size_t widen) {
+    size_t inner = t->n_cols - 1;
+    for (size_t c = 0; c < t->n_cols; c++)
+        inner += t->width[c] + 2;
     size_t title_w = 0;
     for (int i = 0; i < n_title; i++) {
         size_t w = display_width(title[i]) + 2;
         if (w > title_w)
             title_w = w;
     }
-    /* A title wider than the columns widens the first (kernel) column. */
     if (title_w > inner) {
-        t.width[0] += title_w - inner;
+        t->width[widen] += title_w - inner;
         inner = title_w;
     }
     size_t slack = 0;
@@ -535,23 +536,185 @@ static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii) {
         put_n(f, " ", inner - display_width(title[i]) - 1);
         fprintf(f, "%s\n", g->vv);
     }
-    put_rule(f, &t, slack, g->hh_l, g->hh, g->hh, g->hh_r);
-    put_row(f, &t, 0, slack, g);
+    put_rule(f, t, slack, g->hh_l, g->hh, g->hh, g->hh_r);
+    put_row(f, t, 0, slack, g);
     /* Rules separate parameter combinations, unless every combination has a
      * single row (then a rule after each row would only be noise). */
     int grouped = 0;
-    for (size_t row = 2; row < t.n_rows; row++)
-        grouped |= t.combo[row] == t.combo[row - 1];
-    for (size_t row = 1; row < t.n_rows; row++) {
-        if (row == 1 || (grouped && t.combo[row] != t.combo[row - 1]))
-            put_rule(f, &t, slack, g->h_l, g->h, g->cross, g->h_r);
-        put_row(f, &t, row, slack, g);
+    for (size_t row = 2; row < t->n_rows; row++)
+        grouped |= t->combo[row] == t->combo[row - 1];
+    for (size_t row = 1; row < t->n_rows; row++) {
+        if (row == 1 || (grouped && t->combo[row] != t->combo[row - 1]))
+            put_rule(f, t, slack, g->h_l, g->h, g->cross, g->h_r);
+        put_row(f, t, row, slack, g);
     }
     fputs(g->bl, f);
     put_n(f, g->hh, inner);
     fputs(g->br, f);
     fputc('\n', f);
+}
+
+/* ANSI colours of the comparison's status column. */
+static const char *change_color(br_change c) {
+    switch (c) {
+    case BR_CHANGE_SLOWER:
+        return "\033[1;31m"; /* bold red */
+    case BR_CHANGE_FASTER:
+        return "\033[32m"; /* green */
+    case BR_CHANGE_UNKNOWN:
+    case BR_CHANGE_MISSING:
+        return "\033[33m"; /* yellow */
+    default:
+        return NULL;
+    }
+}
+
+/* A p-value as the comparison shows it: "<1e-6", 3 significant digits. */
+static void format_p(char *buf, size_t len, double p) {
+    if (!isfinite(p))
+        snprintf(buf, len, "-");
+    else if (p < 1e-6)
+        snprintf(buf, len, "<1e-6");
+    else if (p < 0.001)
+        snprintf(buf, len, "%.1e", p);
+    else
+        snprintf(buf, len, "%.3f", p);
+}
+
+/* The comparison box of run r: one row per entry (kernel, params, baseline
+ * and current median, change, p-value, status). */
+static int comparison_build(table *t, const br_run *r, const glyphs *g, int color) {
+    const br_comparison *cmp = r->comparison;
+    enum { C_KERNEL, C_PARAMS, C_BASE, C_NOW, C_CHANGE, C_P, C_STATUS, N_COLS };
+    int rc = -1;
+    char buf[160];
+    t->n_cols = N_COLS;
+    t->n_rows = 1 + cmp->n_entries;
+    t->cells = calloc(t->n_rows * t->n_cols, sizeof *t->cells);
+    t->combo = calloc(t->n_rows, sizeof *t->combo);
+    t->width = calloc(t->n_cols, sizeof *t->width);
+    t->right = calloc(t->n_cols, sizeof *t->right);
+    t->color = color ? calloc(t->n_rows, sizeof *t->color) : NULL;
+    t->color_col = C_STATUS;
+    if (!t->cells || !t->combo || !t->width || !t->right || (color && !t->color)) {
+        br_error_set("out of memory formatting the table");
+        goto done;
+    }
+    t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_P] = 1;
+    const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
+    if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
+        set_cell(t, 0, C_CHANGE, "change") < 0 || set_cell(t, 0, C_P, "p") < 0 ||
+        set_cell(t, 0, C_STATUS, "status") < 0)
+        goto done;
+    snprintf(buf, sizeof buf, "baseline %s (%ss)", clock, g->micro);
+    if (set_cell(t, 0, C_BASE, buf) < 0)
+        goto done;
+    snprintf(buf, sizeof buf, "now (%ss)", g->micro);
+    if (set_cell(t, 0, C_NOW, buf) < 0)
+        goto done;
+    for (size_t i = 0; i < cmp->n_entries; i++) {
+        const br_compare_entry *e = &cmp->entries[i];
+        size_t row = i + 1;
+        t->combo[row] = row; /* no grouping rules */
+        if (set_cell(t, row, C_KERNEL, e->kernel ? e->kernel : "?") < 0 ||
+            set_cell(t, row, C_PARAMS, e->params && e->params[0] ? e->params : g->dash) < 0)
+            goto done;
+        if (isfinite(e->base_median))
+            format_us(buf, sizeof buf, e->base_median / 1000.0);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, C_BASE, buf) < 0)
+            goto done;
+        if (isfinite(e->cur_median))
+            format_us(buf, sizeof buf, e->cur_median / 1000.0);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, C_NOW, buf) < 0)
+            goto done;
+        if (isfinite(e->change))
+            snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * e->change);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, C_CHANGE, buf) < 0)
+            goto done;
+        format_p(buf, sizeof buf, e->p_value);
+        if (set_cell(t, row, C_P, strcmp(buf, "-") == 0 ? g->dash : buf) < 0)
+            goto done;
+        if (e->why)
+            snprintf(buf, sizeof buf, "%s: %s", br_change_name(e->status), e->why);
+        else
+            snprintf(buf, sizeof buf, "%s", br_change_name(e->status));
+        if (set_cell(t, row, C_STATUS, buf) < 0)
+            goto done;
+        if (t->color)
+            t->color[row] = change_color(e->status);
+    }
+    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
+        size_t w = display_width(t->cells[i]);
+        if (w > t->width[i % t->n_cols])
+            t->width[i % t->n_cols] = w;
+    }
+    rc = 0;
+done:
+    return rc;
+}
+
+/* The comparison of r with its baseline: a box and a summary line. */
+static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) {
+    const br_comparison *cmp = r->comparison;
+    table t = {0};
+    char *title[2] = {NULL, NULL};
+    int rc = -1;
+    if (comparison_build(&t, r, g, color) < 0)
+        goto done;
+    char when[96] = "";
+    if (cmp->baseline_commit || cmp->baseline_date[0])
+        snprintf(when, sizeof when, " %s %s%s%s", g->dot,
+                 cmp->baseline_commit ? cmp->baseline_commit : "",
+                 cmp->baseline_commit && cmp->baseline_date[0] ? " " : "", cmp->baseline_date);
+    title[0] = br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
+    title[1] = br_strfmt("%s: slower or faster = p < %.3g (Mann-Whitney U) and |change| > %.3g%%%s",
+                         cmp->baseline_device ? cmp->baseline_device : "?", cmp->rules.alpha,
+                         100.0 * cmp->rules.threshold,
+                         cmp->device_forced ? " (another device: forced)" : "");
+    if (!title[0] || !title[1])
+        goto done;
+    put_box(f, &t, title, 2, g, t.n_cols - 1);
+    const char *sep = "";
+    fputs("vs baseline: ", f);
+    for (int s = 0; s < BR_CHANGE_COUNT; s++) {
+        static const br_change order[] = {BR_CHANGE_SLOWER,  BR_CHANGE_FASTER, BR_CHANGE_SAME,
+                                          BR_CHANGE_UNKNOWN, BR_CHANGE_NEW,    BR_CHANGE_MISSING};
+        br_change c = order[s];
+        if (cmp->count[c] == 0 && c != BR_CHANGE_SLOWER)
+            continue;
+        const char *col = color ? change_color(c) : NULL;
+        fprintf(f, "%s%s%zu %s%s", sep, col && cmp->count[c] ? col : "", cmp->count[c],
+                br_change_name(c), col && cmp->count[c] ? "\033[0m" : "");
+        sep = ", ";
+    }
+    fputc('\n', f);
+    rc = 0;
+done:
+    table_dispose(&t);
+    free(title[0]);
+    free(title[1]);
+    return rc;
+}
+
+static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color) {
+    int rc = -1;
+    table t = {0};
+    char *title[3] = {NULL, NULL, NULL};
+    int n_title = make_title(title, r, g, ascii);
+    if (n_title < 0)
+        goto done;
+    if (table_build(&t, r, g) < 0)
+        goto done;
+    put_box(f, &t, title, n_title, g, 0);
     put_notes(f, r);
+    if (r->comparison && put_comparison(f, r, g, color) < 0)
+        goto done;
     rc = 0;
 done:
     table_dispose(&t);
@@ -568,7 +731,7 @@ static int table_write(FILE *f, const br_run *const *runs, size_t n_runs,
     for (size_t i = 0; i < n_runs; i++) {
         if (i > 0)
             fputc('\n', f);
-        if (write_run(f, runs[i], g, opts && opts->ascii) < 0)
+        if (write_run(f, runs[i], g, opts && opts->ascii, opts && opts->color) < 0)
             return -1;
     }
     if (fflush(f) != 0 || ferror(f))

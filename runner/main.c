@@ -1,5 +1,6 @@
 /* benchrun - command line. Parses options and hands over to run.c. */
 #include <getopt.h>
+#include <math.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdio.h>
@@ -9,16 +10,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "error.h"
 #include "reporter.h"
 #include "results.h"
+#include "resultsfile.h"
 #include "run.h"
 #include "util.h"
 
-enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2 };
+enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
 
 static void usage(FILE *f) {
     fputs("usage: benchrun [options] SUITE.yaml...\n"
+          "       benchrun compare [options] OLD.json NEW.json\n"
           "\n"
           "Compile, verify and measure the kernels of each suite and print a table.\n"
           "\n"
@@ -27,6 +31,8 @@ static void usage(FILE *f) {
           "      --list            print the planned cases and exit without running them\n"
           "      --csv FILE        also write the results as CSV ('-': standard output)\n"
           "      --json FILE       also write the results as JSON ('-': standard output)\n"
+          "      --markdown FILE   also write the results and the comparison as Markdown\n"
+          "      --gbench FILE     also write the results in Google Benchmark's JSON format\n"
           "      --cache-dir DIR   compile cache (default $XDG_CACHE_HOME/benchrun,\n"
           "                        else ~/.cache/benchrun)\n"
           "      --ascii           plain ASCII table (the default when the locale is not UTF-8)\n"
@@ -48,8 +54,21 @@ static void usage(FILE *f) {
           "      --throttle PCT    discard GPU samples below PCT of the maximum SM clock (0: off)\n"
           "      --no-hold         do not hold the GPU stream while a sample is enqueued\n"
           "\n"
-          "exit status: 0 every case verified and measured; 1 a case failed (compile,\n"
-          "verify or run); 2 bad input or usage.\n",
+          "baselines (baselines/<suite>/<device>.json in the suite's git work tree):\n"
+          "      --save-baseline   save this run as the baseline (updates only the cases run)\n"
+          "      --baseline FILE   compare with (and save to) FILE instead\n"
+          "      --baseline-dir DIR  keep baselines under DIR/<suite>/<device>.json\n"
+          "      --no-compare      do not compare with the baseline\n"
+          "      --threshold PCT   minimum change that counts, e.g. 2% (suite: "
+          "regression.threshold)\n"
+          "      --alpha P         significance level of the test, e.g. 0.01 (regression.alpha)\n"
+          "      --fail-on WHAT    slower (default), any-change or never: when a comparison\n"
+          "                        fails the run with exit status 3\n"
+          "      --force-device    compare with a baseline measured on another device\n"
+          "\n"
+          "exit status: 0 every case verified and measured (and none slower than the\n"
+          "baseline); 1 a case failed (compile, verify or run); 2 bad input or usage;\n"
+          "3 a case is slower than the baseline (see --fail-on).\n",
           f);
 }
 
@@ -69,8 +88,87 @@ enum {
     OPT_TIMEOUT,
     OPT_MAX_SAMPLES,
     OPT_THROTTLE,
-    OPT_NO_HOLD
+    OPT_NO_HOLD,
+    OPT_MARKDOWN,
+    OPT_GBENCH,
+    OPT_SAVE_BASELINE,
+    OPT_BASELINE,
+    OPT_BASELINE_DIR,
+    OPT_NO_COMPARE,
+    OPT_THRESHOLD,
+    OPT_ALPHA,
+    OPT_FAIL_ON,
+    OPT_FORCE_DEVICE
 };
+
+/* What the baseline options ask for. */
+typedef struct compare_opts {
+    const char *baseline; /* --baseline FILE, or NULL */
+    const char *dir;      /* --baseline-dir DIR, or NULL */
+    int save, no_compare, force_device;
+    br_fail_on fail_on;
+    double threshold, alpha; /* NAN: the suite's */
+} compare_opts;
+
+/* Apply one baseline option to *co. Returns 0, or -1 with the error set. */
+static int parse_compare_option(compare_opts *co, int opt, const char *arg) {
+    switch (opt) {
+    case OPT_SAVE_BASELINE:
+        co->save = 1;
+        break;
+    case OPT_BASELINE:
+        if (!arg[0])
+            return br_error_set("--baseline expects a file name");
+        co->baseline = arg;
+        break;
+    case OPT_BASELINE_DIR:
+        if (!arg[0])
+            return br_error_set("--baseline-dir expects a directory name");
+        co->dir = arg;
+        break;
+    case OPT_NO_COMPARE:
+        co->no_compare = 1;
+        break;
+    case OPT_FORCE_DEVICE:
+        co->force_device = 1;
+        break;
+    case OPT_THRESHOLD:
+        if (strcmp(arg, "0") == 0 || strcmp(arg, "0%") == 0)
+            co->threshold = 0;
+        else if (br_parse_fraction(&co->threshold, "--threshold", arg) != 0)
+            return -1;
+        break;
+    case OPT_ALPHA:
+        if (br_parse_fraction(&co->alpha, "--alpha", arg) != 0)
+            return -1;
+        break;
+    case OPT_FAIL_ON:
+        if (strcmp(arg, "slower") == 0)
+            co->fail_on = BR_FAIL_ON_SLOWER;
+        else if (strcmp(arg, "any-change") == 0)
+            co->fail_on = BR_FAIL_ON_ANY;
+        else if (strcmp(arg, "never") == 0)
+            co->fail_on = BR_FAIL_ON_NEVER;
+        else
+            return br_error_set("--fail-on: expected slower, any-change or never, found '%s'", arg);
+        break;
+    }
+    return 0;
+}
+
+/* The rules for run r: the suite's, with the command line's over them. */
+static br_regression_cfg rules_for(const br_run *r, const compare_opts *co) {
+    br_regression_cfg g = r->regression;
+    if (!(g.alpha > 0 && g.alpha < 1))
+        g.alpha = BR_DEFAULT_REGRESSION_ALPHA;
+    if (!(g.threshold >= 0))
+        g.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
+    if (!isnan(co->threshold))
+        g.threshold = co->threshold;
+    if (!isnan(co->alpha))
+        g.alpha = co->alpha;
+    return g;
+}
 
 /* Apply one measurement option (--mode ... --no-hold) to *mo. Returns 0, or
  * -1 with the error set naming the option. */
@@ -201,6 +299,230 @@ static void list_job(const br_job *j) {
     }
 }
 
+/* ANSI colours on fd: a terminal, and NO_COLOR unset or empty (no-color.org). */
+static int use_color(int fd) {
+    const char *no = getenv("NO_COLOR");
+    return isatty(fd) && !(no && no[0]);
+}
+
+/* Compare run r with its baseline (--baseline FILE, else the default path)
+ * and attach the comparison to r. Returns 0 (also when there is no baseline
+ * to compare with: said on stderr unless quiet), or -1 with the error set. */
+static int attach_comparison(br_run *r, const compare_opts *co, int quiet) {
+    int rc = -1;
+    char *path = co->baseline ? strdup(co->baseline) : br_baseline_path(co->dir, r);
+    br_run base;
+    memset(&base, 0, sizeof base);
+    br_comparison *cmp = NULL;
+    if (!path) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    int lr = br_baseline_load(&base, path, r);
+    if (lr < 0)
+        goto done;
+    if (lr == 1) {
+        if (co->baseline && !co->save) {
+            br_error_set("--baseline %s: no such file", path);
+            goto done;
+        }
+        if (!quiet)
+            fprintf(stderr,
+                    "benchrun: %s: no baseline for this suite and device yet "
+                    "(--save-baseline writes one)\n",
+                    path);
+        rc = 0;
+        goto done;
+    }
+    if (!(cmp = calloc(1, sizeof *cmp))) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    br_regression_cfg rules = r->regression;
+    if (br_baseline_compare(cmp, &base, path, r, &rules, co->force_device) != 0) {
+        br_comparison_dispose(cmp);
+        free(cmp);
+        cmp = NULL;
+        goto done;
+    }
+    r->comparison = cmp;
+    rc = 0;
+done:
+    br_run_dispose(&base);
+    free(path);
+    return rc;
+}
+
+/* --save-baseline for run r. Returns 0, or -1 after saying why on stderr. */
+static int save_baseline(const br_run *r, const compare_opts *co, int quiet) {
+    char *path = co->baseline ? strdup(co->baseline) : br_baseline_path(co->dir, r);
+    br_save_stats st;
+    int rc = -1;
+    if (!path)
+        fprintf(stderr, "benchrun: out of memory\n");
+    else if (br_baseline_save(path, r, &st) != 0)
+        fprintf(stderr, "benchrun: cannot save the baseline: %s\n", br_error_get());
+    else {
+        rc = 0;
+        if (!quiet) {
+            fprintf(stderr, "benchrun: saved baseline %s: %zu case(s) written, %zu kept", path,
+                    st.written, st.kept);
+            if (st.refused)
+                fprintf(stderr, ", %zu failed or skipped not written", st.refused);
+            if (st.dropped)
+                fprintf(stderr, ", %zu dropped (their params no longer match the suite)",
+                        st.dropped);
+            fputc('\n', stderr);
+        }
+    }
+    free(path);
+    return rc;
+}
+
+/* benchrun compare [options] OLD.json NEW.json: compare two results files
+ * run by run (matched by suite name) with the baseline rules; prints the
+ * table of NEW with the comparison. Exit status 0, 2 (bad input) or 3. */
+static int compare_main(int argc, char **argv, int ascii) {
+    static const struct option longopts[] = {
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"alpha", required_argument, NULL, OPT_ALPHA},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"force-device", no_argument, NULL, OPT_FORCE_DEVICE},
+        {"markdown", required_argument, NULL, OPT_MARKDOWN},
+        {"json", required_argument, NULL, OPT_JSON},
+        {"ascii", no_argument, NULL, OPT_ASCII},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    compare_opts co = {.threshold = NAN, .alpha = NAN};
+    const char *markdown = NULL, *json = NULL;
+    int quiet = 0, status = EXIT_BAD_INPUT, opt;
+    br_run *old = NULL, *cur = NULL;
+    size_t n_old = 0, n_cur = 0;
+    const br_run **ptrs = NULL;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        switch (opt) {
+        case OPT_THRESHOLD:
+        case OPT_ALPHA:
+        case OPT_FAIL_ON:
+        case OPT_FORCE_DEVICE:
+            if (parse_compare_option(&co, opt, optarg) != 0) {
+                fprintf(stderr, "benchrun compare: %s\n", br_error_get());
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case OPT_MARKDOWN:
+            markdown = optarg;
+            break;
+        case OPT_JSON:
+            json = optarg;
+            break;
+        case OPT_ASCII:
+            ascii = 1;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            fputs("usage: benchrun compare [options] OLD.json NEW.json\n"
+                  "\n"
+                  "Compare two results files (--json output or baselines) with the baseline\n"
+                  "rules and print NEW's table with the comparison.\n"
+                  "\n"
+                  "options: --threshold PCT, --alpha P, --fail-on slower|any-change|never,\n"
+                  "         --force-device, --markdown FILE, --json FILE, --ascii, -q\n"
+                  "\n"
+                  "exit status: 0 nothing slower; 2 bad input; 3 a case is slower.\n",
+                  stdout);
+            return EXIT_OK;
+        default:
+            fprintf(stderr, "usage: benchrun compare [options] OLD.json NEW.json\n");
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (argc - optind != 2) {
+        fprintf(stderr, "benchrun compare: expected two results files, OLD.json NEW.json\n");
+        return EXIT_BAD_INPUT;
+    }
+    const char *old_path = argv[optind], *new_path = argv[optind + 1];
+    if (check_output("--markdown", markdown) != 0 || check_output("--json", json) != 0) {
+        fprintf(stderr, "%s\n", br_error_get());
+        return EXIT_BAD_INPUT;
+    }
+    if (br_results_load(&old, &n_old, old_path) != 0 ||
+        br_results_load(&cur, &n_cur, new_path) != 0) {
+        fprintf(stderr, "benchrun compare: %s\n", br_error_get());
+        goto done;
+    }
+    if (n_cur == 0) {
+        fprintf(stderr, "benchrun compare: %s: holds no run\n", new_path);
+        goto done;
+    }
+    ptrs = calloc(n_cur, sizeof *ptrs);
+    if (!ptrs) {
+        fprintf(stderr, "benchrun compare: out of memory\n");
+        goto done;
+    }
+    int slower = 0, matched = 0;
+    for (size_t i = 0; i < n_cur; i++) {
+        br_run *r = &cur[i];
+        ptrs[i] = r;
+        r->regression = rules_for(r, &co);
+        br_comparison_dispose(r->comparison); /* a results file may carry one */
+        free(r->comparison);
+        r->comparison = NULL;
+        const br_run *base = NULL;
+        for (size_t j = 0; j < n_old && !base; j++) {
+            if (old[j].suite_name && r->suite_name && strcmp(old[j].suite_name, r->suite_name) == 0)
+                base = &old[j];
+        }
+        if (!base) {
+            fprintf(stderr, "benchrun compare: %s holds no run of suite '%s'\n", old_path,
+                    r->suite_name ? r->suite_name : "?");
+            continue;
+        }
+        br_comparison *cmp = calloc(1, sizeof *cmp);
+        if (!cmp) {
+            fprintf(stderr, "benchrun compare: out of memory\n");
+            goto done;
+        }
+        br_regression_cfg rules = r->regression;
+        if (br_baseline_compare(cmp, base, old_path, r, &rules, co.force_device) != 0) {
+            fprintf(stderr, "benchrun compare: %s\n", br_error_get());
+            br_comparison_dispose(cmp);
+            free(cmp);
+            goto done;
+        }
+        r->comparison = cmp;
+        matched++;
+        slower |= br_baseline_fails(cmp, co.fail_on);
+    }
+    if (!matched) {
+        fprintf(stderr, "benchrun compare: no suite of %s is in %s\n", new_path, old_path);
+        goto done;
+    }
+    br_report_opts opts = {.ascii = ascii, .color = use_color(STDOUT_FILENO)};
+    int stdout_taken = (markdown && strcmp(markdown, "-") == 0) || (json && strcmp(json, "-") == 0);
+    if (!stdout_taken && emit("table", "-", ptrs, n_cur, &opts) != 0)
+        goto done;
+    opts.color = 0;
+    if (markdown && emit("markdown", markdown, ptrs, n_cur, &opts) != 0)
+        goto done;
+    if (json && emit("json", json, ptrs, n_cur, &opts) != 0)
+        goto done;
+    status = slower ? EXIT_SLOWER : EXIT_OK;
+    if (slower && !quiet)
+        fprintf(stderr, "benchrun compare: %s (exit status 3)\n",
+                co.fail_on == BR_FAIL_ON_ANY ? "a case changed" : "a case is slower");
+done:
+    free(ptrs);
+    br_results_free(old, n_old);
+    br_results_free(cur, n_cur);
+    return status;
+}
+
 int main(int argc, char **argv) {
     static const struct option longopts[] = {
         {"kernel", required_argument, NULL, 'k'},
@@ -220,6 +542,16 @@ int main(int argc, char **argv) {
         {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
         {"throttle", required_argument, NULL, OPT_THROTTLE},
         {"no-hold", no_argument, NULL, OPT_NO_HOLD},
+        {"markdown", required_argument, NULL, OPT_MARKDOWN},
+        {"gbench", required_argument, NULL, OPT_GBENCH},
+        {"save-baseline", no_argument, NULL, OPT_SAVE_BASELINE},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"baseline-dir", required_argument, NULL, OPT_BASELINE_DIR},
+        {"no-compare", no_argument, NULL, OPT_NO_COMPARE},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"alpha", required_argument, NULL, OPT_ALPHA},
+        {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+        {"force-device", no_argument, NULL, OPT_FORCE_DEVICE},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -229,7 +561,8 @@ int main(int argc, char **argv) {
     const char **patterns = calloc((size_t)argc, sizeof *patterns);
     size_t n_patterns = 0;
     int list = 0, ascii = 0;
-    const char *csv = NULL, *json = NULL;
+    const char *csv = NULL, *json = NULL, *markdown = NULL, *gbench = NULL;
+    compare_opts co = {.threshold = NAN, .alpha = NAN};
     br_run_opts ro = {0};
     br_measure_overrides_init(&ro.measure);
     br_measure_overrides *mo = &ro.measure;
@@ -248,6 +581,10 @@ int main(int argc, char **argv) {
     if (!patterns) {
         fprintf(stderr, "benchrun: out of memory\n");
         return EXIT_BAD_INPUT;
+    }
+    if (argc > 1 && strcmp(argv[1], "compare") == 0) {
+        free(patterns);
+        return compare_main(argc - 1, argv + 1, ascii);
     }
 
     int opt;
@@ -278,6 +615,25 @@ int main(int argc, char **argv) {
             break;
         case OPT_JSON:
             json = optarg;
+            break;
+        case OPT_MARKDOWN:
+            markdown = optarg;
+            break;
+        case OPT_GBENCH:
+            gbench = optarg;
+            break;
+        case OPT_SAVE_BASELINE:
+        case OPT_BASELINE:
+        case OPT_BASELINE_DIR:
+        case OPT_NO_COMPARE:
+        case OPT_THRESHOLD:
+        case OPT_ALPHA:
+        case OPT_FAIL_ON:
+        case OPT_FORCE_DEVICE:
+            if (parse_compare_option(&co, opt, optarg) != 0) {
+                fprintf(stderr, "benchrun: %s\n", br_error_get());
+                goto done;
+            }
             break;
         case OPT_CACHE:
             ro.cache_dir = optarg;
@@ -325,13 +681,18 @@ int main(int argc, char **argv) {
         fprintf(stderr, "benchrun: --cache-dir expects a directory name\n");
         goto done;
     }
-    if (check_output("--csv", csv) != 0 || check_output("--json", json) != 0) {
+    if (check_output("--csv", csv) != 0 || check_output("--json", json) != 0 ||
+        check_output("--markdown", markdown) != 0 || check_output("--gbench", gbench) != 0) {
         fprintf(stderr, "%s\n", br_error_get());
         goto done;
     }
 
     /* Check every suite before running any. */
     n_jobs = (size_t)(argc - optind);
+    if (co.baseline && n_jobs > 1) {
+        fprintf(stderr, "benchrun: --baseline names one file: give one suite with it\n");
+        goto done;
+    }
     jobs = calloc(n_jobs, sizeof *jobs);
     runs = calloc(n_jobs, sizeof *runs);
     run_ptrs = calloc(n_jobs, sizeof *run_ptrs);
@@ -381,19 +742,56 @@ int main(int argc, char **argv) {
         failed += b;
         skipped += c;
     }
-    br_report_opts opts = {.ascii = ascii};
-    int stdout_taken = (csv && strcmp(csv, "-") == 0) || (json && strcmp(json, "-") == 0);
+    int bad_baseline = 0, slower = 0;
+    for (size_t i = 0; i < n_runs; i++) {
+        runs[i].regression = rules_for(&runs[i], &co);
+        if (co.no_compare)
+            continue;
+        int rc = attach_comparison(&runs[i], &co, ro.quiet);
+        if (rc < 0) {
+            fprintf(stderr, "benchrun: %s\n", br_error_get());
+            bad_baseline = 1;
+        }
+        slower |= br_baseline_fails(runs[i].comparison, co.fail_on);
+    }
+
+    br_report_opts opts = {.ascii = ascii, .color = use_color(STDOUT_FILENO)};
+    int stdout_taken = (csv && strcmp(csv, "-") == 0) || (json && strcmp(json, "-") == 0) ||
+                       (markdown && strcmp(markdown, "-") == 0) ||
+                       (gbench && strcmp(gbench, "-") == 0);
+    int write_failed = 0;
     if (!stdout_taken && emit("table", "-", run_ptrs, n_runs, &opts) != 0)
-        status = EXIT_CASE_FAILED;
+        write_failed = 1;
+    opts.color = 0;
     if (csv && emit("csv", csv, run_ptrs, n_runs, &opts) != 0)
-        status = EXIT_CASE_FAILED;
+        write_failed = 1;
     if (json && emit("json", json, run_ptrs, n_runs, &opts) != 0)
-        status = EXIT_CASE_FAILED;
+        write_failed = 1;
+    if (markdown && emit("markdown", markdown, run_ptrs, n_runs, &opts) != 0)
+        write_failed = 1;
+    if (gbench && emit("gbench", gbench, run_ptrs, n_runs, &opts) != 0)
+        write_failed = 1;
+    if (co.save) {
+        for (size_t i = 0; i < n_runs; i++) {
+            if (save_baseline(&runs[i], &co, ro.quiet) != 0)
+                write_failed = 1;
+        }
+    }
     if (!ro.quiet)
         fprintf(stderr, "benchrun: %zu case(s): %zu ok, %zu failed, %zu skipped\n",
                 ok + failed + skipped, ok, failed, skipped);
-    if (failed)
+    if (failed || write_failed)
         status = EXIT_CASE_FAILED;
+    else if (bad_baseline)
+        status = EXIT_BAD_INPUT;
+    else if (slower)
+        status = EXIT_SLOWER;
+    if (slower && !ro.quiet)
+        fprintf(stderr,
+                "benchrun: %s than the baseline (exit status %d; --fail-on never only "
+                "reports)\n",
+                co.fail_on == BR_FAIL_ON_ANY ? "a case is slower or faster" : "a case is slower",
+                status);
 done:
     for (size_t i = 0; i < n_jobs && runs; i++)
         br_run_dispose(&runs[i]);

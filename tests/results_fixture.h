@@ -30,7 +30,7 @@
 
 /* --- building runs by hand --------------------------------------------------- */
 
-static char *dup_or_null(const char *s) {
+static inline char *dup_or_null(const char *s) {
     if (!s)
         return NULL;
     char *d = strdup(s);
@@ -38,14 +38,15 @@ static char *dup_or_null(const char *s) {
     return d;
 }
 
-static void *xcalloc(size_t n, size_t size) {
+static inline void *xcalloc(size_t n, size_t size) {
     void *p = calloc(n ? n : 1, size);
     cr_assert_not_null(p);
     return p;
 }
 
-static void run_init(br_run *r, const char *name, const char *description, br_metric metric,
-                     br_mode mode, const char *const *params, size_t n_params, size_t max_cases) {
+static inline void run_init(br_run *r, const char *name, const char *description, br_metric metric,
+                            br_mode mode, const char *const *params, size_t n_params,
+                            size_t max_cases) {
     memset(r, 0, sizeof *r);
     r->benchrun_version = dup_or_null("0.1.0");
     snprintf(r->date, sizeof r->date, "2026-11-22T10:00:00Z");
@@ -79,7 +80,7 @@ static void run_init(br_run *r, const char *name, const char *description, br_me
     r->cases = xcalloc(max_cases, sizeof *r->cases);
 }
 
-static void add_kernel(br_run *r, const char *name, const char *source, br_backend backend) {
+static inline void add_kernel(br_run *r, const char *name, const char *source, br_backend backend) {
     br_run_kernel *k = realloc(r->kernels, (r->n_kernels + 1) * sizeof *k);
     cr_assert_not_null(k);
     r->kernels = k;
@@ -87,9 +88,10 @@ static void add_kernel(br_run *r, const char *name, const char *source, br_backe
 }
 
 /* Append a case without timings. */
-static br_case_result *add_case(br_run *r, size_t kernel, size_t combo, const int64_t *params,
-                                br_case_status status, const char *stage, const char *message,
-                                double bytes, double flops) {
+static inline br_case_result *add_case(br_run *r, size_t kernel, size_t combo,
+                                       const int64_t *params, br_case_status status,
+                                       const char *stage, const char *message, double bytes,
+                                       double flops) {
     br_case_result *c = &r->cases[r->n_cases++];
     c->kernel = kernel;
     c->combo = combo;
@@ -106,8 +108,8 @@ static br_case_result *add_case(br_run *r, size_t kernel, size_t combo, const in
 /* Fill timing *t from n samples (copied, each times `scale`) of `reps`
  * executions each, summarised with br_stats_compute. mhz: the SM clock of
  * every sample (a GPU case), or NAN (a host case: no clocks). */
-static void set_timing(br_timing *t, const double *samples, size_t n, double scale, size_t reps,
-                       const char *stop_reason, double mhz) {
+static inline void set_timing(br_timing *t, const double *samples, size_t n, double scale,
+                              size_t reps, const char *stop_reason, double mhz) {
     t->present = 1;
     t->samples = xcalloc(n, sizeof *t->samples);
     for (size_t i = 0; i < n; i++)
@@ -132,12 +134,12 @@ static void set_timing(br_timing *t, const double *samples, size_t n, double sca
 
 /* Cold and batch timings of a well-behaved case (both stopped on noise); the
  * batch samples are the cold ones times 0.95, 64 executions per sample. */
-static void set_both(br_case_result *c, const double *samples, size_t n, double mhz) {
+static inline void set_both(br_case_result *c, const double *samples, size_t n, double mhz) {
     set_timing(&c->cold, samples, n, 1.0, 1, "noise", mhz);
     set_timing(&c->batch, samples, n, 0.95, 64, "noise", mhz);
 }
 
-static void git_commit(br_gitinfo *g, const char *sha, const char *branch, int dirty) {
+static inline void git_commit(br_gitinfo *g, const char *sha, const char *branch, int dirty) {
     memset(g, 0, sizeof *g);
     g->present = 1;
     snprintf(g->sha, sizeof g->sha, "%s", sha);
@@ -149,7 +151,7 @@ static void git_commit(br_gitinfo *g, const char *sha, const char *branch, int d
     snprintf(g->workdir, sizeof g->workdir, "/home/ci/benchrun");
 }
 
-static void h100(br_run *r) {
+static inline void h100(br_run *r) {
     r->has_device = 1;
     br_device *d = &r->device;
     d->index = 0;
@@ -176,14 +178,14 @@ static void h100(br_run *r) {
 }
 
 /* reduce_cpu n=2^24, cold: 8 samples with about 1.3% noise (stopped on plateau). */
-static const double cpu24_plateau[] = {4210000, 4150000, 4290000, 4205000,
-                                       4260000, 4180000, 4230000, 4120000};
+static const double cpu24_plateau[] __attribute__((unused)) = {4210000, 4150000, 4290000, 4205000,
+                                                               4260000, 4180000, 4230000, 4120000};
 
 /* reduce_cpu n=2^24, batch: within 0.1%, stopped on noise. */
-static const double cpu24_batch[] = {4185000, 4181000, 4189000, 4184000,
-                                     4186500, 4183000, 4187000, 4182500};
+static const double cpu24_batch[] __attribute__((unused)) = {4185000, 4181000, 4189000, 4184000,
+                                                             4186500, 4183000, 4187000, 4182500};
 
-static void build_reduction(br_run *r) {
+static inline void build_reduction(br_run *r) {
     const char *params[] = {"n"};
     run_init(r, "reduction", "sum of n float32", BR_METRIC_GBPS, BR_MODE_BOTH, params, 1, 8);
     add_kernel(r, "reduce_cpu", "kernels/reduce_cpu.c", BR_BACKEND_HOST);
@@ -231,11 +233,11 @@ static void build_reduction(br_run *r) {
 /* copy n=2^28: 15 samples within 0.02% of 1 ms and 5 far above them, 25%
  * outliers by Tukey's fences (more than the 20% that flags O), yet a low
  * noise. */
-static const double copy28[] = {1000000, 1000050, 999960,  1000120, 999920,  1000030, 999990,
-                                1000090, 999940,  1000020, 1000070, 999970,  1000010, 999900,
-                                1000060, 1001300, 1001400, 1001500, 1001600, 1001700};
+static const double copy28[] __attribute__((unused)) = {
+    1000000, 1000050, 999960,  1000120, 999920,  1000030, 999990,  1000090, 999940,  1000020,
+    1000070, 999970,  1000010, 999900,  1000060, 1001300, 1001400, 1001500, 1001600, 1001700};
 
-static void build_bandwidth(br_run *r) {
+static inline void build_bandwidth(br_run *r) {
     const char *params[] = {"n"};
     run_init(r, "bandwidth", "device-to-device copies", BR_METRIC_GBPS, BR_MODE_COLD, params, 1, 2);
     add_kernel(r, "copy", "kernels/copy.cu", BR_BACKEND_GPU);
@@ -261,7 +263,7 @@ static void build_bandwidth(br_run *r) {
     br_run_derive(r);
 }
 
-static void build_sgemm(br_run *r) {
+static inline void build_sgemm(br_run *r) {
     const char *params[] = {"n", "tile"};
     run_init(r, "sgemm", NULL, BR_METRIC_GFLOPS, BR_MODE_COLD, params, 2, 4);
     add_kernel(r, "sgemm_host", "kernels/sgemm_host.c", BR_BACKEND_HOST);
@@ -288,7 +290,7 @@ static void build_sgemm(br_run *r) {
     br_run_derive(r);
 }
 
-static void build_latency(br_run *r) {
+static inline void build_latency(br_run *r) {
     run_init(r, "latency", "empty kernels:\n  launch overhead in µs", BR_METRIC_NONE, BR_MODE_BATCH,
              NULL, 0, 3);
     add_kernel(r, "noop_host", "kernels/noop.c", BR_BACKEND_HOST);
@@ -314,10 +316,10 @@ static void build_latency(br_run *r) {
     br_run_derive(r);
 }
 
-static br_run fixture[N_RUNS];
-static const br_run *fixture_ptrs[N_RUNS];
+static br_run fixture[N_RUNS] __attribute__((unused));
+static const br_run *fixture_ptrs[N_RUNS] __attribute__((unused));
 
-static void fixtures_setup(void) {
+static inline void fixtures_setup(void) {
     build_reduction(&fixture[0]);
     build_bandwidth(&fixture[1]);
     build_sgemm(&fixture[2]);
@@ -326,7 +328,7 @@ static void fixtures_setup(void) {
         fixture_ptrs[i] = &fixture[i];
 }
 
-static void fixtures_teardown(void) {
+static inline void fixtures_teardown(void) {
     for (size_t i = 0; i < N_RUNS; i++)
         br_run_dispose(&fixture[i]);
 }

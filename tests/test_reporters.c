@@ -36,7 +36,7 @@ static char *render(const char *name, const br_run *const *runs, size_t n_runs, 
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert_not_null(f);
-    br_report_opts opts = {ascii};
+    br_report_opts opts = {.ascii = ascii};
     int rc = rep->write(f, runs, n_runs, &opts);
     fclose(f);
     cr_assert_eq(rc, 0, "%s: %s", name, br_error_get());
