@@ -27,13 +27,15 @@
  * "q3", "iqr", "ci_low", "ci_high", "ci_level", "outliers", "n_throttled",
  * "throttled_min_mhz", "reps", "graph" (null on the host), "warmup_runs",
  * "warmup_ns", "measure_ns", "stop_reason", "sm_mhz" (median),
- * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null}.
+ * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null,
+ * "run_medians": [ns, ...] (baselines only: the median of each save at one
+ * commit, oldest first)}.
  *
  * comparison: {"baseline", "baseline_commit", "baseline_date",
  * "baseline_device", "device_forced", "threshold", "alpha", "clock",
  * "counts": {status: n}, "cases": [{"kernel", "params", "status", "why",
  * "baseline_median", "median", "baseline_n", "n", "change", "p_value",
- * "p_exact"}]}; medians ns, change a fraction. Readers of results and
+ * "p_exact", "rerun_spread"}]}; medians ns, change a fraction. Readers of results and
  * baselines ignore it. */
 #include "reporter.h"
 
@@ -247,6 +249,8 @@ static json_t *timing_json(builder *b, const br_timing *t, int gpu) {
     put(b, o, "sm_mhz", real(t->sm_mhz_median));
     put(b, o, "samples_ns", reals(b, t->samples, t->samples ? t->n_samples : 0));
     put(b, o, "sm_mhz_samples", t->sm_mhz ? reals(b, t->sm_mhz, t->n_samples) : json_null());
+    if (t->run_medians && t->n_run_medians)
+        put(b, o, "run_medians", reals(b, t->run_medians, t->n_run_medians));
     return o;
 }
 
@@ -335,6 +339,7 @@ static json_t *comparison_json(builder *b, const br_comparison *c) {
             put(b, x, "change", real(e->change));
             put(b, x, "p_value", real(e->p_value));
             put(b, x, "p_exact", isnan(e->p_value) ? json_null() : json_boolean(e->p_exact));
+            put(b, x, "rerun_spread", real(e->spread));
         }
         append(b, cases, x);
     }

@@ -224,6 +224,28 @@ static const br_timing *compared_timing(const br_case_result *c, br_mode clock, 
     return t;
 }
 
+/* How many times the baseline's rerun spread a change must exceed to count.
+ * The spread is the range of k >= 2 run medians; for normally distributed
+ * run medians the expected range of 3 is 1.69 sigma (Tippett 1925; the d2
+ * constant of control charts), while a new run differs from the last saved
+ * one by up to 2 * sqrt(2) = 2.83 sigma at the 95% level (two-sided 1.96
+ * sigma of a difference of two runs would be 2.77): 2.83 / 1.69 = 1.7,
+ * rounded up to 2 for the smaller ranges of two runs. */
+#define SPREAD_FACTOR 2.0
+
+/* The rerun spread of timing t (max / min - 1 of its run medians), NAN with
+ * fewer than two. */
+static double rerun_spread(const br_timing *t) {
+    if (!t->run_medians || t->n_run_medians < 2)
+        return NAN;
+    double lo = t->run_medians[0], hi = lo;
+    for (size_t i = 1; i < t->n_run_medians; i++) {
+        lo = fmin(lo, t->run_medians[i]);
+        hi = fmax(hi, t->run_medians[i]);
+    }
+    return lo > 0 ? hi / lo - 1.0 : NAN;
+}
+
 /* Decide entry e from the two timings (both present). */
 static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
                  const br_regression_cfg *rules) {
@@ -232,6 +254,7 @@ static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
     e->base_n = bt->n_samples;
     e->cur_n = ct->n_samples;
     e->change = e->base_median > 0 ? e->cur_median / e->base_median - 1.0 : NAN;
+    e->spread = rerun_spread(bt);
     br_mwu m;
     if (br_mwu_test(&m, ct->samples, ct->n_samples, bt->samples, bt->n_samples) != 0)
         return -1;
@@ -248,6 +271,9 @@ static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
     } else if (!(m.p < rules->alpha)) {
         e->status = BR_CHANGE_UNKNOWN;
         e->why = "too noisy to tell";
+    } else if (isfinite(e->spread) && fabs(e->change) <= SPREAD_FACTOR * e->spread) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = "within the baseline's rerun spread";
     } else {
         e->status = e->change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
     }
@@ -298,7 +324,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         const br_case_result *c = &cur->cases[i];
         br_compare_entry *e = &out->entries[out->n_entries++];
         e->case_index = i;
-        e->base_median = e->cur_median = e->change = e->p_value = NAN;
+        e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
         e->kernel = br_strdup(c->kernel < cur->n_kernels ? cur->kernels[c->kernel].name : "?");
         e->params = case_params_label(cur, c);
         if (!(key = case_key(cur, c)) || !e->kernel || !e->params)
@@ -346,7 +372,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         br_compare_entry *e = &out->entries[out->n_entries++];
         e->case_index = SIZE_MAX;
         e->status = BR_CHANGE_MISSING;
-        e->base_median = e->cur_median = e->change = e->p_value = NAN;
+        e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
         e->kernel = br_strdup(b->kernel < base->n_kernels ? base->kernels[b->kernel].name : "?");
         e->params = case_params_label(base, b);
         if (!e->kernel || !e->params)
@@ -391,6 +417,14 @@ static int copy_timing(br_timing *out, const br_timing *t) {
     *out = *t;
     out->samples = NULL;
     out->sm_mhz = NULL;
+    out->run_medians = NULL;
+    out->n_run_medians = 0;
+    if (t->run_medians && t->n_run_medians) {
+        if (!(out->run_medians = malloc(t->n_run_medians * sizeof *out->run_medians)))
+            return br_error_set("out of memory");
+        memcpy(out->run_medians, t->run_medians, t->n_run_medians * sizeof *out->run_medians);
+        out->n_run_medians = t->n_run_medians;
+    }
     if (t->samples && t->n_samples) {
         if (!(out->samples = malloc(t->n_samples * sizeof *out->samples)))
             return br_error_set("out of memory");
@@ -503,6 +537,46 @@ static int cmp_cases(const void *pa, const void *pb) {
     return a->kernel < b->kernel ? -1 : a->kernel > b->kernel;
 }
 
+/* Whether old case c (of baseline `old`) was measured at run r's commit,
+ * with neither work tree dirty: then a new save at that commit is a rerun of
+ * the same code, and the run medians accumulate. */
+static int same_clean_commit(const br_run *old, const br_case_result *c, const br_run *r) {
+    if (!r->git.present || r->git.unborn || r->git.dirty || !r->git.sha[0])
+        return 0;
+    const char *sha = c->commit ? c->commit : old->git.present ? old->git.sha : "";
+    int dirty = c->commit ? 0 : old->git.dirty;
+    return !dirty && strcmp(sha, r->git.sha) == 0;
+}
+
+/* Set t's run medians (a timing of a case being saved) to prev's, or [prev's
+ * median] when prev has none, then t's own median, keeping the last
+ * BR_RUN_MEDIANS_MAX; without prev just t's own. Nothing for an absent
+ * timing. Returns 0 or -1 (error set). */
+static int add_run_median(br_timing *t, const br_timing *prev) {
+    free(t->run_medians);
+    t->run_medians = NULL;
+    t->n_run_medians = 0;
+    if (!t->present || t->n_samples == 0 || !isfinite(t->stats.median))
+        return 0;
+    double v[BR_RUN_MEDIANS_MAX + 2];
+    size_t n = 0;
+    if (prev && prev->present && prev->n_samples > 0) {
+        if (prev->run_medians && prev->n_run_medians) {
+            for (size_t i = 0; i < prev->n_run_medians && n < BR_RUN_MEDIANS_MAX; i++)
+                v[n++] = prev->run_medians[i];
+        } else if (isfinite(prev->stats.median)) {
+            v[n++] = prev->stats.median;
+        }
+    }
+    v[n++] = t->stats.median;
+    size_t first = n > BR_RUN_MEDIANS_MAX ? n - BR_RUN_MEDIANS_MAX : 0;
+    t->n_run_medians = n - first;
+    if (!(t->run_medians = malloc(t->n_run_medians * sizeof *t->run_medians)))
+        return br_error_set("out of memory");
+    memcpy(t->run_medians, v + first, t->n_run_medians * sizeof *t->run_medians);
+    return 0;
+}
+
 typedef struct save_ctx {
     const br_run *run;
 } save_ctx;
@@ -518,13 +592,15 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
     int rc = -1, have_old = 0;
     br_run old, m;
     br_save_stats st = {0};
-    keyset written = {0};
+    keyset written = {0}, oldk = {0};
     char *dir = NULL, *key = NULL;
     size_t kernel_cap = 0;
     memset(&old, 0, sizeof old);
     memset(&m, 0, sizeof m);
 
     int lr = br_baseline_load(&old, path, r);
+    if (lr == 0 && keyset_build(&oldk, &old) != 0)
+        goto done;
     if (lr < 0) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", br_error_get());
@@ -560,6 +636,20 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         free(d->commit);
         d->commit = NULL; /* measured at the run's commit and date */
         d->date[0] = '\0';
+        const br_case_result *prev = NULL;
+        if (have_old) {
+            if (!(key = case_key(r, c)))
+                goto done;
+            size_t j = keyset_find(&oldk, key);
+            free(key);
+            key = NULL;
+            if (j != SIZE_MAX && old.cases[j].status == BR_STATUS_OK &&
+                same_clean_commit(&old, &old.cases[j], r))
+                prev = &old.cases[j];
+        }
+        if (add_run_median(&d->cold, prev ? &prev->cold : NULL) != 0 ||
+            add_run_median(&d->batch, prev ? &prev->batch : NULL) != 0)
+            goto done;
         st.written++;
     }
     /* Keys of what this run wrote: old entries with these keys are replaced. */
@@ -629,6 +719,7 @@ done:
     free(key);
     free(dir);
     keyset_dispose(&written);
+    keyset_dispose(&oldk);
     br_run_dispose(&m);
     br_run_dispose(&old);
     return rc;

@@ -123,6 +123,7 @@ void br_timing_dispose(br_timing *t) {
         return;
     free(t->samples);
     free(t->sm_mhz);
+    free(t->run_medians);
     memset(t, 0, sizeof *t);
 }
 

@@ -50,7 +50,16 @@ typedef struct br_timing {
     double measure_ns;        /* wall time of the sampling phase, ns */
     const char *stop_reason;  /* static: "noise", "plateau", "timeout" or "max_samples" */
     double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */
+    /* Baselines only: the medians (ns per execution) of this timing in each
+     * save of the baseline at one commit, oldest first, the last being this
+     * timing's own; at most BR_RUN_MEDIANS_MAX. Their spread is how far a
+     * rerun moves the case (baseline.h). NULL / 0 elsewhere. Owned. */
+    double *run_medians;
+    size_t n_run_medians;
 } br_timing;
+
+/* Most medians a baseline keeps per timing (br_timing.run_medians). */
+#define BR_RUN_MEDIANS_MAX 8
 
 typedef struct br_case_result {
     size_t kernel;   /* index into br_run.kernels */
@@ -104,6 +113,8 @@ typedef struct br_compare_entry {
     size_t base_n, cur_n; /* samples on each side (0 when absent) */
     double change;        /* cur_median / base_median - 1, a fraction; NAN when either is absent */
     double p_value;       /* two-sided Mann-Whitney U p-value; NAN when not computed */
+    double spread; /* the baseline's rerun spread: max / min - 1 of its run medians (a
+                      fraction); NAN when it has fewer than two */
     int p_exact;          /* 1: exact distribution; 0: normal approximation */
 } br_compare_entry;
 

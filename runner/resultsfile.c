@@ -715,6 +715,28 @@ static int load_timing(ctx *c, const json_t *o, br_timing *t) {
         }
         pop(c, old);
     }
+    json_t *medians;
+    if (get_container(c, o, "run_medians", OPT, JSON_ARRAY, &medians) != 0)
+        return -1;
+    if (medians && json_array_size(medians) > 0) {
+        size_t m = json_array_size(medians);
+        if (m > BR_RUN_MEDIANS_MAX)
+            return fail_key(c, "run_medians", "expected at most %d values, found %zu",
+                            BR_RUN_MEDIANS_MAX, m);
+        if (!(t->run_medians = calloc(m, sizeof *t->run_medians)))
+            return fail(c, "out of memory");
+        t->n_run_medians = m;
+        old = push_key(c, "run_medians");
+        for (size_t i = 0; i < m; i++) {
+            size_t at = push_index(c, i);
+            if (number_value(c, json_array_get(medians, i), &t->run_medians[i]) != 0)
+                return -1;
+            if (!isfinite(t->run_medians[i]) || !(t->run_medians[i] > 0.0))
+                return fail(c, "expected a number > 0 (ns), found %.17g", t->run_medians[i]);
+            pop(c, at);
+        }
+        pop(c, old);
+    }
     if (n > 0 && br_stats_compute(&t->stats, t->samples, n) != 0)
         return fail(c, "cannot compute statistics: %s", br_error_get());
     return get_count(c, o, "n_throttled", &t->n_throttled) ||

@@ -305,6 +305,40 @@ Test(baseline, another_device_or_suite_is_refused_unless_forced) {
     br_run_dispose(&cur);
 }
 
+Test(baseline, a_change_within_the_rerun_spread_is_unknown) {
+    br_run base, cur;
+    small_run(&base, "s", "aaaaaaa000000000000000000000000000000000");
+    small_run(&cur, "s", "bbbbbbb000000000000000000000000000000000");
+    timed(&base, 0, 1, 1000, 900);
+    timed(&cur, 0, 1, 1050, 900); /* +5%, significant */
+    timed(&base, 0, 2, 1000, 900);
+    timed(&cur, 0, 2, 1100, 900); /* +10% */
+    for (size_t i = 0; i < 2; i++) {
+        br_timing *t = &base.cases[i].cold;
+        t->run_medians = xcalloc(3, sizeof *t->run_medians);
+        t->run_medians[0] = 1040; /* three saves: a spread of 4% */
+        t->run_medians[1] = 1000;
+        t->run_medians[2] = 1000;
+        t->n_run_medians = 3;
+    }
+    br_comparison c;
+    cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
+    cr_assert_float_eq(c.entries[0].spread, 0.04, 1e-12);
+    cr_assert_lt(c.entries[0].p_value, 1e-6);
+    cr_assert_eq(c.entries[0].status, BR_CHANGE_UNKNOWN, "+5%% is within 2 x 4%%");
+    cr_assert_str_eq(c.entries[0].why, "within the baseline's rerun spread");
+    cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER, "+10%% is beyond 2 x 4%%");
+    br_comparison_dispose(&c);
+    /* One run median: no spread known, the rules alone decide. */
+    base.cases[0].cold.n_run_medians = 1;
+    cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
+    cr_assert(isnan(c.entries[0].spread));
+    cr_assert_eq(c.entries[0].status, BR_CHANGE_SLOWER);
+    br_comparison_dispose(&c);
+    br_run_dispose(&base);
+    br_run_dispose(&cur);
+}
+
 /* --- names and paths ------------------------------------------------------------ */
 
 Test(baseline, file_names_are_safe) {
@@ -475,6 +509,63 @@ Test(baseline, load_finds_the_suite_and_says_when_there_is_none) {
     cr_assert_eq(br_baseline_load(&got, path, &r), -1);
     cr_assert(strstr(br_error_get(), "holds no run of suite 't'"), "%s", br_error_get());
     br_run_dispose(&got);
+    br_run_dispose(&r);
+    free(path);
+}
+
+/* The run medians of the cold timing of kernel k, n=1 in the baseline at path. */
+static size_t saved_medians(const char *path, double *out, size_t max) {
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    const br_timing *t = &find_case(&got[0], "k", 1)->cold;
+    size_t m = t->n_run_medians;
+    for (size_t i = 0; i < m && i < max; i++)
+        out[i] = t->run_medians[i];
+    br_results_free(got, n);
+    return m;
+}
+
+Test(baseline, saves_at_one_clean_commit_accumulate_run_medians) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    double med[BR_RUN_MEDIANS_MAX + 1];
+    const double centers[] = {1000, 1030, 990};
+    for (int i = 0; i < 3; i++) {
+        br_run r;
+        small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+        timed(&r, 0, 1, centers[i], 900);
+        cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+        br_run_dispose(&r);
+        cr_assert_eq(saved_medians(path, med, 8), (size_t)i + 1);
+        for (int k = 0; k <= i; k++)
+            cr_assert_float_eq(med[k], centers[k], 1e-9);
+    }
+    /* Ten more: only the last BR_RUN_MEDIANS_MAX stay. */
+    for (int i = 0; i < 10; i++) {
+        br_run r;
+        small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+        timed(&r, 0, 1, 2000 + i, 900);
+        cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+        br_run_dispose(&r);
+    }
+    cr_assert_eq(saved_medians(path, med, 8), BR_RUN_MEDIANS_MAX);
+    cr_assert_float_eq(med[BR_RUN_MEDIANS_MAX - 1], 2009, 1e-9);
+    cr_assert_float_eq(med[0], 2002, 1e-9);
+
+    /* Another commit starts over; so does a dirty work tree. */
+    br_run r;
+    small_run(&r, "s", "bbbbbbbbbb000000000000000000000000000000");
+    timed(&r, 0, 1, 1000, 900);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 1);
+    r.git.dirty = 1;
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 1, "a dirty tree is not a rerun of the commit");
+    r.git.dirty = 0;
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 1, "the baseline it follows was dirty");
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 2);
     br_run_dispose(&r);
     free(path);
 }
