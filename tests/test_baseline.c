@@ -339,6 +339,54 @@ Test(baseline, a_change_within_the_rerun_spread_is_unknown) {
     br_run_dispose(&cur);
 }
 
+/* Render runs with reporter `name` (colour on or off); caller frees. */
+static char *render_with(const char *name, const br_run *r, int color) {
+    const br_reporter *rep = br_reporter_find(name);
+    cr_assert_not_null(rep);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_not_null(f);
+    br_report_opts opts = {.ascii = 0, .color = color};
+    const br_run *runs[] = {r};
+    cr_assert_eq(rep->write(f, runs, 1, &opts), 0, "%s", br_error_get());
+    fclose(f);
+    return buf;
+}
+
+Test(baseline, reports_show_the_comparison_coloured_only_when_asked) {
+    br_run base, cur;
+    status_pair(&base, &cur);
+    cur.comparison = xcalloc(1, sizeof *cur.comparison);
+    cr_assert_eq(br_baseline_compare(cur.comparison, &base, "baselines/s/x.json", &cur, &rules, 0),
+                 0);
+    char *plain = render_with("table", &cur, 0);
+    cr_assert(strstr(plain, "vs baseline baselines/s/x.json · aaaaaaa 2026-11-22T10:00:00Z"), "%s",
+              plain);
+    cr_assert(strstr(plain,
+                     "║ k      │ n=2    │               1.00 │     1.10 │ +10.0% │   <1e-6 │ "
+                     "slower"),
+              "%s", plain);
+    cr_assert(strstr(plain, "unknown: too few samples"), "%s", plain);
+    cr_assert(strstr(plain, "vs baseline: 1 slower, 1 faster, 2 same, 3 unknown, 1 new, 1 missing"),
+              "%s", plain);
+    cr_assert_null(strstr(plain, "\033["), "colour without being asked");
+    char *color = render_with("table", &cur, 1);
+    cr_assert(strstr(color, "\033[1;31mslower\033[0m"), "%s", color);
+    cr_assert(strstr(color, "\033[32mfaster\033[0m"), "%s", color);
+    char *md = render_with("markdown", &cur, 1);
+    cr_assert_null(strstr(md, "\033["), "Markdown never carries colour");
+    cr_assert(strstr(md, "**Regression:** 1 case(s) slower than the baseline"), "%s", md);
+    cr_assert(strstr(md, "| k | n=2 | 1.00 | 1.10 | +10.0% | <1e-6 | **slower** |"), "%s", md);
+    cr_assert(strstr(md, "| k | n=8 | 1.00 | – | – | – | missing |"), "%s", md);
+    cr_assert(strstr(md, "<details open>"), "%s", md);
+    free(plain);
+    free(color);
+    free(md);
+    br_run_dispose(&base);
+    br_run_dispose(&cur);
+}
+
 /* --- names and paths ------------------------------------------------------------ */
 
 Test(baseline, file_names_are_safe) {
