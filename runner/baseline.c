@@ -200,6 +200,23 @@ static size_t keyset_find(const keyset *k, const char *key) {
     return lo < k->n && strcmp(k->keys[k->order[lo]], key) == 0 ? k->order[lo] : SIZE_MAX;
 }
 
+/* Index of the first case with `key` not yet marked in `used` (duplicates
+ * pair up in order), or SIZE_MAX. */
+static size_t keyset_find_unused(const keyset *k, const char *key, const unsigned char *used) {
+    size_t lo = 0, hi = k->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(k->keys[k->order[mid]], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < k->n && strcmp(k->keys[k->order[lo]], key) == 0; lo++)
+        if (!used[k->order[lo]])
+            return k->order[lo];
+    return SIZE_MAX;
+}
+
 /* ---- comparing -------------------------------------------------------------------------- */
 
 /* The timing of case c compared under `clock`, or NULL (with *why) when it
@@ -329,7 +346,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         e->params = case_params_label(cur, c);
         if (!(key = case_key(cur, c)) || !e->kernel || !e->params)
             goto done;
-        size_t j = keyset_find(&bk, key);
+        size_t j = keyset_find_unused(&bk, key, matched);
         free(key);
         key = NULL;
         if (j == SIZE_MAX) {
@@ -358,8 +375,6 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         if (!ct || !bt) {
             e->status = BR_CHANGE_UNKNOWN;
             e->why = why;
-            if (ct && bt)
-                e->change = e->cur_median / e->base_median - 1.0;
             continue;
         }
         if (judge(e, bt, ct, rules) != 0)
@@ -605,12 +620,14 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", br_error_get());
         br_error_set("%s (not overwritten: fix or remove it to save a new baseline)", msg);
+        rc = -2;
         goto done;
     }
     have_old = lr == 0;
     if (have_old && strcmp(br_baseline_device(&old), br_baseline_device(r)) != 0) {
         br_error_set("%s: holds a baseline measured on '%s', not on '%s' (not overwritten)", path,
                      br_baseline_device(&old), br_baseline_device(r));
+        rc = -2;
         goto done;
     }
 
@@ -684,10 +701,15 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         d->kernel = k;
         for (size_t p = 0; p < r->n_params; p++)
             d->params[p] = c->params[map[p]];
-        /* Keep when it was measured: "" marks a case measured outside git. */
+        /* Keep when it was measured, as `git describe --dirty` would say
+         * it: "<sha>-dirty" for a dirty work tree, "unknown" outside git
+         * (never equal to a run's SHA, so it survives a reload). */
         if (!d->commit) {
-            const char *sha = old.git.present && !old.git.unborn ? old.git.sha : "";
-            if (!(d->commit = br_strdup(sha)))
+            if (old.git.present && !old.git.unborn && old.git.sha[0])
+                d->commit = br_strfmt("%s%s", old.git.sha, old.git.dirty ? "-dirty" : "");
+            else
+                d->commit = br_strdup("unknown");
+            if (!d->commit)
                 goto done;
         }
         if (!d->date[0])

@@ -55,7 +55,8 @@ static void usage(FILE *f) {
           "      --no-hold         do not hold the GPU stream while a sample is enqueued\n"
           "\n"
           "baselines (baselines/<suite>/<device>.json in the suite's git work tree):\n"
-          "      --save-baseline   save this run as the baseline (updates only the cases run)\n"
+          "      --save-baseline   save this run as the baseline (updates only the cases run;\n"
+          "                        the comparison with the old one is shown, never exit 3)\n"
           "      --baseline FILE   compare with (and save to) FILE instead\n"
           "      --baseline-dir DIR  keep baselines under DIR/<suite>/<device>.json\n"
           "      --no-compare      do not compare with the baseline\n"
@@ -117,7 +118,7 @@ static int parse_compare_option(compare_opts *co, int opt, const char *arg) {
         co->save = 1;
         break;
     case OPT_BASELINE:
-        if (!arg[0])
+        if (!arg[0] || strcmp(arg, "-") == 0)
             return br_error_set("--baseline expects a file name");
         co->baseline = arg;
         break;
@@ -353,14 +354,15 @@ done:
     return rc;
 }
 
-/* --save-baseline for run r. Returns 0, or -1 after saying why on stderr. */
+/* --save-baseline for run r. Returns 0, or (after saying why on stderr) -2
+ * when an existing file was refused, -1 for any other failure. */
 static int save_baseline(const br_run *r, const compare_opts *co, int quiet) {
     char *path = co->baseline ? strdup(co->baseline) : br_baseline_path(co->dir, r);
     br_save_stats st;
     int rc = -1;
     if (!path)
         fprintf(stderr, "benchrun: out of memory\n");
-    else if (br_baseline_save(path, r, &st) != 0)
+    else if ((rc = br_baseline_save(path, r, &st)) != 0)
         fprintf(stderr, "benchrun: cannot save the baseline: %s\n", br_error_get());
     else {
         rc = 0;
@@ -752,7 +754,10 @@ int main(int argc, char **argv) {
             fprintf(stderr, "benchrun: %s\n", br_error_get());
             bad_baseline = 1;
         }
-        slower |= br_baseline_fails(runs[i].comparison, co.fail_on);
+        /* Saving accepts the run as the new reference: the comparison is
+         * shown, but it does not fail the run. */
+        if (!co.save)
+            slower |= br_baseline_fails(runs[i].comparison, co.fail_on);
     }
 
     br_report_opts opts = {.ascii = ascii, .color = use_color(STDOUT_FILENO)};
@@ -773,7 +778,10 @@ int main(int argc, char **argv) {
         write_failed = 1;
     if (co.save) {
         for (size_t i = 0; i < n_runs; i++) {
-            if (save_baseline(&runs[i], &co, ro.quiet) != 0)
+            int sr = save_baseline(&runs[i], &co, ro.quiet);
+            if (sr == -2)
+                bad_baseline = 1; /* an existing file refused: bad input */
+            else if (sr != 0)
                 write_failed = 1;
         }
     }

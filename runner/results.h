@@ -85,7 +85,9 @@ typedef struct br_case_result {
 
     /* Where the case was measured when that differs from its run (a baseline
      * updated by a partial run keeps each case's own): the full commit SHA
-     * and the UTC date (ISO 8601). NULL / "" mean the run's git.sha / date. */
+     * (with "-dirty" appended for a dirty work tree, or "unknown" outside
+     * git) and the UTC date (ISO 8601). NULL / "" mean the run's git.sha /
+     * date. */
     char *commit; /* owned; may be NULL */
     char date[32];
 } br_case_result;

@@ -944,9 +944,21 @@ static int load_param(br_param *p, const node *k, const node *v) {
         if (!p->values)
             return br_error_at(v->pos, "out of memory");
         p->n_values = v->n_items;
-        for (size_t i = 0; i < v->n_items; i++)
+        for (size_t i = 0; i < v->n_items; i++) {
             if (get_int(&p->values[i], v->items[i]) < 0)
                 return -1;
+            /* A value twice would make two cases that nothing tells apart
+             * (results and baselines key cases by their values). */
+            for (size_t j = 0; j < i; j++) {
+                if (p->values[j] == p->values[i]) {
+                    char q[SHOW_MAX + 16];
+                    show(q, sizeof q, p->name, strlen(p->name));
+                    return br_error_at(v->items[i]->pos,
+                                       "parameter %s lists the value %lld twice (also item %zu)", q,
+                                       (long long)p->values[i], j + 1);
+                }
+            }
+        }
         return 0;
     }
     p->values = calloc(1, sizeof *p->values);

@@ -222,6 +222,23 @@ Test(baseline, a_larger_threshold_or_smaller_alpha_turns_slower_into_same_or_unk
     br_run_dispose(&cur);
 }
 
+Test(baseline, duplicate_cases_pair_up_in_order) {
+    br_run base, cur;
+    small_run(&base, "s", "aaaaaaa000000000000000000000000000000000");
+    small_run(&cur, "s", "bbbbbbb000000000000000000000000000000000");
+    timed(&base, 0, 1, 1000, 900);
+    timed(&base, 0, 1, 2000, 900);
+    timed(&cur, 0, 1, 1000, 900);
+    timed(&cur, 0, 1, 2000, 900);
+    br_comparison c;
+    cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
+    cr_assert_eq(c.n_entries, 2, "no case is missing");
+    cr_assert_eq(c.count[BR_CHANGE_SAME], 2);
+    br_comparison_dispose(&c);
+    br_run_dispose(&base);
+    br_run_dispose(&cur);
+}
+
 Test(baseline, the_headline_clock_is_compared) {
     br_run base, cur;
     small_run(&base, "s", "aaaaaaa000000000000000000000000000000000");
@@ -526,7 +543,7 @@ Test(baseline, save_refuses_to_overwrite_what_it_cannot_read_or_another_device) 
     br_run r;
     small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
     timed(&r, 0, 1, 1000, 900);
-    cr_assert_eq(br_baseline_save(path, &r, NULL), -1);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), -2);
     cr_assert(strstr(br_error_get(), "not overwritten"), "%s", br_error_get());
     char *text = slurp_file(path);
     cr_assert_str_eq(text, "{\"schema_version\": 3, \"runs\": [");
@@ -535,7 +552,7 @@ Test(baseline, save_refuses_to_overwrite_what_it_cannot_read_or_another_device) 
     unlink(path);
     cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
     snprintf(r.device.name, sizeof r.device.name, "NVIDIA H200");
-    cr_assert_eq(br_baseline_save(path, &r, NULL), -1);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), -2);
     cr_assert(strstr(br_error_get(), "measured on 'NVIDIA H100 80GB HBM3', not on 'NVIDIA H200'"),
               "%s", br_error_get());
     br_run_dispose(&r);
@@ -615,6 +632,33 @@ Test(baseline, saves_at_one_clean_commit_accumulate_run_medians) {
     cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
     cr_assert_eq(saved_medians(path, med, 8), 2);
     br_run_dispose(&r);
+
+    /* A case kept by a partial save remembers that its run was dirty, so a
+     * later clean save at that commit starts its medians over. */
+    unlink(path);
+    br_run full, part;
+    small_run(&full, "s", "cccccccccc000000000000000000000000000000");
+    timed(&full, 0, 1, 1000, 900);
+    timed(&full, 1, 1, 2000, 1900);
+    full.git.dirty = 1;
+    cr_assert_eq(br_baseline_save(path, &full, NULL), 0);
+    small_run(&part, "s", "cccccccccc000000000000000000000000000000");
+    timed(&part, 0, 1, 1000, 900); /* only kernel k */
+    cr_assert_eq(br_baseline_save(path, &part, NULL), 0);
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    cr_assert_str_eq(find_case(&got[0], "k2", 1)->commit,
+                     "cccccccccc000000000000000000000000000000-dirty");
+    br_results_free(got, n);
+    full.git.dirty = 0;
+    cr_assert_eq(br_baseline_save(path, &full, NULL), 0);
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    cr_assert_eq(find_case(&got[0], "k2", 1)->cold.n_run_medians, 1);
+    cr_assert_eq(find_case(&got[0], "k", 1)->cold.n_run_medians, 2);
+    br_results_free(got, n);
+    br_run_dispose(&full);
+    br_run_dispose(&part);
     free(path);
 }
 
