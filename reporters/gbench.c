@@ -116,6 +116,8 @@
 
 #include <jansson.h>
 
+#include "json_text.h"
+
 #include "error.h"
 
 /* Building state: `failed` is set when jansson or malloc could not allocate. */
@@ -141,21 +143,7 @@ static void put(builder *b, json_t *obj, const char *key, json_t *value) {
 /* A JSON string; bytes that are not valid UTF-8 become '?' rather than
  * failing (a host name or device name is not checked elsewhere). */
 static json_t *str(const char *s) {
-    if (!s)
-        s = "";
-    json_t *v = json_string(s);
-    if (v)
-        return v;
-    char *copy = strdup(s);
-    if (!copy)
-        return NULL;
-    for (char *p = copy; *p; p++) {
-        if ((unsigned char)*p >= 0x80)
-            *p = '?';
-    }
-    v = json_string(copy);
-    free(copy);
-    return v;
+    return br_json_text(s ? s : "");
 }
 
 static json_t *integer(long long v) {

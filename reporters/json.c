@@ -47,6 +47,8 @@
 
 #include <jansson.h>
 
+#include "json_text.h"
+
 #include "error.h"
 
 /* Building state: `failed` is set when jansson could not allocate. */
@@ -67,21 +69,7 @@ static void append(builder *b, json_t *arr, json_t *value) {
 /* A JSON string, null for NULL. Bytes that are not valid UTF-8 (a compiler's
  * output may hold some) are replaced by '?' rather than failing. */
 static json_t *str(const char *s) {
-    if (!s)
-        return json_null();
-    json_t *v = json_string(s);
-    if (v)
-        return v;
-    char *copy = strdup(s);
-    if (!copy)
-        return NULL;
-    for (char *p = copy; *p; p++) {
-        if ((unsigned char)*p >= 0x80)
-            *p = '?';
-    }
-    v = json_string(copy);
-    free(copy);
-    return v;
+    return s ? br_json_text(s) : json_null();
 }
 
 /* A JSON string, null for NULL or "". */

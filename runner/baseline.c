@@ -187,22 +187,9 @@ static int keyset_build(keyset *out, const br_run *r) {
     return 0;
 }
 
-/* Index of the first case with `key`, or SIZE_MAX. */
-static size_t keyset_find(const keyset *k, const char *key) {
-    size_t lo = 0, hi = k->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(k->keys[k->order[mid]], key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < k->n && strcmp(k->keys[k->order[lo]], key) == 0 ? k->order[lo] : SIZE_MAX;
-}
-
 /* Index of the first case with `key` not yet marked in `used` (duplicates
- * pair up in order), or SIZE_MAX. */
-static size_t keyset_find_unused(const keyset *k, const char *key, const unsigned char *used) {
+ * pair up in order; used NULL: the first), or SIZE_MAX. */
+static size_t keyset_find(const keyset *k, const char *key, const unsigned char *used) {
     size_t lo = 0, hi = k->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -212,7 +199,7 @@ static size_t keyset_find_unused(const keyset *k, const char *key, const unsigne
             hi = mid;
     }
     for (; lo < k->n && strcmp(k->keys[k->order[lo]], key) == 0; lo++)
-        if (!used[k->order[lo]])
+        if (!used || !used[k->order[lo]])
             return k->order[lo];
     return SIZE_MAX;
 }
@@ -346,7 +333,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         e->params = case_params_label(cur, c);
         if (!(key = case_key(cur, c)) || !e->kernel || !e->params)
             goto done;
-        size_t j = keyset_find_unused(&bk, key, matched);
+        size_t j = keyset_find(&bk, key, matched);
         free(key);
         key = NULL;
         if (j == SIZE_MAX) {
@@ -657,7 +644,7 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         if (have_old) {
             if (!(key = case_key(r, c)))
                 goto done;
-            size_t j = keyset_find(&oldk, key);
+            size_t j = keyset_find(&oldk, key, NULL);
             free(key);
             key = NULL;
             if (j != SIZE_MAX && old.cases[j].status == BR_STATUS_OK &&
@@ -687,7 +674,7 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         }
         if (!(key = case_key(&old, c)))
             goto done;
-        size_t hit = keyset_find(&written, key);
+        size_t hit = keyset_find(&written, key, NULL);
         free(key);
         key = NULL;
         if (hit != SIZE_MAX)
