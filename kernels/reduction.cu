@@ -202,16 +202,16 @@ __global__ void __launch_bounds__(RED_BLOCK)
     for (int pass = 0; pass < 2; pass++) {
         i = gid;
 #endif
-    /* RED_UNROLL independent 16-byte loads in flight per thread. */
-    for (; i + (RED_UNROLL - 1) * stride < n4; i += RED_UNROLL * stride) {
-        float4 v[RED_UNROLL];
+        /* RED_UNROLL independent 16-byte loads in flight per thread. */
+        for (; i + (RED_UNROLL - 1) * stride < n4; i += RED_UNROLL * stride) {
+            float4 v[RED_UNROLL];
 #pragma unroll
-        for (int u = 0; u < RED_UNROLL; u++)
-            v[u] = __ldcs(x4 + i + u * stride); /* streamed: read once */
+            for (int u = 0; u < RED_UNROLL; u++)
+                v[u] = __ldcs(x4 + i + u * stride); /* streamed: read once */
 #pragma unroll
-        for (int u = 0; u < RED_UNROLL; u++)
-            acc[u] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-    }
+            for (int u = 0; u < RED_UNROLL; u++)
+                acc[u] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+        }
 #ifdef RED_PLANT_SLOWDOWN
     }
 #pragma unroll

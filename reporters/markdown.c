@@ -88,9 +88,10 @@ static void put_verdict(FILE *f, const br_comparison *c) {
     fprintf(f, " (`%s`", c->baseline_path ? c->baseline_path : "?");
     if (c->baseline_commit)
         fprintf(f, " at `%s`", c->baseline_commit);
-    fprintf(f, "): %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu missing. "
-               "Slower or faster means p < %g (two-sided Mann-Whitney U) and a median change "
-               "beyond ±%g%%.%s\n\n",
+    fprintf(f,
+            "): %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu missing. "
+            "Slower or faster means p < %g (two-sided Mann-Whitney U) and a median change "
+            "beyond ±%g%%.%s\n\n",
             slower, faster, c->count[BR_CHANGE_SAME], c->count[BR_CHANGE_UNKNOWN],
             c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], c->rules.alpha,
             100.0 * c->rules.threshold,
@@ -115,8 +116,8 @@ static void put_results(FILE *f, const br_run *r) {
     if (has_peak)
         fputs(" % peak |", f);
     fputs(" speedup |\n|---|", f);
-    size_t n_right = r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + 2 + (size_t)has_metric +
-                     (size_t)has_peak;
+    size_t n_right =
+        r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + 2 + (size_t)has_metric + (size_t)has_peak;
     for (size_t i = 0; i < n_right; i++)
         fputs("--:|", f);
     fputc('\n', f);
@@ -142,8 +143,8 @@ static void put_results(FILE *f, const br_run *r) {
             if (!ok && mode == BR_MODE_BATCH)
                 cell(f, "**FAILED**");
             else
-                cell_us(f, ok && c->batch.present && c->batch.stats.n ? c->batch.stats.median
-                                                                      : NAN);
+                cell_us(f,
+                        ok && c->batch.present && c->batch.stats.n ? c->batch.stats.median : NAN);
         }
         const br_timing *h = br_case_headline(r, c);
         cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%", 0);
@@ -199,7 +200,10 @@ static void put_comparison(FILE *f, const br_comparison *c) {
         cell_num(f, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
         char p[32] = "–";
         if (isfinite(e->p_value))
-            snprintf(p, sizeof p, e->p_value < 1e-6 ? "<1e-6" : e->p_value < 0.001 ? "%.1e" : "%.3f",
+            snprintf(p, sizeof p,
+                     e->p_value < 1e-6    ? "<1e-6"
+                     : e->p_value < 0.001 ? "%.1e"
+                                          : "%.3f",
                      e->p_value);
         cell(f, p);
         char status[128];

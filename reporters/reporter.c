@@ -11,11 +11,8 @@ extern const br_reporter br_reporter_gbench;
 extern const br_reporter br_reporter_markdown;
 
 static const br_reporter *const registry[] = {
-    &br_reporter_table,
-    &br_reporter_csv,
-    &br_reporter_json,
-    &br_reporter_gbench,
-    &br_reporter_markdown,
+    &br_reporter_table,  &br_reporter_csv,      &br_reporter_json,
+    &br_reporter_gbench, &br_reporter_markdown,
 };
 
 /* The built-in reporter called `name` ("table", "csv", "json", "gbench", "markdown"), or NULL when

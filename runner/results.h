@@ -115,8 +115,8 @@ typedef struct br_compare_entry {
     size_t base_n, cur_n; /* samples on each side (0 when absent) */
     double change;        /* cur_median / base_median - 1, a fraction; NAN when either is absent */
     double p_value;       /* two-sided Mann-Whitney U p-value; NAN when not computed */
-    double spread; /* the baseline's rerun spread: max / min - 1 of its run medians (a
-                      fraction); NAN when it has fewer than two */
+    double spread;        /* the baseline's rerun spread: max / min - 1 of its run medians (a
+                             fraction); NAN when it has fewer than two */
     int p_exact;          /* 1: exact distribution; 0: normal approximation */
 } br_compare_entry;
 
