@@ -94,6 +94,28 @@ static void table_dispose(table *t) {
     free(t->color);
 }
 
+/* Allocate t's cells, combos, widths, alignments (and row colours when
+ * `color`) for t->n_rows x t->n_cols. Returns 0, or -1 with the error set. */
+static int table_alloc(table *t, int color) {
+    t->cells = calloc(t->n_rows * t->n_cols, sizeof *t->cells);
+    t->combo = calloc(t->n_rows, sizeof *t->combo);
+    t->width = calloc(t->n_cols, sizeof *t->width);
+    t->right = calloc(t->n_cols, sizeof *t->right);
+    t->color = color ? calloc(t->n_rows, sizeof *t->color) : NULL;
+    if (!t->cells || !t->combo || !t->width || !t->right || (color && !t->color))
+        return br_error_set("out of memory formatting the table");
+    return 0;
+}
+
+/* Set each column's width to its widest cell. */
+static void table_fit(table *t) {
+    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
+        size_t w = display_width(t->cells[i]);
+        if (w > t->width[i % t->n_cols])
+            t->width[i % t->n_cols] = w;
+    }
+}
+
 static int set_cell(table *t, size_t row, size_t col, const char *text) {
     char *s = strdup(text);
     if (!s)
@@ -246,14 +268,8 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
     t->n_rows = 1;
     for (size_t i = 0; i < r->n_cases; i++)
         t->n_rows += r->cases[i].status != BR_STATUS_SKIPPED;
-    t->cells = calloc(t->n_rows * t->n_cols, sizeof *t->cells);
-    t->combo = calloc(t->n_rows, sizeof *t->combo);
-    t->width = calloc(t->n_cols, sizeof *t->width);
-    t->right = calloc(t->n_cols, sizeof *t->right);
-    if (!t->cells || !t->combo || !t->width || !t->right) {
-        br_error_set("out of memory formatting the table");
+    if (table_alloc(t, 0) < 0)
         goto done;
-    }
     for (size_t c = 1; c < col_flags; c++)
         t->right[c] = 1;
 
@@ -342,11 +358,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
         row++;
     }
 
-    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
-        size_t w = display_width(t->cells[i]);
-        if (w > t->width[i % t->n_cols])
-            t->width[i % t->n_cols] = w;
-    }
+    table_fit(t);
     rc = 0;
 done:
     return rc;
@@ -590,16 +602,9 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
     char buf[160];
     t->n_cols = N_COLS;
     t->n_rows = 1 + cmp->n_entries;
-    t->cells = calloc(t->n_rows * t->n_cols, sizeof *t->cells);
-    t->combo = calloc(t->n_rows, sizeof *t->combo);
-    t->width = calloc(t->n_cols, sizeof *t->width);
-    t->right = calloc(t->n_cols, sizeof *t->right);
-    t->color = color ? calloc(t->n_rows, sizeof *t->color) : NULL;
     t->color_col = C_STATUS;
-    if (!t->cells || !t->combo || !t->width || !t->right || (color && !t->color)) {
-        br_error_set("out of memory formatting the table");
+    if (table_alloc(t, color) < 0)
         goto done;
-    }
     t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_P] = 1;
     const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
     if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
@@ -649,11 +654,7 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
         if (t->color)
             t->color[row] = change_color(e->status);
     }
-    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
-        size_t w = display_width(t->cells[i]);
-        if (w > t->width[i % t->n_cols])
-            t->width[i % t->n_cols] = w;
-    }
+    table_fit(t);
     rc = 0;
 done:
     return rc;

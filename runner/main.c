@@ -306,12 +306,18 @@ static int use_color(int fd) {
     return isatty(fd) && !(no && no[0]);
 }
 
+/* The baseline file of run r: --baseline FILE, else the default path under
+ * --baseline-dir or the work tree. Caller frees; NULL when out of memory. */
+static char *baseline_file(const compare_opts *co, const br_run *r) {
+    return co->baseline ? br_strdup(co->baseline) : br_baseline_path(co->dir, r);
+}
+
 /* Compare run r with its baseline (--baseline FILE, else the default path)
  * and attach the comparison to r. Returns 0 (also when there is no baseline
  * to compare with: said on stderr unless quiet), or -1 with the error set. */
 static int attach_comparison(br_run *r, const compare_opts *co, int quiet) {
     int rc = -1;
-    char *path = co->baseline ? strdup(co->baseline) : br_baseline_path(co->dir, r);
+    char *path = baseline_file(co, r);
     br_run base;
     memset(&base, 0, sizeof base);
     br_comparison *cmp = NULL;
@@ -357,7 +363,7 @@ done:
 /* --save-baseline for run r. Returns 0, or (after saying why on stderr) -2
  * when an existing file was refused, -1 for any other failure. */
 static int save_baseline(const br_run *r, const compare_opts *co, int quiet) {
-    char *path = co->baseline ? strdup(co->baseline) : br_baseline_path(co->dir, r);
+    char *path = baseline_file(co, r);
     br_save_stats st;
     int rc = -1;
     if (!path)
