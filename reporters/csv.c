@@ -3,15 +3,22 @@
  *
  * Columns (units in the names; times are ns per execution):
  *   suite, kernel, <one per parameter of any run>, backend, status, stage,
- *   message, headline, bytes, flops, gbps, gflops, pct_peak, speedup,
- *   git_sha, device,
+ *   message, headline, clock (what the headline timing's samples measure:
+ *   monotonic, events or kernel; empty when the case is not OK or that timing
+ *   was not taken), bytes, flops, gbps, gflops, pct_peak, speedup, git_sha,
+ *   device,
  *   then for each of the prefixes cold_ and batch_ (always both sets; empty
  *   cells when that timing was not taken or the case is not OK):
  *   median_ns, mean_ns, min_ns, max_ns, stddev_ns, noise (a fraction), q1_ns,
  *   q3_ns, iqr_ns, ci_low_ns, ci_high_ns (95% CI of the median), outliers,
  *   samples (kept), throttled (discarded), stop_reason, reps, graph (0/1 on a
- *   GPU, empty on the host), sm_mhz (median SM clock), samples_ns (the kept
- *   samples, space-separated, %.9g).
+ *   GPU, empty on the host), sm_mhz (median SM clock), event_median_ns (CUDA
+ *   event time), kernel_median_ns (kernel clock: summed durations of the GPU
+ *   operations), span_median_ns (first operation's start to the last one's
+ *   end), ops (GPU operations per execution), samples_ns (the kept samples,
+ *   space-separated, %.9g). The four GPU-clock columns are medians over the
+ *   kept samples (br_timing), empty when not recorded (host cases, or CUPTI
+ *   did not collect).
  *
  * Numbers are written in the shortest of %.15g, %.16g, %.17g that reads back
  * (strtod) as the same double, so every figure is exact yet 41.7 stays
@@ -83,9 +90,11 @@ static int param_union(const char ***out, size_t *n_out, const br_run *const *ru
 
 /* The columns of one timing, after its prefix (cold_ or batch_). */
 static const char *const timing_columns[] = {
-    "median_ns",   "mean_ns", "min_ns",    "max_ns",     "stddev_ns",  "noise",   "q1_ns",
-    "q3_ns",       "iqr_ns",  "ci_low_ns", "ci_high_ns", "outliers",   "samples", "throttled",
-    "stop_reason", "reps",    "graph",     "sm_mhz",     "samples_ns",
+    "median_ns",      "mean_ns",  "min_ns",     "max_ns",          "stddev_ns",
+    "noise",          "q1_ns",    "q3_ns",      "iqr_ns",          "ci_low_ns",
+    "ci_high_ns",     "outliers", "samples",    "throttled",       "stop_reason",
+    "reps",           "graph",    "sm_mhz",     "event_median_ns", "kernel_median_ns",
+    "span_median_ns", "ops",      "samples_ns",
 };
 #define N_TIMING_COLUMNS (sizeof timing_columns / sizeof timing_columns[0])
 
@@ -120,6 +129,14 @@ static void put_timing(FILE *f, const br_case_result *c, const br_timing *t, int
         fprintf(f, "%d", t->graph ? 1 : 0);
     sep(f);
     put_number(f, t->sm_mhz_median);
+    const double *arrays[] = {t->event_ns, t->kernel_ns, t->span_ns, t->ops};
+    const double medians[] = {t->event_median_ns, t->kernel_median_ns, t->span_median_ns,
+                              t->ops_median};
+    for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
+        sep(f);
+        if (arrays[i])
+            put_number(f, medians[i]);
+    }
     sep(f);
     for (size_t i = 0; t->samples && i < t->n_samples; i++)
         fprintf(f, i ? " %.9g" : "%.9g", t->samples[i]);
@@ -152,6 +169,10 @@ static void put_case(FILE *f, const br_run *r, const br_case_result *c, const ch
     put_text(f, c->message);
     sep(f);
     put_text(f, r->measure.headline == BR_MODE_BATCH ? "batch" : "cold");
+    sep(f);
+    const br_timing *head = br_case_headline(r, c);
+    if (c->status == BR_STATUS_OK && head->present)
+        put_text(f, br_clock_name(head->clock));
     const double figures[] = {c->bytes, c->flops, c->gbps, c->gflops, c->pct_peak, c->speedup};
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
         sep(f);
@@ -170,7 +191,8 @@ static void put_case(FILE *f, const br_run *r, const br_case_result *c, const ch
 /* Write a header row and one row per case of every run to f (columns at the
  * top of the file). The `device` column is the GPU's name, or the host CPU's
  * model in a run without a GPU; `headline` says which timing (cold or batch)
- * gbps, gflops, pct_peak and speedup use.
+ * gbps, gflops, pct_peak and speedup use, and `clock` what that timing's
+ * samples measure.
  * Returns 0, or -1 with the error set (out of memory, write error). */
 static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
                      const br_report_opts *opts) {
@@ -186,7 +208,7 @@ static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
         sep(f);
         put_text(f, names[j]);
     }
-    fputs(",backend,status,stage,message,headline,bytes,flops,gbps,gflops,pct_peak,speedup,"
+    fputs(",backend,status,stage,message,headline,clock,bytes,flops,gbps,gflops,pct_peak,speedup,"
           "git_sha,device",
           f);
     static const char *const prefixes[] = {"cold_", "batch_"};

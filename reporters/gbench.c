@@ -63,23 +63,35 @@
  *   "iterations"  executions measured: the headline timing's kept samples
  *                 times executions per sample (n_samples * reps)
  *   "real_time"   the headline timing's median, ns per execution (the figure
- *                 every benchrun report leads with)
+ *                 every benchrun report leads with), on that timing's clock:
+ *                 CUDA events or the kernel clock on a GPU (br_timing.clock),
+ *                 CLOCK_MONOTONIC on the host
  *   "cpu_time"    the same value. A GPU kernel has no CPU time of its own and
  *                 a host case's CPU time is not measured apart from its wall
  *                 time; the tools need the key (compare.py skips an entry
  *                 without it), and an equal value makes their "CPU" column
  *                 repeat the time column instead of inventing a figure. As in
  *                 Google Benchmark's UseManualTime, real_time is the time the
- *                 timer measured (CUDA events on a GPU).
+ *                 timer measured.
  *   "time_unit"   "ns"
  *   "bytes_per_second"  bytes per execution / median seconds (B/s, not GB/s);
  *                       only when finite (the suite gives `bytes`)
+ *   "event_time_ns"     the headline timing's median CUDA event time, ns
+ *                       per execution (br_timing.event_median_ns); only for a
+ *                       GPU case that recorded event times
  *   "items_per_second"  FLOP per execution / median seconds: an item is one
  *                       floating-point operation, so this is FLOP/s (not
  *                       GFLOP/s); only when finite (the suite gives `flops`)
- * Counters come after time_unit in key order, as Google Benchmark writes its
- * counter map. A value that is not finite is never written (JSON has no NaN):
- * its counter is left out.
+ *   "kernel_time_ns"    the headline timing's median kernel time (the kernel
+ *                       clock: summed durations of the GPU operations), ns
+ *                       per execution (br_timing.kernel_median_ns); only for a
+ *                       GPU case for which CUPTI collected. With real_time on
+ *                       one clock, these two show both, as benchrun's table
+ *                       does.
+ * Counters come after time_unit in key order (bytes_per_second,
+ * event_time_ns, items_per_second, kernel_time_ns), as Google Benchmark
+ * writes its counter map (a std::map). A value that is not finite is never written (JSON has no
+ * NaN): its counter is left out.
  *
  * Failed and skipped cases are left out: they have no time, and an entry
  * with "error_occurred" carries real_time 0, which github-action-benchmark
@@ -340,9 +352,13 @@ static json_t *entry_json(builder *b, const entry *e, size_t family, size_t inst
     double bps = e->c->bytes / seconds;
     if (isfinite(bps))
         put(b, o, "bytes_per_second", json_real(bps));
+    if (t->event_ns && isfinite(t->event_median_ns))
+        put(b, o, "event_time_ns", json_real(t->event_median_ns));
     double ips = e->c->flops / seconds;
     if (isfinite(ips))
         put(b, o, "items_per_second", json_real(ips));
+    if (t->kernel_ns && isfinite(t->kernel_median_ns))
+        put(b, o, "kernel_time_ns", json_real(t->kernel_median_ns));
     return o;
 }
 

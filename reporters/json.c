@@ -2,8 +2,8 @@
  * with jansson. Not-a-number and absent values are null; times are ns,
  * clocks MHz, throughput GB/s and GFLOP/s (1e9 units per second).
  *
- * {"schema_version": 2, "benchrun_version", "runs": [{
- *    "benchrun_version", "date",
+ * {"schema_version": 4, "benchrun_version", "runs": [{
+ *    "benchrun_version", "gpu_clock": "events" | "kernel", "clock_note", "date",
  *    "suite": {"name", "description", "path", "hash", "metric"},
  *    "measure": {"cache", "warmup_ns", "mode", "headline", "hold", "throttle",
  *                "min_samples", "min_time_ns", "max_noise", "timeout_ns", "max_samples"},
@@ -17,19 +17,30 @@
  *               "cold": timing | null, "batch": timing | null}],
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
  *
- * "verified" is true for an OK case, false when verification failed, null
- * when it was not reached; "commit" (full SHA or null) and "date" say when
- * the case was measured (in a baseline updated by a partial run they differ
- * between cases).
+ * "gpu_clock" is the clock of the GPU cases' headline samples (a run whose
+ * gpu_clock is unset reads as "events"); "clock_note" (string or null) says
+ * why the kernel clock was asked for but not used. "verified" is true for an
+ * OK case, false when verification failed, null when it was not reached;
+ * "commit" (full SHA or null) and "date" say when the case was measured (in a
+ * baseline updated by a partial run they differ between cases).
  *
  * timing (null unless the case is OK and the timing was taken; ns per
- * execution): {"n", "min", "max", "mean", "median", "stddev", "noise", "q1",
+ * execution): {"clock": "monotonic" | "events" | "kernel" (what the samples
+ * measure), "n", "min", "max", "mean", "median", "stddev", "noise", "q1",
  * "q3", "iqr", "ci_low", "ci_high", "ci_level", "outliers", "n_throttled",
  * "throttled_min_mhz", "reps", "graph" (null on the host), "warmup_runs",
  * "warmup_ns", "measure_ns", "stop_reason", "sm_mhz" (median),
  * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null,
- * "run_medians": [ns, ...] (baselines only: the median of each save at one
- * commit, oldest first)}.
+ * "event_median_ns", "kernel_median_ns", "span_median_ns", "ops_median"
+ * (medians of the finite entries of the arrays below; null when the array is
+ * null or has none), "incomplete" (samples discarded because CUPTI lost
+ * records in them), "event_ns", "kernel_ns", "span_ns", "ops": [one per kept
+ * sample, per execution; null for a sample CUPTI lost records of] | null
+ * (CUDA event time, kernel time, first start to last end, GPU operations;
+ * see results.h), "breakdown": [{"name", "kind": "kernel" | "memcpy" |
+ * "memset", "count", "per_execution", "median_ns", "share"}] | null (each
+ * distinct GPU operation, by share; see activity.h), "run_medians": [ns, ...]
+ * (baselines only: the median of each save at one commit, oldest first)}.
  *
  * comparison: {"baseline", "baseline_commit", "baseline_date",
  * "baseline_device", "device_forced", "threshold", "alpha", "clock",
@@ -205,6 +216,36 @@ static json_t *reals(builder *b, const double *v, size_t n) {
     return a;
 }
 
+/* An array of n reals (null for a non-finite one), or null when v is NULL. */
+static json_t *reals_or_null(builder *b, const double *v, size_t n) {
+    return v ? reals(b, v, n) : json_null();
+}
+
+/* A median of the array v: null when v is NULL or the median is not finite. */
+static json_t *median_or_null(const double *v, double median) {
+    return v ? real(median) : json_null();
+}
+
+/* The per-operation statistics of a timing, or null without them. */
+static json_t *breakdown_json(builder *b, const br_op_stat *ops, size_t n) {
+    if (!ops)
+        return json_null();
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++) {
+        json_t *x = json_object();
+        if (x) {
+            put(b, x, "name", str(ops[i].name));
+            put(b, x, "kind", str(br_op_kind_name(ops[i].kind)));
+            put(b, x, "count", integer((long long)ops[i].count));
+            put(b, x, "per_execution", real(ops[i].per_exec));
+            put(b, x, "median_ns", real(ops[i].median_ns));
+            put(b, x, "share", real(ops[i].share));
+        }
+        append(b, a, x);
+    }
+    return a;
+}
+
 /* One timing of a case (see the layout at the top of the file). */
 static json_t *timing_json(builder *b, const br_timing *t, int gpu) {
     const br_stats *s = &t->stats;
@@ -212,6 +253,8 @@ static json_t *timing_json(builder *b, const br_timing *t, int gpu) {
     if (!o)
         return NULL;
     int have = s->n > 0;
+    size_t n = t->n_samples;
+    put(b, o, "clock", str(br_clock_name(t->clock)));
     put(b, o, "n", integer((long long)s->n));
     put(b, o, "min", have ? real(s->min) : json_null());
     put(b, o, "max", have ? real(s->max) : json_null());
@@ -236,7 +279,17 @@ static json_t *timing_json(builder *b, const br_timing *t, int gpu) {
     put(b, o, "stop_reason", str(t->stop_reason));
     put(b, o, "sm_mhz", real(t->sm_mhz_median));
     put(b, o, "samples_ns", reals(b, t->samples, t->samples ? t->n_samples : 0));
-    put(b, o, "sm_mhz_samples", t->sm_mhz ? reals(b, t->sm_mhz, t->n_samples) : json_null());
+    put(b, o, "sm_mhz_samples", reals_or_null(b, t->sm_mhz, n));
+    put(b, o, "event_median_ns", median_or_null(t->event_ns, t->event_median_ns));
+    put(b, o, "kernel_median_ns", median_or_null(t->kernel_ns, t->kernel_median_ns));
+    put(b, o, "span_median_ns", median_or_null(t->span_ns, t->span_median_ns));
+    put(b, o, "ops_median", median_or_null(t->ops, t->ops_median));
+    put(b, o, "incomplete", integer((long long)t->n_incomplete));
+    put(b, o, "event_ns", reals_or_null(b, t->event_ns, n));
+    put(b, o, "kernel_ns", reals_or_null(b, t->kernel_ns, n));
+    put(b, o, "span_ns", reals_or_null(b, t->span_ns, n));
+    put(b, o, "ops", reals_or_null(b, t->ops, n));
+    put(b, o, "breakdown", breakdown_json(b, t->breakdown, t->n_breakdown));
     if (t->run_medians && t->n_run_medians)
         put(b, o, "run_medians", reals(b, t->run_medians, t->n_run_medians));
     return o;
@@ -348,6 +401,9 @@ static json_t *run_json(builder *b, const br_run *r) {
         return NULL;
     }
     put(b, o, "benchrun_version", str(r->benchrun_version));
+    put(b, o, "gpu_clock",
+        str(br_clock_name(r->gpu_clock == BR_CLOCK_KERNEL ? BR_CLOCK_KERNEL : BR_CLOCK_EVENTS)));
+    put(b, o, "clock_note", str(r->clock_note));
     put(b, o, "date", str_or_null(r->date));
     put(b, o, "suite", suite_json(b, r));
     put(b, o, "measure", measure_json(b, r));

@@ -3,14 +3,18 @@
  * ($GITHUB_STEP_SUMMARY). Per run:
  *
  *   ### reduction · a61c560 (main) · NVIDIA H100 80GB HBM3
+ *   GPU times: kernel clock (CUPTI activity records)      (GPU cases)
  *   **Regression:** 2 slower than the baseline ...        (when compared)
- *   | kernel | n | cold (µs) | batch (µs) | noise | GB/s | % peak | speedup |
+ *   | kernel | n | cold (µs) | batch (µs) | events (µs) | noise | GB/s | % peak | speedup |
  *   |---|--:|--:|...
  *   failed cases, one line each
  *   <details> comparison with the baseline: one row per case </details>
  *
- * A cell's '|' is written '\|', and a newline a space, so a message cannot
- * break the table. Times in µs, as in the terminal table. */
+ * The "GPU times" line (a run with a device or a GPU kernel) and the "events
+ * (µs)" column (the run's GPU clock is the kernel clock and a case's headline
+ * timing has CUDA event times: their median) are the terminal table's
+ * (reporters/table.c). A cell's '|' is written '\|', and a newline a space, so
+ * a message cannot break the table. Times in µs, as in the terminal table. */
 #include "reporter.h"
 
 #include <errno.h>
@@ -78,6 +82,38 @@ static void put_heading(FILE *f, const br_run *r) {
     fputs("\n\n", f);
 }
 
+/* "GPU times: ..." when the run has GPU cases (a device or a GPU kernel). */
+static void put_clock(FILE *f, const br_run *r) {
+    int gpu = r->has_device;
+    for (size_t i = 0; !gpu && i < r->n_kernels; i++)
+        gpu = r->kernels[i].backend == BR_BACKEND_GPU;
+    if (!gpu)
+        return;
+    if (r->gpu_clock == BR_CLOCK_KERNEL) {
+        fputs("GPU times: kernel clock (CUPTI activity records)\n\n", f);
+    } else if (r->clock_note) {
+        fputs("GPU times: CUDA events (kernel clock unavailable: ", f);
+        for (const char *p = r->clock_note; *p; p++)
+            fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
+        fputs(")\n\n", f);
+    } else {
+        fputs("GPU times: CUDA events\n\n", f);
+    }
+}
+
+/* The table has an "events" column (see the top of the file). */
+static int has_events_column(const br_run *r) {
+    if (r->gpu_clock != BR_CLOCK_KERNEL)
+        return 0;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const br_case_result *c = &r->cases[i];
+        const br_timing *h = br_case_headline(r, c);
+        if (c->status == BR_STATUS_OK && h->present && h->event_ns)
+            return 1;
+    }
+    return 0;
+}
+
 /* The one-line verdict of a comparison. */
 static void put_verdict(FILE *f, const br_comparison *c) {
     size_t slower = c->count[BR_CHANGE_SLOWER], faster = c->count[BR_CHANGE_FASTER];
@@ -103,6 +139,7 @@ static void put_results(FILE *f, const br_run *r) {
                        ? r->measure.mode
                        : BR_MODE_COLD;
     int has_metric = r->metric != BR_METRIC_NONE, has_peak = r->metric == BR_METRIC_GBPS;
+    int has_events = has_events_column(r);
     fputs("| kernel |", f);
     for (size_t p = 0; p < r->n_params; p++)
         cell(f, r->param_names[p]);
@@ -110,14 +147,16 @@ static void put_results(FILE *f, const br_run *r) {
         fputs(mode == BR_MODE_BOTH ? " cold (µs) |" : " time (µs) |", f);
     if (mode != BR_MODE_COLD)
         fputs(" batch (µs) |", f);
+    if (has_events)
+        fputs(" events (µs) |", f);
     fputs(" noise |", f);
     if (has_metric)
         cell(f, br_metric_name(r->metric));
     if (has_peak)
         fputs(" % peak |", f);
     fputs(" speedup |\n|---|", f);
-    size_t n_right =
-        r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + 2 + (size_t)has_metric + (size_t)has_peak;
+    size_t n_right = r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + (size_t)has_events + 2 +
+                     (size_t)has_metric + (size_t)has_peak;
     for (size_t i = 0; i < n_right; i++)
         fputs("--:|", f);
     fputc('\n', f);
@@ -147,6 +186,8 @@ static void put_results(FILE *f, const br_run *r) {
                         ok && c->batch.present && c->batch.stats.n ? c->batch.stats.median : NAN);
         }
         const br_timing *h = br_case_headline(r, c);
+        if (has_events)
+            cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
         cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%", 0);
         if (has_metric)
             cell_num(f, ok ? (r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops) : NAN, 1, "", 0);
@@ -227,6 +268,7 @@ static int markdown_write(FILE *f, const br_run *const *runs, size_t n_runs,
     for (size_t i = 0; i < n_runs; i++) {
         const br_run *r = runs[i];
         put_heading(f, r);
+        put_clock(f, r);
         if (r->comparison)
             put_verdict(f, r->comparison);
         put_results(f, r);

@@ -6,6 +6,7 @@
  *   ╔═══════════════════════════════════════════════════════════════════════╗
  *   ║ suite · description · sha (branch)                                    ║
  *   ║ device summary (br_device_summary, or br_host_summary without a GPU)  ║
+ *   ║ GPU times: kernel clock (CUPTI activity records)     (GPU cases)      ║
  *   ║ % peak of 3352 GB/s theoretical peak                 (GB/s metric)    ║
  *   ╠═══════════════════════════════════════════════════════════════════════╣
  *   ║ kernel │  n │ cold (µs) │ batch (µs) │ noise │ GB/s │ % peak │ ... │ ! ║
@@ -14,8 +15,16 @@
  *   ╚═══════════════════════════════════════════════════════════════════════╝
  *
  * Time columns: "time (µs)" (mode cold: the cold median), "batch (µs)" (mode
- * batch), or both "cold (µs)" and "batch (µs)" (mode both). "noise" is the
- * headline timing's relative standard deviation. The "!" column flags:
+ * batch), or both "cold (µs)" and "batch (µs)" (mode both). The "GPU times"
+ * line says what the GPU cases' times measure: "kernel clock (CUPTI activity
+ * records)" (the summed durations of the GPU operations a sample enqueued) or
+ * "CUDA events" (with why the kernel clock was not used, when it was asked
+ * for); it is there when the run has a device or a GPU kernel. When the run's
+ * GPU clock is the kernel clock and a case's headline timing has CUDA event
+ * times, an "events (µs)" column after the time columns shows their median
+ * for the headline timing (what the stream saw: the kernels plus the front
+ * end's work between them). "noise" is the headline timing's relative
+ * standard deviation. The "!" column flags:
  *   N  a timing stopped before its noise reached max_noise (stop_reason not "noise")
  *   T  samples taken while the SM clock was throttled were discarded
  *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences): CUDA
@@ -124,16 +133,44 @@ static int set_cell(table *t, size_t row, size_t col, const char *text) {
     return 0;
 }
 
-/* The title of a run's box, up to three lines (each owned by the caller):
+/* The run has GPU cases: a device, or a kernel of the GPU backend. */
+static int has_gpu(const br_run *r) {
+    if (r->has_device)
+        return 1;
+    for (size_t i = 0; i < r->n_kernels; i++) {
+        if (r->kernels[i].backend == BR_BACKEND_GPU)
+            return 1;
+    }
+    return 0;
+}
+
+/* "GPU times: ..." of run r (owned by the caller; see the top of the file),
+ * control characters of the note shown as spaces; NULL when out of memory. */
+static char *clock_line(const br_run *r) {
+    char *line;
+    if (r->gpu_clock == BR_CLOCK_KERNEL)
+        return br_strfmt("GPU times: kernel clock (CUPTI activity records)");
+    if (!r->clock_note)
+        return br_strfmt("GPU times: CUDA events");
+    line = br_strfmt("GPU times: CUDA events (kernel clock unavailable: %s)", r->clock_note);
+    for (char *p = line; p && *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    }
+    return line;
+}
+
+/* The title of a run's box, up to four lines (each owned by the caller):
  *   suite · description · git   (runs of whitespace in the description
  *                                collapsed to one space)
  *   the device's summary, or the host's for a run without a GPU
+ *   "GPU times: ..." (clock_line; a run with GPU cases)
  *   "% peak of N GB/s <kind> peak" (GB/s metric with a device and a peak)
  * Returns the number of lines, or -1 with the error set. */
-static int make_title(char *lines[3], const br_run *r, const glyphs *g, int ascii) {
+static int make_title(char *lines[4], const br_run *r, const glyphs *g, int ascii) {
     int n_lines = -1;
     char *desc = NULL;
-    lines[0] = lines[1] = lines[2] = NULL;
+    lines[0] = lines[1] = lines[2] = lines[3] = NULL;
     if (r->suite_description) {
         desc = malloc(strlen(r->suite_description) + 1);
         if (!desc)
@@ -182,16 +219,24 @@ static int make_title(char *lines[3], const br_run *r, const glyphs *g, int asci
     if (!lines[0] || !lines[1])
         goto done;
     n_lines = 2;
+    if (has_gpu(r)) {
+        lines[n_lines] = clock_line(r);
+        if (!lines[n_lines]) {
+            n_lines = -1;
+            goto done;
+        }
+        n_lines++;
+    }
     if (r->metric == BR_METRIC_GBPS && r->has_device && isfinite(r->peak_gbps) &&
         r->peak_gbps > 0.0) {
-        lines[2] = br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
-                             br_peak_kind_name(r->peak_kind));
-        n_lines = lines[2] ? 3 : -1;
+        lines[n_lines] = br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
+                                   br_peak_kind_name(r->peak_kind));
+        n_lines = lines[n_lines] ? n_lines + 1 : -1;
     }
 done:
     free(desc);
     if (n_lines < 0) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             free(lines[i]);
             lines[i] = NULL;
         }
@@ -244,6 +289,20 @@ static void format_flags(char *buf, size_t len, unsigned flags) {
              flags & FLAG_O ? "O" : "");
 }
 
+/* The table has an "events" column: the run's GPU clock is the kernel clock
+ * and the headline timing of a case that is shown has CUDA event times. */
+static int has_events_column(const br_run *r) {
+    if (r->gpu_clock != BR_CLOCK_KERNEL)
+        return 0;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const br_case_result *c = &r->cases[i];
+        const br_timing *h = br_case_headline(r, c);
+        if (shown(c, h) && h->event_ns)
+            return 1;
+    }
+    return 0;
+}
+
 /* Fill *t with the header and one row per case that is not skipped. */
 static int table_build(table *t, const br_run *r, const glyphs *g) {
     int rc = -1;
@@ -257,8 +316,10 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
                                 : mode == BR_MODE_BATCH ? "batch"
                                                         : "cold",
                                 "batch"};
+    int has_events = has_events_column(r);
     size_t col_time = 1 + r->n_params;
-    size_t col_noise = col_time + n_times;
+    size_t col_events = col_time + n_times;
+    size_t col_noise = col_events + (size_t)has_events;
     size_t col_metric = col_noise + 1;
     size_t col_peak = col_metric + (size_t)has_metric;
     size_t col_speedup = col_peak + (size_t)has_peak;
@@ -283,6 +344,11 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
     for (size_t k = 0; k < n_times; k++) {
         snprintf(buf, sizeof buf, "%s (%ss)", time_head[k], g->micro);
         if (set_cell(t, 0, col_time + k, buf) < 0)
+            goto done;
+    }
+    if (has_events) {
+        snprintf(buf, sizeof buf, "events (%ss)", g->micro);
+        if (set_cell(t, 0, col_events, buf) < 0)
             goto done;
     }
     if (set_cell(t, 0, col_noise, "noise") < 0)
@@ -323,6 +389,14 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
                 goto done;
         }
         const br_timing *head = br_case_headline(r, c);
+        if (has_events) {
+            if (shown(c, head) && head->event_ns && isfinite(head->event_median_ns))
+                format_us(buf, sizeof buf, head->event_median_ns / 1000.0);
+            else
+                snprintf(buf, sizeof buf, "%s", g->dash);
+            if (set_cell(t, row, col_events, buf) < 0)
+                goto done;
+        }
         if (shown(c, head) && head->stats.n > 0 && isfinite(head->stats.noise))
             snprintf(buf, sizeof buf, "%.1f%%", 100.0 * head->stats.noise);
         else
@@ -706,7 +780,7 @@ done:
 static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color) {
     int rc = -1;
     table t = {0};
-    char *title[3] = {NULL, NULL, NULL};
+    char *title[4] = {NULL, NULL, NULL, NULL};
     int n_title = make_title(title, r, g, ascii);
     if (n_title < 0)
         goto done;
@@ -719,7 +793,7 @@ static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int c
     rc = 0;
 done:
     table_dispose(&t);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         free(title[i]);
     return rc;
 }

@@ -1,6 +1,9 @@
 /* results.c - counting, derived figures and disposal of a run's results. */
 #include "results.h"
 
+#include "error.h"
+#include "util.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,7 +127,57 @@ void br_timing_dispose(br_timing *t) {
     free(t->samples);
     free(t->sm_mhz);
     free(t->run_medians);
+    free(t->event_ns);
+    free(t->kernel_ns);
+    free(t->span_ns);
+    free(t->ops);
+    br_op_stats_free(t->breakdown, t->n_breakdown);
     memset(t, 0, sizeof *t);
+}
+
+/* A copy of v[0..n) in *out (NULL when v is NULL or n is 0). */
+static int dup_doubles(double **out, const double *v, size_t n) {
+    *out = NULL;
+    if (!v || n == 0)
+        return 0;
+    if (!(*out = malloc(n * sizeof **out)))
+        return br_error_set("out of memory");
+    memcpy(*out, v, n * sizeof **out);
+    return 0;
+}
+
+int br_timing_copy(br_timing *out, const br_timing *t) {
+    *out = *t;
+    out->samples = out->sm_mhz = out->event_ns = out->kernel_ns = out->span_ns = out->ops = NULL;
+    out->run_medians = NULL;
+    out->breakdown = NULL;
+    out->n_breakdown = 0;
+    size_t n = t->n_samples;
+    if (dup_doubles(&out->samples, t->samples, n) || dup_doubles(&out->sm_mhz, t->sm_mhz, n) ||
+        dup_doubles(&out->event_ns, t->event_ns, n) ||
+        dup_doubles(&out->kernel_ns, t->kernel_ns, n) ||
+        dup_doubles(&out->span_ns, t->span_ns, n) || dup_doubles(&out->ops, t->ops, n) ||
+        dup_doubles(&out->run_medians, t->run_medians, t->n_run_medians))
+        goto fail;
+    if (!out->run_medians)
+        out->n_run_medians = 0;
+    if (t->breakdown && t->n_breakdown) {
+        if (!(out->breakdown = calloc(t->n_breakdown, sizeof *out->breakdown)))
+            goto fail;
+        out->n_breakdown = t->n_breakdown;
+        for (size_t i = 0; i < t->n_breakdown; i++) {
+            out->breakdown[i] = t->breakdown[i];
+            out->breakdown[i].name = NULL;
+            if (!(out->breakdown[i].name =
+                      br_strdup(t->breakdown[i].name ? t->breakdown[i].name : "?")))
+                goto fail;
+        }
+    }
+    return 0;
+fail:
+    br_error_set("out of memory");
+    br_timing_dispose(out);
+    return -1;
 }
 
 /* Free the entries and strings of *c and zero it; accepts NULL. */
@@ -166,6 +219,7 @@ void br_run_dispose(br_run *r) {
     }
     free(r->kernels);
     free(r->gpu_skip_reason);
+    free(r->clock_note);
     for (size_t i = 0; r->cases && i < r->n_cases; i++) {
         free(r->cases[i].params);
         free(r->cases[i].stage);
@@ -178,6 +232,19 @@ void br_run_dispose(br_run *r) {
     br_comparison_dispose(r->comparison);
     free(r->comparison);
     memset(r, 0, sizeof *r);
+}
+
+/* "monotonic", "events", "kernel" (static); "unknown" otherwise. */
+const char *br_clock_name(br_clock c) {
+    switch (c) {
+    case BR_CLOCK_MONOTONIC:
+        return "monotonic";
+    case BR_CLOCK_EVENTS:
+        return "events";
+    case BR_CLOCK_KERNEL:
+        return "kernel";
+    }
+    return "unknown";
 }
 
 /* "ok", "failed", "skipped" (static); "unknown" otherwise. */

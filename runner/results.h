@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "activity.h"
 #include "device.h"
 #include "gitinfo.h"
 #include "stats.h"
@@ -17,7 +18,7 @@ extern "C" {
 #endif
 
 /* Version of the JSON results schema (reporters/json.c). */
-#define BR_SCHEMA_VERSION 3
+#define BR_SCHEMA_VERSION 4
 /* The oldest schema br_results_load still reads. */
 #define BR_SCHEMA_VERSION_MIN 2
 
@@ -32,11 +33,24 @@ typedef enum br_backend {
     BR_BACKEND_GPU = 1   /* .cu module, timed with CUDA events */
 } br_backend;
 
+/* What a timing's samples measure. */
+typedef enum br_clock {
+    BR_CLOCK_MONOTONIC = 0, /* host: CLOCK_MONOTONIC around the executions */
+    BR_CLOCK_EVENTS = 1, /* GPU: CUDA events recorded on the stream around the executions; includes
+                            the front end's work between them (MEASUREMENT.md point 3) */
+    BR_CLOCK_KERNEL = 2  /* GPU: CUPTI activity records: the summed durations of the GPU
+                            operations the executions enqueued (activity.h) */
+} br_clock;
+
+/* "monotonic", "events", "kernel" (static); "unknown" outside the enum. */
+const char *br_clock_name(br_clock c);
+
 /* One measurement of a case: cold (one execution per sample) or batch (many
  * back-to-back executions per sample, reported per execution). */
 typedef struct br_timing {
     int present;              /* 1 when this measurement was taken */
     br_stats stats;           /* ns per execution, over the kept samples */
+    br_clock clock;           /* what `samples` (and so stats) measure */
     double *samples;          /* owned; the kept samples, ns per execution, in the order taken */
     double *sm_mhz;           /* owned; SM clock over each kept sample, MHz (NAN when not measured),
                                  parallel to samples; NULL for host cases */
@@ -50,6 +64,24 @@ typedef struct br_timing {
     double measure_ns;        /* wall time of the sampling phase, ns */
     const char *stop_reason;  /* static: "noise", "plateau", "timeout" or "max_samples" */
     double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */
+    /* GPU cases, parallel to samples, per execution (owned; NULL for host
+     * cases; all but event_ns NULL when CUPTI did not collect):
+     *   event_ns   CUDA event time, ns (equal to samples when clock is events)
+     *   kernel_ns  kernel time: summed durations of the GPU operations, ns; NAN for a sample
+     *              whose records CUPTI lost (kept only when clock is events)
+     *   span_ns    first operation's start to the last one's end, ns; NAN likewise
+     *   ops        GPU operations (kernels, memcpys, memsets); NAN likewise */
+    double *event_ns;
+    double *kernel_ns;
+    double *span_ns;
+    double *ops;
+    /* Medians of the finite values of the arrays above (NAN when none is
+     * finite); meaningful only when the array is not NULL. */
+    double event_median_ns, kernel_median_ns, span_median_ns, ops_median;
+    size_t n_incomplete;   /* kernel clock: samples discarded because CUPTI lost records in them */
+    br_op_stat *breakdown; /* owned; each distinct GPU operation (activity.h), by share; NULL
+                              without CUPTI */
+    size_t n_breakdown;
     /* Baselines only: the medians (ns per execution) of this timing in each
      * save of the baseline at one commit, oldest first, the last being this
      * timing's own; at most BR_RUN_MEDIANS_MAX. Their spread is how far a
@@ -143,7 +175,12 @@ typedef struct br_run_kernel {
 
 typedef struct br_run {
     char *benchrun_version; /* owned */
-    char date[32];          /* UTC start of the run, ISO 8601 ("2026-11-22T10:00:00Z") */
+    /* The clock of GPU cases' headline samples (events or kernel) and, when
+     * the kernel clock was asked for but not available, why (owned; NULL
+     * otherwise). Host cases use BR_CLOCK_MONOTONIC. */
+    br_clock gpu_clock;
+    char *clock_note;
+    char date[32]; /* UTC start of the run, ISO 8601 ("2026-11-22T10:00:00Z") */
 
     char *suite_name;        /* owned */
     char *suite_description; /* owned; may be NULL */
@@ -193,6 +230,11 @@ const char *br_change_name(br_change c);
 
 /* Release what *t owns and zero it; accepts NULL. */
 void br_timing_dispose(br_timing *t);
+
+/* A deep copy of *t into *out (every array and the breakdown duplicated).
+ * Returns 0, or -1 with the error set (out of memory; *out is then
+ * disposed). */
+int br_timing_copy(br_timing *out, const br_timing *t);
 
 /* Counts of cases by status. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);

@@ -281,17 +281,22 @@ static int get_cint(ctx *c, const json_t *obj, const char *key, int lo, int hi, 
 }
 
 /* obj[key] as a count (a non-negative integer that fits size_t; 0 when
- * absent or null). */
-static int get_count(ctx *c, const json_t *obj, const char *key, size_t *out) {
+ * optional and absent or null). */
+static int get_size(ctx *c, const json_t *obj, const char *key, int req, size_t *out) {
     long long hi = LLONG_MAX, x;
 #if LLONG_MAX > SIZE_MAX
     hi = (long long)SIZE_MAX;
 #endif
     *out = 0;
-    if (get_int(c, obj, key, OPT, 0, hi, 0, &x) != 0)
+    if (get_int(c, obj, key, req, 0, hi, 0, &x) != 0)
         return -1;
     *out = (size_t)x;
     return 0;
+}
+
+/* obj[key] as a count; 0 when absent or null. */
+static int get_count(ctx *c, const json_t *obj, const char *key, size_t *out) {
+    return get_size(c, obj, key, OPT, out);
 }
 
 /* obj[key] as a boolean: 1 / 0, or `if_null` when absent or null. */
@@ -426,6 +431,42 @@ static int get_stop(ctx *c, const json_t *obj, const char *key, const char **out
     int x;
     int rc = get_enum(c, obj, key, OPT, names, v, COUNT(v), BR_STOP_NONE, &x);
     *out = br_stop_name((br_stop)x);
+    return rc;
+}
+
+/* A timing's clock (required). */
+static int get_clock(ctx *c, const json_t *obj, const char *key, br_clock *out) {
+    const int v[] = {BR_CLOCK_MONOTONIC, BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
+    const char *names[COUNT(v)];
+    for (size_t i = 0; i < COUNT(v); i++)
+        names[i] = br_clock_name((br_clock)v[i]);
+    int x;
+    int rc = get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
+    *out = (br_clock)x;
+    return rc;
+}
+
+/* A run's GPU clock: events or kernel; events when absent or null. */
+static int get_gpu_clock(ctx *c, const json_t *obj, const char *key, br_clock *out) {
+    const int v[] = {BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
+    const char *names[COUNT(v)];
+    for (size_t i = 0; i < COUNT(v); i++)
+        names[i] = br_clock_name((br_clock)v[i]);
+    int x;
+    int rc = get_enum(c, obj, key, OPT, names, v, COUNT(v), BR_CLOCK_EVENTS, &x);
+    *out = (br_clock)x;
+    return rc;
+}
+
+/* The kind of a GPU operation (required). */
+static int get_op_kind(ctx *c, const json_t *obj, const char *key, br_op_kind *out) {
+    const int v[] = {BR_OP_KERNEL, BR_OP_MEMCPY, BR_OP_MEMSET};
+    const char *names[COUNT(v)];
+    for (size_t i = 0; i < COUNT(v); i++)
+        names[i] = br_op_kind_name((br_op_kind)v[i]);
+    int x;
+    int rc = get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
+    *out = (br_op_kind)x;
     return rc;
 }
 
@@ -668,8 +709,104 @@ static int load_kernels(ctx *c, const json_t *a, br_run *r, name_index **out_sor
     return 0;
 }
 
-/* One timing (an object: null was handled by the caller) into *t. */
-static int load_timing(ctx *c, const json_t *o, br_timing *t) {
+/* obj[key]: an optional array of n per-sample values into *out (NULL when
+ * absent or null; else newly allocated). `finite` 1: every entry a finite
+ * number; 0: a number or null (NAN). Then *median is the median of its finite
+ * entries (br_stats_finite_median); NAN without the array. */
+static int load_sample_array(ctx *c, const json_t *o, const char *key, size_t n, int finite,
+                             double **out, double *median) {
+    json_t *a;
+    *out = NULL;
+    *median = NAN;
+    if (get_container(c, o, key, OPT, JSON_ARRAY, &a) != 0)
+        return -1;
+    if (!a)
+        return 0;
+    size_t m = json_array_size(a);
+    if (m != n)
+        return fail_key(
+            c, key, "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
+    if (!(*out = calloc(n ? n : 1, sizeof **out)))
+        return fail(c, "out of memory");
+    size_t old = push_key(c, key);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = push_index(c, i);
+        const json_t *v = json_array_get(a, i);
+        double x = NAN;
+        if (finite) {
+            if (number_value(c, v, &x) != 0)
+                return -1;
+            if (!isfinite(x))
+                return fail(c, "expected a finite number, found %.17g", x);
+        } else if (!json_is_null(v)) {
+            if (!json_is_number(v))
+                return fail(c, "expected a number or null, found %s", kind(v));
+            x = json_number_value(v);
+        }
+        (*out)[i] = x;
+        pop(c, at);
+    }
+    pop(c, old);
+    *median = br_stats_finite_median(*out, n);
+    return 0;
+}
+
+/* obj["breakdown"]: the per-operation statistics of a timing (NULL when
+ * absent or null). */
+static int load_breakdown(ctx *c, const json_t *o, br_timing *t) {
+    json_t *a;
+    if (get_container(c, o, "breakdown", OPT, JSON_ARRAY, &a) != 0)
+        return -1;
+    if (!a)
+        return 0;
+    size_t m = json_array_size(a);
+    if (!(t->breakdown = calloc(m ? m : 1, sizeof *t->breakdown)))
+        return fail(c, "out of memory");
+    size_t old = push_key(c, "breakdown");
+    for (size_t i = 0; i < m; i++) {
+        const json_t *x = json_array_get(a, i);
+        br_op_stat *op = &t->breakdown[i];
+        size_t at = push_index(c, i);
+        t->n_breakdown = i + 1; /* op->name is freed with the timing from here on */
+        op->per_exec = op->median_ns = op->share = NAN;
+        if (!json_is_object(x))
+            return fail(c, "expected an object, found %s", kind(x));
+        if (get_dup(c, x, "name", REQ, &op->name) || get_op_kind(c, x, "kind", &op->kind) ||
+            get_size(c, x, "count", REQ, &op->count) ||
+            get_number(c, x, "per_execution", OPT, &op->per_exec) ||
+            get_number(c, x, "median_ns", OPT, &op->median_ns) ||
+            get_number(c, x, "share", OPT, &op->share))
+            return -1;
+        pop(c, at);
+    }
+    pop(c, old);
+    return 0;
+}
+
+/* The clock and GPU-clock data of a timing: from schema 4 on, "clock" (required),
+ * the per-sample arrays (each optional; n entries when present), "incomplete"
+ * and "breakdown"; before it, the events clock for a GPU case and the monotonic
+ * clock for a host one, nothing else. */
+static int load_timing_clocks(ctx *c, const json_t *o, br_timing *t, size_t n, br_backend backend) {
+    t->event_median_ns = t->kernel_median_ns = t->span_median_ns = t->ops_median = NAN;
+    if (c->schema < 4) {
+        t->clock = backend == BR_BACKEND_GPU ? BR_CLOCK_EVENTS : BR_CLOCK_MONOTONIC;
+        return 0;
+    }
+    return get_clock(c, o, "clock", &t->clock) ||
+                   load_sample_array(c, o, "event_ns", n, 1, &t->event_ns, &t->event_median_ns) ||
+                   load_sample_array(c, o, "kernel_ns", n, 0, &t->kernel_ns,
+                                     &t->kernel_median_ns) ||
+                   load_sample_array(c, o, "span_ns", n, 0, &t->span_ns, &t->span_median_ns) ||
+                   load_sample_array(c, o, "ops", n, 0, &t->ops, &t->ops_median) ||
+                   get_count(c, o, "incomplete", &t->n_incomplete) || load_breakdown(c, o, t)
+               ? -1
+               : 0;
+}
+
+/* One timing (an object: null was handled by the caller) of a case of
+ * `backend` into *t. */
+static int load_timing(ctx *c, const json_t *o, br_timing *t, br_backend backend) {
     json_t *samples, *mhz;
     if (get_container(c, o, "samples_ns", REQ, JSON_ARRAY, &samples) != 0 ||
         get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0)
@@ -737,6 +874,8 @@ static int load_timing(ctx *c, const json_t *o, br_timing *t) {
         }
         pop(c, old);
     }
+    if (load_timing_clocks(c, o, t, n, backend) != 0)
+        return -1;
     if (n > 0 && br_stats_compute(&t->stats, t->samples, n) != 0)
         return fail(c, "cannot compute statistics: %s", br_error_get());
     return get_count(c, o, "n_throttled", &t->n_throttled) ||
@@ -751,15 +890,16 @@ static int load_timing(ctx *c, const json_t *o, br_timing *t) {
                : 0;
 }
 
-/* obj[key]: a timing or null (absent). */
-static int load_timing_at(ctx *c, const json_t *o, const char *key, br_timing *t) {
+/* obj[key]: a timing of a case of `backend`, or null (absent). */
+static int load_timing_at(ctx *c, const json_t *o, const char *key, br_timing *t,
+                          br_backend backend) {
     json_t *v;
     if (get_container(c, o, key, OPT, JSON_OBJECT, &v) != 0)
         return -1;
     if (!v)
         return 0;
     size_t old = push_key(c, key);
-    int rc = load_timing(c, v, t);
+    int rc = load_timing(c, v, t, backend);
     pop(c, old);
     return rc;
 }
@@ -845,8 +985,10 @@ static int load_case(ctx *c, const json_t *o, br_run *r, const name_index *sorte
                             sizeof k->date - 1, n);
         memcpy(k->date, date, n + 1);
     }
-    return load_timing_at(c, o, "cold", &k->cold) || load_timing_at(c, o, "batch", &k->batch) ? -1
-                                                                                              : 0;
+    return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
+                   load_timing_at(c, o, "batch", &k->batch, rk->backend)
+               ? -1
+               : 0;
 }
 
 /* A case's param vector and index, sorted to number the combos. */
@@ -909,7 +1051,10 @@ static int load_run(ctx *c, const json_t *o, br_run *r) {
         fail(c, "expected an object, found %s", kind(o));
         goto done;
     }
+    r->gpu_clock = BR_CLOCK_EVENTS;
     if (get_dup(c, o, "benchrun_version", OPT, &r->benchrun_version) ||
+        (c->schema >= 4 && (get_gpu_clock(c, o, "gpu_clock", &r->gpu_clock) ||
+                            get_dup(c, o, "clock_note", OPT, &r->clock_note))) ||
         get_text(c, o, "date", r->date, sizeof r->date) ||
         get_container(c, o, "suite", REQ, JSON_OBJECT, &suite) ||
         get_container(c, o, "measure", REQ, JSON_OBJECT, &measure) ||

@@ -37,11 +37,21 @@ int br_results_load(br_run **out_runs, size_t *out_n, const char *path);
  * br_backend_name, br_status_name, br_stop_name), that param and kernel names
  * are unique, that each case names a kernel of its run and gives every run
  * param as an integer, that samples are finite numbers > 0 and SM clocks
- * parallel to them. Statistics are recomputed from the samples
- * (br_stats_compute), combos numbered by first appearance of each param
- * vector, and gbps / gflops / pct_peak / speedup recomputed (br_run_derive);
- * the written figures are not read. Clocks written in MHz become kHz where the
- * model keeps kHz. A case's commit and date are kept only where they differ
+ * parallel to them. From schema 4 on: a timing's "clock" is required
+ * (br_clock_name's names); its "event_ns", "kernel_ns", "span_ns" and "ops"
+ * are optional but, when present, hold one value per sample (event_ns finite
+ * numbers, the others numbers or null, read as NAN); each "breakdown" entry
+ * has a string "name", a "kind" of br_op_kind_name's names and a count
+ * (per_execution, median_ns and share numbers or null); the run's
+ * "gpu_clock" ("events" or "kernel") and "clock_note" are optional (events,
+ * NULL). In a schema-2 or -3 document these keys are not read: its runs get
+ * BR_CLOCK_EVENTS and no note, its timings BR_CLOCK_EVENTS in a GPU case and
+ * BR_CLOCK_MONOTONIC in a host one, and no GPU-clock data. Statistics are
+ * recomputed from the samples (br_stats_compute), the medians of the GPU-clock
+ * arrays from their finite values (br_stats_finite_median), combos numbered by
+ * first appearance of each param vector, and gbps / gflops / pct_peak /
+ * speedup recomputed (br_run_derive); the written figures are not read. Clocks written in MHz
+ * become kHz where the model keeps kHz. A case's commit and date are kept only where they differ
  * from the run's git.sha and date. Null and absent optional values become NAN
  * (numbers), NULL or "" (strings), 0 (counts, flags), has_device 0 (device),
  * and a schema-2 run (no "regression") gets BR_DEFAULT_REGRESSION_THRESHOLD /

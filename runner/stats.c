@@ -170,3 +170,20 @@ done:
     free(sorted);
     return rc;
 }
+
+double br_stats_finite_median(const double *v, size_t n) {
+    double *c = malloc((n ? n : 1) * sizeof *c);
+    size_t k = 0;
+    if (!c)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            c[k++] = v[i];
+    double m = NAN;
+    if (k) {
+        qsort(c, k, sizeof *c, cmp_double);
+        m = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
+    }
+    free(c);
+    return m;
+}

@@ -42,6 +42,11 @@ typedef struct br_stats {
  * a sample is not finite, or memory runs out; *out is untouched on failure. */
 int br_stats_compute(br_stats *out, const double *samples, size_t n);
 
+/* Median of the finite values among v[0..n) (any order; not modified), in
+ * their unit; the mean of the two middle values when their count is even.
+ * NAN when none is finite or memory runs out. */
+double br_stats_finite_median(const double *v, size_t n);
+
 /* The q-quantile (0 <= q <= 1) of `sorted` (n >= 1 values in ascending order),
  * Hyndman & Fan definition 7, in the samples' unit. NAN when n == 0 or q is
  * NaN; q outside [0, 1] is clamped. */

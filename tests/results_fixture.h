@@ -2,14 +2,22 @@
  * the tests of everything that reads results (reporters, the results loader,
  * baselines):
  *   1. "reduction" on a GPU (GB/s, mode both, headline cold, theoretical
- *      peak): cold and batch timings per case; a throttled case (T), a host
- *      case that stopped on plateau (N, cold), a batch timing that stopped on
- *      timeout (N, batch), a FAILED verify (its message holds a comma and
- *      double quotes, for CSV quoting);
+ *      peak, the kernel clock): cold and batch timings per case; a throttled
+ *      case (T), a host case that stopped on plateau (N, cold), a batch
+ *      timing that stopped on timeout (N, batch), a FAILED verify (its
+ *      message holds a comma and double quotes, for CSV quoting). Every GPU
+ *      timing is on the kernel clock with CUPTI's data (event, kernel and
+ *      span times, operations, a breakdown); reduce_cub's timings have two
+ *      operations per execution (a CUB kernel, whose demangled name holds
+ *      commas and angle brackets, and a memset) and its cold timing at n=2^20
+ *      discarded 2 incomplete samples;
  *   2. "bandwidth" on a GPU (GB/s, mode cold, measured peak, flush-memset,
- *      unknown ECC and current clock): a case with 10% outliers (O);
- *   3. "sgemm" on a host without a GPU (GFLOP/s, mode cold): host cases OK,
- *      GPU cases SKIPPED, git detached and dirty, no flags;
+ *      unknown ECC and current clock, the events clock with CUPTI's data
+ *      kept): a case with 25% outliers (O), one of whose samples lost its
+ *      CUPTI records (NAN kernel, span and operations);
+ *   3. "sgemm" on a host without a GPU (GFLOP/s, mode cold, the events
+ *      clock with a note on why the kernel clock is unavailable): host cases
+ *      OK, GPU cases SKIPPED, git detached and dirty, no flags;
  *   4. "latency" (metric none, mode batch, no params, no git, no device,
  *      unknown CPU): no bytes (NaN figures), a FAILED compile with a
  *      multi-line message, times below 1 us and 10 us.
@@ -72,6 +80,7 @@ static inline void run_init(br_run *r, const char *name, const char *description
     };
     r->peak_kind = BR_PEAK_THEORETICAL;
     r->peak_gbps = NAN;
+    r->gpu_clock = BR_CLOCK_EVENTS;
     r->regression = (br_regression_cfg){0.02, 0.01};
     r->n_params = n_params;
     r->param_names = xcalloc(n_params, sizeof *r->param_names);
@@ -107,7 +116,8 @@ static inline br_case_result *add_case(br_run *r, size_t kernel, size_t combo,
 
 /* Fill timing *t from n samples (copied, each times `scale`) of `reps`
  * executions each, summarised with br_stats_compute. mhz: the SM clock of
- * every sample (a GPU case), or NAN (a host case: no clocks). */
+ * every sample (a GPU case: the events clock), or NAN (a host case: the
+ * monotonic clock, no clocks). */
 static inline void set_timing(br_timing *t, const double *samples, size_t n, double scale,
                               size_t reps, const char *stop_reason, double mhz) {
     t->present = 1;
@@ -122,6 +132,8 @@ static inline void set_timing(br_timing *t, const double *samples, size_t n, dou
             t->sm_mhz[i] = mhz;
     }
     t->sm_mhz_median = mhz;
+    t->clock = isnan(mhz) ? BR_CLOCK_MONOTONIC : BR_CLOCK_EVENTS;
+    t->event_median_ns = t->kernel_median_ns = t->span_median_ns = t->ops_median = NAN;
     t->n_throttled = 0;
     t->throttled_min_mhz = NAN;
     t->reps = reps;
@@ -130,6 +142,86 @@ static inline void set_timing(br_timing *t, const double *samples, size_t n, dou
     t->warmup_ns = 25.5e6;
     t->measure_ns = 50.25e6;
     t->stop_reason = stop_reason;
+}
+
+/* A new array of t->n_samples values: base[i] + add (base NULL: add alone);
+ * NAN at index `lost` (SIZE_MAX: none). */
+static inline double *per_sample(const br_timing *t, const double *base, double add, size_t lost) {
+    double *v = xcalloc(t->n_samples, sizeof *v);
+    for (size_t i = 0; i < t->n_samples; i++)
+        v[i] = i == lost ? NAN : (base ? base[i] : 0.0) + add;
+    return v;
+}
+
+/* CUPTI's data for GPU timing *t (set_timing first), `ops` operations per
+ * execution: on the kernel clock (`kernel` 1) the samples are the kernel
+ * times, CUDA events `launch_ns` above them and the span `gap_ns` above them;
+ * on the events clock (`kernel` 0) the samples are the event times, the
+ * kernel times `launch_ns` below them and the span `gap_ns` above those, the
+ * sample at index `lost` (SIZE_MAX: none) without kernel data. The medians
+ * are br_stats_finite_median's, as the reader recomputes them. */
+static inline void set_cupti(br_timing *t, int kernel, double launch_ns, double gap_ns, double ops,
+                             size_t lost) {
+    t->clock = kernel ? BR_CLOCK_KERNEL : BR_CLOCK_EVENTS;
+    if (kernel) {
+        t->event_ns = per_sample(t, t->samples, launch_ns, SIZE_MAX);
+        t->kernel_ns = per_sample(t, t->samples, 0.0, SIZE_MAX);
+    } else {
+        t->event_ns = per_sample(t, t->samples, 0.0, SIZE_MAX);
+        t->kernel_ns = per_sample(t, t->samples, -launch_ns, lost);
+    }
+    t->span_ns = per_sample(t, t->kernel_ns, gap_ns, lost);
+    t->ops = per_sample(t, NULL, ops, lost);
+    size_t n = t->n_samples;
+    t->event_median_ns = br_stats_finite_median(t->event_ns, n);
+    t->kernel_median_ns = br_stats_finite_median(t->kernel_ns, n);
+    t->span_median_ns = br_stats_finite_median(t->span_ns, n);
+    t->ops_median = br_stats_finite_median(t->ops, n);
+}
+
+/* Append one operation to t's breakdown. */
+static inline void add_op(br_timing *t, const char *name, br_op_kind kind, size_t count,
+                          double per_exec, double median_ns, double share) {
+    br_op_stat *v = realloc(t->breakdown, (t->n_breakdown + 1) * sizeof *v);
+    cr_assert_not_null(v);
+    t->breakdown = v;
+    v[t->n_breakdown++] = (br_op_stat){dup_or_null(name), kind, count, per_exec, median_ns, share};
+}
+
+/* A demangled CUB kernel name: commas, angle brackets, parentheses. */
+#define CUB_KERNEL                                                                                 \
+    "void cub::CUB_200700_900_NS::DeviceReduceSingleTileKernel<cub::CUB_200700_900_NS::"           \
+    "DeviceReducePolicy<float, int, cub::CUB_200700_900_NS::Sum>::Policy600, float *, float *, "   \
+    "int, cub::CUB_200700_900_NS::Sum, float>(float *, float *, int, "                             \
+    "cub::CUB_200700_900_NS::Sum, float)"
+
+/* Both timings of a reduce_cub case on the kernel clock: the CUB kernel and
+ * a memset per execution (the memset `memset_ns` of the median). */
+static inline void cub_cupti(br_case_result *c, double memset_ns) {
+    br_timing *both[] = {&c->cold, &c->batch};
+    for (size_t k = 0; k < 2; k++) {
+        br_timing *t = both[k];
+        if (!t->present)
+            continue;
+        set_cupti(t, 1, k == 0 ? 1650.5 : 180.25, 36.0, 2.0, SIZE_MAX);
+        size_t count = t->n_samples * t->reps;
+        double memset_share = memset_ns / t->kernel_median_ns;
+        add_op(t, CUB_KERNEL, BR_OP_KERNEL, count, 1.0, t->kernel_median_ns - memset_ns,
+               1.0 - memset_share);
+        add_op(t, "memset", BR_OP_MEMSET, count, 1.0, memset_ns, memset_share);
+    }
+}
+
+/* Both timings of a one-kernel GPU case on the kernel clock. */
+static inline void kernel_cupti(br_case_result *c, const char *name) {
+    br_timing *both[] = {&c->cold, &c->batch};
+    for (size_t k = 0; k < 2; k++) {
+        br_timing *t = both[k];
+        if (!t->present)
+            continue;
+        set_cupti(t, 1, k == 0 ? 1510.0 : 95.5, 0.0, 1.0, SIZE_MAX);
+        add_op(t, name, BR_OP_KERNEL, t->n_samples * t->reps, 1.0, t->kernel_median_ns, 1.0);
+    }
 }
 
 /* Cold and batch timings of a well-behaved case (both stopped on noise); the
@@ -196,6 +288,7 @@ static inline void build_reduction(br_run *r) {
     h100(r);
     r->peak_kind = BR_PEAK_THEORETICAL;
     r->peak_gbps = r->device.peak_gbps;
+    r->gpu_clock = BR_CLOCK_KERNEL;
 
     const int64_t n20[] = {1 << 20}, n24[] = {1 << 24};
     const double b20 = 4.0 * (1 << 20), b24 = 4.0 * (1 << 24);
@@ -211,12 +304,16 @@ static inline void build_reduction(br_run *r) {
     set_both(c, cpu20, 5, NAN);
     c = add_case(r, 1, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
     set_both(c, naive20, 5, 1980);
+    kernel_cupti(c, "reduce_naive_kernel(const float *, float *, unsigned long)");
     c = add_case(r, 2, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
     set_both(c, warp20, 8, 1965);
+    kernel_cupti(c, "void reduce_warp_kernel<256>(const float *, float *, unsigned long)");
     c->cold.n_throttled = 12; /* T, cold only */
     c->cold.throttled_min_mhz = 1020;
     c = add_case(r, 3, 0, n20, BR_STATUS_OK, NULL, NULL, b20, NAN);
     set_both(c, cub20, 5, 1980);
+    cub_cupti(c, 310.0);
+    c->cold.n_incomplete = 2; /* samples whose CUPTI records were lost */
     c = add_case(r, 0, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
     set_timing(&c->cold, cpu24_plateau, 8, 1.0, 1, "plateau", NAN); /* N, cold */
     set_timing(&c->batch, cpu24_batch, 8, 1.0, 4, "noise", NAN);
@@ -224,9 +321,11 @@ static inline void build_reduction(br_run *r) {
              "element 1017, block 3: got \"nan\", expected 16777216 (tolerance 1e-3)", b24, NAN);
     c = add_case(r, 2, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
     set_both(c, warp24, 5, 1980);
+    kernel_cupti(c, "void reduce_warp_kernel<256>(const float *, float *, unsigned long)");
     c = add_case(r, 3, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
     set_timing(&c->cold, cub24, 5, 1.0, 1, "noise", 1980);
     set_timing(&c->batch, cub24_batch, 6, 1.0, 256, "timeout", 1980); /* N, batch */
+    cub_cupti(c, 1250.0);
     br_run_derive(r);
 }
 
@@ -258,8 +357,14 @@ static inline void build_bandwidth(br_run *r) {
     br_case_result *c;
     c = add_case(r, 0, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
     set_timing(&c->cold, copy28, 20, 1.0, 1, "noise", 1980); /* O */
+    set_cupti(&c->cold, 0, 1480.0, 0.0, 1.0, 17);            /* sample 17 lost its CUPTI records */
+    add_op(&c->cold, "void copy_kernel<float>(const float *, float *, unsigned long)", BR_OP_KERNEL,
+           19, 1.0, c->cold.kernel_median_ns, 1.0);
     c = add_case(r, 1, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
     set_timing(&c->cold, vec28, 8, 1.0, 1, "noise", 1980);
+    set_cupti(&c->cold, 0, 1480.0, 0.0, 1.0, SIZE_MAX);
+    add_op(&c->cold, "void copy_vec4_kernel<float4, 256>(const float4 *, float4 *, unsigned long)",
+           BR_OP_KERNEL, 8, 1.0, c->cold.kernel_median_ns, 1.0);
     br_run_derive(r);
 }
 
@@ -272,6 +377,7 @@ static inline void build_sgemm(br_run *r) {
     r->has_device = 0;
     r->gpu_skip_reason =
         dup_or_null("no CUDA device: cudaGetDeviceCount: no CUDA-capable device is detected");
+    r->clock_note = dup_or_null("libcupti.so: cannot open shared object file");
     snprintf(r->host.cpu_model, sizeof r->host.cpu_model, "AMD EPYC 9654 96-Core Processor");
     r->host.logical_cores = 192;
     snprintf(r->host.governor, sizeof r->host.governor, "performance");

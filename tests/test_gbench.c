@@ -193,9 +193,18 @@ Test(gbench, gpu_case_with_bytes) {
     const br_case_result *c = &fixture[0].cases[2];
     cr_assert_eq(c->cold.n_samples, 8);
     json_t *e = must_entry(doc, "reduce_warp/n:1048576");
-    expect_keys(e, iteration_keys, N_TIME_KEYS + 1);
+    const char *keys[N_TIME_KEYS + 3];
+    memcpy(keys, iteration_keys, N_TIME_KEYS * sizeof *keys);
+    keys[N_TIME_KEYS] = "bytes_per_second";
+    keys[N_TIME_KEYS + 1] = "event_time_ns";
+    keys[N_TIME_KEYS + 2] = "kernel_time_ns";
+    expect_keys(e, keys, N_TIME_KEYS + 3);
     expect_case_entry(e, "reduce_warp/n:1048576", 2, 0, &c->cold);
     expect_real(e, "real_time", 4099.0);
+    /* The kernel clock: real_time is the kernel time; the CUDA event time
+     * (1510 ns above it in the fixture) is a counter. */
+    expect_real(e, "kernel_time_ns", 4099.0);
+    expect_real(e, "event_time_ns", 4099.0 + 1510.0);
     expect_integer(e, "iterations", 8);
     expect_real(e, "bytes_per_second", 4194304.0 / 4099.0 * 1e9);
     /* GB/s of the results (1e9 B/s) times 1e9: B/s, not GB/s. */
@@ -215,11 +224,16 @@ Test(gbench, headline_timing_is_used) {
     expect_integer(e, "iterations", 5);
     expect_real(e, "bytes_per_second", 4.0 * (1 << 24) / 26100.0 * 1e9);
 
-    /* reduce_cpu n=2^24 (host, cold headline): 8 samples of one execution. */
+    expect_real(e, "kernel_time_ns", 26100.0);
+    expect_real(e, "event_time_ns", 26100.0 + 1650.5);
+
+    /* reduce_cpu n=2^24 (host, cold headline): 8 samples of one execution,
+     * no GPU clocks. */
     c = &fixture[0].cases[4];
     e = must_entry(doc, "reduce_cpu/n:16777216");
     expect_case_entry(e, "reduce_cpu/n:16777216", 0, 1, &c->cold);
     expect_integer(e, "iterations", 8);
+    expect_keys(e, iteration_keys, N_TIME_KEYS + 1);
 
     /* latency's headline is batch: noop_host 4 samples of 1000 executions,
      * median (850 + 850.75) / 2 ns; no bytes or flops, so no counters. */
@@ -245,6 +259,11 @@ Test(gbench, bandwidth_case) {
     expect_integer(e, "iterations", 20);
     double bytes = 2.0 * 4.0 * (1 << 28);
     expect_real(e, "bytes_per_second", bytes / c->cold.stats.median * 1e9);
+    /* The events clock with CUPTI's data: real_time is the event time; the
+     * kernel time's median is over the 19 samples that kept their records. */
+    expect_real(e, "real_time", 1000040.0);
+    expect_real(e, "event_time_ns", 1000040.0);
+    expect_real(e, "kernel_time_ns", 1000030.0 - 1480.0);
     /* Alone in its document, copy_vec4 is family 1 (indices restart). */
     e = must_entry(doc, "copy_vec4/n:268435456");
     expect_case_entry(e, "copy_vec4/n:268435456", 1, 0, &fixture[1].cases[1].cold);
@@ -506,4 +525,22 @@ Test(gbench, non_finite_counters_are_left_out) {
     cr_expect_null(entry(doc, "untimed"));
     json_decref(doc);
     br_run_dispose(&r);
+}
+
+Test(gbench, gpu_clock_counters_need_their_data) {
+    /* No CUPTI data (event times only): no kernel_time_ns; a kernel median
+     * that is not finite (every sample lost its records): none either. */
+    br_timing *t = &fixture[1].cases[1].cold;
+    free(t->kernel_ns);
+    t->kernel_ns = NULL;
+    br_timing *copy = &fixture[1].cases[0].cold;
+    copy->event_median_ns = NAN;
+    json_t *doc = render_json(&fixture_ptrs[1], 1);
+    json_t *e = must_entry(doc, "copy_vec4/n:268435456");
+    expect_real(e, "event_time_ns", 760025.0);
+    cr_expect_null(json_object_get(e, "kernel_time_ns"));
+    e = must_entry(doc, "copy/n:268435456");
+    cr_expect_null(json_object_get(e, "event_time_ns"));
+    expect_real(e, "kernel_time_ns", 1000030.0 - 1480.0);
+    json_decref(doc);
 }

@@ -281,36 +281,97 @@ Test(reporters, table_title) {
     free(lat);
 }
 
+/* The line of the title that says which clock the GPU times show: after
+ * the device, before the peak; only in runs with GPU cases. */
+Test(reporters, table_clock_line) {
+    char *red = render_one("table", 0, 0);
+    const char *device = strstr(red, "\n║ NVIDIA H100 80GB HBM3 · sm_90");
+    const char *clock = strstr(red, "\n║ GPU times: kernel clock (CUPTI activity records) ");
+    const char *peak = strstr(red, "\n║ % peak of 3352 GB/s theoretical peak ");
+    cr_assert(device && clock && peak, "%s", red);
+    cr_expect(device < clock && clock < peak, "%s", red);
+    cr_expect(strstr(red, "CUDA events") == NULL, "%s", red);
+    free(red);
+
+    char *bw = render_one("table", 1, 1);
+    cr_expect(strstr(bw, "\n| GPU times: CUDA events ") != NULL, "%s", bw);
+    cr_expect(strstr(bw, "unavailable") == NULL && strstr(bw, "kernel clock") == NULL, "%s", bw);
+    free(bw);
+
+    /* No device, but a GPU kernel (skipped): the line, with the note. */
+    char *sg = render_one("table", 2, 0);
+    cr_expect(strstr(sg, "\n║ GPU times: CUDA events (kernel clock unavailable: libcupti.so: "
+                         "cannot open shared object file) ║\n") != NULL,
+              "%s", sg);
+    free(sg);
+
+    /* Host kernels only: no line. */
+    char *lat = render_one("table", 3, 0);
+    cr_expect(strstr(lat, "GPU times") == NULL, "%s", lat);
+    free(lat);
+
+    /* A note with a newline stays on its line; a run with an unset clock
+     * (zeroed) reads as CUDA events. */
+    br_run *r = &fixture[1];
+    r->clock_note = dup_or_null("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES\nsee the docs");
+    r->gpu_clock = BR_CLOCK_MONOTONIC;
+    bw = render_one("table", 1, 0);
+    cr_expect(strstr(bw, "\n║ GPU times: CUDA events (kernel clock unavailable: "
+                         "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES see the docs) ║\n") != NULL,
+              "%s", bw);
+    free(bw);
+}
+
 Test(reporters, table_columns) {
     char *cells[32], *storage;
-    const char *want_both[] = {"kernel", "n",      "cold (µs)", "batch (µs)", "noise",
-                               "GB/s",   "% peak", "speedup",   "!"};
+    /* The kernel clock: an events column after the time columns. */
+    const char *want_both[] = {"kernel", "n",    "cold (µs)", "batch (µs)", "events (µs)",
+                               "noise",  "GB/s", "% peak",    "speedup",    "!"};
     char *out = render_one("table", 0, 0);
     size_t n = header_cells(out, cells, 32, &storage);
-    cr_assert_eq(n, 9, "%s", out);
+    cr_assert_eq(n, 10, "%s", out);
     for (size_t i = 0; i < n; i++)
         cr_expect_str_eq(cells[i], want_both[i]);
     free(storage);
     cr_expect(strstr(out, "\nnote: GB/s, % peak, speedup and noise use the cold time\n") != NULL,
               "%s", out);
-    /* reduce_warp n=2^24: cold 41.7 µs, batch 0.95 of it; noise of the cold time. */
+    /* reduce_warp n=2^24: cold 41.7 µs (kernel clock), batch 0.95 of it; the
+     * cold CUDA event times 1.51 µs above; noise of the cold time. */
     n = row_cells(out, "reduce_warp", "2^24", cells, 32, &storage);
-    cr_assert_eq(n, 9, "%s", out);
+    cr_assert_eq(n, 10, "%s", out);
     cr_expect_str_eq(cells[2], "41.7");
     cr_expect_str_eq(cells[3], "39.6");
-    cr_expect_str_eq(cells[4], "0.1%");
-    cr_expect_str_eq(cells[8], "");
+    cr_expect_str_eq(cells[4], "43.2");
+    cr_expect_str_eq(cells[5], "0.1%");
+    cr_expect_str_eq(cells[9], "");
+    free(storage);
+    /* reduce_cub n=2^20: kernel 3.20 µs, events (3200 + 1650.5) ns. */
+    n = row_cells(out, "reduce_cub", "2^20", cells, 32, &storage);
+    cr_assert_eq(n, 10, "%s", out);
+    cr_expect_str_eq(cells[2], "3.20");
+    cr_expect_str_eq(cells[4], "4.85");
+    free(storage);
+    /* A host case has no CUDA event times. */
+    n = row_cells(out, "reduce_cpu", "2^20", cells, 32, &storage);
+    cr_assert_eq(n, 10, "%s", out);
+    cr_expect_str_eq(cells[2], "262.0");
+    cr_expect_str_eq(cells[4], "–");
     free(storage);
     /* The failed case: FAILED in the first time column, dashes elsewhere. */
     n = row_cells(out, "reduce_naive", "2^24", cells, 32, &storage);
-    cr_assert_eq(n, 9);
+    cr_assert_eq(n, 10);
     cr_expect_str_eq(cells[2], "FAILED");
     cr_expect_str_eq(cells[3], "–");
     cr_expect_str_eq(cells[4], "–");
     cr_expect_str_eq(cells[5], "–");
+    cr_expect_str_eq(cells[6], "–");
     free(storage);
     free(out);
+    out = render_one("table", 0, 1);
+    cr_expect(strstr(out, "| batch (us) | events (us) | noise |") != NULL, "%s", out);
+    free(out);
 
+    /* The events clock (with CUPTI's data): no events column. */
     const char *want_cold[] = {"kernel", "n",      "time (µs)", "noise",
                                "GB/s",   "% peak", "speedup",   "!"};
     out = render_one("table", 1, 0);
@@ -329,6 +390,66 @@ Test(reporters, table_columns) {
     for (size_t i = 0; i < n; i++)
         cr_expect_str_eq(cells[i], want_batch[i]);
     free(storage);
+    free(out);
+}
+
+/* The events column follows the headline timing, and needs event times. */
+Test(reporters, table_events_column_follows_the_headline) {
+    char *cells[32], *storage;
+    br_run *r = &fixture[0];
+    r->measure.headline = BR_MODE_BATCH;
+    br_run_derive(r);
+    char *out = render_one("table", 0, 0);
+    /* reduce_cub n=2^20 batch: 0.95 x 3200 ns kernel, 180.25 ns more on events. */
+    size_t n = row_cells(out, "reduce_cub", "2^20", cells, 32, &storage);
+    cr_assert_eq(n, 10, "%s", out);
+    cr_expect_str_eq(cells[3], "3.04");
+    cr_expect_str_eq(cells[4], "3.22");
+    free(storage);
+    free(out);
+
+    /* Without any event times there is no column, kernel clock or not. */
+    r->measure.headline = BR_MODE_COLD;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        free(r->cases[i].cold.event_ns);
+        r->cases[i].cold.event_ns = NULL;
+    }
+    out = render_one("table", 0, 0);
+    n = header_cells(out, cells, 32, &storage);
+    cr_expect_eq(n, 9, "%s", out);
+    free(storage);
+    cr_expect(strstr(out, "events") == NULL, "%s", out);
+    cr_expect(strstr(out, "GPU times: kernel clock") != NULL, "%s", out);
+    free(out);
+}
+
+/* --- markdown ---------------------------------------------------------------------- */
+
+Test(reporters, markdown_clock_and_events) {
+    char *out = render_one("markdown", 0, 0);
+    cr_expect(strstr(out, "### reduction · `1a2b3c4` (main) · NVIDIA H100 80GB HBM3\n\n"
+                          "GPU times: kernel clock (CUPTI activity records)\n\n"
+                          "| kernel | n | cold (µs) | batch (µs) | events (µs) | noise | GB/s | % "
+                          "peak | speedup |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "| reduce_cub | 2^20 | 3.20 | 3.04 | 4.85 | 0.2% |") != NULL, "%s", out);
+    cr_expect(strstr(out, "| reduce_cpu | 2^20 | 262.0 | 248.9 | – | 0.3% |") != NULL, "%s", out);
+    cr_expect(strstr(out, "| reduce_naive | 2^24 | **FAILED** | – | – | – |") != NULL, "%s", out);
+    free(out);
+
+    out = render_one("markdown", 1, 0);
+    cr_expect(strstr(out, "\n\nGPU times: CUDA events\n\n| kernel | n | time (µs) | noise |") !=
+                  NULL,
+              "%s", out);
+    free(out);
+    out = render_one("markdown", 2, 0);
+    cr_expect(strstr(out, "\n\nGPU times: CUDA events (kernel clock unavailable: libcupti.so: "
+                          "cannot open shared object file)\n\n") != NULL,
+              "%s", out);
+    free(out);
+    out = render_one("markdown", 3, 0);
+    cr_expect(strstr(out, "GPU times") == NULL, "%s", out);
+    cr_expect(strstr(out, "events") == NULL, "%s", out);
     free(out);
 }
 
@@ -530,19 +651,22 @@ static size_t csv_find(const csv_doc *d, const char *kernel, const char *param, 
 }
 
 static const char *const csv_timing_columns[] = {
-    "median_ns",   "mean_ns", "min_ns",    "max_ns",     "stddev_ns", "noise",   "q1_ns",
-    "q3_ns",       "iqr_ns",  "ci_low_ns", "ci_high_ns", "outliers",  "samples", "throttled",
-    "stop_reason", "reps",    "graph",     "sm_mhz",     "samples_ns"};
+    "median_ns",      "mean_ns",  "min_ns",    "max_ns",          "stddev_ns",
+    "noise",          "q1_ns",    "q3_ns",     "iqr_ns",          "ci_low_ns",
+    "ci_high_ns",     "outliers", "samples",   "throttled",       "stop_reason",
+    "reps",           "graph",    "sm_mhz",    "event_median_ns", "kernel_median_ns",
+    "span_median_ns", "ops",      "samples_ns"};
+#define N_CSV_TIMING_COLUMNS (sizeof csv_timing_columns / sizeof csv_timing_columns[0])
 
 Test(reporters, csv_header) {
     char *out = render("csv", fixture_ptrs, N_RUNS, 0, NULL);
     char want[4096];
     int n = snprintf(want, sizeof want,
-                     "suite,kernel,n,tile,backend,status,stage,message,headline,bytes,flops,gbps,"
-                     "gflops,pct_peak,speedup,git_sha,device");
+                     "suite,kernel,n,tile,backend,status,stage,message,headline,clock,bytes,flops,"
+                     "gbps,gflops,pct_peak,speedup,git_sha,device");
     const char *prefixes[] = {"cold_", "batch_"};
     for (size_t p = 0; p < 2; p++) {
-        for (size_t i = 0; i < sizeof csv_timing_columns / sizeof csv_timing_columns[0]; i++)
+        for (size_t i = 0; i < N_CSV_TIMING_COLUMNS; i++)
             n += snprintf(want + n, sizeof want - (size_t)n, ",%s%s", prefixes[p],
                           csv_timing_columns[i]);
     }
@@ -557,7 +681,8 @@ Test(reporters, csv_records) {
     csv_doc d;
     csv_parse(&d, out);
     cr_expect_eq(d.n_rows, 1 + 8 + 2 + 4 + 3);
-    cr_expect_eq(d.n_fields[0], 2 + 2 + 13 + 2 * 19); /* suite, kernel; n, tile; ...; timings */
+    cr_expect_eq(N_CSV_TIMING_COLUMNS, 23);
+    cr_expect_eq(d.n_fields[0], 2 + 2 + 14 + 2 * 23); /* suite, kernel; n, tile; ...; timings */
     for (size_t r = 1; r < d.n_rows; r++)
         cr_expect_eq(d.n_fields[r], d.n_fields[0], "record %zu", r);
 
@@ -592,10 +717,33 @@ Test(reporters, csv_records) {
     }
     cr_expect_eq(*p, '\0', "more samples than kept: '%s'", p);
 
-    /* A host case: graph and sm_mhz empty; 5 samples have no CI. */
+    /* The kernel clock: CUDA events 1510 ns above the kernel times, no gap
+     * in the span, one operation per execution. */
+    cr_expect_str_eq(csv_get(&d, w, "clock"), "kernel");
+    cr_expect_str_eq(csv_get(&d, w, "cold_event_median_ns"), "5609");
+    cr_expect_str_eq(csv_get(&d, w, "cold_kernel_median_ns"), "4099");
+    cr_expect_str_eq(csv_get(&d, w, "cold_span_median_ns"), "4099");
+    cr_expect_str_eq(csv_get(&d, w, "cold_ops"), "1");
+    cr_expect_str_eq(csv_get(&d, w, "batch_event_median_ns"), "3989.55");
+    /* reduce_cub: a CUB kernel and a memset per execution, the span 36 ns
+     * above the kernel time. */
+    size_t cub = csv_find(&d, "reduce_cub", "n", "1048576");
+    cr_expect_str_eq(csv_get(&d, cub, "cold_event_median_ns"), "4850.5");
+    cr_expect_str_eq(csv_get(&d, cub, "cold_kernel_median_ns"), "3200");
+    cr_expect_str_eq(csv_get(&d, cub, "cold_span_median_ns"), "3236");
+    cr_expect_str_eq(csv_get(&d, cub, "cold_ops"), "2");
+    cr_expect_str_eq(csv_get(&d, cub, "batch_kernel_median_ns"), "3040");
+    cr_expect_str_eq(csv_get(&d, cub, "batch_ops"), "2");
+
+    /* A host case: graph, sm_mhz and the GPU clocks empty; 5 samples have no CI. */
     size_t h = csv_find(&d, "reduce_cpu", "n", "1048576");
+    cr_expect_str_eq(csv_get(&d, h, "clock"), "monotonic");
     cr_expect_str_eq(csv_get(&d, h, "cold_graph"), "");
     cr_expect_str_eq(csv_get(&d, h, "cold_sm_mhz"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_event_median_ns"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_kernel_median_ns"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_span_median_ns"), "");
+    cr_expect_str_eq(csv_get(&d, h, "cold_ops"), "");
     cr_expect_str_eq(csv_get(&d, h, "cold_ci_low_ns"), "");
     cr_expect_str_eq(csv_get(&d, h, "cold_outliers"), "0");
 
@@ -605,6 +753,13 @@ Test(reporters, csv_records) {
     size_t o = csv_find(&d, "copy", NULL, NULL);
     cr_expect_str_eq(csv_get(&d, o, "cold_outliers"), "5");
     cr_expect_str_eq(csv_get(&d, o, "cold_samples"), "20");
+    /* The events clock with CUPTI's data: the kernel times 1480 ns below the
+     * event times, their median over the 19 samples that kept their records
+     * (the 10th smallest of copy28 minus 1480). */
+    cr_expect_str_eq(csv_get(&d, o, "clock"), "events");
+    cr_expect_str_eq(csv_get(&d, o, "cold_event_median_ns"), "1000040");
+    cr_expect_str_eq(csv_get(&d, o, "cold_kernel_median_ns"), "998550");
+    cr_expect_str_eq(csv_get(&d, o, "cold_ops"), "1");
 
     /* A failed case: message quoted and read back, no times. */
     size_t f = csv_find(&d, "reduce_naive", "n", "16777216");
@@ -615,12 +770,15 @@ Test(reporters, csv_records) {
     cr_expect_str_eq(csv_get(&d, f, "cold_median_ns"), "");
     cr_expect_str_eq(csv_get(&d, f, "cold_samples_ns"), "");
     cr_expect_str_eq(csv_get(&d, f, "gbps"), "");
+    cr_expect_str_eq(csv_get(&d, f, "clock"), "");
+    cr_expect_str_eq(csv_get(&d, f, "cold_event_median_ns"), "");
 
     /* Mode cold: the batch set is empty; a skipped case has no times. */
     size_t s = csv_find(&d, "sgemm_host", "n", "1000");
     cr_expect_str_eq(csv_get(&d, s, "cold_samples"), "3");
     cr_expect_str_eq(csv_get(&d, s, "tile"), "16");
-    for (size_t i = 0; i < sizeof csv_timing_columns / sizeof csv_timing_columns[0]; i++) {
+    cr_expect_str_eq(csv_get(&d, s, "clock"), "monotonic");
+    for (size_t i = 0; i < N_CSV_TIMING_COLUMNS; i++) {
         char col[64];
         snprintf(col, sizeof col, "batch_%s", csv_timing_columns[i]);
         cr_expect_str_eq(csv_get(&d, s, col), "", "%s", col);
@@ -628,10 +786,12 @@ Test(reporters, csv_records) {
     size_t sk = csv_find(&d, "sgemm_tiled", "n", "1000");
     cr_expect_str_eq(csv_get(&d, sk, "status"), "skipped");
     cr_expect_str_eq(csv_get(&d, sk, "cold_median_ns"), "");
+    cr_expect_str_eq(csv_get(&d, sk, "clock"), "");
 
     /* Mode batch: the cold set is empty, the headline is batch. */
     size_t l = csv_find(&d, "noop_host", NULL, NULL);
     cr_expect_str_eq(csv_get(&d, l, "headline"), "batch");
+    cr_expect_str_eq(csv_get(&d, l, "clock"), "monotonic");
     cr_expect_str_eq(csv_get(&d, l, "cold_median_ns"), "");
     cr_expect_str_eq(csv_get(&d, l, "batch_reps"), "1000");
     cr_expect_str_eq(csv_get(&d, l, "batch_samples_ns"), "850 849.5 851.25 850.75");
@@ -672,6 +832,33 @@ static json_t *case_at(json_t *run, size_t i) {
     return c;
 }
 
+/* t[key] is null when want is NULL, else n numbers equal to want's (null
+ * for a NAN). */
+static void expect_array(json_t *t, const char *key, const double *want, size_t n) {
+    json_t *a = at(t, key);
+    if (!want) {
+        cr_expect(json_is_null(a), "%s", key);
+        return;
+    }
+    cr_assert(json_is_array(a), "%s", key);
+    cr_assert_eq(json_array_size(a), n, "%s", key);
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(a, i);
+        if (isnan(want[i]))
+            cr_expect(json_is_null(v), "%s[%zu]", key, i);
+        else
+            cr_expect_eq(json_number_value(v), want[i], "%s[%zu]", key, i);
+    }
+}
+
+/* t[key] is the median of the array `array`, null without it. */
+static void expect_median(json_t *t, const char *key, const double *array, double median) {
+    if (!array || isnan(median))
+        cr_expect(json_is_null(at(t, key)), "%s", key);
+    else
+        cr_expect_eq(num(t, key), median, "%s", key);
+}
+
 /* The JSON timing t carries every statistic and sample of the in-memory one. */
 static void expect_timing(json_t *t, const br_timing *want, int gpu) {
     cr_assert(json_is_object(t));
@@ -705,6 +892,34 @@ static void expect_timing(json_t *t, const br_timing *want, int gpu) {
     for (size_t i = 0; i < want->n_samples; i++)
         cr_expect_eq(json_number_value(json_array_get(samples, i)), want->samples[i], "sample %zu",
                      i);
+    cr_expect_str_eq(text(t, "clock"), br_clock_name(want->clock));
+    cr_expect_eq(num(t, "incomplete"), (double)want->n_incomplete);
+    expect_array(t, "event_ns", want->event_ns, want->n_samples);
+    expect_array(t, "kernel_ns", want->kernel_ns, want->n_samples);
+    expect_array(t, "span_ns", want->span_ns, want->n_samples);
+    expect_array(t, "ops", want->ops, want->n_samples);
+    expect_median(t, "event_median_ns", want->event_ns, want->event_median_ns);
+    expect_median(t, "kernel_median_ns", want->kernel_ns, want->kernel_median_ns);
+    expect_median(t, "span_median_ns", want->span_ns, want->span_median_ns);
+    expect_median(t, "ops_median", want->ops, want->ops_median);
+    json_t *ops = at(t, "breakdown");
+    if (!want->breakdown) {
+        cr_expect(json_is_null(ops));
+    } else {
+        cr_assert_eq(json_array_size(ops), want->n_breakdown);
+        for (size_t i = 0; i < want->n_breakdown; i++) {
+            json_t *op = json_array_get(ops, i);
+            const br_op_stat *w = &want->breakdown[i];
+            cr_expect_eq(json_object_size(op), 6);
+            cr_expect_str_eq(text(op, "name"), w->name);
+            cr_expect_str_eq(text(op, "kind"), br_op_kind_name(w->kind));
+            cr_expect(json_is_integer(at(op, "count")));
+            cr_expect_eq(num(op, "count"), (double)w->count);
+            cr_expect_eq(num(op, "per_execution"), w->per_exec);
+            cr_expect_eq(num(op, "median_ns"), w->median_ns);
+            cr_expect_eq(num(op, "share"), w->share);
+        }
+    }
     json_t *mhz = at(t, "sm_mhz_samples");
     if (gpu) {
         cr_expect(json_is_boolean(at(t, "graph")));
@@ -722,13 +937,16 @@ static void expect_timing(json_t *t, const br_timing *want, int gpu) {
 Test(reporters, json_run_level) {
     char *out = render("json", fixture_ptrs, N_RUNS, 0, NULL);
     json_t *doc = parse_json(out);
-    cr_expect_eq(json_integer_value(at(doc, "schema_version")), 3);
+    cr_expect_eq(json_integer_value(at(doc, "schema_version")), 4);
+    cr_expect_eq(BR_SCHEMA_VERSION, 4);
     cr_expect_str_eq(text(doc, "benchrun_version"), "0.1.0");
     json_t *runs = at(doc, "runs");
     cr_assert_eq(json_array_size(runs), N_RUNS);
 
     json_t *red = json_array_get(runs, 0);
     cr_expect_str_eq(text(red, "benchrun_version"), "0.1.0");
+    cr_expect_str_eq(text(red, "gpu_clock"), "kernel");
+    cr_expect(json_is_null(at(red, "clock_note")));
     cr_expect_str_eq(text(red, "date"), "2026-11-22T10:00:00Z");
     json_t *suite = at(red, "suite");
     cr_expect_str_eq(text(suite, "name"), "reduction");
@@ -776,6 +994,8 @@ Test(reporters, json_run_level) {
     cr_expect_str_eq(text(host, "hostname"), "gpu-node-07");
 
     json_t *bw = json_array_get(runs, 1);
+    cr_expect_str_eq(text(bw, "gpu_clock"), "events");
+    cr_expect(json_is_null(at(bw, "clock_note")));
     cr_expect_str_eq(text(at(bw, "measure"), "cache"), "flush-memset");
     cr_expect_str_eq(text(at(bw, "measure"), "mode"), "cold");
     cr_expect_str_eq(text(at(bw, "peak"), "kind"), "measured");
@@ -785,12 +1005,15 @@ Test(reporters, json_run_level) {
     cr_expect(json_is_null(at(at(bw, "device"), "ecc")));
 
     json_t *sg = json_array_get(runs, 2);
+    cr_expect_str_eq(text(sg, "gpu_clock"), "events");
+    cr_expect_str_eq(text(sg, "clock_note"), "libcupti.so: cannot open shared object file");
     cr_expect(json_is_null(at(sg, "device")));
     cr_expect(json_is_null(at(at(sg, "peak"), "gbps")));
     cr_expect(json_is_string(at(sg, "gpu_skip_reason")));
     cr_expect(json_is_null(at(at(sg, "git"), "branch")));
 
     json_t *lat = json_array_get(runs, 3);
+    cr_expect_str_eq(text(lat, "gpu_clock"), "events");
     cr_expect(json_is_false(at(at(lat, "git"), "present")));
     cr_expect_str_eq(text(at(lat, "measure"), "mode"), "batch");
     cr_expect_str_eq(text(at(lat, "measure"), "headline"), "batch");
@@ -862,6 +1085,101 @@ Test(reporters, json_cases) {
     json_t *noop = case_at(json_array_get(runs, 3), 0);
     cr_expect(json_is_null(at(noop, "cold")));
     cr_expect_eq(num(at(noop, "batch"), "reps"), 1000);
+    json_decref(doc);
+    free(out);
+}
+
+/* The GPU clocks of a timing: values written for the fixture's CUPTI data. */
+Test(reporters, json_gpu_clocks) {
+    char *out = render("json", fixture_ptrs, N_RUNS, 0, NULL);
+    json_t *doc = parse_json(out);
+    json_t *runs = at(doc, "runs");
+    json_t *red = json_array_get(runs, 0);
+
+    /* reduce_cub n=2^20, cold, the kernel clock: kernel times are the
+     * samples, CUDA events 1650.5 ns above, the span 36 ns above, two
+     * operations per execution, 2 samples discarded as incomplete. */
+    json_t *cold = at(case_at(red, 3), "cold");
+    cr_expect_str_eq(text(cold, "clock"), "kernel");
+    cr_expect_eq(num(cold, "incomplete"), 2);
+    cr_expect_eq(num(cold, "median"), 3200.0);
+    cr_expect_eq(num(cold, "kernel_median_ns"), 3200.0);
+    cr_expect_eq(num(cold, "event_median_ns"), 4850.5);
+    cr_expect_eq(num(cold, "span_median_ns"), 3236.0);
+    cr_expect_eq(num(cold, "ops_median"), 2.0);
+    cr_expect_eq(json_number_value(json_array_get(at(cold, "event_ns"), 4)), 3190.0 + 1650.5);
+    cr_expect_eq(json_number_value(json_array_get(at(cold, "kernel_ns"), 2)), 3208.0);
+    cr_expect_eq(json_number_value(json_array_get(at(cold, "span_ns"), 1)), 3196.0 + 36.0);
+    cr_expect_eq(json_number_value(json_array_get(at(cold, "ops"), 0)), 2.0);
+    json_t *ops = at(cold, "breakdown");
+    cr_assert_eq(json_array_size(ops), 2);
+    json_t *k = json_array_get(ops, 0), *m = json_array_get(ops, 1);
+    cr_expect(strncmp(text(k, "name"),
+                      "void cub::CUB_200700_900_NS::DeviceReduceSingleTileKernel<cub::", 63) == 0,
+              "%s", text(k, "name"));
+    cr_expect(strstr(text(k, "name"), "<float, int, cub::CUB_200700_900_NS::Sum>::Policy600, ") !=
+              NULL);
+    cr_expect_str_eq(text(k, "kind"), "kernel");
+    cr_expect_eq(json_integer_value(at(k, "count")), 5);
+    cr_expect_eq(num(k, "per_execution"), 1.0);
+    cr_expect_eq(num(k, "median_ns"), 2890.0);
+    cr_expect_eq(num(k, "share"), 1.0 - 310.0 / 3200.0);
+    cr_expect_str_eq(text(m, "name"), "memset");
+    cr_expect_str_eq(text(m, "kind"), "memset");
+    cr_expect_eq(json_integer_value(at(m, "count")), 5);
+    cr_expect_eq(num(m, "median_ns"), 310.0);
+    cr_expect_eq(num(m, "share"), 310.0 / 3200.0);
+    /* its batch timing: 64 executions per sample, counted per execution */
+    json_t *batch = at(case_at(red, 3), "batch");
+    cr_expect_str_eq(text(batch, "clock"), "kernel");
+    cr_expect_eq(num(batch, "incomplete"), 0);
+    cr_expect_eq(json_integer_value(at(json_array_get(at(batch, "breakdown"), 1), "count")),
+                 5 * 64);
+
+    /* A host timing: the monotonic clock, no GPU data. */
+    json_t *cpu = at(case_at(red, 0), "cold");
+    cr_expect_str_eq(text(cpu, "clock"), "monotonic");
+    const char *nulls[] = {"event_ns",        "kernel_ns",        "span_ns",        "ops",
+                           "event_median_ns", "kernel_median_ns", "span_median_ns", "ops_median",
+                           "breakdown"};
+    for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+        cr_expect(json_is_null(at(cpu, nulls[i])), "%s", nulls[i]);
+    cr_expect_eq(num(cpu, "incomplete"), 0);
+
+    /* bandwidth: the events clock with CUPTI's data; copy's sample 17 lost
+     * its records (null), the kernel median over the other 19. */
+    json_t *copy = at(case_at(json_array_get(runs, 1), 0), "cold");
+    cr_expect_str_eq(text(copy, "clock"), "events");
+    cr_expect_eq(json_array_size(at(copy, "kernel_ns")), 20);
+    cr_expect(json_is_null(json_array_get(at(copy, "kernel_ns"), 17)));
+    cr_expect(json_is_null(json_array_get(at(copy, "span_ns"), 17)));
+    cr_expect(json_is_null(json_array_get(at(copy, "ops"), 17)));
+    cr_expect_eq(json_number_value(json_array_get(at(copy, "event_ns"), 17)), 1001500.0);
+    cr_expect_eq(json_number_value(json_array_get(at(copy, "kernel_ns"), 16)), 1001400.0 - 1480.0);
+    cr_expect_eq(num(copy, "event_median_ns"), 1000040.0);
+    cr_expect_eq(num(copy, "kernel_median_ns"), 1000030.0 - 1480.0);
+    cr_expect_eq(num(copy, "ops_median"), 1.0);
+    cr_expect_eq(num(copy, "incomplete"), 0);
+    cr_expect_str_eq(text(json_array_get(at(copy, "breakdown"), 0), "name"),
+                     "void copy_kernel<float>(const float *, float *, unsigned long)");
+    json_decref(doc);
+    free(out);
+
+    /* An array whose values are all NAN has a null median; an unset run
+     * clock is written as the events clock. */
+    br_timing *t = &fixture[1].cases[1].cold;
+    for (size_t i = 0; i < t->n_samples; i++)
+        t->span_ns[i] = NAN;
+    t->span_median_ns = NAN;
+    fixture[1].gpu_clock = BR_CLOCK_MONOTONIC;
+    out = render_one("json", 1, 0);
+    doc = parse_json(out);
+    json_t *run = json_array_get(at(doc, "runs"), 0);
+    cr_expect_str_eq(text(run, "gpu_clock"), "events");
+    json_t *vec = at(case_at(run, 1), "cold");
+    cr_expect(json_is_null(at(vec, "span_median_ns")));
+    cr_expect(json_is_null(json_array_get(at(vec, "span_ns"), 0)));
+    cr_expect_eq(num(vec, "kernel_median_ns"), 760025.0 - 1480.0);
     json_decref(doc);
     free(out);
 }
@@ -1042,4 +1360,8 @@ Test(results, names) {
     cr_expect_str_eq(br_peak_kind_name(BR_PEAK_THEORETICAL), "theoretical");
     cr_expect_str_eq(br_peak_kind_name(BR_PEAK_MEASURED), "measured");
     cr_expect_str_eq(br_peak_kind_name((br_peak_kind)5), "unknown");
+    cr_expect_str_eq(br_clock_name(BR_CLOCK_MONOTONIC), "monotonic");
+    cr_expect_str_eq(br_clock_name(BR_CLOCK_EVENTS), "events");
+    cr_expect_str_eq(br_clock_name(BR_CLOCK_KERNEL), "kernel");
+    cr_expect_str_eq(br_clock_name((br_clock)9), "unknown");
 }

@@ -164,6 +164,43 @@ static int same(double a, double b) {
     return a == b || (isnan(a) && isnan(b));
 }
 
+/* got[0..n) equals want[0..n) (NAN for NAN), or both are NULL. */
+static void expect_array_eq(const double *got, const double *want, size_t n, const char *what) {
+    if (!want) {
+        cr_expect_null(got, "%s", what);
+        return;
+    }
+    cr_assert_not_null(got, "%s", what);
+    for (size_t i = 0; i < n; i++)
+        cr_expect(same(got[i], want[i]), "%s[%zu]: %.17g, want %.17g", what, i, got[i], want[i]);
+}
+
+/* The clock and CUPTI data of a loaded timing are the fixture's. */
+static void expect_clocks_eq(const br_timing *got, const br_timing *want, const char *what) {
+    cr_expect_eq(got->clock, want->clock, "%s", what);
+    size_t n = want->n_samples;
+    expect_array_eq(got->event_ns, want->event_ns, n, what);
+    expect_array_eq(got->kernel_ns, want->kernel_ns, n, what);
+    expect_array_eq(got->span_ns, want->span_ns, n, what);
+    expect_array_eq(got->ops, want->ops, n, what);
+    cr_expect(same(got->event_median_ns, want->event_median_ns), "%s", what);
+    cr_expect(same(got->kernel_median_ns, want->kernel_median_ns), "%s", what);
+    cr_expect(same(got->span_median_ns, want->span_median_ns), "%s", what);
+    cr_expect(same(got->ops_median, want->ops_median), "%s", what);
+    cr_expect_eq(got->n_incomplete, want->n_incomplete, "%s", what);
+    cr_assert_eq(got->n_breakdown, want->n_breakdown, "%s", what);
+    cr_expect_eq(got->breakdown == NULL, want->breakdown == NULL, "%s", what);
+    for (size_t i = 0; i < want->n_breakdown; i++) {
+        const br_op_stat *g = &got->breakdown[i], *w = &want->breakdown[i];
+        cr_expect_str_eq(g->name, w->name, "%s", what);
+        cr_expect_eq(g->kind, w->kind, "%s", what);
+        cr_expect_eq(g->count, w->count, "%s", what);
+        cr_expect_eq(g->per_exec, w->per_exec, "%s", what);
+        cr_expect_eq(g->median_ns, w->median_ns, "%s", what);
+        cr_expect_eq(g->share, w->share, "%s", what);
+    }
+}
+
 static void expect_stats_eq(const br_stats *got, const br_stats *want) {
     cr_expect_eq(got->n, want->n);
     cr_expect_eq(got->min, want->min);
@@ -300,8 +337,40 @@ Test(resultsfile, loaded_fields) {
             cr_expect(same(c->speedup, fc->speedup), "case %zu", i);
             expect_stats_eq(&c->cold.stats, &fc->cold.stats);
             expect_stats_eq(&c->batch.stats, &fc->batch.stats);
+            expect_clocks_eq(&c->cold, &fc->cold, "cold");
+            expect_clocks_eq(&c->batch, &fc->batch, "batch");
         }
     }
+    /* The clocks, by value: the run's GPU clock is the kernel clock. */
+    cr_expect_eq(r->gpu_clock, BR_CLOCK_KERNEL);
+    cr_expect_null(r->clock_note);
+    cr_expect_eq(r->cases[0].cold.clock, BR_CLOCK_MONOTONIC);
+    cr_expect_null(r->cases[0].cold.event_ns);
+    cr_expect_null(r->cases[0].cold.breakdown);
+    cr_expect(isnan(r->cases[0].cold.event_median_ns));
+    const br_case_result *cub = &r->cases[3];
+    cr_expect_eq(cub->cold.clock, BR_CLOCK_KERNEL);
+    cr_expect_eq(cub->batch.clock, BR_CLOCK_KERNEL);
+    cr_expect_eq(cub->cold.n_incomplete, 2);
+    cr_assert_not_null(cub->cold.event_ns);
+    cr_expect_eq(cub->cold.event_ns[4], 3190.0 + 1650.5);
+    cr_expect_eq(cub->cold.kernel_ns[4], 3190.0);
+    cr_expect_eq(cub->cold.span_ns[4], 3190.0 + 36.0);
+    cr_expect_eq(cub->cold.ops[4], 2.0);
+    cr_expect_eq(cub->cold.event_median_ns, 4850.5);
+    cr_expect_eq(cub->cold.kernel_median_ns, 3200.0);
+    cr_expect_eq(cub->cold.span_median_ns, 3236.0);
+    cr_expect_eq(cub->cold.ops_median, 2.0);
+    cr_assert_eq(cub->cold.n_breakdown, 2);
+    cr_expect(strstr(cub->cold.breakdown[0].name, "DeviceReduceSingleTileKernel<cub::") != NULL);
+    cr_expect_eq(cub->cold.breakdown[0].kind, BR_OP_KERNEL);
+    cr_expect_eq(cub->cold.breakdown[0].count, 5);
+    cr_expect_eq(cub->cold.breakdown[0].median_ns, 2890.0);
+    cr_expect_str_eq(cub->cold.breakdown[1].name, "memset");
+    cr_expect_eq(cub->cold.breakdown[1].kind, BR_OP_MEMSET);
+    cr_expect_eq(cub->cold.breakdown[1].per_exec, 1.0);
+    cr_expect_eq(cub->cold.breakdown[1].share, 310.0 / 3200.0);
+    cr_expect_eq(cub->batch.breakdown[1].count, 5 * 64);
     const br_case_result *warp = &r->cases[2];
     cr_assert_eq(warp->cold.n_samples, 8);
     cr_expect_eq(warp->cold.samples[4], 4090.1234);
@@ -333,6 +402,18 @@ Test(resultsfile, loaded_fields) {
 
     /* run 1: measured peak, unknown ECC and current clock */
     r = &runs[1];
+    cr_expect_eq(r->gpu_clock, BR_CLOCK_EVENTS);
+    cr_expect_null(r->clock_note);
+    for (size_t i = 0; i < r->n_cases; i++)
+        expect_clocks_eq(&r->cases[i].cold, &fixture[1].cases[i].cold, "bandwidth");
+    /* copy: the events clock; sample 17 lost its CUPTI records */
+    const br_timing *copy = &r->cases[0].cold;
+    cr_expect_eq(copy->clock, BR_CLOCK_EVENTS);
+    cr_expect_eq(copy->event_ns[17], 1001500.0);
+    cr_expect(isnan(copy->kernel_ns[17]) && isnan(copy->span_ns[17]) && isnan(copy->ops[17]));
+    cr_expect_eq(copy->kernel_ns[16], 1001400.0 - 1480.0);
+    cr_expect_eq(copy->kernel_median_ns, 1000030.0 - 1480.0);
+    cr_expect_eq(copy->event_median_ns, 1000040.0);
     cr_expect_eq(r->peak_kind, BR_PEAK_MEASURED);
     cr_expect_eq(r->peak_gbps, 2910.4);
     cr_expect_eq(r->cache, BR_CACHE_FLUSH_MEMSET);
@@ -343,6 +424,9 @@ Test(resultsfile, loaded_fields) {
 
     /* run 2: no device, detached and dirty, skipped GPU cases, two params */
     r = &runs[2];
+    cr_expect_eq(r->gpu_clock, BR_CLOCK_EVENTS);
+    cr_expect_str_eq(r->clock_note, "libcupti.so: cannot open shared object file");
+    cr_expect_eq(r->cases[0].cold.clock, BR_CLOCK_MONOTONIC);
     cr_expect_eq(r->has_device, 0);
     cr_expect(isnan(r->peak_gbps));
     cr_expect_str_eq(r->gpu_skip_reason,
@@ -374,6 +458,8 @@ Test(resultsfile, loaded_fields) {
     for (size_t i = 0; i < r->n_cases; i++)
         cr_expect_eq(r->cases[i].combo, 0);
     cr_expect_eq(r->cases[0].batch.reps, 1000);
+    cr_expect_eq(r->cases[0].batch.clock, BR_CLOCK_MONOTONIC);
+    cr_expect_null(r->clock_note);
     cr_expect_eq(r->cases[0].cold.present, 0);
     cr_expect_str_eq(r->cases[2].stage, "compile");
     br_results_free(runs, n);
@@ -402,6 +488,152 @@ Test(resultsfile, stats_recomputed_from_samples) {
     cr_expect_eq(c->gbps, fc->gbps);
     cr_expect_eq(c->speedup, fc->speedup);
     br_results_free(runs, n);
+    no_leaks();
+}
+
+/* The medians of the GPU-clock arrays are recomputed too, from the finite
+ * values. */
+Test(resultsfile, gpu_clock_medians_recomputed) {
+    json_t *doc = fixture_doc();
+    const char *keys[] = {"event_median_ns", "kernel_median_ns", "span_median_ns", "ops_median"};
+    char path[128];
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "runs[0].cases[3].cold.%s", keys[i]);
+        set(doc, path, json_integer(7));
+        snprintf(path, sizeof path, "runs[1].cases[0].cold.%s", keys[i]);
+        set(doc, path, json_null());
+    }
+    /* a kernel time of 1 ns in one sample and none in another */
+    set(doc, "runs[0].cases[3].cold.kernel_ns[0]", json_real(1.0));
+    set(doc, "runs[0].cases[3].cold.kernel_ns[1]", json_null());
+    size_t n = 0;
+    br_run *runs = parse_doc(doc, &n);
+    const br_timing *t = &runs[0].cases[3].cold;
+    cr_expect_eq(t->event_median_ns, 4850.5);
+    cr_expect_eq(t->span_median_ns, 3236.0);
+    cr_expect_eq(t->ops_median, 2.0);
+    /* 1, 3208, 3204, 3190: (3190 + 3204) / 2 */
+    cr_expect_eq(t->kernel_ns[0], 1.0);
+    cr_expect(isnan(t->kernel_ns[1]));
+    cr_expect_eq(t->kernel_median_ns, (3190.0 + 3204.0) / 2);
+    /* the samples (and so the statistics) are not the kernel times */
+    cr_expect_eq(t->stats.median, 3200.0);
+    const br_timing *copy = &runs[1].cases[0].cold, *fc = &fixture[1].cases[0].cold;
+    cr_expect_eq(copy->event_median_ns, fc->event_median_ns);
+    cr_expect_eq(copy->kernel_median_ns, fc->kernel_median_ns);
+    cr_expect_eq(copy->span_median_ns, fc->span_median_ns);
+    cr_expect_eq(copy->ops_median, 1.0);
+    br_results_free(runs, n);
+    no_leaks();
+}
+
+/* The GPU-clock arrays, "incomplete" and "breakdown" are optional: null and
+ * absent read as not recorded. */
+Test(resultsfile, gpu_clock_data_optional) {
+    json_t *doc = fixture_doc();
+    const char *t = "runs[0].cases[3].cold";
+    const char *keys[] = {"event_ns", "kernel_ns", "span_ns", "ops", "breakdown"};
+    char path[128];
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s.%s", t, keys[i]);
+        set(doc, path, i % 2 ? json_null() : NULL);
+    }
+    set(doc, "runs[0].cases[3].cold.incomplete", NULL);
+    set(doc, "runs[0].gpu_clock", NULL);
+    set(doc, "runs[2].clock_note", json_null());
+    size_t n = 0;
+    br_run *runs = parse_doc(doc, &n);
+    const br_timing *cold = &runs[0].cases[3].cold;
+    cr_expect_eq(cold->clock, BR_CLOCK_KERNEL);
+    cr_expect_null(cold->event_ns);
+    cr_expect_null(cold->kernel_ns);
+    cr_expect_null(cold->span_ns);
+    cr_expect_null(cold->ops);
+    cr_expect_null(cold->breakdown);
+    cr_expect_eq(cold->n_breakdown, 0);
+    cr_expect_eq(cold->n_incomplete, 0);
+    cr_expect(isnan(cold->event_median_ns) && isnan(cold->kernel_median_ns) &&
+              isnan(cold->span_median_ns) && isnan(cold->ops_median));
+    cr_expect_eq(runs[0].gpu_clock, BR_CLOCK_EVENTS, "absent: the events clock");
+    cr_expect_null(runs[2].clock_note);
+    cr_expect_not_null(runs[0].cases[3].batch.event_ns, "the batch timing keeps its own");
+    /* an empty breakdown stays an empty list */
+    char *again = rewrite(runs, n);
+    cr_expect(strstr(again, "\"breakdown\": null") != NULL);
+    br_results_free(runs, n);
+    free(again);
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown", json_array());
+    runs = parse_doc(doc, &n);
+    cr_expect_not_null(runs[0].cases[3].cold.breakdown);
+    cr_expect_eq(runs[0].cases[3].cold.n_breakdown, 0);
+    again = rewrite(runs, n);
+    cr_expect(strstr(again, "\"breakdown\": []") != NULL, "an empty list round-trips");
+    br_results_free(runs, n);
+    free(again);
+    no_leaks();
+}
+
+/* A schema-3 document (no clocks, no CUPTI data): GPU timings get the events
+ * clock, host ones the monotonic clock, runs the events clock. The keys of
+ * schema 4 are not read in it. */
+Test(resultsfile, schema_3_clocks) {
+    json_t *doc = fixture_doc();
+    set(doc, "schema_version", json_integer(3));
+    /* strip the schema-4 keys from runs 1 and 2; run 0 keeps them (unread) */
+    const char *keys[] = {"clock",      "event_ns",        "kernel_ns",        "span_ns",
+                          "ops",        "event_median_ns", "kernel_median_ns", "span_median_ns",
+                          "ops_median", "incomplete",      "breakdown"};
+    char path[128];
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        snprintf(path, sizeof path, "runs[1].cases[0].cold.%s", keys[k]);
+        set(doc, path, NULL);
+        snprintf(path, sizeof path, "runs[2].cases[0].cold.%s", keys[k]);
+        set(doc, path, NULL);
+    }
+    set(doc, "runs[1].gpu_clock", NULL);
+    set(doc, "runs[1].clock_note", NULL);
+    set(doc, "runs[0].cases[3].cold.clock", json_string("sundial")); /* not read */
+    set(doc, "runs[2].clock_note", json_integer(3));                 /* not read */
+    size_t n = 0;
+    br_run *runs = parse_doc(doc, &n);
+    cr_assert_eq(n, N_RUNS);
+    for (size_t ri = 0; ri < n; ri++) {
+        const br_run *r = &runs[ri];
+        cr_expect_eq(r->gpu_clock, BR_CLOCK_EVENTS, "run %zu", ri);
+        cr_expect_null(r->clock_note, "run %zu", ri);
+        for (size_t i = 0; i < r->n_cases; i++) {
+            const br_case_result *c = &r->cases[i];
+            br_clock want = r->kernels[c->kernel].backend == BR_BACKEND_GPU ? BR_CLOCK_EVENTS
+                                                                            : BR_CLOCK_MONOTONIC;
+            const br_timing *both[] = {&c->cold, &c->batch};
+            for (size_t k = 0; k < 2; k++) {
+                const br_timing *t = both[k];
+                if (!t->present)
+                    continue;
+                cr_expect_eq(t->clock, want, "run %zu case %zu", ri, i);
+                cr_expect(!t->event_ns && !t->kernel_ns && !t->span_ns && !t->ops && !t->breakdown,
+                          "run %zu case %zu", ri, i);
+                cr_expect(isnan(t->event_median_ns) && isnan(t->kernel_median_ns) &&
+                          isnan(t->span_median_ns) && isnan(t->ops_median));
+                cr_expect_eq(t->n_incomplete, 0);
+            }
+        }
+    }
+    cr_expect_eq(runs[0].cases[1].cold.clock, BR_CLOCK_EVENTS);
+    cr_expect_eq(runs[0].cases[0].cold.clock, BR_CLOCK_MONOTONIC);
+    cr_expect_eq(runs[1].cases[0].cold.clock, BR_CLOCK_EVENTS);
+    cr_expect_eq(runs[2].cases[0].cold.clock, BR_CLOCK_MONOTONIC);
+    /* written back: schema 4, with the clocks it was given */
+    char *again = rewrite(runs, n);
+    size_t n2 = 0;
+    br_run *runs2 = parse_ok(again, &n2);
+    cr_expect_eq(runs2[0].cases[3].cold.clock, BR_CLOCK_EVENTS);
+    cr_expect_eq(runs2[0].gpu_clock, BR_CLOCK_EVENTS);
+    cr_expect(strstr(again, "\"schema_version\": 4") != NULL);
+    br_results_free(runs2, n2);
+    br_results_free(runs, n);
+    free(again);
     no_leaks();
 }
 
@@ -595,16 +827,120 @@ Test(resultsfile, error_schema_version_not_an_integer) {
 
 Test(resultsfile, error_newer_schema) {
     json_t *doc = fixture_doc();
-    set(doc, "schema_version", json_integer(4));
+    set(doc, "schema_version", json_integer(5));
     expect_doc_error(doc,
-                     NAME ": written by a newer benchrun; schema 4, this benchrun reads 2 to 3");
+                     NAME ": written by a newer benchrun; schema 5, this benchrun reads 2 to 4");
     no_leaks();
 }
 
 Test(resultsfile, error_older_schema) {
     json_t *doc = fixture_doc();
     set(doc, "schema_version", json_integer(1));
-    expect_doc_error(doc, NAME ": schema 1 is no longer read; this benchrun reads 2 to 3");
+    expect_doc_error(doc, NAME ": schema 1 is no longer read; this benchrun reads 2 to 4");
+    no_leaks();
+}
+
+Test(resultsfile, error_timing_clock) {
+    json_t *doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.clock", json_string("wall"));
+    expect_doc_error(doc, NAME ": runs[0].cases[3].cold.clock: expected \"monotonic\", "
+                               "\"events\" or \"kernel\", found \"wall\"");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[0].batch.clock", NULL);
+    expect_doc_error(doc, NAME ": runs[0].cases[0].batch: missing key 'clock'");
+    doc = fixture_doc();
+    set(doc, "runs[1].cases[1].cold.clock", json_null());
+    expect_doc_error(doc, NAME ": runs[1].cases[1].cold.clock: expected \"monotonic\", "
+                               "\"events\" or \"kernel\", found null");
+    no_leaks();
+}
+
+Test(resultsfile, error_run_clock) {
+    json_t *doc = fixture_doc();
+    set(doc, "runs[0].gpu_clock", json_string("monotonic"));
+    expect_doc_error(doc, NAME ": runs[0].gpu_clock: expected \"events\" or \"kernel\" or null, "
+                               "found \"monotonic\"");
+    doc = fixture_doc();
+    set(doc, "runs[2].clock_note", json_integer(3));
+    expect_doc_error(doc, NAME ": runs[2].clock_note: expected a string or null, found an integer");
+    no_leaks();
+}
+
+Test(resultsfile, error_gpu_clock_arrays) {
+    /* a wrong length, in each array */
+    const char *keys[] = {"event_ns", "kernel_ns", "span_ns", "ops"};
+    char path[128], want[512];
+    for (size_t i = 0; i < 4; i++) {
+        json_t *doc = fixture_doc();
+        snprintf(path, sizeof path, "runs[0].cases[3].cold.%s", keys[i]);
+        json_array_remove(at(doc, path), 1);
+        snprintf(want, sizeof want,
+                 NAME ": runs[0].cases[3].cold.%s: expected 5 values (one per sample in "
+                      "samples_ns) or null, found 4",
+                 keys[i]);
+        expect_doc_error(doc, want);
+    }
+    json_t *doc = fixture_doc();
+    json_array_append_new(at(doc, "runs[1].cases[0].cold.kernel_ns"), json_real(1.0));
+    expect_doc_error(doc, NAME ": runs[1].cases[0].cold.kernel_ns: expected 20 values (one per "
+                               "sample in samples_ns) or null, found 21");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[2].batch.ops", json_object());
+    expect_doc_error(doc, NAME
+                     ": runs[0].cases[2].batch.ops: expected an array or null, found an object");
+    /* event times: finite numbers, never null */
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.event_ns[2]", json_null());
+    expect_doc_error(doc,
+                     NAME ": runs[0].cases[3].cold.event_ns[2]: expected a number, found null");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.event_ns[0]", json_string("4850"));
+    expect_doc_error(doc,
+                     NAME ": runs[0].cases[3].cold.event_ns[0]: expected a number, found a string");
+    /* the others: numbers or null */
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].batch.span_ns[4]", json_true());
+    expect_doc_error(doc, NAME ": runs[0].cases[3].batch.span_ns[4]: expected a number or null, "
+                               "found a boolean");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.incomplete", json_integer(-2));
+    expect_doc_error(
+        doc, NAME ": runs[0].cases[3].cold.incomplete: expected a non-negative integer, found -2");
+    no_leaks();
+}
+
+Test(resultsfile, error_breakdown) {
+    json_t *doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown[1].kind", json_string("memmove"));
+    expect_doc_error(doc, NAME ": runs[0].cases[3].cold.breakdown[1].kind: expected \"kernel\", "
+                               "\"memcpy\" or \"memset\", found \"memmove\"");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown[0].kind", NULL);
+    expect_doc_error(doc, NAME ": runs[0].cases[3].cold.breakdown[0]: missing key 'kind'");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown[0].name", json_null());
+    expect_doc_error(doc, NAME
+                     ": runs[0].cases[3].cold.breakdown[0].name: expected a string, found null");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown[1].count", json_integer(-1));
+    expect_doc_error(doc, NAME ": runs[0].cases[3].cold.breakdown[1].count: expected a "
+                               "non-negative integer, found -1");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown[1].count", json_real(5.0));
+    expect_doc_error(doc, NAME ": runs[0].cases[3].cold.breakdown[1].count: expected a "
+                               "non-negative integer, found a real number");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].cold.breakdown[1].share", json_string("10%"));
+    expect_doc_error(doc, NAME ": runs[0].cases[3].cold.breakdown[1].share: expected a number or "
+                               "null, found a string");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].batch.breakdown[0]", json_string("memset"));
+    expect_doc_error(doc, NAME
+                     ": runs[0].cases[3].batch.breakdown[0]: expected an object, found a string");
+    doc = fixture_doc();
+    set(doc, "runs[0].cases[3].batch.breakdown", json_object());
+    expect_doc_error(doc, NAME ": runs[0].cases[3].batch.breakdown: expected an array or null, "
+                               "found an object");
     no_leaks();
 }
 
