@@ -359,6 +359,14 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
             e->base_median = bt->stats.median;
             e->base_n = bt->n_samples;
         }
+        if (ct && bt && ct->clock != bt->clock) {
+            why = bt->clock == BR_CLOCK_KERNEL
+                      ? "the baseline was timed on the kernel clock, this run on CUDA events"
+                  : ct->clock == BR_CLOCK_KERNEL
+                      ? "the baseline was timed with CUDA events, this run on the kernel clock"
+                      : "the baseline was timed on another clock";
+            ct = NULL;
+        }
         if (!ct || !bt) {
             e->status = BR_CHANGE_UNKNOWN;
             e->why = why;
@@ -415,31 +423,6 @@ int br_baseline_fails(const br_comparison *c, br_fail_on fail_on) {
 
 /* ---- saving ----------------------------------------------------------------------------- */
 
-static int copy_timing(br_timing *out, const br_timing *t) {
-    *out = *t;
-    out->samples = NULL;
-    out->sm_mhz = NULL;
-    out->run_medians = NULL;
-    out->n_run_medians = 0;
-    if (t->run_medians && t->n_run_medians) {
-        if (!(out->run_medians = malloc(t->n_run_medians * sizeof *out->run_medians)))
-            return br_error_set("out of memory");
-        memcpy(out->run_medians, t->run_medians, t->n_run_medians * sizeof *out->run_medians);
-        out->n_run_medians = t->n_run_medians;
-    }
-    if (t->samples && t->n_samples) {
-        if (!(out->samples = malloc(t->n_samples * sizeof *out->samples)))
-            return br_error_set("out of memory");
-        memcpy(out->samples, t->samples, t->n_samples * sizeof *out->samples);
-    }
-    if (t->sm_mhz && t->n_samples) {
-        if (!(out->sm_mhz = malloc(t->n_samples * sizeof *out->sm_mhz)))
-            return br_error_set("out of memory");
-        memcpy(out->sm_mhz, t->sm_mhz, t->n_samples * sizeof *out->sm_mhz);
-    }
-    return 0;
-}
-
 /* A deep copy of case c of a run with n_params params into *out. */
 static int copy_case(br_case_result *out, const br_case_result *c, size_t n_params) {
     *out = *c;
@@ -455,7 +438,7 @@ static int copy_case(br_case_result *out, const br_case_result *c, size_t n_para
         (c->message && !(out->message = br_strdup(c->message))) ||
         (c->commit && !(out->commit = br_strdup(c->commit))))
         return -1;
-    if (copy_timing(&out->cold, &c->cold) != 0 || copy_timing(&out->batch, &c->batch) != 0)
+    if (br_timing_copy(&out->cold, &c->cold) != 0 || br_timing_copy(&out->batch, &c->batch) != 0)
         return -1;
     return 0;
 }
@@ -475,6 +458,9 @@ static int copy_header(br_run *m, const br_run *r) {
     m->device = r->device;
     m->host = r->host;
     m->regression = r->regression;
+    m->gpu_clock = r->gpu_clock;
+    if (r->clock_note && !(m->clock_note = br_strdup(r->clock_note)))
+        return -1;
     m->benchrun_version = br_strdup(r->benchrun_version ? r->benchrun_version : BR_VERSION);
     m->suite_name = br_strdup(r->suite_name);
     m->suite_path = br_strdup(r->suite_path ? r->suite_path : "");
@@ -551,7 +537,7 @@ static int same_clean_commit(const br_run *old, const br_case_result *c, const b
 }
 
 /* Set t's run medians (a timing of a case being saved) to prev's, or [prev's
- * median] when prev has none, then t's own median, keeping the last
+ * median] when prev has none (prev on the same clock only), then t's own median, keeping the last
  * BR_RUN_MEDIANS_MAX; without prev just t's own. Nothing for an absent
  * timing. Returns 0 or -1 (error set). */
 static int add_run_median(br_timing *t, const br_timing *prev) {
@@ -562,7 +548,8 @@ static int add_run_median(br_timing *t, const br_timing *prev) {
         return 0;
     double v[BR_RUN_MEDIANS_MAX + 2];
     size_t n = 0;
-    if (prev && prev->present && prev->n_samples > 0) {
+    /* Medians of another clock are other quantities: they start afresh. */
+    if (prev && prev->present && prev->n_samples > 0 && prev->clock == t->clock) {
         if (prev->run_medians && prev->n_run_medians) {
             for (size_t i = 0; i < prev->n_run_medians && n < BR_RUN_MEDIANS_MAX; i++)
                 v[n++] = prev->run_medians[i];

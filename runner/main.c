@@ -53,6 +53,10 @@ static void usage(FILE *f) {
           "      --max-samples N   never take more than N samples\n"
           "      --throttle PCT    discard GPU samples below PCT of the maximum SM clock (0: off)\n"
           "      --no-hold         do not hold the GPU stream while a sample is enqueued\n"
+          "      --clock CLOCK     GPU times: kernel (default: the GPU operations' own\n"
+          "                        durations from CUPTI activity records; falls back to events\n"
+          "                        where CUPTI cannot be used) or events (CUDA events)\n"
+          "      --no-cupti        collect no CUPTI records (GPU times are CUDA events only)\n"
           "\n"
           "baselines (baselines/<suite>/<device>.json in the suite's git work tree):\n"
           "      --save-baseline   save this run as the baseline (updates only the cases run;\n"
@@ -99,7 +103,9 @@ enum {
     OPT_THRESHOLD,
     OPT_ALPHA,
     OPT_FAIL_ON,
-    OPT_FORCE_DEVICE
+    OPT_FORCE_DEVICE,
+    OPT_CLOCK,
+    OPT_NO_CUPTI
 };
 
 /* What the baseline options ask for. */
@@ -560,6 +566,8 @@ int main(int argc, char **argv) {
         {"alpha", required_argument, NULL, OPT_ALPHA},
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"force-device", no_argument, NULL, OPT_FORCE_DEVICE},
+        {"clock", required_argument, NULL, OPT_CLOCK},
+        {"no-cupti", no_argument, NULL, OPT_NO_CUPTI},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -646,6 +654,20 @@ int main(int argc, char **argv) {
         case OPT_CACHE:
             ro.cache_dir = optarg;
             break;
+        case OPT_CLOCK:
+            if (strcmp(optarg, "kernel") == 0) {
+                ro.gpu_clock = BR_CLOCK_KERNEL;
+            } else if (strcmp(optarg, "events") == 0) {
+                ro.gpu_clock = BR_CLOCK_EVENTS;
+            } else {
+                fprintf(stderr, "benchrun: --clock: expected kernel or events, found '%s'\n",
+                        optarg);
+                goto done;
+            }
+            break;
+        case OPT_NO_CUPTI:
+            ro.no_cupti = 1;
+            break;
         case OPT_ASCII:
             ascii = 1;
             break;
@@ -681,6 +703,10 @@ int main(int argc, char **argv) {
     if (optind >= argc) {
         fprintf(stderr, "benchrun: no suite file given\n");
         usage(stderr);
+        goto done;
+    }
+    if (ro.no_cupti && ro.gpu_clock == BR_CLOCK_KERNEL) {
+        fprintf(stderr, "benchrun: --clock kernel needs CUPTI; it cannot go with --no-cupti\n");
         goto done;
     }
     ro.patterns = patterns;

@@ -61,46 +61,56 @@ br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
     return BR_STOP_NONE;
 }
 
-static int push(br_timing *t, size_t *cap, double value, double mhz) {
-    if (t->n_samples == *cap) {
-        size_t nc = *cap ? *cap * 2 : 64;
-        double *ns = realloc(t->samples, nc * sizeof *ns);
-        if (!ns)
-            return br_error_set("out of memory for samples");
-        t->samples = ns;
-        double *mz = realloc(t->sm_mhz, nc * sizeof *mz);
-        if (!mz)
-            return br_error_set("out of memory for samples");
-        t->sm_mhz = mz;
-        *cap = nc;
-    }
-    t->samples[t->n_samples] = value;
-    t->sm_mhz[t->n_samples] = mhz;
-    t->n_samples++;
+/* The growing per-sample arrays of a timing. */
+typedef struct columns {
+    size_t cap;
+    int gpu;    /* event_ns is kept */
+    int kernel; /* kernel_ns, span_ns and ops are kept */
+} columns;
+
+static int grow_col(double **v, size_t cap) {
+    double *p = realloc(*v, cap * sizeof *p);
+    if (!p)
+        return br_error_set("out of memory for samples");
+    *v = p;
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+/* Append one kept sample: `value` (headline), `mhz`, and on a GPU the event
+ * time and the sample's operations (NULL without the kernel clock); all per
+ * execution of `reps`. */
+static int push(br_timing *t, columns *c, double value, double mhz, double event_ns,
+                const br_sample_ops *ops, size_t reps) {
+    if (t->n_samples == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        if (grow_col(&t->samples, nc) || grow_col(&t->sm_mhz, nc) ||
+            (c->gpu && grow_col(&t->event_ns, nc)) ||
+            (c->kernel &&
+             (grow_col(&t->kernel_ns, nc) || grow_col(&t->span_ns, nc) || grow_col(&t->ops, nc))))
+            return -1;
+        c->cap = nc;
+    }
+    size_t i = t->n_samples++;
+    t->samples[i] = value;
+    t->sm_mhz[i] = mhz;
+    if (c->gpu)
+        t->event_ns[i] = event_ns;
+    if (c->kernel) {
+        int ok = ops && ops->complete;
+        t->kernel_ns[i] = ok ? ops->kernel_ns / (double)reps : NAN;
+        t->span_ns[i] = ok ? ops->span_ns / (double)reps : NAN;
+        t->ops[i] = ok ? (double)ops->n_ops / (double)reps : NAN;
+    }
+    return 0;
 }
 
-/* Median of the finite values of v[0..n), or NAN. Reorders nothing in v. */
-static double finite_median(const double *v, size_t n) {
-    double *c = malloc((n ? n : 1) * sizeof *c);
-    size_t k = 0;
-    if (!c)
-        return NAN;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(v[i]))
-            c[k++] = v[i];
-    double m = NAN;
-    if (k) {
-        qsort(c, k, sizeof *c, cmp_double);
-        m = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
-    }
-    free(c);
-    return m;
+/* One sample; fields a timer leaves alone read as "not measured". */
+static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, br_exec_fn run,
+                void *ctx, br_sample *smp) {
+    memset(smp, 0, sizeof *smp);
+    smp->ns = NAN;
+    smp->sm_mhz = NAN;
+    return ops->sample(state, o, run, ctx, smp);
 }
 
 int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
@@ -119,12 +129,18 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         .n_ranges = p->n_ranges,
     };
     br_sample smp;
+    br_breakdown bd;
+    br_breakdown_init(&bd);
+    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC};
+    const char *const *names = NULL;
+    size_t n_names = 0;
+    out->clock = p->clock;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
 
     double t0 = now();
     if (p->batch) {
         /* One execution tells how many fill BR_BATCH_TARGET_NS. */
-        if (ops->sample(state, &o, run, ctx, &smp) != 0)
+        if (take(ops, state, &o, run, ctx, &smp) != 0)
             goto fail;
         out->warmup_runs++;
         double est = smp.ns > 1.0 ? smp.ns : 1.0;
@@ -133,7 +149,7 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         /* The first batch captures the graph; without one, stay behind the
          * hold. A batch of one execution needs no graph. */
         if (o.reps > 1) {
-            if (ops->sample(state, &o, run, ctx, &smp) != 0)
+            if (take(ops, state, &o, run, ctx, &smp) != 0)
                 goto fail;
             out->warmup_runs += o.reps;
             if (!smp.graph && o.reps > BR_BATCH_MAX_PLAIN_REPS)
@@ -141,7 +157,7 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         }
     }
     while (now() - t0 < p->warmup_ns) {
-        if (ops->sample(state, &o, run, ctx, &smp) != 0)
+        if (take(ops, state, &o, run, ctx, &smp) != 0)
             goto fail;
         out->warmup_runs += o.reps;
     }
@@ -150,31 +166,68 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
 
     br_stopper st;
     br_stopper_init(&st, &p->cfg);
-    size_t cap = 0;
     double s0 = now();
     br_stop stop = BR_STOP_NONE;
     while (stop == BR_STOP_NONE) {
-        if (ops->sample(state, &o, run, ctx, &smp) != 0)
+        if (take(ops, state, &o, run, ctx, &smp) != 0)
             goto fail;
         out->graph = smp.graph;
+        if (smp.ops && out->n_samples == 0 && !col.kernel) {
+            /* The first kept sample tells whether the timer collects. */
+            col.kernel = 1;
+            col.cap = 0;
+        }
+        if (p->clock == BR_CLOCK_KERNEL) {
+            if (!smp.ops) {
+                br_error_set("the kernel clock was asked for but the timer does not collect it");
+                goto fail;
+            }
+            if (smp.ops->complete && smp.ops->n_ops == 0) {
+                br_error_set("the kernel clock saw no GPU operation in a sample: run must enqueue "
+                             "its work on the stream the case gives it (or use --clock events)");
+                goto fail;
+            }
+        }
         if (limit > 0 && isfinite(smp.sm_mhz) && smp.sm_mhz < limit) {
             out->n_throttled++;
             if (!(smp.sm_mhz >= out->throttled_min_mhz))
                 out->throttled_min_mhz = smp.sm_mhz;
+        } else if (p->clock == BR_CLOCK_KERNEL && !smp.ops->complete) {
+            out->n_incomplete++;
         } else {
-            double value = smp.ns / (double)o.reps;
-            if (push(out, &cap, value, smp.sm_mhz) != 0)
+            double reps = (double)o.reps;
+            double value = p->clock == BR_CLOCK_KERNEL ? smp.ops->kernel_ns / reps : smp.ns / reps;
+            double measured = p->clock == BR_CLOCK_KERNEL ? smp.ops->kernel_ns : smp.ns;
+            if (push(out, &col, value, smp.sm_mhz, smp.ns / reps, smp.ops, o.reps) != 0)
                 goto fail;
-            br_stopper_add(&st, value, smp.ns);
+            if (smp.ops && smp.ops->complete) {
+                if (br_breakdown_add(&bd, smp.ops) != 0)
+                    goto fail;
+                names = smp.op_names;
+                n_names = smp.n_op_names;
+            }
+            br_stopper_add(&st, value, measured);
         }
         stop = br_stopper_check(&st, now() - s0);
     }
     out->measure_ns = now() - s0;
     out->stop_reason = br_stop_name(stop);
-    out->sm_mhz_median = finite_median(out->sm_mhz, out->n_samples);
+    out->sm_mhz_median = br_stats_finite_median(out->sm_mhz, out->n_samples);
+    if (out->event_ns)
+        out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
+    if (out->kernel_ns) {
+        out->kernel_median_ns = br_stats_finite_median(out->kernel_ns, out->n_samples);
+        out->span_median_ns = br_stats_finite_median(out->span_ns, out->n_samples);
+        out->ops_median = br_stats_finite_median(out->ops, out->n_samples);
+        if (br_breakdown_finish(&out->breakdown, &out->n_breakdown, &bd, names, n_names, o.reps) !=
+            0)
+            goto fail;
+    }
+    br_breakdown_dispose(&bd);
     out->present = 1;
     return 0;
 fail:
+    br_breakdown_dispose(&bd);
     br_timing_dispose(out);
     return -1;
 }

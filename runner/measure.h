@@ -85,6 +85,10 @@ typedef struct br_measure_params {
     double (*now)(void); /* wall clock, ns; NULL: br_now_ns (tests pass a fake) */
     const br_mem_range *ranges; /* host: the case's memory, for the flush (timer.h) */
     size_t n_ranges;
+    /* What the samples (and so the statistics and the stopping criterion)
+     * measure: BR_CLOCK_MONOTONIC on the host; BR_CLOCK_EVENTS or
+     * BR_CLOCK_KERNEL on a GPU (kernel needs a timer that collects it). */
+    br_clock clock;
 } br_measure_params;
 
 /* Measure `run(ctx)` with the timer (ops, state) into *out (a zeroed
@@ -97,9 +101,16 @@ typedef struct br_measure_params {
  *  2. Samples until the stopping criterion above holds. A GPU sample whose SM
  *     clock is below cfg.throttle x max_mhz is discarded and counted.
  * Cold samples apply p->flush before each execution; batch samples never
- * flush. Returns 0, or -1 with the error set when a sample failed (*out is
- * then disposed). A measurement whose every sample was throttled returns 0
- * with n_samples == 0 and stop_reason "timeout". */
+ * flush.
+ *  3. GPU (p->clock events or kernel): every kept sample's event time goes to
+ *     out->event_ns and, when the timer collects the kernel clock, its
+ *     kernel time, span and operation count (per execution) to kernel_ns,
+ *     span_ns and ops, and its operations to out->breakdown. With the kernel
+ *     clock as headline, a sample whose records CUPTI lost is discarded and
+ *     counted (n_incomplete), and a sample that enqueued no GPU operation is
+ *     an error (the kernel clock cannot time it). Returns 0, or -1 with the error set when a sample
+ * failed (*out is then disposed). A measurement whose every sample was throttled returns 0 with
+ * n_samples == 0 and stop_reason "timeout". */
 int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
                br_exec_fn run, void *ctx);
 

@@ -53,7 +53,8 @@ static int string_is(const json_t *o, const char *key, const char *want) {
     return json_is_string(v) && strcmp(json_string_value(v), want) == 0;
 }
 
-int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device *d) {
+int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device *d,
+                       const char *method) {
     *out_gbps = NAN;
     if (!cache_dir || !cache_dir[0] || !d || !uuid_usable(d->uuid))
         return 0;
@@ -91,7 +92,8 @@ int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device 
     if (!json_is_object(root) || !string_is(root, "uuid", d->uuid) ||
         !string_is(root, "name", d->name) || !json_is_integer(driver) ||
         json_integer_value(driver) != (json_int_t)d->driver_version ||
-        !string_is(root, "benchrun_version", BR_VERSION) || !json_is_number(gbps))
+        !string_is(root, "benchrun_version", BR_VERSION) || !json_is_number(gbps) ||
+        (method && !string_is(root, "method", method)))
         goto done;
     double v = json_number_value(gbps);
     if (!isfinite(v) || v <= 0.0)

@@ -38,14 +38,17 @@ char *br_peak_cache_path(const char *cache_dir, const br_device *d);
 
 /* Look up the measured peak of device d in the cache under cache_dir.
  * Returns 1 and sets *out_gbps (GB/s = 1e9 B/s) when the device's file exists,
- * is valid JSON and matches d (uuid, name, driver_version) and this benchrun
- * (BR_VERSION), with a finite positive "gbps". Returns 0, leaving *out_gbps
+ * is valid JSON and matches d (uuid, name, driver_version), this benchrun
+ * (BR_VERSION) and, when `method` is not NULL, the method it was stored with
+ * (so a peak timed on another clock is not reused), with a finite positive
+ * "gbps". Returns 0, leaving *out_gbps
  * NAN, when there is no usable entry: no file, unreadable as JSON, stale or
  * not matching, and also when cache_dir is NULL or empty or d has no usable
  * uuid; the error is not set then. Returns -1 with the error set only on a
  * real error: the file exists but cannot be opened (e.g. permission denied),
  * or out of memory. */
-int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device *d);
+int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device *d,
+                       const char *method);
 
 /* Record gbps (GB/s = 1e9 B/s, finite and > 0) as the measured peak of device
  * d: creates <cache_dir>/peak as needed and replaces the device's file

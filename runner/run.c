@@ -172,6 +172,8 @@ struct br_session {
     void *timer_state[2]; /* indexed by br_backend */
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
+    br_clock gpu_clock;   /* GPU headline clock, resolved when the GPU timer opens */
+    char clock_note[600]; /* why the kernel clock is not used although wanted; "" otherwise */
 };
 
 int br_session_open(br_session **out, const br_run_opts *opts) {
@@ -185,6 +187,7 @@ int br_session_open(br_session **out, const br_run_opts *opts) {
         return -1;
     }
     br_host_query(&s->host);
+    s->gpu_clock = BR_CLOCK_EVENTS;
     *out = s;
     return 0;
 }
@@ -219,6 +222,19 @@ static int session_gpu(br_session *s) {
     return 1;
 }
 
+br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
+                              size_t len) {
+    if (len)
+        note[0] = '\0';
+    if (asked == BR_CLOCK_EVENTS || no_cupti)
+        return BR_CLOCK_EVENTS;
+    if (kernel)
+        return BR_CLOCK_KERNEL;
+    if (len)
+        snprintf(note, len, "%s", why && why[0] ? why : "the GPU timer does not collect it");
+    return BR_CLOCK_EVENTS;
+}
+
 /* The open timer of a backend, or NULL with the error set. */
 static void *session_timer(br_session *s, br_backend b) {
     if (s->timer_state[b])
@@ -228,10 +244,24 @@ static void *session_timer(br_session *s, br_backend b) {
         return NULL;
     }
     const br_timer_ops *ops = timer_ops(b);
+    /* CUPTI is started even for --clock events (unless --no-cupti), so the
+     * kernel time is reported beside the event time. */
+    br_timer_cfg cfg = {.kernel_clock = b == BR_BACKEND_GPU && !s->opts.no_cupti};
     if (!ops) {
         br_error_set("benchrun was built without the %s timer",
                      b == BR_BACKEND_GPU ? "GPU" : "host");
-    } else if (ops->open(&s->timer_state[b]) == 0) {
+    } else if (ops->open(&s->timer_state[b], &cfg) == 0) {
+        if (b == BR_BACKEND_GPU) {
+            const char *why = NULL;
+            int kernel = ops->kernel_clock && ops->kernel_clock(s->timer_state[b], &why);
+            s->gpu_clock = br_run_resolve_clock(s->opts.gpu_clock, s->opts.no_cupti, kernel, why,
+                                                s->clock_note, sizeof s->clock_note);
+            if (s->clock_note[0])
+                fprintf(stderr,
+                        "benchrun: note: the kernel clock is unavailable (%s); GPU times are "
+                        "CUDA event times\n",
+                        s->clock_note);
+        }
         return s->timer_state[b];
     }
     s->timer_failed[b] = 1;
@@ -267,7 +297,12 @@ static double session_measured_peak(br_session *s) {
     s->peak_gbps = NAN;
 #if BR_HAVE_CUDA
     double gbps = NAN;
-    int cached = br_peak_cache_load(&gbps, s->cache_dir, &s->device);
+    void *state = session_timer(s, BR_BACKEND_GPU);
+    /* The peak is timed on the clock the cases are, and cached per clock. */
+    char method[96];
+    snprintf(method, sizeof method, "cudaMemcpyAsync device to device, cold median, %s clock",
+             br_clock_name(s->gpu_clock));
+    int cached = br_peak_cache_load(&gbps, s->cache_dir, &s->device, method);
     if (cached == 1) {
         s->peak_gbps = gbps;
         if (!s->opts.quiet)
@@ -277,7 +312,6 @@ static double session_measured_peak(br_session *s) {
     }
     if (cached < 0)
         fprintf(stderr, "benchrun: warning: %s\n", br_error_get());
-    void *state = session_timer(s, BR_BACKEND_GPU);
     copy_ctx c = {0};
     br_timing t = {0};
     /* Large against L2 (so it measures DRAM), small against memory. */
@@ -296,7 +330,8 @@ static double session_measured_peak(br_session *s) {
         br_measure_params mp = {.warmup_ns = BR_DEFAULT_WARMUP_NS,
                                 .flush = BR_FLUSH_READ,
                                 .probe = 1,
-                                .max_mhz = s->device.sm_clock_khz / 1e3};
+                                .max_mhz = s->device.sm_clock_khz / 1e3,
+                                .clock = s->gpu_clock};
         br_measure_cfg_defaults(&mp.cfg);
         mp.cfg.timeout_ns = 5e9;
         if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_copy, &c) == 0 &&
@@ -320,8 +355,7 @@ static double session_measured_peak(br_session *s) {
     if (!s->opts.quiet)
         fprintf(stderr, "benchrun: measured peak %.0f GB/s (device-to-device copy of %zu MiB)\n",
                 gbps, bytes >> 20);
-    if (br_peak_cache_store(s->cache_dir, &s->device, gbps, 2.0 * (double)bytes,
-                            "cudaMemcpyAsync device to device, cold median") != 0)
+    if (br_peak_cache_store(s->cache_dir, &s->device, gbps, 2.0 * (double)bytes, method) != 0)
         fprintf(stderr, "benchrun: warning: cannot cache the measured peak: %s\n", br_error_get());
 #endif
     return s->peak_gbps;
@@ -486,6 +520,10 @@ static void set_failed(br_case_result *r, const char *stage, const case_impl *ci
 /* Stats of a measurement; a measurement whose every sample was throttled
  * gets none, and an error saying so. */
 static int finish_timing(br_timing *t, const char *what, double limit_mhz) {
+    if (t->n_samples == 0 && t->n_incomplete > 0)
+        return br_error_set("no %s sample was kept: CUPTI lost records in %zu and %zu were "
+                            "throttled; use --clock events",
+                            what, t->n_incomplete, t->n_throttled);
     if (t->n_samples == 0)
         return br_error_set("every %s sample (%zu) was taken below the throttle threshold: SM "
                             "clock down to %.0f MHz, threshold %.0f MHz",
@@ -523,6 +561,7 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
                                                          : BR_FLUSH_NONE,
         .probe = gpu,
         .max_mhz = gpu ? s->device.sm_clock_khz / 1e3 : 0,
+        .clock = gpu ? s->gpu_clock : BR_CLOCK_MONOTONIC,
     };
     mp.cfg.hold = gpu && cfg->hold;
     double limit_mhz = mp.max_mhz * cfg->throttle;
@@ -866,6 +905,9 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     }
     if (n_skipped)
         out->gpu_skip_reason = br_strdup(s->gpu_why[0] ? s->gpu_why : "no usable GPU");
+    out->gpu_clock = s->gpu_clock;
+    if (s->clock_note[0] && !(out->clock_note = br_strdup(s->clock_note)))
+        return -1;
     br_run_derive(out);
     return 0;
 }

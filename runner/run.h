@@ -43,7 +43,23 @@ typedef struct br_run_opts {
     int jobs;                     /* parallel compiles; <= 0: number of CPUs */
     int quiet;                    /* 1: no progress lines on stderr */
     br_measure_overrides measure; /* command-line measurement settings */
+    /* The clock of GPU headline times: 0 (the default) the kernel clock
+     * when CUPTI can be used, else CUDA events (said once on stderr);
+     * BR_CLOCK_EVENTS or BR_CLOCK_KERNEL as asked (kernel still falls back
+     * to events, saying why, where CUPTI cannot be used). */
+    int gpu_clock;
+    int no_cupti; /* 1: collect no CUPTI activity at all (GPU times are CUDA events only) */
 } br_run_opts;
+
+/* The clock of GPU headline times (br_run_opts.gpu_clock), given whether
+ * the GPU timer collects the kernel clock (`kernel`) and, when not, why
+ * (`why`, may be NULL): BR_CLOCK_KERNEL when it collects and events were not
+ * asked for; else BR_CLOCK_EVENTS, and when the kernel clock was wanted
+ * (asked, or the default) but cannot be had, a note for the user in
+ * note[0..len) ("" otherwise). no_cupti: the user turned CUPTI off, which
+ * needs no note. */
+br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
+                              size_t len);
 
 /* A suite ready to run. */
 typedef struct br_job {

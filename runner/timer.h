@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "activity.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -57,17 +59,32 @@ typedef struct br_sample_opts {
 } br_sample_opts;
 
 typedef struct br_sample {
-    double ns;     /* duration of all reps executions, ns */
+    double ns;     /* duration of all reps executions, ns: CUDA events (GPU) or CLOCK_MONOTONIC */
     double sm_mhz; /* SM clock over the sample, MHz; NAN when not measured */
     int graph;     /* 1 when the executions ran as a CUDA graph */
+    /* GPU timer collecting the kernel clock: the operations the reps
+     * executions enqueued (activity.h), and the table their tallies' name
+     * indexes refer to. Borrowed from the timer until its next sample; NULL
+     * when the timer does not collect. */
+    const br_sample_ops *ops;
+    const char *const *op_names;
+    size_t n_op_names;
 } br_sample;
+
+/* How a timer is opened. */
+typedef struct br_timer_cfg {
+    int kernel_clock; /* GPU: collect CUPTI activity records for the kernel clock (cupti_collect.h)
+                       */
+} br_timer_cfg;
 
 typedef struct br_timer_ops {
     const char *name; /* "monotonic" (host) or "cuda-events" (GPU) */
 
-    /* Create the timer's state (stream, events, flush buffer). Returns 0, or
-     * -1 with the error set. */
-    int (*open)(void **out_state);
+    /* Create the timer's state (stream, events, flush buffer) as cfg says
+     * (NULL: defaults, no kernel clock). A kernel clock that cannot be had
+     * does not fail the open: kernel_clock() tells. Returns 0, or -1 with the
+     * error set. */
+    int (*open)(void **out_state, const br_timer_cfg *cfg);
     /* Release the state; accepts NULL. */
     void (*close)(void *state);
 
@@ -83,6 +100,11 @@ typedef struct br_timer_ops {
     /* Forget what was kept for the current case (a captured CUDA graph);
      * called when a case ends. May be NULL. */
     void (*end_case)(void *state);
+
+    /* 1 when the samples carry the kernel clock (br_sample.ops); else 0 and
+     * *why says why (borrowed from the state; NULL when it was not asked
+     * for). May be NULL: no kernel clock. */
+    int (*kernel_clock)(void *state, const char **why);
 } br_timer_ops;
 
 /* The backend called `name`, or NULL. "cuda-events" exists only in builds

@@ -11,13 +11,21 @@
  * first execution rather than on an idle GPU long before the launch arrives
  * (MEASUREMENT.md point 1). probe0/probe1 read %globaltimer and clock64(); the
  * SM clock over the sample is their cycle difference over their time
- * difference. */
+ * difference.
+ *
+ * With the kernel clock (br_timer_cfg.kernel_clock), the executions are
+ * enqueued inside a CUPTI external-correlation region tagged with the
+ * sample's number, and after the synchronisation the collector attributes
+ * the GPU operations linked to that tag (cupti_collect.h, activity.h): the flush,
+ * the hold and the probes lie outside the region and are excluded. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #if BR_HAVE_CUDA
 
 #include "cuda_check.h"
+#include "cupti_collect.h"
 #include "error.h"
 #include "gpu_kernels.h"
 #include "timer.h"
@@ -44,6 +52,12 @@ typedef struct cuda_timer {
     void *graph_ctx;
     size_t graph_reps;
     int graph_failed; /* capture failed for this case: run batches as plain launches */
+    /* The kernel clock. */
+    int cupti;           /* 1: collecting (br_cupti_start succeeded) */
+    char cupti_why[512]; /* why not, when it was asked for */
+    int cupti_asked;
+    uint64_t tag;      /* the last sample's tag */
+    br_sample_ops ops; /* the last sample's operations */
 } cuda_timer;
 
 static void drop_graph(cuda_timer *t) {
@@ -73,13 +87,24 @@ static void cuda_close(void *state) {
     cudaFreeHost(t->clock);
     if (t->stream)
         cudaStreamDestroy(t->stream);
+    if (t->cupti)
+        br_cupti_stop();
+    br_sample_ops_dispose(&t->ops);
     free(t);
 }
 
-static int cuda_open(void **out_state) {
+static int cuda_open(void **out_state, const br_timer_cfg *cfg) {
     cuda_timer *t = calloc(1, sizeof *t);
     if (!t)
         return br_error_set("out of memory");
+    if (cfg && cfg->kernel_clock) {
+        t->cupti_asked = 1;
+        if (br_cupti_start() == 0)
+            t->cupti = 1;
+        else
+            snprintf(t->cupti_why, sizeof t->cupti_why, "%s", br_error_get());
+        br_error_clear();
+    }
     int dev = 0, l2 = 0;
     if (BR_CUDA(cudaGetDevice(&dev)) ||
         BR_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev)) ||
@@ -111,6 +136,12 @@ static void *cuda_stream(void *state) {
 
 static void cuda_end_case(void *state) {
     drop_graph(state);
+}
+
+static int cuda_kernel_clock(void *state, const char **why) {
+    cuda_timer *t = state;
+    *why = t->cupti_asked && !t->cupti ? t->cupti_why : NULL;
+    return t->cupti;
 }
 
 /* Capture `reps` executions of run(ctx) into t->graph. Returns 0 when the
@@ -157,6 +188,10 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     out->ns = NAN;
     out->sm_mhz = NAN;
     out->graph = 0;
+    out->ops = NULL;
+    out->op_names = NULL;
+    out->n_op_names = 0;
+    uint64_t tag = ++t->tag;
 
     int use_graph = 0;
     if (reps > 1 && o->graph && !t->graph_failed) {
@@ -188,6 +223,11 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
         rc = BR_CUDA(br_gpu_clock_probe(t->stream, &t->clock_dev[0], NULL, 0));
     if (rc == 0)
         rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
+    int pushed = 0;
+    if (rc == 0 && t->cupti) {
+        rc = br_cupti_push(tag);
+        pushed = rc == 0;
+    }
     if (rc == 0) {
         if (use_graph) {
             rc = BR_CUDA(cudaGraphLaunch(t->graph, t->stream));
@@ -196,6 +236,8 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
                 rc = run(ctx) != 0 ? -1 : 0;
         }
     }
+    if (pushed && br_cupti_pop() != 0 && rc == 0)
+        rc = -1;
     /* Record, release and wait even when something failed, so nothing stays
      * in flight and the hold never waits for its timeout. */
     cudaError_t rec = cudaEventRecord(t->stop, t->stream);
@@ -206,8 +248,18 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     if (hold)
         __atomic_store_n(&t->hold->release, 1, __ATOMIC_SEQ_CST);
     cudaError_t sync = cudaStreamSynchronize(t->stream);
-    if (rc != 0)
+    /* Collect even after a failure, so no record of this sample is left for
+     * the next one to count as late. */
+    int collected = t->cupti && sync == cudaSuccess && rc == 0 ? br_cupti_collect(&t->ops, tag) : 0;
+    if (rc != 0) {
+        if (t->cupti && sync == cudaSuccess) {
+            char keep[BR_ERROR_MAX];
+            snprintf(keep, sizeof keep, "%s", br_error_get());
+            br_cupti_collect(&t->ops, tag);
+            br_error_set("%s", keep);
+        }
         return -1;
+    }
     if (BR_CUDA(rec) || BR_CUDA(prb) || BR_CUDA(sync) || BR_CUDA(cudaGetLastError()))
         return -1;
     if (hold && t->hold->timed_out)
@@ -220,6 +272,12 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
         return -1;
     out->ns = (double)ms * 1e6;
     out->graph = use_graph;
+    if (t->cupti) {
+        if (collected != 0)
+            return -1;
+        out->ops = &t->ops;
+        out->op_names = br_cupti_names(&out->n_op_names);
+    }
     if (o->probe) {
         const br_gpu_clock *a = &t->clock[0], *b = &t->clock[1];
         uint64_t dt = b->globaltimer - a->globaltimer;
@@ -239,6 +297,7 @@ const br_timer_ops br_timer_cuda_events = {
     .stream = cuda_stream,
     .sample = cuda_sample,
     .end_case = cuda_end_case,
+    .kernel_clock = cuda_kernel_clock,
 };
 
 #endif /* BR_HAVE_CUDA */

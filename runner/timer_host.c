@@ -34,7 +34,8 @@ static size_t llc_bytes(void) {
     return 0;
 }
 
-static int host_open(void **out_state) {
+static int host_open(void **out_state, const br_timer_cfg *cfg) {
+    (void)cfg;
     host_timer *t = calloc(1, sizeof *t);
     if (!t)
         return br_error_set("out of memory");

@@ -325,3 +325,194 @@ Test(measure, a_failing_execution_fails_the_measurement) {
     cr_assert_null(t.samples);
     cr_assert_eq(t.present, 0);
 }
+
+/* ---- the kernel clock -------------------------------------------------------------- */
+
+/* A GPU timer that also reports the operations of each sample, as the CUDA
+ * timer does with CUPTI: per execution, an event time of `base` ns and two
+ * operations ("k0" of 0.6 x kernel and "k1" of 0.4 x kernel) whose kernel time
+ * is `kernel(i)`. Samples listed in `incomplete` lost records; a sample at
+ * `empty` saw no operation. */
+typedef struct kfake {
+    fake f;
+    double (*kernel)(struct kfake *k, size_t i);
+    double kbase;
+    size_t incomplete[4];
+    size_t n_incomplete;
+    size_t empty; /* 1-based; 0: none */
+    br_sample_ops ops;
+    br_op_tally tally[2];
+} kfake;
+
+static const char *const kfake_names[] = {"k0", "k1"};
+
+static double kconst(kfake *k, size_t i) {
+    (void)i;
+    return k->kbase;
+}
+
+/* Kernel time alternating 90 and 110 (% of kbase): noise but a fixed median. */
+static double kalternate(kfake *k, size_t i) {
+    return k->kbase * (i % 2 ? 1.1 : 0.9);
+}
+
+static int kfake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                        br_sample *out) {
+    kfake *k = st;
+    size_t i = k->f.calls;
+    if (fake_sample(&k->f, o, run, ctx, out) != 0)
+        return -1;
+    double reps = (double)o->reps, kern = k->kernel(k, i) * reps;
+    k->ops = (br_sample_ops){.kernel_ns = kern,
+                             .span_ns = kern * 1.25,
+                             .n_ops = 2 * o->reps,
+                             .complete = 1,
+                             .tally = k->tally,
+                             .n_tally = 2,
+                             .cap_tally = 2};
+    k->tally[0] =
+        (br_op_tally){.name = 0, .kind = BR_OP_KERNEL, .count = o->reps, .sum_ns = 0.6 * kern};
+    k->tally[1] =
+        (br_op_tally){.name = 1, .kind = BR_OP_KERNEL, .count = o->reps, .sum_ns = 0.4 * kern};
+    for (size_t j = 0; j < k->n_incomplete; j++)
+        if (k->incomplete[j] == i)
+            k->ops.complete = 0;
+    if (k->empty && k->empty == i + 1) {
+        k->ops.kernel_ns = k->ops.span_ns = 0;
+        k->ops.n_ops = 0;
+        k->ops.n_tally = 0;
+    }
+    out->ops = &k->ops;
+    out->op_names = kfake_names;
+    out->n_op_names = 2;
+    return 0;
+}
+
+static const br_timer_ops kfake_ops = {.name = "kfake", .sample = kfake_sample};
+
+Test(measure, the_kernel_clock_is_the_headline_and_events_stay_beside_it) {
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kconst, .kbase = 3000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.clock, BR_CLOCK_KERNEL);
+    cr_assert_eq(t.n_samples, 10);
+    cr_assert_not_null(t.event_ns);
+    cr_assert_not_null(t.kernel_ns);
+    for (size_t i = 0; i < t.n_samples; i++) {
+        cr_assert_eq(t.samples[i], 3000, "the samples are kernel times");
+        cr_assert_eq(t.kernel_ns[i], 3000);
+        cr_assert_eq(t.event_ns[i], 5000, "the event time is kept beside");
+        cr_assert_eq(t.span_ns[i], 3750);
+        cr_assert_eq(t.ops[i], 2);
+    }
+    cr_assert_eq(t.event_median_ns, 5000);
+    cr_assert_eq(t.kernel_median_ns, 3000);
+    cr_assert_eq(t.span_median_ns, 3750);
+    cr_assert_eq(t.ops_median, 2);
+    cr_assert_eq(t.n_breakdown, 2);
+    cr_assert_str_eq(t.breakdown[0].name, "k0", "the larger share first");
+    cr_assert_float_eq(t.breakdown[0].share, 0.6, 1e-12);
+    cr_assert_float_eq(t.breakdown[0].median_ns, 1800, 1e-9);
+    cr_assert_eq(t.breakdown[0].count, 10);
+    cr_assert_float_eq(t.breakdown[0].per_exec, 1.0, 1e-12);
+    cr_assert_str_eq(t.breakdown[1].name, "k1");
+    cr_assert_float_eq(t.breakdown[1].median_ns, 1200, 1e-9);
+    br_timing_dispose(&t);
+}
+
+Test(measure, the_stopping_rule_sees_the_kernel_clock) {
+    /* Events constant (noise 0) but the kernel time has 10% noise: on the
+     * kernel clock the run must not stop on noise at min_samples. */
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kalternate, .kbase = 3000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 40);
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 40);
+    cr_assert_str_eq(t.stop_reason, "max_samples");
+    br_timing_dispose(&t);
+
+    p.clock = BR_CLOCK_EVENTS;
+    k.f.calls = 0;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 10, "on events the same stream stops on noise at once");
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.samples[0], 5000);
+    cr_assert_float_eq(t.kernel_ns[0], 2700, 1e-9, "kernel times still recorded beside");
+    cr_assert_float_eq(t.kernel_ns[1], 3300, 1e-9);
+    br_timing_dispose(&t);
+}
+
+Test(measure, samples_with_lost_records_are_discarded_on_the_kernel_clock_only) {
+    kfake k = {.f = {.value = constant, .base = 5000},
+               .kernel = kconst,
+               .kbase = 3000,
+               .incomplete = {0, 3},
+               .n_incomplete = 2};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_incomplete, 2);
+    cr_assert_eq(t.n_samples, 10);
+    cr_assert_eq(k.f.calls, 12, "two more samples were taken for the two discarded");
+    br_timing_dispose(&t);
+
+    p.clock = BR_CLOCK_EVENTS;
+    k.f.calls = 0;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_incomplete, 0);
+    cr_assert_eq(t.n_samples, 10);
+    cr_assert(isnan(t.kernel_ns[0]) && isnan(t.kernel_ns[3]), "lost records: no kernel time");
+    cr_assert_eq(t.kernel_ns[1], 3000);
+    cr_assert_eq(t.kernel_median_ns, 3000, "the median skips the unknown");
+    cr_assert_eq(t.breakdown[0].count, 8, "only complete samples enter the breakdown");
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_sample_without_gpu_operations_cannot_be_timed_on_the_kernel_clock) {
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kconst, .kbase = 3000, .empty = 5};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), -1);
+    cr_assert(strstr(br_error_get(), "no GPU operation"), "%s", br_error_get());
+    cr_assert_null(t.samples, "the timing is disposed");
+}
+
+Test(measure, the_kernel_clock_without_a_collecting_timer_is_an_error) {
+    fake f = {.value = constant, .base = 5000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &fake_ops, &f, &p, exec_count, &f), -1);
+    cr_assert(strstr(br_error_get(), "does not collect"), "%s", br_error_get());
+}
+
+Test(measure, batch_samples_report_the_kernel_clock_per_execution) {
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kconst, .kbase = 3000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.batch = 1;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.reps, 200, "1 ms / 5 us of event time per execution");
+    cr_assert_eq(t.samples[0], 3000);
+    cr_assert_eq(t.span_ns[0], 3750);
+    cr_assert_eq(t.ops[0], 2);
+    cr_assert_float_eq(t.breakdown[1].per_exec, 1.0, 1e-12);
+    cr_assert_float_eq(t.breakdown[1].median_ns, 1200, 1e-9, "mean duration of one operation");
+    br_timing_dispose(&t);
+}

@@ -81,7 +81,7 @@ static void put_entry(const char *cache, const br_device *d, const char *gbps,
 
 static int load(double *gbps, const char *cache, const br_device *d) {
     *gbps = -123.0;
-    return br_peak_cache_load(gbps, cache, d);
+    return br_peak_cache_load(gbps, cache, d, NULL);
 }
 
 Test(peak, path_is_cache_dir_peak_uuid_json) {
@@ -239,6 +239,18 @@ Test(peak, other_name_is_not_used) {
     snprintf(renamed.name, sizeof renamed.name, "NVIDIA H100 PCIe");
     double got;
     cr_assert_eq(load(&got, cache, &renamed), 0);
+}
+
+Test(peak, a_peak_stored_with_another_method_is_not_used_when_the_method_is_asked) {
+    br_device d = h100();
+    const char *cache = at("cache");
+    cr_assert_eq(br_peak_cache_store(cache, &d, 3000.0, 1024.0, "copy, events clock"), 0);
+    double got = -1;
+    cr_assert_eq(br_peak_cache_load(&got, cache, &d, "copy, kernel clock"), 0);
+    cr_assert(isnan(got), "no value for another method: %g", got);
+    cr_assert_eq(br_peak_cache_load(&got, cache, &d, "copy, events clock"), 1);
+    cr_assert_eq(got, 3000.0);
+    cr_assert_eq(br_peak_cache_load(&got, cache, &d, NULL), 1, "NULL accepts any method");
 }
 
 Test(peak, other_benchrun_version_is_stale) {
