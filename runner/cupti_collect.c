@@ -323,7 +323,43 @@ int br_cupti_pop(void) {
     return r == CUPTI_SUCCESS ? 0 : cupti_fail("cuptiActivityPopExternalCorrelationId", r);
 }
 
-int br_cupti_collect(br_sample_ops *out, uint64_t tag) {
+static int cmp_link(const void *a, const void *b) {
+    const br_corr_link *x = a, *y = b;
+    return (x->correlation > y->correlation) - (x->correlation < y->correlation);
+}
+
+/* Index of `tag` in the increasing tags[0..n), or n. */
+static size_t tag_index(const uint64_t *tags, size_t n, uint64_t tag) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tags[mid] < tag)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && tags[lo] == tag ? lo : n;
+}
+
+/* Stable counting sort of src[0..count) (elements of `size` bytes) into dst
+ * by bucket[i] < nb (others are left out); offsets[0..nb] receives where
+ * each bucket starts and offsets[nb] the total. fill is nb scratch slots. */
+static void bucket_sort(void *dst, const void *src, size_t count, size_t size, const size_t *bucket,
+                        size_t nb, size_t *offsets, size_t *fill) {
+    memset(offsets, 0, (nb + 1) * sizeof *offsets);
+    memset(fill, 0, nb * sizeof *fill);
+    for (size_t i = 0; i < count; i++)
+        if (bucket[i] < nb)
+            offsets[bucket[i] + 1]++;
+    for (size_t b = 0; b < nb; b++)
+        offsets[b + 1] += offsets[b];
+    for (size_t i = 0; i < count; i++)
+        if (bucket[i] < nb)
+            memcpy((char *)dst + (offsets[bucket[i]] + fill[bucket[i]]++) * size,
+                   (const char *)src + i * size, size);
+}
+
+int br_cupti_collect(br_sample_ops *outs, const uint64_t *tags, size_t n) {
     if (!g.started)
         return br_error_set("CUPTI: the collector is not started");
     CUptiResult r = cuptiActivityFlushAll(0);
@@ -331,14 +367,65 @@ int br_cupti_collect(br_sample_ops *out, uint64_t tag) {
         return cupti_fail("cuptiActivityFlushAll", r);
     size_t lost = 0;
     int rc = drain(&lost);
-    if (rc == 0) {
-        br_attr_counts counts = {0};
-        rc = br_activity_attribute(out, &counts, g.ops, g.n_ops, g.links, g.n_links, tag, lost);
-        g.late += counts.other;
+    size_t n_ops = g.n_ops, n_links = g.n_links;
+    size_t *op_bucket = malloc((n_ops ? n_ops : 1) * sizeof *op_bucket);
+    size_t *link_bucket = malloc((n_links ? n_links : 1) * sizeof *link_bucket);
+    size_t *op_at = malloc((n + 1) * sizeof *op_at), *link_at = malloc((n + 1) * sizeof *link_at);
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
+    br_op_record *ops = malloc((n_ops ? n_ops : 1) * sizeof *ops);
+    br_corr_link *links = malloc((n_links ? n_links : 1) * sizeof *links);
+    br_corr_link *sorted = malloc((n_links ? n_links : 1) * sizeof *sorted);
+    if (rc != 0)
+        goto done;
+    if (!op_bucket || !link_bucket || !op_at || !link_at || !fill || !ops || !links || !sorted) {
+        rc = br_error_set("out of memory for CUPTI records");
+        goto done;
     }
+    /* Each link goes to the bucket of the tag it names (n: not asked for);
+     * each operation to the bucket of the tag its correlation id links to
+     * (the lowest, i.e. first pushed, when linked twice; n + 1: no link, a
+     * helper operation). Then each tag's bucket is attributed on its own, so
+     * the whole group costs O(N log N). */
+    for (size_t i = 0; i < n_links; i++)
+        link_bucket[i] = tag_index(tags, n, g.links[i].external);
+    if (n_links)
+        memcpy(sorted, g.links, n_links * sizeof *sorted);
+    qsort(sorted, n_links, sizeof *sorted, cmp_link);
+    size_t late = 0;
+    for (size_t i = 0; i < n_ops; i++) {
+        size_t lo = 0, hi = n_links;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (sorted[mid].correlation < g.ops[i].correlation)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint64_t ext = UINT64_MAX;
+        for (; lo < n_links && sorted[lo].correlation == g.ops[i].correlation; lo++)
+            if (sorted[lo].external < ext)
+                ext = sorted[lo].external;
+        op_bucket[i] = ext == UINT64_MAX ? n + 1 : tag_index(tags, n, ext);
+        late += op_bucket[i] == n;
+    }
+    bucket_sort(ops, g.ops, n_ops, sizeof *ops, op_bucket, n, op_at, fill);
+    bucket_sort(links, g.links, n_links, sizeof *links, link_bucket, n, link_at, fill);
+    for (size_t b = 0; b < n && rc == 0; b++)
+        rc = br_activity_attribute(&outs[b], NULL, ops + op_at[b], op_at[b + 1] - op_at[b],
+                                   links + link_at[b], link_at[b + 1] - link_at[b], tags[b], lost);
+    g.late += late;
+done:
     g.dropped += lost;
     g.n_ops = 0;
     g.n_links = 0;
+    free(op_bucket);
+    free(link_bucket);
+    free(op_at);
+    free(link_at);
+    free(fill);
+    free(ops);
+    free(links);
+    free(sorted);
     return rc;
 }
 
@@ -368,9 +455,10 @@ int br_cupti_push(uint64_t tag) {
 int br_cupti_pop(void) {
     return br_error_set("benchrun was built without CUPTI");
 }
-int br_cupti_collect(br_sample_ops *out, uint64_t tag) {
-    (void)out;
-    (void)tag;
+int br_cupti_collect(br_sample_ops *outs, const uint64_t *tags, size_t n) {
+    (void)outs;
+    (void)tags;
+    (void)n;
     return br_error_set("benchrun was built without CUPTI");
 }
 const char *const *br_cupti_names(size_t *out_n) {

@@ -5,9 +5,10 @@
  * GPU timer (timer_cuda.c) starts it when it opens and, per sample:
  *   br_cupti_push(tag)      before it enqueues the sample's executions,
  *   br_cupti_pop()          after them (outside: flush, hold, clock probes),
- *   br_cupti_collect(...)   after the stream synchronized.
+ *   br_cupti_collect(...)   after the stream synchronized, for one sample or
+ *                           a group of them.
  * br_cupti_collect flushes CUPTI's buffers (cuptiActivityFlushAll: after a
- * synchronisation every record of the sample is complete and delivered) and
+ * synchronisation every record of the samples is complete and delivered) and
  * attributes the records by external correlation id (activity.h).
  *
  * Activity kinds enabled: CONCURRENT_KERNEL, MEMCPY, MEMSET (the operations),
@@ -49,11 +50,16 @@ void br_cupti_stop(void);
 int br_cupti_push(uint64_t tag);
 int br_cupti_pop(void);
 
-/* After the stream that ran sample `tag` synchronized: deliver every record,
- * attribute the operations linked to `tag` into *out (activity.h; reuses its
- * storage) and discard the rest. Returns 0, or -1 with the error set (CUPTI
- * failed, out of memory). */
-int br_cupti_collect(br_sample_ops *out, uint64_t tag);
+/* After the stream that ran the samples tags[0..n) synchronized: deliver
+ * every record with one flush (it costs about 0.5 ms on an H100, so the
+ * measurement loop collects samples in groups), attribute the operations
+ * linked to tags[i] into outs[i] (activity.h; reuses their storage) and
+ * discard the rest. `tags` must be strictly increasing. When CUPTI dropped
+ * records since the last collection, every outs[i] is marked incomplete (a
+ * dropped record cannot be placed). Operations linked to a tag not asked for
+ * are counted as late. Returns 0, or -1 with the error set (CUPTI failed,
+ * out of memory). */
+int br_cupti_collect(br_sample_ops *outs, const uint64_t *tags, size_t n);
 
 /* The name table that br_op_record.name and br_op_tally.name index: kernel
  * names demangled (with __cxa_demangle), "memcpy HtoD", "memcpy DtoD", ...,

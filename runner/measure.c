@@ -104,6 +104,62 @@ static int push(br_timing *t, columns *c, double value, double mhz, double event
     return 0;
 }
 
+/* The state of one measurement that a kept sample updates. */
+typedef struct kept_ctx {
+    br_timing *out;
+    columns *col;
+    br_breakdown *bd;
+    br_stopper *st;
+    const br_measure_params *p;
+    double limit; /* throttle threshold, MHz; 0: none */
+    size_t reps;
+    const char *const *names; /* the name table of the last sample with operations */
+    size_t n_names;
+} kept_ctx;
+
+/* Discard (throttled, records lost) or keep one sample. Returns 0, or -1
+ * with the error set. */
+static int consider(kept_ctx *k, const br_sample *smp) {
+    br_timing *out = k->out;
+    const br_measure_params *p = k->p;
+    if (smp->ops && out->n_samples == 0 && !k->col->kernel) {
+        /* The first kept sample tells whether the timer collects. */
+        k->col->kernel = 1;
+        k->col->cap = 0;
+    }
+    if (p->clock == BR_CLOCK_KERNEL) {
+        if (!smp->ops)
+            return br_error_set("the kernel clock was asked for but the timer does not collect it");
+        if (smp->ops->complete && smp->ops->n_ops == 0)
+            return br_error_set(
+                "the kernel clock saw no GPU operation in a sample: run must enqueue its work "
+                "on the stream the case gives it (or use --clock events)");
+    }
+    if (k->limit > 0 && isfinite(smp->sm_mhz) && smp->sm_mhz < k->limit) {
+        out->n_throttled++;
+        if (!(smp->sm_mhz >= out->throttled_min_mhz))
+            out->throttled_min_mhz = smp->sm_mhz;
+        return 0;
+    }
+    if (p->clock == BR_CLOCK_KERNEL && !smp->ops->complete) {
+        out->n_incomplete++;
+        return 0;
+    }
+    double reps = (double)k->reps;
+    double value = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns / reps : smp->ns / reps;
+    double measured = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns : smp->ns;
+    if (push(out, k->col, value, smp->sm_mhz, smp->ns / reps, smp->ops, k->reps) != 0)
+        return -1;
+    if (smp->ops && smp->ops->complete) {
+        if (br_breakdown_add(k->bd, smp->ops) != 0)
+            return -1;
+        k->names = smp->op_names;
+        k->n_names = smp->n_op_names;
+    }
+    br_stopper_add(k->st, value, measured);
+    return 0;
+}
+
 /* One sample; fields a timer leaves alone read as "not measured". */
 static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, br_exec_fn run,
                 void *ctx, br_sample *smp) {
@@ -132,8 +188,6 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     br_breakdown bd;
     br_breakdown_init(&bd);
     columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC};
-    const char *const *names = NULL;
-    size_t n_names = 0;
     out->clock = p->clock;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
 
@@ -166,49 +220,55 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
 
     br_stopper st;
     br_stopper_init(&st, &p->cfg);
-    double s0 = now();
+    kept_ctx k = {
+        .out = out, .col = &col, .bd = &bd, .st = &st, .p = p, .limit = limit, .reps = o.reps};
+    /* A timer that can resolve samples in groups defers their operations:
+     * one CUPTI flush per group instead of one per sample. */
+    o.defer = ops->resolve != NULL;
+    uint64_t tags[BR_GROUP_MAX];
+    br_sample group[BR_GROUP_MAX];
+    const br_sample_ops *resolved[BR_GROUP_MAX];
+    size_t n_group = 0;
+    double s0 = now(), group_t0 = 0;
     br_stop stop = BR_STOP_NONE;
     while (stop == BR_STOP_NONE) {
         if (take(ops, state, &o, run, ctx, &smp) != 0)
             goto fail;
         out->graph = smp.graph;
-        if (smp.ops && out->n_samples == 0 && !col.kernel) {
-            /* The first kept sample tells whether the timer collects. */
-            col.kernel = 1;
-            col.cap = 0;
-        }
-        if (p->clock == BR_CLOCK_KERNEL) {
-            if (!smp.ops) {
-                br_error_set("the kernel clock was asked for but the timer does not collect it");
+        double elapsed = now() - s0;
+        if (!smp.tag) {
+            if (consider(&k, &smp) != 0)
                 goto fail;
-            }
-            if (smp.ops->complete && smp.ops->n_ops == 0) {
-                br_error_set("the kernel clock saw no GPU operation in a sample: run must enqueue "
-                             "its work on the stream the case gives it (or use --clock events)");
-                goto fail;
-            }
+            stop = br_stopper_check(&st, elapsed);
+            continue;
         }
-        if (limit > 0 && isfinite(smp.sm_mhz) && smp.sm_mhz < limit) {
-            out->n_throttled++;
-            if (!(smp.sm_mhz >= out->throttled_min_mhz))
-                out->throttled_min_mhz = smp.sm_mhz;
-        } else if (p->clock == BR_CLOCK_KERNEL && !smp.ops->complete) {
-            out->n_incomplete++;
-        } else {
-            double reps = (double)o.reps;
-            double value = p->clock == BR_CLOCK_KERNEL ? smp.ops->kernel_ns / reps : smp.ns / reps;
-            double measured = p->clock == BR_CLOCK_KERNEL ? smp.ops->kernel_ns : smp.ns;
-            if (push(out, &col, value, smp.sm_mhz, smp.ns / reps, smp.ops, o.reps) != 0)
+        if (n_group == 0)
+            group_t0 = elapsed;
+        tags[n_group] = smp.tag;
+        group[n_group++] = smp;
+        /* Resolve the group when it is full, when its executions could fill
+         * CUPTI's buffers, when it has taken BR_GROUP_MAX_WALL_NS (so a
+         * slow kernel does not take many more samples than it needs), or
+         * when the samples so far might already stop. */
+        int full = n_group == BR_GROUP_MAX || n_group * o.reps >= BR_GROUP_MAX_EXECUTIONS ||
+                   elapsed - group_t0 >= BR_GROUP_MAX_WALL_NS;
+        int may_stop = elapsed >= p->cfg.timeout_ns || st.n + n_group >= p->cfg.max_samples;
+        if (!full && !may_stop)
+            continue;
+        const char *const *gnames = NULL;
+        size_t gn = 0;
+        if (ops->resolve(state, tags, n_group, resolved, &gnames, &gn) != 0)
+            goto fail;
+        for (size_t i = 0; i < n_group && stop == BR_STOP_NONE; i++) {
+            group[i].ops = resolved[i];
+            group[i].op_names = gnames;
+            group[i].n_op_names = gn;
+            if (consider(&k, &group[i]) != 0)
                 goto fail;
-            if (smp.ops && smp.ops->complete) {
-                if (br_breakdown_add(&bd, smp.ops) != 0)
-                    goto fail;
-                names = smp.op_names;
-                n_names = smp.n_op_names;
-            }
-            br_stopper_add(&st, value, measured);
+            /* Samples after a stop are dropped, as if never taken. */
+            stop = br_stopper_check(&st, elapsed);
         }
-        stop = br_stopper_check(&st, now() - s0);
+        n_group = 0;
     }
     out->measure_ns = now() - s0;
     out->stop_reason = br_stop_name(stop);
@@ -219,8 +279,8 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         out->kernel_median_ns = br_stats_finite_median(out->kernel_ns, out->n_samples);
         out->span_median_ns = br_stats_finite_median(out->span_ns, out->n_samples);
         out->ops_median = br_stats_finite_median(out->ops, out->n_samples);
-        if (br_breakdown_finish(&out->breakdown, &out->n_breakdown, &bd, names, n_names, o.reps) !=
-            0)
+        if (br_breakdown_finish(&out->breakdown, &out->n_breakdown, &bd, k.names, k.n_names,
+                                o.reps) != 0)
             goto fail;
     }
     br_breakdown_dispose(&bd);

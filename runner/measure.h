@@ -44,6 +44,15 @@ extern "C" {
 #define BR_BATCH_MAX_REPS       4096
 #define BR_BATCH_MAX_PLAIN_REPS 256
 
+/* Deferred GPU samples (kernel clock) are resolved in groups of at most this
+ * many samples, and of at most this many executions, so a group's records
+ * stay well inside CUPTI's device buffer (100,000 operations by default). */
+#define BR_GROUP_MAX            64
+#define BR_GROUP_MAX_EXECUTIONS 32768
+/* ... and of at most this much wall time (from its first sample to its
+ * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
+#define BR_GROUP_MAX_WALL_NS 10e6
+
 typedef enum br_stop {
     BR_STOP_NONE = 0,
     BR_STOP_NOISE,

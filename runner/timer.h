@@ -10,6 +10,7 @@
 #define BR_TIMER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "activity.h"
 
@@ -56,6 +57,10 @@ typedef struct br_sample_opts {
      * last-level cache size, used otherwise. */
     const br_mem_range *ranges;
     size_t n_ranges;
+    /* GPU timer collecting the kernel clock: leave the sample's operations
+     * for a later resolve() of a group of samples (one CUPTI flush for the
+     * group instead of one per sample); br_sample.tag names it. */
+    int defer;
 } br_sample_opts;
 
 typedef struct br_sample {
@@ -69,6 +74,7 @@ typedef struct br_sample {
     const br_sample_ops *ops;
     const char *const *op_names;
     size_t n_op_names;
+    uint64_t tag; /* a deferred sample (ops NULL): what to pass to resolve(); 0 otherwise */
 } br_sample;
 
 /* How a timer is opened. */
@@ -105,6 +111,14 @@ typedef struct br_timer_ops {
      * *why says why (borrowed from the state; NULL when it was not asked
      * for). May be NULL: no kernel clock. */
     int (*kernel_clock)(void *state, const char **why);
+
+    /* The operations of the deferred samples tags[0..n) (strictly
+     * increasing), all taken since the last resolve: out[i] receives a
+     * pointer valid until the next sample or resolve, *names / *n_names the
+     * name table. Returns 0, or -1 with the error set. May be NULL (a timer
+     * that never defers). */
+    int (*resolve)(void *state, const uint64_t *tags, size_t n, const br_sample_ops **out,
+                   const char *const **names, size_t *n_names);
 } br_timer_ops;
 
 /* The backend called `name`, or NULL. "cuda-events" exists only in builds

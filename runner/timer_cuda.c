@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if BR_HAVE_CUDA
 
@@ -56,9 +57,23 @@ typedef struct cuda_timer {
     int cupti;           /* 1: collecting (br_cupti_start succeeded) */
     char cupti_why[512]; /* why not, when it was asked for */
     int cupti_asked;
-    uint64_t tag;      /* the last sample's tag */
-    br_sample_ops ops; /* the last sample's operations */
+    uint64_t tag;       /* the last sample's tag */
+    br_sample_ops *ops; /* operations of the last sample or resolved group */
+    size_t cap_ops;
 } cuda_timer;
+
+/* At least n slots in t->ops. */
+static int ops_reserve(cuda_timer *t, size_t n) {
+    if (n <= t->cap_ops)
+        return 0;
+    br_sample_ops *p = realloc(t->ops, n * sizeof *p);
+    if (!p)
+        return br_error_set("out of memory");
+    memset(p + t->cap_ops, 0, (n - t->cap_ops) * sizeof *p);
+    t->ops = p;
+    t->cap_ops = n;
+    return 0;
+}
 
 static void drop_graph(cuda_timer *t) {
     if (t->graph)
@@ -89,7 +104,9 @@ static void cuda_close(void *state) {
         cudaStreamDestroy(t->stream);
     if (t->cupti)
         br_cupti_stop();
-    br_sample_ops_dispose(&t->ops);
+    for (size_t i = 0; i < t->cap_ops; i++)
+        br_sample_ops_dispose(&t->ops[i]);
+    free(t->ops);
     free(t);
 }
 
@@ -136,6 +153,19 @@ static void *cuda_stream(void *state) {
 
 static void cuda_end_case(void *state) {
     drop_graph(state);
+}
+
+static int cuda_resolve(void *state, const uint64_t *tags, size_t n, const br_sample_ops **out,
+                        const char *const **names, size_t *n_names) {
+    cuda_timer *t = state;
+    if (!t->cupti)
+        return br_error_set("the GPU timer does not collect the kernel clock");
+    if (ops_reserve(t, n ? n : 1) != 0 || br_cupti_collect(t->ops, tags, n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = &t->ops[i];
+    *names = br_cupti_names(n_names);
+    return 0;
 }
 
 static int cuda_kernel_clock(void *state, const char **why) {
@@ -191,6 +221,7 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     out->ops = NULL;
     out->op_names = NULL;
     out->n_op_names = 0;
+    out->tag = 0;
     uint64_t tag = ++t->tag;
 
     int use_graph = 0;
@@ -250,12 +281,15 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     cudaError_t sync = cudaStreamSynchronize(t->stream);
     /* Collect even after a failure, so no record of this sample is left for
      * the next one to count as late. */
-    int collected = t->cupti && sync == cudaSuccess && rc == 0 ? br_cupti_collect(&t->ops, tag) : 0;
+    int defer = t->cupti && o->defer;
+    int collected = t->cupti && !defer && sync == cudaSuccess && rc == 0
+                        ? (ops_reserve(t, 1) || br_cupti_collect(t->ops, &tag, 1))
+                        : 0;
     if (rc != 0) {
-        if (t->cupti && sync == cudaSuccess) {
+        if (t->cupti && sync == cudaSuccess && ops_reserve(t, 1) == 0) {
             char keep[BR_ERROR_MAX];
             snprintf(keep, sizeof keep, "%s", br_error_get());
-            br_cupti_collect(&t->ops, tag);
+            br_cupti_collect(t->ops, &tag, 1);
             br_error_set("%s", keep);
         }
         return -1;
@@ -272,10 +306,12 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
         return -1;
     out->ns = (double)ms * 1e6;
     out->graph = use_graph;
-    if (t->cupti) {
+    if (defer) {
+        out->tag = tag;
+    } else if (t->cupti) {
         if (collected != 0)
             return -1;
-        out->ops = &t->ops;
+        out->ops = &t->ops[0];
         out->op_names = br_cupti_names(&out->n_op_names);
     }
     if (o->probe) {
@@ -298,6 +334,7 @@ const br_timer_ops br_timer_cuda_events = {
     .sample = cuda_sample,
     .end_case = cuda_end_case,
     .kernel_clock = cuda_kernel_clock,
+    .resolve = cuda_resolve,
 };
 
 #endif /* BR_HAVE_CUDA */

@@ -516,3 +516,101 @@ Test(measure, batch_samples_report_the_kernel_clock_per_execution) {
     cr_assert_float_eq(t.breakdown[1].median_ns, 1200, 1e-9, "mean duration of one operation");
     br_timing_dispose(&t);
 }
+
+/* The same timer, but deferring: sample() leaves the operations for
+ * resolve(), as the CUDA timer does with CUPTI, and records the groups. */
+typedef struct dfake {
+    kfake k;
+    uint64_t next_tag;
+    br_sample_ops pending[256];
+    uint64_t pending_tag[256];
+    size_t n_pending;
+    size_t groups, largest, resolved;
+    int bad_order;
+} dfake;
+
+static int dfake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                        br_sample *out) {
+    dfake *d = st;
+    if (kfake_sample(&d->k, o, run, ctx, out) != 0)
+        return -1;
+    if (!o->defer)
+        return 0;
+    cr_assert_lt(d->n_pending, 256);
+    d->pending[d->n_pending] = d->k.ops;
+    d->pending_tag[d->n_pending++] = out->tag = ++d->next_tag;
+    out->ops = NULL;
+    return 0;
+}
+
+static int dfake_resolve(void *st, const uint64_t *tags, size_t n, const br_sample_ops **out,
+                         const char *const **names, size_t *n_names) {
+    dfake *d = st;
+    d->groups++;
+    d->largest = n > d->largest ? n : d->largest;
+    d->resolved += n;
+    if (n != d->n_pending)
+        d->bad_order = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (tags[i] != d->pending_tag[i])
+            d->bad_order = 1;
+        out[i] = &d->pending[i];
+    }
+    *names = kfake_names;
+    *n_names = 2;
+    d->n_pending = 0;
+    return 0;
+}
+
+/* Kernel time drifting by 1% a sample: its noise never settles. */
+static double kdrift(kfake *k, size_t i) {
+    return k->kbase * (1.0 + 0.01 * (double)i);
+}
+
+static const br_timer_ops dfake_ops = {
+    .name = "dfake", .sample = dfake_sample, .resolve = dfake_resolve};
+
+Test(measure, deferred_samples_are_resolved_in_groups_with_the_same_result) {
+    /* A drifting kernel time never stops on noise or plateau: max_samples. */
+    dfake d = {.k = {.f = {.value = constant, .base = 5000, .overhead_ns = 20e3},
+                     .kernel = kdrift,
+                     .kbase = 3000}};
+    br_measure_params p = params(10, 0, 0.005, 1e12, 300);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 300, "%zu samples, stopped on %s", t.n_samples, t.stop_reason);
+    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_not(d.bad_order, "resolve gets the pending tags in order");
+    cr_assert_leq(d.largest, BR_GROUP_MAX);
+    cr_assert_geq(d.groups, 300 / BR_GROUP_MAX);
+    cr_assert_eq(d.resolved, 300, "the group is cut at max_samples: no sample wasted");
+    for (size_t i = 0; i < 300; i++)
+        cr_assert_float_eq(t.samples[i], 3000 * (1.0 + 0.01 * (double)i), 1e-6,
+                           "sample %zu in the order taken", i);
+    cr_assert_float_eq(t.kernel_median_ns, 3000 * (1.0 + 0.01 * 149.5), 1e-6);
+    cr_assert_eq(t.event_ns[299], 5000);
+    cr_assert_eq(t.n_breakdown, 2);
+    cr_assert_eq(t.breakdown[0].count, 300);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_early) {
+    /* 2 ms per sample of constant time: noise 0, so the stop comes at
+     * min_samples (10); a group closes after BR_GROUP_MAX_WALL_NS (10 ms),
+     * so at most a group's worth of samples more is taken. */
+    dfake d = {.k = {.f = {.value = constant, .base = 2e6}, .kernel = kconst, .kbase = 2e6}};
+    br_measure_params p = params(10, 0, 0.005, 1e12, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 10, "samples after the stop are dropped");
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_leq(d.largest, 7, "a group of 2 ms samples closes after 10 ms: %zu", d.largest);
+    cr_assert_leq(d.resolved, 10 + d.largest, "taken: %zu", d.resolved);
+    br_timing_dispose(&t);
+}
