@@ -97,8 +97,17 @@ done:
     return rc;
 }
 
-/* out->dirty: 1 when a tracked file differs from HEAD in the index or the
- * work tree. Untracked and ignored files are not looked at. */
+/* 1 when `path` (relative to the work tree) lies under baselines/: the
+ * committed baselines are benchrun's own results, not code. Saving one must
+ * not make the next run at the same commit count as dirty, or a baseline
+ * saved twice at one commit could never learn its rerun spread. */
+static int is_baseline_path(const char *path) {
+    return path && strncmp(path, "baselines/", 10) == 0;
+}
+
+/* out->dirty: 1 when a tracked file outside baselines/ differs from HEAD in
+ * the index or the work tree. Untracked and ignored files are not looked
+ * at. */
 static int read_dirty(br_gitinfo *out, git_repository *repo) {
     int rc = -1;
     git_status_list *list = NULL;
@@ -117,6 +126,11 @@ static int read_dirty(br_gitinfo *out, git_repository *repo) {
     size_t n = git_status_list_entrycount(list);
     for (size_t i = 0; i < n; i++) {
         const git_status_entry *e = git_status_byindex(list, i);
+        const git_diff_delta *d =
+            e ? (e->index_to_workdir ? e->index_to_workdir : e->head_to_index) : NULL;
+        if (d && is_baseline_path(d->old_file.path) &&
+            is_baseline_path(d->new_file.path ? d->new_file.path : d->old_file.path))
+            continue;
         if (e && (e->status & GITINFO_DIRTY_MASK)) {
             out->dirty = 1;
             break;

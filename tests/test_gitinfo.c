@@ -213,6 +213,28 @@ Test(gitinfo, modified_tracked_file_is_dirty) {
     git_repository_free(repo);
 }
 
+Test(gitinfo, a_changed_baseline_file_is_not_dirt) {
+    /* Saving a baseline rewrites baselines/<suite>/<device>.json; the code
+     * is still the commit's. */
+    git_oid id;
+    git_repository *repo = committed_repo(&id);
+    cr_assert_eq(mkdir(at("baselines"), 0755), 0);
+    cr_assert_eq(mkdir(at("baselines/s"), 0755), 0);
+    write_file("baselines/s/gpu.json", "{}\n");
+    const char *paths[] = {"baselines/s/gpu.json"};
+    stage(repo, paths, 1);
+    commit_index(repo, "baseline", T_OFFSET);
+    write_file("baselines/s/gpu.json", "{\"saved\": 2}\n");
+    cr_assert_eq(read_ok(tmp).dirty, 0, "a rewritten baseline");
+    stage(repo, paths, 1);
+    cr_assert_eq(read_ok(tmp).dirty, 0, "a staged baseline");
+    cr_assert_eq(unlink(at("baselines/s/gpu.json")), 0);
+    cr_assert_eq(read_ok(tmp).dirty, 0, "a removed baseline");
+    write_file("a.txt", "alpha, changed\n");
+    cr_assert_eq(read_ok(tmp).dirty, 1, "code beside it still counts");
+    git_repository_free(repo);
+}
+
 Test(gitinfo, deleted_tracked_file_is_dirty) {
     git_oid id;
     git_repository *repo = committed_repo(&id);
