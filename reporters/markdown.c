@@ -101,19 +101,6 @@ static void put_clock(FILE *f, const br_run *r) {
     }
 }
 
-/* The table has an "events" column (see the top of the file). */
-static int has_events_column(const br_run *r) {
-    if (r->gpu_clock != BR_CLOCK_KERNEL)
-        return 0;
-    for (size_t i = 0; i < r->n_cases; i++) {
-        const br_case_result *c = &r->cases[i];
-        const br_timing *h = br_case_headline(r, c);
-        if (c->status == BR_STATUS_OK && h->present && h->event_ns)
-            return 1;
-    }
-    return 0;
-}
-
 /* The one-line verdict of a comparison. */
 static void put_verdict(FILE *f, const br_comparison *c) {
     size_t slower = c->count[BR_CHANGE_SLOWER], faster = c->count[BR_CHANGE_FASTER];
@@ -139,7 +126,7 @@ static void put_results(FILE *f, const br_run *r) {
                        ? r->measure.mode
                        : BR_MODE_COLD;
     int has_metric = r->metric != BR_METRIC_NONE, has_peak = r->metric == BR_METRIC_GBPS;
-    int has_events = has_events_column(r);
+    int has_events = br_report_has_events_column(r);
     fputs("| kernel |", f);
     for (size_t p = 0; p < r->n_params; p++)
         cell(f, r->param_names[p]);

@@ -26,3 +26,15 @@ const br_reporter *br_reporter_find(const char *name) {
     }
     return NULL;
 }
+
+int br_report_has_events_column(const br_run *r) {
+    if (r->gpu_clock != BR_CLOCK_KERNEL)
+        return 0;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const br_case_result *c = &r->cases[i];
+        const br_timing *h = br_case_headline(r, c);
+        if (c->status == BR_STATUS_OK && h->present && h->event_ns)
+            return 1;
+    }
+    return 0;
+}

@@ -24,6 +24,11 @@ typedef struct br_reporter {
     int (*write)(FILE *f, const br_run *const *runs, size_t n_runs, const br_report_opts *opts);
 } br_reporter;
 
+/* 1 when a results table of run r gets an "events" column: the run's GPU
+ * clock is the kernel clock and the headline timing of a verified case has
+ * CUDA event times (br_timing.event_ns). */
+int br_report_has_events_column(const br_run *r);
+
 /* The reporter called `name`, or NULL when there is none. */
 const br_reporter *br_reporter_find(const char *name);
 

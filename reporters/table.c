@@ -289,20 +289,6 @@ static void format_flags(char *buf, size_t len, unsigned flags) {
              flags & FLAG_O ? "O" : "");
 }
 
-/* The table has an "events" column: the run's GPU clock is the kernel clock
- * and the headline timing of a case that is shown has CUDA event times. */
-static int has_events_column(const br_run *r) {
-    if (r->gpu_clock != BR_CLOCK_KERNEL)
-        return 0;
-    for (size_t i = 0; i < r->n_cases; i++) {
-        const br_case_result *c = &r->cases[i];
-        const br_timing *h = br_case_headline(r, c);
-        if (shown(c, h) && h->event_ns)
-            return 1;
-    }
-    return 0;
-}
-
 /* Fill *t with the header and one row per case that is not skipped. */
 static int table_build(table *t, const br_run *r, const glyphs *g) {
     int rc = -1;
@@ -316,7 +302,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
                                 : mode == BR_MODE_BATCH ? "batch"
                                                         : "cold",
                                 "batch"};
-    int has_events = has_events_column(r);
+    int has_events = br_report_has_events_column(r);
     size_t col_time = 1 + r->n_params;
     size_t col_events = col_time + n_times;
     size_t col_noise = col_events + (size_t)has_events;
