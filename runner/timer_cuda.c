@@ -252,13 +252,16 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     int rc = 0;
     if (o->probe)
         rc = BR_CUDA(br_gpu_clock_probe(t->stream, &t->clock_dev[0], NULL, 0));
-    if (rc == 0)
-        rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
+    /* The CUPTI region opens before the start event and closes after the
+     * stop event, so its host calls stay out of the event-timed span (the
+     * event records enqueue no GPU operation; the probes stay outside). */
     int pushed = 0;
     if (rc == 0 && t->cupti) {
         rc = br_cupti_push(tag);
         pushed = rc == 0;
     }
+    if (rc == 0)
+        rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
     if (rc == 0) {
         if (use_graph) {
             rc = BR_CUDA(cudaGraphLaunch(t->graph, t->stream));
@@ -267,11 +270,11 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
                 rc = run(ctx) != 0 ? -1 : 0;
         }
     }
-    if (pushed && br_cupti_pop() != 0 && rc == 0)
-        rc = -1;
     /* Record, release and wait even when something failed, so nothing stays
      * in flight and the hold never waits for its timeout. */
     cudaError_t rec = cudaEventRecord(t->stop, t->stream);
+    if (pushed && br_cupti_pop() != 0 && rc == 0)
+        rc = -1;
     cudaError_t prb = cudaSuccess;
     if (o->probe)
         prb = br_gpu_clock_probe(t->stream, &t->clock_dev[1], &t->clock_dev[0],
