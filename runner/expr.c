@@ -24,6 +24,7 @@ typedef struct parser {
     const char *const *names;
     size_t n_names;
     int depth;
+    int skip; /* > 0 inside an operand that && or || has short-circuited */
     /* the current token */
     tok_kind kind;
     size_t start; /* offset of its first byte */
@@ -75,7 +76,17 @@ static int next(parser *p) {
         p->tlen = j - i;
         return 0;
     }
-    if (strchr("+-*/%^()", c) != NULL) {
+    if (i + 1 < p->len) {
+        static const char *const two[] = {"<=", ">=", "==", "!=", "&&", "||"};
+        for (size_t t = 0; t < sizeof two / sizeof two[0]; t++) {
+            if (c == two[t][0] && p->text[i + 1] == two[t][1]) {
+                p->kind = TOK_OP;
+                p->tlen = 2;
+                return 0;
+            }
+        }
+    }
+    if (strchr("+-*/%^()<>!", c) != NULL) {
         p->kind = TOK_OP;
         p->tlen = 1;
         return 0;
@@ -90,7 +101,20 @@ static int next(parser *p) {
 }
 
 static bool is_op(const parser *p, char op) {
-    return p->kind == TOK_OP && p->text[p->start] == op;
+    return p->kind == TOK_OP && p->tlen == 1 && p->text[p->start] == op;
+}
+
+/* The current token is the two-character operator op ("<=", "&&", ...). */
+static bool is_op2(const parser *p, const char *op) {
+    return p->kind == TOK_OP && p->tlen == 2 && p->text[p->start] == op[0] &&
+           p->text[p->start + 1] == op[1];
+}
+
+/* Values are computed: evaluating, and not in the operand that a && or ||
+ * has already decided (which is parsed, its names bound, but not computed,
+ * so `n > 0 && 64 / n > 1` never divides by zero). */
+static bool computing(const parser *p) {
+    return p->eval && p->skip == 0;
 }
 
 /* Longest token text shown in a message. */
@@ -213,7 +237,7 @@ static int parse_power(parser *p, int64_t *out) {
     int64_t exp = 0;
     if (next(p) < 0 || parse_unary(p, &exp) < 0)
         return -1;
-    if (!p->eval) {
+    if (!computing(p)) {
         *out = 0;
         return 0;
     }
@@ -224,7 +248,7 @@ static int parse_power(parser *p, int64_t *out) {
     return 0;
 }
 
-/* unary := '-' unary | power */
+/* unary := '-' unary | '!' unary | power */
 static int parse_unary(parser *p, int64_t *out) {
     if (++p->depth > EXPR_MAX_DEPTH) {
         p->depth--;
@@ -238,10 +262,17 @@ static int parse_unary(parser *p, int64_t *out) {
         rc = next(p);
         if (rc == 0)
             rc = parse_unary(p, &v);
-        if (rc == 0 && p->eval && __builtin_sub_overflow((int64_t)0, v, out))
+        if (rc == 0 && computing(p) && __builtin_sub_overflow((int64_t)0, v, out))
             rc = overflow(p, at);
-        else if (rc == 0 && !p->eval)
+        else if (rc == 0 && !computing(p))
             *out = 0;
+    } else if (is_op(p, '!')) {
+        int64_t v = 0;
+        rc = next(p);
+        if (rc == 0)
+            rc = parse_unary(p, &v);
+        if (rc == 0)
+            *out = computing(p) ? v == 0 : 0;
     } else {
         rc = parse_power(p, out);
     }
@@ -260,7 +291,7 @@ static int parse_term(parser *p, int64_t *out) {
         int64_t rhs = 0;
         if (next(p) < 0 || parse_unary(p, &rhs) < 0)
             return -1;
-        if (!p->eval)
+        if (!computing(p))
             continue;
         if (op == '*') {
             if (__builtin_mul_overflow(acc, rhs, &acc))
@@ -281,8 +312,8 @@ static int parse_term(parser *p, int64_t *out) {
     return 0;
 }
 
-/* expr := term (('+' | '-') term)* */
-static int parse_expr(parser *p, int64_t *out) {
+/* sum := term (('+' | '-') term)* */
+static int parse_sum(parser *p, int64_t *out) {
     int64_t acc = 0;
     if (parse_term(p, &acc) < 0)
         return -1;
@@ -292,7 +323,7 @@ static int parse_expr(parser *p, int64_t *out) {
         int64_t rhs = 0;
         if (next(p) < 0 || parse_term(p, &rhs) < 0)
             return -1;
-        if (!p->eval)
+        if (!computing(p))
             continue;
         bool ovf = op == '+' ? __builtin_add_overflow(acc, rhs, &acc)
                              : __builtin_sub_overflow(acc, rhs, &acc);
@@ -301,6 +332,81 @@ static int parse_expr(parser *p, int64_t *out) {
     }
     *out = acc;
     return 0;
+}
+
+/* The comparison operator at the current token (0 when none): one of
+ * '<' '>' 'l' (<=) 'g' (>=) 'e' (==) 'n' (!=). */
+static char relop(const parser *p) {
+    if (is_op(p, '<') || is_op(p, '>'))
+        return p->text[p->start];
+    return is_op2(p, "<=")   ? 'l'
+           : is_op2(p, ">=") ? 'g'
+           : is_op2(p, "==") ? 'e'
+           : is_op2(p, "!=") ? 'n'
+                             : 0;
+}
+
+/* cmp := sum (('<' | '<=' | '>' | '>=' | '==' | '!=') sum)?  (1 or 0; no
+ * chaining: `a < b < c` is an error, as its C meaning is never meant) */
+static int parse_cmp(parser *p, int64_t *out) {
+    int64_t a = 0, b = 0;
+    if (parse_sum(p, &a) < 0)
+        return -1;
+    char op = relop(p);
+    if (!op) {
+        *out = a;
+        return 0;
+    }
+    if (next(p) < 0 || parse_sum(p, &b) < 0)
+        return -1;
+    if (relop(p))
+        return br_error_at(pos_at(p, p->start),
+                           "comparisons do not chain: write 'a < b && b < c', not 'a < b < c'");
+    *out = op == '<'   ? a < b
+           : op == '>' ? a > b
+           : op == 'l' ? a <= b
+           : op == 'g' ? a >= b
+           : op == 'e' ? a == b
+                       : a != b;
+    if (!computing(p))
+        *out = 0;
+    return 0;
+}
+
+/* and := cmp ('&&' cmp)*   or := and ('||' and)*   (1 or 0, short-circuit) */
+static int parse_logic(parser *p, int64_t *out, int is_or) {
+    int64_t acc = 0;
+    if ((is_or ? parse_logic(p, &acc, 0) : parse_cmp(p, &acc)) < 0)
+        return -1;
+    const char *op = is_or ? "||" : "&&";
+    if (!is_op2(p, op)) {
+        *out = acc;
+        return 0;
+    }
+    bool truth = acc != 0;
+    while (is_op2(p, op)) {
+        /* || decided by a true operand, && by a false one */
+        bool decided = is_or ? truth : !truth;
+        int64_t rhs = 0;
+        if (decided)
+            p->skip++;
+        int rc = next(p);
+        if (rc == 0)
+            rc = is_or ? parse_logic(p, &rhs, 0) : parse_cmp(p, &rhs);
+        if (decided)
+            p->skip--;
+        if (rc < 0)
+            return -1;
+        if (!decided)
+            truth = rhs != 0;
+    }
+    *out = computing(p) ? truth : 0;
+    return 0;
+}
+
+/* expr := or */
+static int parse_expr(parser *p, int64_t *out) {
+    return parse_logic(p, out, 1);
 }
 
 /* Parse all of p->text; the whole text must be one expression. */

@@ -1,12 +1,20 @@
-/* expr.h - integer arithmetic expressions over suite parameters.
+/* expr.h - integer expressions over suite parameters: arithmetic (bytes,
+ * flops) and conditions (`where:`).
  *
- * Grammar (usual precedence, `^` binds tightest and is right-associative):
- *   expr   := term  (('+' | '-') term)*
+ * Grammar (C's precedence, lowest first; `^` binds tightest and is
+ * right-associative):
+ *   expr   := and ('||' and)*
+ *   and    := cmp ('&&' cmp)*
+ *   cmp    := sum (('<' | '<=' | '>' | '>=' | '==' | '!=') sum)?
+ *   sum    := term  (('+' | '-') term)*
  *   term   := unary (('*' | '/' | '%') unary)*
- *   unary  := '-' unary | power
+ *   unary  := '-' unary | '!' unary | power
  *   power  := atom ('^' unary)?
  *   atom   := INTEGER | NAME | '(' expr ')'
  * Arithmetic is on signed 64-bit integers; `/` truncates toward zero.
+ * Comparisons and logical operators give 1 or 0; `&&` and `||`
+ * short-circuit (the operand they skip is checked, not computed).
+ * Comparisons do not chain (`a < b < c` is an error).
  * Overflow, division (or `%`) by zero and negative exponents are errors.
  */
 #ifndef BR_EXPR_H
