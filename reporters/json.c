@@ -7,7 +7,7 @@
  *    "suite": {"name", "description", "path", "hash", "metric"},
  *    "measure": {"cache", "warmup_ns", "mode", "headline", "hold", "throttle",
  *                "min_samples", "min_time_ns", "max_noise", "timeout_ns", "max_samples"},
- *    "peak": {"kind": "theoretical" | "measured", "gbps"},
+ *    "peak": {"kind": "theoretical" | "measured", "gbps", "gflops"},
  *    "regression": {"threshold", "alpha"},
  *    "git": {...}, "device": {...} | null, "gpu_skip_reason", "host": {...},
  *    "params": [names], "kernels": [{"name", "source", "backend"}],
@@ -16,6 +16,13 @@
  *               "speedup", "verified", "commit", "date",
  *               "cold": timing | null, "batch": timing | null}],
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
+ *
+ * "peak" says what "pct_peak" is relative to: "gbps" (GB/s; the theoretical
+ * or measured DRAM bandwidth, as "kind" says) for the GB/s metric, "gflops"
+ * (GFLOP/s; always the FP32 theoretical peak, whatever "kind" says) for
+ * GFLOP/s; null when unknown or without a device. The device's
+ * "peak_gflops_fp32" is its FP32 theoretical peak, GFLOP/s (device.h). Both
+ * were added within schema 4 and are optional to readers.
  *
  * "gpu_clock" is the clock of the GPU cases' headline samples (a run whose
  * gpu_clock is unset reads as "events"); "clock_note" (string or null) says
@@ -145,6 +152,7 @@ static json_t *peak_json(builder *b, const br_run *r) {
         return NULL;
     put(b, o, "kind", str(br_peak_kind_name(r->peak_kind)));
     put(b, o, "gbps", positive(r->peak_gbps));
+    put(b, o, "gflops", positive(r->peak_gflops));
     return o;
 }
 
@@ -189,6 +197,7 @@ static json_t *device_json(builder *b, const br_device *d) {
     put(b, o, "bus_width_bits", integer(d->bus_width_bits));
     put(b, o, "peak_gbps", positive(d->peak_gbps));
     put(b, o, "measured_peak_gbps", positive(d->measured_peak_gbps));
+    put(b, o, "peak_gflops_fp32", positive(d->peak_gflops));
     put(b, o, "l2_bytes", integer((long long)d->l2_bytes));
     put(b, o, "global_mem_bytes", integer((long long)d->global_mem_bytes));
     put(b, o, "ecc", d->ecc == 1 ? json_true() : d->ecc == 0 ? json_false() : json_null());

@@ -13,7 +13,8 @@
  * The "GPU times" line (a run with a device or a GPU kernel) and the "events
  * (µs)" column (the run's GPU clock is the kernel clock and a case's headline
  * timing has CUDA event times: their median) are the terminal table's
- * (reporters/table.c). A cell's '|' is written '\|', and a newline a space, so
+ * (reporters/table.c), and so is the "% peak" column (GB/s and GFLOP/s metrics:
+ * br_report_has_peak_column). A cell's '|' is written '\|', and a newline a space, so
  * a message cannot break the table. Times in µs, as in the terminal table. */
 #include "reporter.h"
 
@@ -125,7 +126,7 @@ static void put_results(FILE *f, const br_run *r) {
     br_mode mode = r->measure.mode == BR_MODE_BATCH || r->measure.mode == BR_MODE_BOTH
                        ? r->measure.mode
                        : BR_MODE_COLD;
-    int has_metric = r->metric != BR_METRIC_NONE, has_peak = r->metric == BR_METRIC_GBPS;
+    int has_metric = r->metric != BR_METRIC_NONE, has_peak = br_report_has_peak_column(r);
     int has_events = br_report_has_events_column(r);
     fputs("| kernel |", f);
     for (size_t p = 0; p < r->n_params; p++)

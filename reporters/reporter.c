@@ -38,3 +38,7 @@ int br_report_has_events_column(const br_run *r) {
     }
     return 0;
 }
+
+int br_report_has_peak_column(const br_run *r) {
+    return r->metric == BR_METRIC_GBPS || r->metric == BR_METRIC_GFLOPS;
+}

@@ -29,6 +29,11 @@ typedef struct br_reporter {
  * CUDA event times (br_timing.event_ns). */
 int br_report_has_events_column(const br_run *r);
 
+/* 1 when a results table of run r gets a "% peak" column: the metric is
+ * GB/s or GFLOP/s (br_case_result.pct_peak; its cells are "–" where pct_peak
+ * is NAN, e.g. host cases or a run without a device). */
+int br_report_has_peak_column(const br_run *r);
+
 /* The reporter called `name`, or NULL when there is none. */
 const br_reporter *br_reporter_find(const char *name);
 

@@ -8,11 +8,18 @@
  *   ║ device summary (br_device_summary, or br_host_summary without a GPU)  ║
  *   ║ GPU times: kernel clock (CUPTI activity records)     (GPU cases)      ║
  *   ║ % peak of 3352 GB/s theoretical peak                 (GB/s metric)    ║
+ *   ║ % peak of 66.9 TFLOP/s FP32 theoretical peak         (GFLOP/s metric) ║
  *   ╠═══════════════════════════════════════════════════════════════════════╣
  *   ║ kernel │  n │ cold (µs) │ batch (µs) │ noise │ GB/s │ % peak │ ... │ ! ║
  *   ╟────────┼────┼───────────┼────────────┼───────┼──────┼────────┼─────┼───╢
  *   ║ ...                                                                   ║
  *   ╚═══════════════════════════════════════════════════════════════════════╝
+ *
+ * The "% peak" column (GB/s and GFLOP/s metrics) is br_case_result.pct_peak:
+ * against the run's DRAM bandwidth peak (theoretical or measured, as the suite
+ * asks) for GB/s, against the FP32 theoretical peak for GFLOP/s (a measured
+ * peak is a bandwidth: `peak: measured` leaves GFLOP/s on the theoretical one,
+ * and the title line says so).
  *
  * Time columns: "time (µs)" (mode cold: the cold median), "batch (µs)" (mode
  * batch), or both "cold (µs)" and "batch (µs)" (mode both). The "GPU times"
@@ -160,12 +167,25 @@ static char *clock_line(const br_run *r) {
     return line;
 }
 
+/* A FLOP/s peak given in GFLOP/s (1e9 FLOP/s) as the title shows it:
+ * "66.9 TFLOP/s" (1e12 FLOP/s, one decimal) from 1000 GFLOP/s up, else
+ * "236 GFLOP/s". */
+static void format_flops_peak(char *buf, size_t len, double gflops) {
+    if (gflops >= 999.95)
+        snprintf(buf, len, "%.1f TFLOP/s", gflops / 1000.0);
+    else
+        snprintf(buf, len, "%.0f GFLOP/s", gflops);
+}
+
 /* The title of a run's box, up to four lines (each owned by the caller):
  *   suite · description · git   (runs of whitespace in the description
  *                                collapsed to one space)
  *   the device's summary, or the host's for a run without a GPU
  *   "GPU times: ..." (clock_line; a run with GPU cases)
- *   "% peak of N GB/s <kind> peak" (GB/s metric with a device and a peak)
+ *   "% peak of N GB/s <kind> peak" (GB/s metric with a device and a peak), or
+ *   "% peak of N TFLOP/s FP32 theoretical peak" (GFLOP/s metric with a device
+ *   and br_run.peak_gflops; format_flops_peak), followed by " (`peak:
+ *   measured` is for GB/s only)" when the suite asked for a measured peak
  * Returns the number of lines, or -1 with the error set. */
 static int make_title(char *lines[4], const br_run *r, const glyphs *g, int ascii) {
     int n_lines = -1;
@@ -232,6 +252,14 @@ static int make_title(char *lines[4], const br_run *r, const glyphs *g, int asci
         lines[n_lines] = br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
                                    br_peak_kind_name(r->peak_kind));
         n_lines = lines[n_lines] ? n_lines + 1 : -1;
+    } else if (r->metric == BR_METRIC_GFLOPS && r->has_device && isfinite(r->peak_gflops) &&
+               r->peak_gflops > 0.0) {
+        char peak[64];
+        format_flops_peak(peak, sizeof peak, r->peak_gflops);
+        lines[n_lines] = br_strfmt(
+            "%% peak of %s FP32 theoretical peak%s", peak,
+            r->peak_kind == BR_PEAK_MEASURED ? " (`peak: measured` is for GB/s only)" : "");
+        n_lines = lines[n_lines] ? n_lines + 1 : -1;
     }
 done:
     free(desc);
@@ -294,7 +322,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
     int rc = -1;
     br_mode mode = shown_mode(r);
     int has_metric = r->metric != BR_METRIC_NONE;
-    int has_peak = r->metric == BR_METRIC_GBPS;
+    int has_peak = br_report_has_peak_column(r);
     /* The timings of the time columns, in order, with their headers. */
     size_t n_times = mode == BR_MODE_BOTH ? 2 : 1;
     int time_batch[2] = {mode == BR_MODE_BATCH, 1};
@@ -515,7 +543,7 @@ static void put_notes(FILE *f, const br_run *r) {
         if (r->metric == BR_METRIC_GBPS)
             fprintf(f, "note: GB/s, %% peak, speedup and noise use the %s time\n", which);
         else if (r->metric == BR_METRIC_GFLOPS)
-            fprintf(f, "note: GFLOP/s, speedup and noise use the %s time\n", which);
+            fprintf(f, "note: GFLOP/s, %% peak, speedup and noise use the %s time\n", which);
         else
             fprintf(f, "note: speedup and noise use the %s time\n", which);
     }

@@ -102,6 +102,7 @@ int br_device_query(br_device *out, int index) {
     memset(out, 0, sizeof *out);
     out->ecc = -1;
     out->measured_peak_gbps = NAN;
+    out->peak_gflops = NAN;
     struct cudaDeviceProp p;
     if (BR_CUDA(cudaGetDeviceProperties(&p, index)))
         return -1;
@@ -132,6 +133,8 @@ int br_device_query(br_device *out, int index) {
      * figure. */
     out->peak_gbps =
         (double)out->mem_clock_khz * 1e3 * ((double)out->bus_width_bits / 8.0) * 2.0 / 1e9;
+    out->peak_gflops =
+        br_device_peak_gflops_fp32(out->cc_major, out->cc_minor, out->sm_count, out->sm_clock_khz);
     out->sm_clock_now_mhz = nvml_sm_clock_now_mhz(out->uuid);
     return 0;
 }
@@ -148,10 +151,52 @@ int br_device_query(br_device *out, int index) {
     memset(out, 0, sizeof *out);
     out->ecc = -1;
     out->measured_peak_gbps = NAN;
+    out->peak_gflops = NAN;
     return br_error_set("benchrun was built without CUDA");
 }
 
 #endif
+
+/* FP32 lanes per SM by compute capability: "32-bit floating-point add,
+ * multiply, multiply-add" in the throughput table of the CUDA C++ Programming
+ * Guide, section "Arithmetic Instructions" (Number of Results per Clock Cycle
+ * per Multiprocessor): 5.x (5.0, 5.2, 5.3) 128, 6.0 64, 6.1 128, 6.2 128, 7.x
+ * (7.0, 7.2, 7.5) 64, 8.0 64, 8.6 128, 8.9 128, 9.0 128, 10.x 128, 12.x 128;
+ * 3.x (3.0, 3.2, 3.5, 3.7) 192 in the editions that still cover Kepler (CUDA
+ * 11). 8.7 (Jetson Orin) and 11.0 (Jetson Thor, 10.1 before CUDA 13) are not
+ * columns of every edition; their 128 is from NVIDIA's cuda-samples,
+ * Common/helper_cuda.h, _ConvertSMVer2Cores (0x87 and 0xb0: 128), which
+ * agrees with the guide everywhere else. minor -1 stands for every minor
+ * version of that major one (the guide's "x"). Anything else is unknown. */
+static const struct {
+    int major, minor, lanes;
+} fp32_lanes[] = {
+    {3, -1, 192}, {5, -1, 128},  {6, 0, 64},   {6, 1, 128},   {6, 2, 128},
+    {7, -1, 64},  {8, 0, 64},    {8, 6, 128},  {8, 7, 128},   {8, 9, 128},
+    {9, 0, 128},  {10, -1, 128}, {11, 0, 128}, {12, -1, 128},
+};
+
+int br_device_fp32_lanes_per_sm(int cc_major, int cc_minor) {
+    if (cc_major <= 0 || cc_minor < 0)
+        return 0;
+    for (size_t i = 0; i < sizeof fp32_lanes / sizeof fp32_lanes[0]; i++) {
+        if (fp32_lanes[i].major == cc_major &&
+            (fp32_lanes[i].minor == -1 || fp32_lanes[i].minor == cc_minor))
+            return fp32_lanes[i].lanes;
+    }
+    return 0;
+}
+
+/* GFLOP/s = SMs x lanes x 2 FLOP (an FMA) x clock (kHz x 1e3 Hz) / 1e9. H100
+ * SXM (9.0, 132 SMs, 1980 MHz): 132 x 128 x 2 x 1.98e9 = 66.9 TFLOP/s
+ * (66908.16 GFLOP/s), NVIDIA's datasheet figure for FP32 on the SXM5 part
+ * ("67 teraFLOPS"). */
+double br_device_peak_gflops_fp32(int cc_major, int cc_minor, int sm_count, int sm_clock_khz) {
+    int lanes = br_device_fp32_lanes_per_sm(cc_major, cc_minor);
+    if (lanes <= 0 || sm_count <= 0 || sm_clock_khz <= 0)
+        return NAN;
+    return (double)sm_count * (double)lanes * 2.0 * (double)sm_clock_khz * 1e3 / 1e9;
+}
 
 static void read_first_line(const char *path, char *buf, size_t len) {
     FILE *f = fopen(path, "r");

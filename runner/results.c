@@ -73,15 +73,31 @@ static const br_case_result *reference_case(const br_run *r, size_t combo, const
     return NULL;
 }
 
+/* x is a usable peak: finite and positive. */
+static int positive_peak(double x) {
+    return isfinite(x) && x > 0.0;
+}
+
+/* r->peak_gflops when set; else the device's FP32 peak (has_device) or NAN. */
+static void fill_peak_gflops(br_run *r) {
+    if (positive_peak(r->peak_gflops))
+        return;
+    r->peak_gflops =
+        r->has_device && positive_peak(r->device.peak_gflops) ? r->device.peak_gflops : NAN;
+}
+
 /* Per OK case, with median = the headline timing's median (ns): gbps =
  * bytes / median (bytes per ns is GB/s with 1 GB = 1e9 B), gflops = flops /
- * median, pct_peak = 100 gbps / r->peak_gbps (GB/s metric, GPU-backend
- * kernel, has_device, finite peak > 0), speedup = headline median of the
- * first kernel at the same combo / this median. Everything not applicable is
- * NAN. Accepts NULL. */
+ * median (FLOP per ns is GFLOP/s), pct_peak = 100 gbps / r->peak_gbps (GB/s
+ * metric) or 100 gflops / r->peak_gflops (GFLOP/s metric, r->peak_gflops
+ * first filled by fill_peak_gflops), for a GPU-backend kernel with
+ * has_device and a finite peak > 0; speedup = headline median of the first
+ * kernel at the same combo / this median. Everything not applicable is NAN.
+ * Accepts NULL. */
 void br_run_derive(br_run *r) {
     if (!r)
         return;
+    fill_peak_gflops(r);
     /* Index the reference cases by combo, so that a run of many cases is
      * linear (without memory, fall back to searching). */
     size_t n_ref = 0;
@@ -108,9 +124,12 @@ void br_run_derive(br_run *r) {
             c->gflops = c->flops / median;
 
         int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
-        if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && isfinite(r->peak_gbps) &&
-            r->peak_gbps > 0.0 && isfinite(c->gbps))
+        if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && positive_peak(r->peak_gbps) &&
+            isfinite(c->gbps))
             c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
+        else if (gpu && r->has_device && r->metric == BR_METRIC_GFLOPS &&
+                 positive_peak(r->peak_gflops) && isfinite(c->gflops))
+            c->pct_peak = 100.0 * c->gflops / r->peak_gflops;
 
         const br_case_result *rc = reference_case(r, c->combo, ref, n_ref);
         double ref_median = rc ? case_median(r, rc) : NAN;

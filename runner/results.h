@@ -111,7 +111,8 @@ typedef struct br_case_result {
     double flops;    /* FLOP per execution from `flops`; NAN when absent */
     double gbps;     /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
     double gflops;   /* flops / headline median time, GFLOP/s; NAN when absent */
-    double pct_peak; /* gbps as % of br_run.peak_gbps (GB/s metric, GPU case); NAN otherwise */
+    double pct_peak; /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (GB/s metric) or
+                        100 gflops / br_run.peak_gflops (GFLOP/s metric); NAN otherwise */
     double speedup;  /* headline median of the suite's first kernel at the same params / this
                         one's; NAN when either has no time */
 
@@ -191,8 +192,12 @@ typedef struct br_run {
     double warmup_ns;
     br_measure_cfg measure; /* as used: the suite's, with command-line overrides */
     br_peak_kind peak_kind;
-    double peak_gbps; /* what pct_peak is relative to, GB/s: device.peak_gbps (theoretical) or
-                         device.measured_peak_gbps (measured); NAN without a device */
+    double peak_gbps;   /* what pct_peak is relative to, GB/s: device.peak_gbps (theoretical) or
+                           device.measured_peak_gbps (measured); NAN without a device */
+    double peak_gflops; /* what pct_peak is relative to for the GFLOP/s metric, GFLOP/s: the FP32
+                           theoretical peak device.peak_gflops, whatever peak_kind says (a measured
+                           peak is GB/s only); NAN without a device. br_run_derive fills it from
+                           the device when it is not a positive number. */
 
     char **param_names; /* owned: n_params names */
     size_t n_params;
@@ -240,9 +245,13 @@ int br_timing_copy(br_timing *out, const br_timing *t);
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
 
 /* Fill the derived figures of every case (gbps, gflops, pct_peak, speedup)
- * from the headline timing's median (br_case_headline), bytes, flops and
- * r->peak_gbps. pct_peak is NAN for host cases, when has_device is 0, when the
- * metric is not GB/s, or when r->peak_gbps is not a positive number. */
+ * from the headline timing's median (br_case_headline), bytes, flops and the
+ * run's peak: pct_peak = 100 gbps / r->peak_gbps for the GB/s metric, 100
+ * gflops / r->peak_gflops for GFLOP/s. First, when r->peak_gflops is not a
+ * positive number it is set to r->device.peak_gflops (has_device) or NAN, so
+ * a run whose builder left it unset (zeroed) still gets the FP32 peak.
+ * pct_peak is NAN for host cases, when has_device is 0, when the metric is
+ * none, or when that peak or figure is not a positive number. */
 void br_run_derive(br_run *r);
 
 /* Release what *r owns; accepts NULL and a zeroed run. */

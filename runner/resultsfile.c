@@ -603,6 +603,7 @@ static int load_device(ctx *c, const json_t *o, br_device *d) {
         get_cint(c, o, "bus_width_bits", 0, INT_MAX, &d->bus_width_bits) ||
         get_number(c, o, "peak_gbps", OPT, &d->peak_gbps) ||
         get_number(c, o, "measured_peak_gbps", OPT, &d->measured_peak_gbps) ||
+        get_number(c, o, "peak_gflops_fp32", OPT, &d->peak_gflops) ||
         get_count(c, o, "l2_bytes", &d->l2_bytes) ||
         get_count(c, o, "global_mem_bytes", &d->global_mem_bytes) ||
         get_cint(c, o, "driver_version", 0, INT_MAX, &d->driver_version) ||
@@ -1044,6 +1045,7 @@ static int load_run(ctx *c, const json_t *o, br_run *r) {
     name_index *sorted = NULL;
     json_t *suite, *measure, *peak, *regression, *git, *device, *host, *params, *kernels, *cases;
     r->peak_gbps = NAN;
+    r->peak_gflops = NAN;
     r->warmup_ns = NAN;
     r->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
     r->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
@@ -1080,7 +1082,8 @@ static int load_run(ctx *c, const json_t *o, br_run *r) {
     if (peak) {
         old = push_key(c, "peak");
         if (get_peak_kind(c, peak, "kind", &r->peak_kind) != 0 ||
-            get_number(c, peak, "gbps", OPT, &r->peak_gbps) != 0)
+            get_number(c, peak, "gbps", OPT, &r->peak_gbps) != 0 ||
+            get_number(c, peak, "gflops", OPT, &r->peak_gflops) != 0)
             goto done;
         pop(c, old);
     }
@@ -1099,6 +1102,7 @@ static int load_run(ctx *c, const json_t *o, br_run *r) {
     r->device.ecc = -1;
     r->device.peak_gbps = NAN;
     r->device.measured_peak_gbps = NAN;
+    r->device.peak_gflops = NAN;
     if (device) {
         r->has_device = 1;
         old = push_key(c, "device");

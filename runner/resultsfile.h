@@ -46,7 +46,10 @@ int br_results_load(br_run **out_runs, size_t *out_n, const char *path);
  * "gpu_clock" ("events" or "kernel") and "clock_note" are optional (events,
  * NULL). In a schema-2 or -3 document these keys are not read: its runs get
  * BR_CLOCK_EVENTS and no note, its timings BR_CLOCK_EVENTS in a GPU case and
- * BR_CLOCK_MONOTONIC in a host one, and no GPU-clock data. Statistics are
+ * BR_CLOCK_MONOTONIC in a host one, and no GPU-clock data. The FP32 peak
+ * (the device's "peak_gflops_fp32" and the run's "peak"."gflops", GFLOP/s)
+ * is optional at every schema version (older files lack it): absent or null,
+ * it is NAN, and br_run_derive then gives the run the device's. Statistics are
  * recomputed from the samples (br_stats_compute), the medians of the GPU-clock
  * arrays from their finite values (br_stats_finite_median), combos numbered by
  * first appearance of each param vector, and gbps / gflops / pct_peak /

@@ -22,7 +22,11 @@
  *      unknown CPU): no bytes (NaN figures), a FAILED compile with a
  *      multi-line message, times below 1 us and 10 us.
  * fixtures_setup() fills fixture[] and fixture_ptrs[]; fixtures_teardown()
- * disposes them. Include it once per test program (it defines statics). */
+ * disposes them. build_sgemm_h100() builds a fifth run, outside fixture[] (so
+ * the goldens stay as they are), for the FP32 peak: "sgemm" on the H100
+ * (GFLOP/s, mode cold, theoretical peak, the events clock), host and GPU
+ * cases OK and a GPU case FAILED. Include it once per test program (it
+ * defines statics). */
 #ifndef BR_RESULTS_FIXTURE_H
 #define BR_RESULTS_FIXTURE_H
 
@@ -80,6 +84,7 @@ static inline void run_init(br_run *r, const char *name, const char *description
     };
     r->peak_kind = BR_PEAK_THEORETICAL;
     r->peak_gbps = NAN;
+    r->peak_gflops = NAN; /* br_run_derive gives it the device's */
     r->gpu_clock = BR_CLOCK_EVENTS;
     r->regression = (br_regression_cfg){0.02, 0.01};
     r->n_params = n_params;
@@ -261,6 +266,7 @@ static inline void h100(br_run *r) {
     d->global_mem_bytes = 85022736384;
     d->peak_gbps = 3352.32;
     d->measured_peak_gbps = NAN;
+    d->peak_gflops = 66908.16; /* FP32: 132 SMs x 128 lanes x 2 x 1.98 GHz */
     d->driver_version = 13000;
     d->runtime_version = 12080;
     snprintf(r->host.cpu_model, sizeof r->host.cpu_model, "Intel(R) Xeon(R) Platinum 8480+");
@@ -393,6 +399,37 @@ static inline void build_sgemm(br_run *r) {
     c = add_case(r, 0, 1, p1, BR_STATUS_OK, NULL, NULL, NAN, 2.0 * 2048 * 2048 * 2048);
     set_timing(&c->cold, s1, 3, 1.0, 1, "noise", NAN);
     add_case(r, 1, 1, p1, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2.0 * 2048 * 2048 * 2048);
+    br_run_derive(r);
+}
+
+/* sgemm_tiled at n=2^11: 2 x 2048^3 FLOP in a median of 640 us. */
+static const double sgemm_tiled11[]
+    __attribute__((unused)) = {640000, 639500, 641000, 640250, 639750};
+
+/* Not in fixture[]: sgemm on the H100, for the FP32 peak (see the top). */
+static inline void build_sgemm_h100(br_run *r) {
+    const char *params[] = {"n", "tile"};
+    run_init(r, "sgemm", "C = A B, float32", BR_METRIC_GFLOPS, BR_MODE_COLD, params, 2, 4);
+    add_kernel(r, "sgemm_host", "kernels/sgemm_host.c", BR_BACKEND_HOST);
+    add_kernel(r, "sgemm_tiled", "kernels/sgemm_tiled.cu", BR_BACKEND_GPU);
+    git_commit(&r->git, "1a2b3c4d5e6f708192a3b4c5d6e7f80912a3b4c5", "main", 0);
+    h100(r);
+    r->peak_kind = BR_PEAK_THEORETICAL;
+    r->peak_gbps = r->device.peak_gbps;
+    r->peak_gflops = r->device.peak_gflops;
+
+    const int64_t p0[] = {1000, 16}, p1[] = {2048, 16};
+    const double s0[] = {152000000, 151500000, 152250000};
+    const double t0[] = {250000, 250500, 249750, 250250, 249900};
+    const double f0 = 2e9, f1 = 2.0 * 2048 * 2048 * 2048;
+    br_case_result *c;
+    c = add_case(r, 0, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, f0);
+    set_timing(&c->cold, s0, 3, 1.0, 1, "noise", NAN);
+    c = add_case(r, 1, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, f0);
+    set_timing(&c->cold, t0, 5, 1.0, 1, "noise", 1980);
+    add_case(r, 0, 1, p1, BR_STATUS_FAILED, "run", "timed out", NAN, f1);
+    c = add_case(r, 1, 1, p1, BR_STATUS_OK, NULL, NULL, NAN, f1);
+    set_timing(&c->cold, sgemm_tiled11, 5, 1.0, 1, "noise", 1980);
     br_run_derive(r);
 }
 

@@ -273,7 +273,7 @@ Test(reporters, table_title) {
     cr_expect(strstr(sg, "║ AMD EPYC 9654 96-Core Processor · 192 cores · governor performance ") !=
                   NULL,
               "%s", sg);
-    cr_expect(strstr(sg, "peak") == NULL, "no peak line without a device: %s", sg);
+    cr_expect(strstr(sg, "% peak of") == NULL, "no peak line without a device: %s", sg);
     free(sg);
 
     char *lat = render_one("table", 3, 0);
@@ -393,6 +393,108 @@ Test(reporters, table_columns) {
     free(out);
 }
 
+/* GFLOP/s: the FP32 theoretical peak in the title, a "% peak" column. */
+Test(reporters, table_gflops_peak) {
+    char *cells[32], *storage;
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const br_run *one[] = {&sg};
+    char *out = render("table", one, 1, 0, NULL);
+    cr_expect(strstr(out, "\n║ % peak of 66.9 TFLOP/s FP32 theoretical peak ") != NULL, "%s", out);
+    const char *want[] = {"kernel",  "n",      "tile",    "time (µs)", "noise",
+                          "GFLOP/s", "% peak", "speedup", "!"};
+    size_t n = header_cells(out, cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_str_eq(cells[i], want[i]);
+    free(storage);
+    /* sgemm_tiled n=2^11: 2 x 2048^3 FLOP in 640 us = 26843.5 GFLOP/s, 40.1% of 66908.16. */
+    n = row_cells(out, "sgemm_tiled", "2^11", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[5], "26843.5");
+    cr_expect_str_eq(cells[6], "40.1%");
+    free(storage);
+    n = row_cells(out, "sgemm_tiled", "1000", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[5], "8000.0");
+    cr_expect_str_eq(cells[6], "12.0%");
+    free(storage);
+    /* A host case has no % of peak; nor has a failed one. */
+    n = row_cells(out, "sgemm_host", "1000", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[5], "13.2");
+    cr_expect_str_eq(cells[6], "–");
+    free(storage);
+    n = row_cells(out, "sgemm_host", "2^11", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[3], "FAILED");
+    cr_expect_str_eq(cells[6], "–");
+    free(storage);
+    free(out);
+    out = render("table", one, 1, 1, NULL);
+    cr_expect(strstr(out, "\n| % peak of 66.9 TFLOP/s FP32 theoretical peak ") != NULL, "%s", out);
+    cr_expect(strstr(out, "| GFLOP/s | % peak | speedup |") != NULL, "%s", out);
+    free(out);
+
+    /* Mode both: the note names the % of peak too. */
+    sg.measure.mode = BR_MODE_BOTH;
+    out = render("table", one, 1, 0, NULL);
+    cr_expect(strstr(out, "\nnote: GFLOP/s, % peak, speedup and noise use the cold time\n") != NULL,
+              "%s", out);
+    free(out);
+    sg.measure.mode = BR_MODE_COLD;
+
+    /* A measured peak is a bandwidth: GFLOP/s stays on the FP32 theoretical
+     * peak, and the title says so. */
+    sg.peak_kind = BR_PEAK_MEASURED;
+    sg.device.measured_peak_gbps = 2910.4;
+    sg.peak_gbps = 2910.4;
+    br_run_derive(&sg);
+    out = render("table", one, 1, 0, NULL);
+    cr_expect(strstr(out, "\n║ % peak of 66.9 TFLOP/s FP32 theoretical peak (`peak: measured` is "
+                          "for GB/s only) ") != NULL,
+              "%s", out);
+    n = row_cells(out, "sgemm_tiled", "2^11", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[6], "40.1%");
+    free(storage);
+    free(out);
+
+    /* Below 1 TFLOP/s the peak is given in GFLOP/s (a Jetson Nano: 5.3, one
+     * SM, 921.6 MHz: 235.9 GFLOP/s). */
+    sg.peak_kind = BR_PEAK_THEORETICAL;
+    sg.device.cc_minor = 3;
+    sg.device.cc_major = 5;
+    sg.device.sm_count = 1;
+    sg.device.sm_clock_khz = 921600;
+    sg.device.peak_gflops = br_device_peak_gflops_fp32(5, 3, 1, 921600);
+    sg.peak_gflops = NAN;
+    br_run_derive(&sg);
+    cr_expect_eq(sg.peak_gflops, sg.device.peak_gflops);
+    out = render("table", one, 1, 0, NULL);
+    cr_expect(strstr(out, "\n║ % peak of 236 GFLOP/s FP32 theoretical peak ") != NULL, "%s", out);
+    free(out);
+
+    /* A device of unknown compute capability: no peak line, dashes. */
+    sg.device.peak_gflops = NAN;
+    sg.peak_gflops = NAN;
+    br_run_derive(&sg);
+    out = render("table", one, 1, 0, NULL);
+    cr_expect(strstr(out, "% peak of") == NULL, "%s", out);
+    n = row_cells(out, "sgemm_tiled", "2^11", cells, 32, &storage);
+    cr_assert_eq(n, 9, "%s", out);
+    cr_expect_str_eq(cells[6], "–");
+    free(storage);
+    free(out);
+    br_run_dispose(&sg);
+
+    /* Without a device: the column (dashes), no title line. */
+    out = render_one("table", 2, 0);
+    cr_expect(strstr(out, "│ GFLOP/s │ % peak │ speedup │") != NULL, "%s", out);
+    cr_expect(strstr(out, "% peak of") == NULL, "%s", out);
+    free(out);
+}
+
 /* The events column follows the headline timing, and needs event times. */
 Test(reporters, table_events_column_follows_the_headline) {
     char *cells[32], *storage;
@@ -450,6 +552,35 @@ Test(reporters, markdown_clock_and_events) {
     out = render_one("markdown", 3, 0);
     cr_expect(strstr(out, "GPU times") == NULL, "%s", out);
     cr_expect(strstr(out, "events") == NULL, "%s", out);
+    free(out);
+}
+
+Test(reporters, markdown_gflops_peak) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const br_run *one[] = {&sg};
+    char *out = render("markdown", one, 1, 0, NULL);
+    cr_expect(strstr(out, "| kernel | n | tile | time (µs) | noise | GFLOP/s | % peak | speedup |\n"
+                          "|---|--:|--:|--:|--:|--:|--:|--:|\n") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "| sgemm_tiled | 2^11 | 16 | 640.0 | 0.1% | 26843.5 | 40.1% | ") != NULL,
+              "%s", out);
+    cr_expect(strstr(out, "| sgemm_host | 1000 | 16 | 152000.0 | 0.3% | 13.2 | – | 1.00× |") !=
+                  NULL,
+              "%s", out);
+    free(out);
+    br_run_dispose(&sg);
+
+    /* Without a device: the column, empty. */
+    out = render_one("markdown", 2, 0);
+    cr_expect(strstr(out, "| GFLOP/s | % peak | speedup |") != NULL, "%s", out);
+    cr_expect(strstr(out, "| sgemm_host | 1000 | 16 | 152000.0 | 0.3% | 13.2 | – | 1.00× |") !=
+                  NULL,
+              "%s", out);
+    free(out);
+    /* Metric none: no column. */
+    out = render_one("markdown", 3, 0);
+    cr_expect(strstr(out, "% peak") == NULL, "%s", out);
     free(out);
 }
 
@@ -982,6 +1113,8 @@ Test(reporters, json_run_level) {
     cr_expect_eq(num(d, "bus_width_bits"), 5120);
     cr_expect_eq(num(d, "peak_gbps"), 3352.32);
     cr_expect(json_is_null(at(d, "measured_peak_gbps")));
+    cr_expect_eq(num(d, "peak_gflops_fp32"), 66908.16);
+    cr_expect_eq(num(peak, "gflops"), 66908.16, "filled in from the device by br_run_derive");
     cr_expect_eq(num(d, "l2_bytes"), 52428800);
     cr_expect_eq(num(d, "global_mem_bytes"), 85022736384.0);
     cr_expect(json_is_true(at(d, "ecc")));
@@ -1001,6 +1134,7 @@ Test(reporters, json_run_level) {
     cr_expect_str_eq(text(at(bw, "peak"), "kind"), "measured");
     cr_expect_eq(num(at(bw, "peak"), "gbps"), 2910.4);
     cr_expect_eq(num(at(bw, "device"), "measured_peak_gbps"), 2910.4);
+    cr_expect_eq(num(at(bw, "peak"), "gflops"), 66908.16, "FP32: theoretical, whatever the kind");
     cr_expect(json_is_null(at(at(bw, "device"), "sm_clock_now_mhz")));
     cr_expect(json_is_null(at(at(bw, "device"), "ecc")));
 
@@ -1009,6 +1143,7 @@ Test(reporters, json_run_level) {
     cr_expect_str_eq(text(sg, "clock_note"), "libcupti.so: cannot open shared object file");
     cr_expect(json_is_null(at(sg, "device")));
     cr_expect(json_is_null(at(at(sg, "peak"), "gbps")));
+    cr_expect(json_is_null(at(at(sg, "peak"), "gflops")));
     cr_expect(json_is_string(at(sg, "gpu_skip_reason")));
     cr_expect(json_is_null(at(at(sg, "git"), "branch")));
 
@@ -1022,6 +1157,30 @@ Test(reporters, json_run_level) {
     cr_expect_eq(json_object_size(at(case_at(lat, 0), "params")), 0);
     json_decref(doc);
     free(out);
+}
+
+/* A GFLOP/s run on a GPU: the FP32 peak and each case's % of it. */
+Test(reporters, json_gflops_peak) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const br_run *one[] = {&sg};
+    char *out = render("json", one, 1, 0, NULL);
+    json_t *doc = parse_json(out);
+    json_t *run = json_array_get(at(doc, "runs"), 0);
+    cr_assert_not_null(run);
+    json_t *peak = at(run, "peak");
+    cr_expect_str_eq(text(peak, "kind"), "theoretical");
+    cr_expect_eq(num(peak, "gbps"), 3352.32);
+    cr_expect_eq(num(peak, "gflops"), 66908.16);
+    cr_expect_eq(num(at(run, "device"), "peak_gflops_fp32"), 66908.16);
+    cr_expect(json_is_null(at(case_at(run, 0), "pct_peak")), "host case");
+    cr_expect_eq(num(case_at(run, 1), "pct_peak"), 100.0 * (2e9 / 250000.0) / 66908.16);
+    cr_expect(json_is_null(at(case_at(run, 2), "pct_peak")), "failed case");
+    cr_expect_eq(num(case_at(run, 3), "pct_peak"),
+                 100.0 * (2.0 * 2048 * 2048 * 2048 / 640000.0) / 66908.16);
+    json_decref(doc);
+    free(out);
+    br_run_dispose(&sg);
 }
 
 Test(reporters, json_cases) {
@@ -1306,6 +1465,78 @@ Test(results, speedup_without_reference) {
     r->has_device = 0;
     br_run_derive(r);
     cr_expect(isnan(r->cases[6].pct_peak));
+}
+
+/* GFLOP/s: % of the FP32 theoretical peak for GPU cases only. */
+Test(results, derive_gflops) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const double peak = 66908.16;
+    const double f1 = 2.0 * 2048 * 2048 * 2048;
+    cr_expect_eq(sg.peak_gflops, peak);
+    cr_expect(isnan(sg.cases[0].pct_peak), "host case");
+    cr_expect_eq(sg.cases[0].gflops, 2e9 / 152000000.0);
+    cr_expect_eq(sg.cases[1].gflops, 2e9 / 250000.0);
+    cr_expect_eq(sg.cases[1].pct_peak, 100.0 * (2e9 / 250000.0) / peak);
+    cr_expect(isnan(sg.cases[2].gflops) && isnan(sg.cases[2].pct_peak), "failed case");
+    cr_expect_eq(sg.cases[3].pct_peak, 100.0 * (f1 / 640000.0) / peak);
+    cr_expect(isnan(sg.cases[3].gbps), "no bytes");
+
+    /* A measured (bandwidth) peak does not change the GFLOP/s one. */
+    sg.peak_kind = BR_PEAK_MEASURED;
+    sg.peak_gbps = 2910.4;
+    br_run_derive(&sg);
+    cr_expect_eq(sg.cases[3].pct_peak, 100.0 * (f1 / 640000.0) / peak);
+
+    /* A run whose builder left peak_gflops unset (zeroed, NAN or negative)
+     * gets the device's. */
+    double unset[] = {0.0, NAN, -1.0, INFINITY};
+    for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++) {
+        sg.peak_gflops = unset[i];
+        br_run_derive(&sg);
+        cr_expect_eq(sg.peak_gflops, peak, "from %g", unset[i]);
+        cr_expect_eq(sg.cases[3].pct_peak, 100.0 * (f1 / 640000.0) / peak);
+    }
+    /* A peak the run already has is kept. */
+    sg.peak_gflops = 50000.0;
+    br_run_derive(&sg);
+    cr_expect_eq(sg.peak_gflops, 50000.0);
+    cr_expect_eq(sg.cases[3].pct_peak, 100.0 * (f1 / 640000.0) / 50000.0);
+
+    /* A device of unknown compute capability: no peak, no % of it. */
+    sg.device.peak_gflops = NAN;
+    sg.peak_gflops = NAN;
+    br_run_derive(&sg);
+    cr_expect(isnan(sg.peak_gflops));
+    cr_expect(isnan(sg.cases[1].pct_peak) && isnan(sg.cases[3].pct_peak));
+    cr_expect_eq(sg.cases[3].gflops, f1 / 640000.0, "the GFLOP/s remain");
+
+    /* Without a device: NAN, even with the device's figure left in. */
+    sg.device.peak_gflops = peak;
+    sg.peak_gflops = 0.0;
+    sg.has_device = 0;
+    br_run_derive(&sg);
+    cr_expect(isnan(sg.peak_gflops));
+    cr_expect(isnan(sg.cases[3].pct_peak));
+
+    /* The GB/s metric ignores the FP32 peak. */
+    sg.has_device = 1;
+    sg.metric = BR_METRIC_GBPS;
+    sg.cases[3].bytes = 3.0 * 4 * 2048 * 2048;
+    br_run_derive(&sg);
+    cr_expect_eq(sg.peak_gflops, peak);
+    cr_expect_eq(sg.cases[3].pct_peak, 100.0 * (sg.cases[3].bytes / 640000.0) / 2910.4);
+    /* Metric none: none. */
+    sg.metric = BR_METRIC_NONE;
+    br_run_derive(&sg);
+    cr_expect(isnan(sg.cases[3].pct_peak));
+    br_run_dispose(&sg);
+
+    /* The fixture's GB/s runs get the FP32 peak recorded too, untouched % of peak. */
+    cr_expect_eq(fixture[0].peak_gflops, peak);
+    cr_expect_eq(fixture[1].peak_gflops, peak);
+    cr_expect(isnan(fixture[2].peak_gflops) && isnan(fixture[3].peak_gflops));
+    cr_expect_eq(fixture[0].cases[6].pct_peak, 100.0 * (67108864.0 / 41700.0) / 3352.32);
 }
 
 Test(results, count) {

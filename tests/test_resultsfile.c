@@ -243,6 +243,89 @@ Test(resultsfile, round_trip_is_byte_identical) {
     no_leaks();
 }
 
+/* The FP32 peak (device "peak_gflops_fp32", run "peak"."gflops") and a
+ * GFLOP/s run's % of it survive a round trip byte for byte. */
+Test(resultsfile, fp32_peak_round_trip) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const br_run *runs_in[N_RUNS + 1];
+    for (size_t i = 0; i < N_RUNS; i++)
+        runs_in[i] = fixture_ptrs[i];
+    runs_in[N_RUNS] = &sg;
+    char *first = write_json(runs_in, N_RUNS + 1);
+    size_t n = 0;
+    br_run *runs = parse_ok(first, &n);
+    cr_assert_eq(n, N_RUNS + 1);
+    char *second = rewrite(runs, n);
+    cr_assert_str_eq(second, first);
+    const br_run *r = &runs[N_RUNS];
+    cr_expect_eq(r->metric, BR_METRIC_GFLOPS);
+    cr_expect_eq(r->peak_gflops, 66908.16);
+    cr_expect_eq(r->device.peak_gflops, 66908.16);
+    for (size_t i = 0; i < r->n_cases; i++) {
+        cr_expect(same(r->cases[i].gflops, sg.cases[i].gflops), "case %zu", i);
+        cr_expect(same(r->cases[i].pct_peak, sg.cases[i].pct_peak), "case %zu", i);
+    }
+    cr_expect(!isnan(r->cases[3].pct_peak));
+    br_results_free(runs, n);
+    free(first);
+    free(second);
+    br_run_dispose(&sg);
+    no_leaks();
+}
+
+/* Files written before the FP32 peak lack it: both keys are optional. */
+Test(resultsfile, fp32_peak_optional) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const br_run *one[] = {&sg};
+    char *text = write_json(one, 1);
+    json_t *doc = json_loads(text, 0, NULL);
+    cr_assert_not_null(doc);
+    free(text);
+
+    /* Without the run's: the device's, by br_run_derive. */
+    set(doc, "runs[0].peak.gflops", NULL);
+    size_t n = 0;
+    br_run *runs = parse_doc(json_incref(doc), &n);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(runs[0].peak_gflops, 66908.16);
+    cr_expect(same(runs[0].cases[3].pct_peak, sg.cases[3].pct_peak));
+    br_results_free(runs, n);
+
+    /* null reads as absent. */
+    set(doc, "runs[0].peak.gflops", json_null());
+    runs = parse_doc(json_incref(doc), &n);
+    cr_expect_eq(runs[0].peak_gflops, 66908.16);
+    br_results_free(runs, n);
+
+    /* Neither: no FP32 peak, no % of it (the GFLOP/s remain). */
+    set(doc, "runs[0].device.peak_gflops_fp32", NULL);
+    set(doc, "runs[0].peak.gflops", NULL);
+    runs = parse_doc(json_incref(doc), &n);
+    cr_expect_eq(runs[0].has_device, 1);
+    cr_expect(isnan(runs[0].device.peak_gflops));
+    cr_expect(isnan(runs[0].peak_gflops));
+    cr_expect(isnan(runs[0].cases[3].pct_peak));
+    cr_expect(same(runs[0].cases[3].gflops, sg.cases[3].gflops));
+    br_results_free(runs, n);
+
+    /* Only the run's: kept. */
+    set(doc, "runs[0].peak.gflops", json_real(60000.0));
+    runs = parse_doc(json_incref(doc), &n);
+    cr_expect_eq(runs[0].peak_gflops, 60000.0);
+    cr_expect(isnan(runs[0].device.peak_gflops));
+    cr_expect_eq(runs[0].cases[3].pct_peak, 100.0 * sg.cases[3].gflops / 60000.0);
+    br_results_free(runs, n);
+
+    /* A wrong type is an error like any other. */
+    set(doc, "runs[0].device.peak_gflops_fp32", json_string("67 TFLOP/s"));
+    expect_doc_error(doc, NAME ": runs[0].device.peak_gflops_fp32: expected a number or null, "
+                               "found a string");
+    br_run_dispose(&sg);
+    no_leaks();
+}
+
 Test(resultsfile, load_from_file_round_trip) {
     char path[] = "/tmp/br_resultsfile_XXXXXX";
     int fd = mkstemp(path);
@@ -292,6 +375,8 @@ Test(resultsfile, loaded_fields) {
     cr_expect_eq(r->measure.throttle, BR_DEFAULT_THROTTLE);
     cr_expect_eq(r->peak_kind, BR_PEAK_THEORETICAL);
     cr_expect_eq(r->peak_gbps, 3352.32);
+    cr_expect_eq(r->peak_gflops, 66908.16);
+    cr_expect_eq(r->device.peak_gflops, 66908.16);
     cr_expect_eq(r->regression.threshold, 0.02);
     cr_expect_eq(r->regression.alpha, 0.01);
     cr_expect_eq(r->git.present, 1);
@@ -429,6 +514,7 @@ Test(resultsfile, loaded_fields) {
     cr_expect_eq(r->cases[0].cold.clock, BR_CLOCK_MONOTONIC);
     cr_expect_eq(r->has_device, 0);
     cr_expect(isnan(r->peak_gbps));
+    cr_expect(isnan(r->peak_gflops));
     cr_expect_str_eq(r->gpu_skip_reason,
                      "no CUDA device: cudaGetDeviceCount: no CUDA-capable device is detected");
     cr_expect_null(r->suite_description);
