@@ -293,13 +293,19 @@ static const char *cc_path(void) {
 
 typedef struct compile_job {
     br_module_handle *h;
-    char *argv[MAX_FLAGS + 6];
+    char *argv[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
     size_t n_flags; /* argv[1 .. n_flags] are the flags */
+    /* Link options (-lNAME, and for GPU modules that link a library, an
+     * rpath to the toolkit's libraries): after the source on the command
+     * line, as the linker resolves in order. */
+    const char *libs[BR_BUILD_MAX_EXTRA_FLAGS + 2];
+    size_t n_libs;
     char *tmp_so;
     char *log_path;
     pid_t pid;
     double t0;
-    char *owned[4]; /* strings in argv owned by the job; owned[3] is the source's real path */
+    char *owned[5]; /* strings in argv owned by the job; owned[3] is the source's real path,
+                       owned[4] the rpath option */
 } compile_job;
 
 static void job_free(compile_job *j) {
@@ -326,7 +332,8 @@ static char *join_argv(char *const *argv) {
 }
 
 /* Fill the job's argv (without -o and the source yet: see finish_argv). */
-static int prepare_job(compile_job *j, br_module_handle *h, const br_build_opts *o) {
+static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *src,
+                       const br_build_opts *o) {
     const char *inc = br_build_include_dir();
     /* The real path, so one file is one cache entry however the suite names it. */
     char real[PATH_MAX];
@@ -365,6 +372,31 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_opts 
     }
     j->argv[k++] = j->owned[0];
     j->argv[k++] = j->owned[1];
+    if (src->n_flags > BR_BUILD_MAX_EXTRA_FLAGS)
+        return br_error_set("%s: more than %d extra compiler flags", h->source,
+                            BR_BUILD_MAX_EXTRA_FLAGS);
+    for (size_t i = 0; i < src->n_flags; i++) {
+        if (!src->flags[i] || src->flags[i][0] != '-')
+            return br_error_set("%s: extra compiler flag %zu is not an option", h->source, i + 1);
+        if (strncmp(src->flags[i], "-l", 2) == 0)
+            j->libs[j->n_libs++] = src->flags[i];
+        else
+            j->argv[k++] = (char *)src->flags[i];
+    }
+    if (h->is_gpu && j->n_libs > 0) {
+        /* The toolkit's libraries (cuBLAS ...) are found at dlopen time
+         * through an rpath to nvcc's ../lib64, as nvcc does not set one. */
+        char nv_real[PATH_MAX], *bin = NULL, *root = NULL;
+        const char *nv = nvcc_path();
+        if (strchr(nv, '/') && realpath(nv, nv_real) && (bin = br_path_dir(nv_real)) &&
+            (root = br_path_dir(bin))) {
+            j->owned[4] = br_strfmt("-Xlinker=-rpath=%s/lib64", root);
+            if (j->owned[4])
+                j->libs[j->n_libs++] = j->owned[4];
+        }
+        free(bin);
+        free(root);
+    }
     j->n_flags = k - 1;
     j->argv[k] = NULL;
     return 0;
@@ -379,6 +411,8 @@ static int start_job(compile_job *j, const char *cache_dir) {
     j->argv[k++] = "-o";
     j->argv[k++] = j->tmp_so;
     j->argv[k++] = j->owned[3];
+    for (size_t i = 0; i < j->n_libs; i++)
+        j->argv[k++] = (char *)j->libs[i];
     j->argv[k] = NULL;
     free(j->h->command);
     j->h->command = join_argv(j->argv);
@@ -429,7 +463,7 @@ static void load_module(br_module_handle *h) {
     h->module = m;
 }
 
-int br_build_modules(br_module_handle *out, const char *const *sources, size_t n,
+int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
                      const br_build_opts *o) {
     int compiled = 0, rc = -1;
     compile_job *jobs = calloc(n ? n : 1, sizeof *jobs);
@@ -444,7 +478,7 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
 
     for (size_t i = 0; i < n; i++) {
         br_module_handle *h = &out[i];
-        h->source = br_strdup(sources[i]);
+        h->source = br_strdup(sources[i].path);
         if (!h->source)
             goto done;
         h->is_gpu = br_has_suffix(h->source, ".cu");
@@ -456,7 +490,7 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
         char **version = h->is_gpu ? &nv_version : &cc_version;
         int *tried = h->is_gpu ? &nv_tried : &cc_tried;
         compile_job *j = &jobs[n_jobs];
-        if (prepare_job(j, h, o) != 0)
+        if (prepare_job(j, h, &sources[i], o) != 0)
             goto done;
         if (!*tried) {
             *tried = 1;
@@ -483,8 +517,14 @@ int br_build_modules(br_module_handle *out, const char *const *sources, size_t n
             continue;
         }
         const char *inc[] = {br_build_include_dir()};
-        if (br_build_key(h->key, j->owned[3], j->argv[0], *version,
-                         (const char *const *)&j->argv[1], j->n_flags, inc, 1) != 0) {
+        const char *key_flags[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
+        size_t n_key = 0;
+        for (size_t f = 1; f <= j->n_flags; f++)
+            key_flags[n_key++] = j->argv[f];
+        for (size_t f = 0; f < j->n_libs; f++)
+            key_flags[n_key++] = j->libs[f];
+        if (br_build_key(h->key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) !=
+            0) {
             h->state = BR_MODULE_FAILED;
             h->message = br_strdup(br_error_get());
             job_free(j);

@@ -59,13 +59,27 @@ typedef struct br_build_opts {
  * $HOME/.cache/benchrun, or /tmp/benchrun-cache. Caller frees; NULL on OOM. */
 char *br_build_default_cache_dir(void);
 
+/* One module to build: a source and the flags of this variant. */
+typedef struct br_build_src {
+    const char *path;         /* the .cu or .c source */
+    const char *const *flags; /* extra compiler flags (-DNAME=VALUE, -lNAME), in order; part of
+                                 the cache key; may be NULL when n_flags is 0 */
+    size_t n_flags;
+} br_build_src;
+
+/* Most extra flags one module may have. */
+#define BR_BUILD_MAX_EXTRA_FLAGS 40
+
 /* Compile (when not cached) and load each of the n sources into out[0..n-1]
  * (caller provides the array; dispose each with br_module_handle_dispose).
  * Independent compiles run in parallel. A source that fails to compile or load
  * is marked FAILED with its diagnostics in `log`; the others still load.
+ * The same source built with other flags (a compile-time variant) is
+ * another cache entry and another loaded module (loaded with RTLD_LOCAL,
+ * so the variants' symbols do not clash).
  * Returns the number of modules compiled (not taken from the cache), or -1
  * with the error set when the cache itself is unusable. */
-int br_build_modules(br_module_handle *out, const char *const *sources, size_t n,
+int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
                      const br_build_opts *opts);
 
 /* Compute the cache key of `source` compiled by `compiler` (whose version text

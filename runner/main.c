@@ -12,6 +12,8 @@
 
 #include "baseline.h"
 #include "error.h"
+#include "history.h"
+#include "plan.h"
 #include "reporter.h"
 #include "results.h"
 #include "resultsfile.h"
@@ -23,12 +25,21 @@ enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
 static void usage(FILE *f) {
     fputs("usage: benchrun [options] SUITE.yaml...\n"
           "       benchrun compare [options] OLD.json NEW.json\n"
+          "       benchrun history DIR [-k GLOB] [-p NAME=VALUE] [--plot FILE.svg]\n"
           "\n"
           "Compile, verify and measure the kernels of each suite and print a table.\n"
           "\n"
           "options:\n"
           "  -k, --kernel PATTERN  run only kernels whose name matches the glob (repeatable)\n"
-          "      --list            print the planned cases and exit without running them\n"
+          "  -p, --param NAME=VALUE  set a parameter in every suite that has it: one value\n"
+          "                        or a list NAME=[A,B,...] (values may be expressions such\n"
+          "                        as 2^20); for a zipped parameter, keep the group's\n"
+          "                        entries with those values (repeatable)\n"
+          "      --list            print the planned cases (and the plan's size) and exit\n"
+          "      --budget DUR      bound the whole run's measuring time, e.g. 10m: each case's\n"
+          "                        warmup and timeout are shortened to fit (suite: budget)\n"
+          "      --results-dir DIR also write the results as DIR/<date>-<commit>.json\n"
+          "                        (never overwritten; see benchrun history)\n"
           "      --csv FILE        also write the results as CSV ('-': standard output)\n"
           "      --json FILE       also write the results as JSON ('-': standard output)\n"
           "      --markdown FILE   also write the results and the comparison as Markdown\n"
@@ -105,7 +116,9 @@ enum {
     OPT_FAIL_ON,
     OPT_FORCE_DEVICE,
     OPT_CLOCK,
-    OPT_NO_CUPTI
+    OPT_NO_CUPTI,
+    OPT_BUDGET,
+    OPT_RESULTS_DIR
 };
 
 /* What the baseline options ask for. */
@@ -290,9 +303,72 @@ static int check_output(const char *option, const char *path) {
     return rc;
 }
 
+/* Write the runs' JSON document into dir as <date>-<short sha>.json (UTC
+ * date and time of the run; "-dirty" after the sha for a dirty work tree,
+ * "nogit" outside a repository), never replacing a file: a name taken
+ * gets "-2", "-3", ... The file appears whole or not at all (written to a
+ * temporary file, then hard-linked to its name, which fails rather than
+ * replace). Returns 0, or -1 after a message on stderr. */
+static int save_results(const char *dir, const br_run *const *runs, size_t n,
+                        const br_report_opts *opts, int quiet) {
+    if (n == 0)
+        return 0;
+    const br_run *r = runs[0];
+    char stamp[32] = "", sha[64];
+    /* "2026-11-22T03:15:00Z" -> "20261122T031500Z" */
+    for (size_t i = 0, k = 0; r->date[i] && k + 1 < sizeof stamp; i++)
+        if (r->date[i] != '-' && r->date[i] != ':')
+            stamp[k++] = r->date[i], stamp[k] = '\0';
+    if (r->git.present && r->git.short_sha[0])
+        snprintf(sha, sizeof sha, "%s%s", r->git.short_sha, r->git.dirty ? "-dirty" : "");
+    else
+        snprintf(sha, sizeof sha, "nogit");
+    if (br_mkdir_p(dir) != 0) {
+        fprintf(stderr, "benchrun: --results-dir %s: %s\n", dir, br_error_get());
+        return -1;
+    }
+    char *tmp = br_strfmt("%s/.%s-%s.%ld.tmp", dir, stamp, sha, (long)getpid());
+    if (!tmp || emit("json", tmp, runs, n, opts) != 0) {
+        free(tmp);
+        return -1;
+    }
+    int rc = -1;
+    for (int k = 1; k < 1000 && rc != 0; k++) {
+        char *name = k == 1 ? br_strfmt("%s/%s-%s.json", dir, stamp, sha)
+                            : br_strfmt("%s/%s-%s-%d.json", dir, stamp, sha, k);
+        if (!name)
+            break;
+        if (link(tmp, name) == 0) {
+            rc = 0;
+            if (!quiet)
+                fprintf(stderr, "benchrun: results written to %s\n", name);
+        } else if (errno != EEXIST) {
+            fprintf(stderr, "benchrun: --results-dir: cannot create %s: %s\n", name,
+                    strerror(errno));
+            free(name);
+            break;
+        }
+        free(name);
+    }
+    unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
 static void list_job(const br_job *j) {
     const br_suite *s = &j->suite;
-    printf("%s (%s): %zu case(s)\n", s->name.text, s->path, j->plan.n_cases);
+    printf("%s (%s): %zu case(s)", s->name.text, s->path, j->plan.n_cases);
+    if (j->plan.n_swept != j->plan.n_combos)
+        printf(", %zu of %zu parameter combinations kept by 'where'", j->plan.n_combos,
+               j->plan.n_swept);
+    if (j->n_variants > 1)
+        printf(", %zu compile-time variants", j->n_variants);
+    if (s->budget_ns > 0) {
+        char b[64];
+        br_format_duration(b, sizeof b, s->budget_ns);
+        printf(", budget %s", b);
+    }
+    putchar('\n');
     for (size_t i = 0; i < j->plan.n_cases; i++) {
         const br_plan_case *c = &j->plan.cases[i];
         const int64_t *v = br_plan_params(&j->plan, c->combo);
@@ -568,6 +644,9 @@ int main(int argc, char **argv) {
         {"force-device", no_argument, NULL, OPT_FORCE_DEVICE},
         {"clock", required_argument, NULL, OPT_CLOCK},
         {"no-cupti", no_argument, NULL, OPT_NO_CUPTI},
+        {"param", required_argument, NULL, 'p'},
+        {"budget", required_argument, NULL, OPT_BUDGET},
+        {"results-dir", required_argument, NULL, OPT_RESULTS_DIR},
         {"jobs", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
@@ -576,6 +655,9 @@ int main(int argc, char **argv) {
     };
     const char **patterns = calloc((size_t)argc, sizeof *patterns);
     size_t n_patterns = 0;
+    br_param_override *params = calloc((size_t)argc, sizeof *params);
+    size_t n_params = 0;
+    const char *results_dir = NULL;
     int list = 0, ascii = 0;
     const char *csv = NULL, *json = NULL, *markdown = NULL, *gbench = NULL;
     compare_opts co = {.threshold = NAN, .alpha = NAN};
@@ -594,20 +676,56 @@ int main(int argc, char **argv) {
     const char *codeset = nl_langinfo(CODESET);
     if (!codeset || strcmp(codeset, "UTF-8") != 0)
         ascii = 1;
-    if (!patterns) {
+    if (!patterns || !params) {
+        free(patterns);
+        free(params);
         fprintf(stderr, "benchrun: out of memory\n");
         return EXIT_BAD_INPUT;
     }
     if (argc > 1 && strcmp(argv[1], "compare") == 0) {
         free(patterns);
+        free(params);
         return compare_main(argc - 1, argv + 1, ascii);
+    }
+    if (argc > 1 && strcmp(argv[1], "history") == 0) {
+        free(patterns);
+        free(params);
+        return br_history_main(argc - 1, argv + 1);
     }
 
     int opt;
-    while ((opt = getopt_long(argc, argv, "k:j:qhV", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "k:p:j:qhV", longopts, NULL)) != -1) {
         switch (opt) {
         case 'k':
             patterns[n_patterns++] = optarg;
+            break;
+        case 'p':
+            if (br_param_override_parse(&params[n_params++], optarg) != 0) {
+                fprintf(stderr, "benchrun: %s\n", br_error_get());
+                goto done;
+            }
+            for (size_t i = 0; i + 1 < n_params; i++) {
+                if (strcmp(params[i].name, params[n_params - 1].name) == 0) {
+                    fprintf(stderr, "benchrun: -p %s: parameter '%s' is set twice\n", optarg,
+                            params[i].name);
+                    goto done;
+                }
+            }
+            break;
+        case OPT_BUDGET:
+            br_error_clear();
+            if (br_parse_duration(&ro.budget_ns, "--budget", optarg) != 0 || ro.budget_ns <= 0) {
+                fprintf(stderr, "benchrun: %s\n",
+                        br_error_get()[0] ? br_error_get() : "--budget: must be longer than 0");
+                goto done;
+            }
+            break;
+        case OPT_RESULTS_DIR:
+            if (!optarg[0]) {
+                fprintf(stderr, "benchrun: --results-dir expects a directory name\n");
+                goto done;
+            }
+            results_dir = optarg;
             break;
         case 'j': {
             char *end;
@@ -711,6 +829,9 @@ int main(int argc, char **argv) {
     }
     ro.patterns = patterns;
     ro.n_patterns = n_patterns;
+    ro.params = params;
+    ro.n_params = n_params;
+    ro.progress = !ro.quiet && isatty(STDERR_FILENO);
     if (ro.cache_dir && !ro.cache_dir[0]) {
         fprintf(stderr, "benchrun: --cache-dir expects a directory name\n");
         goto done;
@@ -739,10 +860,30 @@ int main(int argc, char **argv) {
             fprintf(stderr, "%s\n", br_error_get());
             goto done;
         }
+        ro.total_cases += jobs[i].plan.n_cases;
+    }
+    /* A -p that no suite has is a typo, not a no-op. */
+    for (size_t p = 0; p < n_params; p++) {
+        int found = 0;
+        for (size_t i = 0; i < n_jobs && !found; i++)
+            for (size_t q = 0; q < jobs[i].suite.n_params && !found; q++)
+                found = strcmp(jobs[i].suite.params[q].name, params[p].name) == 0;
+        if (!found) {
+            fprintf(stderr, "benchrun: -p %s: no suite given has a parameter '%s'\n",
+                    params[p].name, params[p].name);
+            goto done;
+        }
     }
     if (list) {
-        for (size_t i = 0; i < n_jobs; i++)
+        size_t cases = 0, modules = 0;
+        for (size_t i = 0; i < n_jobs; i++) {
             list_job(&jobs[i]);
+            cases += jobs[i].plan.n_cases;
+            modules += jobs[i].n_variants * jobs[i].suite.n_sources;
+        }
+        if (n_jobs > 1)
+            printf("%zu case(s) in %zu suites, %zu kernel module(s) to build\n", cases, n_jobs,
+                   modules);
         status = EXIT_OK;
         goto done;
     }
@@ -804,6 +945,8 @@ int main(int argc, char **argv) {
         write_failed = 1;
     if (json && emit("json", json, run_ptrs, n_runs, &opts) != 0)
         write_failed = 1;
+    if (results_dir && save_results(results_dir, run_ptrs, n_runs, &opts, ro.quiet) != 0)
+        write_failed = 1;
     if (markdown && emit("markdown", markdown, run_ptrs, n_runs, &opts) != 0)
         write_failed = 1;
     if (gbench && emit("gbench", gbench, run_ptrs, n_runs, &opts) != 0)
@@ -842,5 +985,8 @@ done:
     free(run_ptrs);
     free(jobs);
     free(patterns);
+    for (size_t i = 0; i < n_params; i++)
+        br_param_override_dispose(&params[i]);
+    free(params);
     return status;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "benchrun_kernel.h"
+#include "budget.h"
 #include "build.h"
 #include "device.h"
 #include "error.h"
@@ -29,27 +30,30 @@ static void job_build_free(struct br_job_build *b);
 
 /* ---- preparing ------------------------------------------------------------------ */
 
-static int eval_per_combo(double *out, const br_job *j, const br_located *e, const char *what) {
+/* Evaluate the `bytes` or `flops` expression(s) w for every case of the
+ * job into out[case]: NAN when absent; an error names the case's kernel
+ * and parameters. */
+static int eval_per_case(double *out, const br_job *j, const br_work *w, const char *what) {
     const br_suite *s = &j->suite;
-    br_binding *vars = calloc(s->n_params ? s->n_params : 1, sizeof *vars);
-    if (!vars)
-        return br_error_set("out of memory");
-    int rc = 0;
-    for (size_t c = 0; c < j->plan.n_combos && rc == 0; c++) {
-        if (!e->text) {
-            out[c] = NAN;
+    br_binding vars[BR_SUITE_MAX_PARAMS];
+    for (size_t i = 0; i < j->plan.n_cases; i++) {
+        const br_plan_case *pc = &j->plan.cases[i];
+        const br_located *e = br_work_expr(w, pc->kernel);
+        if (!e) {
+            out[i] = NAN;
             continue;
         }
-        const int64_t *v = br_plan_params(&j->plan, c);
+        const int64_t *v = br_plan_params(&j->plan, pc->combo);
         for (size_t p = 0; p < s->n_params; p++)
             vars[p] = (br_binding){s->params[p].name, v[p]};
         int64_t value;
+        int rc;
         if (br_expr_eval(&value, e->text, e->pos, vars, s->n_params) != 0) {
             rc = -1;
         } else if (value < 0) {
             rc = br_error_at(e->pos, "'%s' is negative (%lld)", what, (long long)value);
         } else {
-            out[c] = (double)value;
+            out[i] = (double)value;
             continue;
         }
         /* Say at which parameters the expression failed. */
@@ -58,16 +62,45 @@ static int eval_per_combo(double *out, const br_job *j, const br_located *e, con
         for (size_t p = 0; p < s->n_params && off < sizeof where; p++)
             off += (size_t)snprintf(where + off, sizeof where - off, "%s%s=%lld", p ? ", " : "",
                                     s->params[p].name, (long long)v[p]);
-        if (s->n_params) {
-            char *msg = br_strdup(br_error_get());
-            if (msg) {
-                br_error_set("%s (with %s)", msg, where);
-                free(msg);
-            }
+        char *msg = br_strdup(br_error_get());
+        if (msg) {
+            br_error_set("%s (%s%s%s)", msg, s->kernels[pc->kernel].text, s->n_params ? ", " : "",
+                         where);
+            free(msg);
         }
+        return rc;
     }
-    free(vars);
-    return rc;
+    return 0;
+}
+
+/* Find the compile-time variants: combinations with the same values of
+ * every `defines` param share one. */
+static int find_variants(br_job *j) {
+    const br_suite *s = &j->suite;
+    size_t n = j->plan.n_combos;
+    j->variant_of = calloc(n ? n : 1, sizeof *j->variant_of);
+    j->variant_combo = calloc(n ? n : 1, sizeof *j->variant_combo);
+    if (!j->variant_of || !j->variant_combo)
+        return br_error_set("out of memory");
+    j->n_variants = n ? 0 : 1;
+    for (size_t c = 0; c < n; c++) {
+        const int64_t *v = br_plan_params(&j->plan, c);
+        size_t found = j->n_variants;
+        /* Plans are small (at most BR_PLAN_MAX_CASES) and variants few:
+         * a linear search over the variants so far. */
+        for (size_t x = 0; x < j->n_variants && found == j->n_variants; x++) {
+            const int64_t *w = br_plan_params(&j->plan, j->variant_combo[x]);
+            size_t same = 1;
+            for (size_t p = 0; p < s->n_params && same; p++)
+                same = !s->params[p].define || v[p] == w[p];
+            if (same)
+                found = x;
+        }
+        if (found == j->n_variants)
+            j->variant_combo[j->n_variants++] = c;
+        j->variant_of[c] = found;
+    }
+    return 0;
 }
 
 void br_measure_overrides_init(br_measure_overrides *o) {
@@ -127,22 +160,29 @@ int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
         return -1;
     if (apply_overrides(&out->suite, &opts->measure) != 0)
         return -1;
+    if (br_plan_apply_overrides(&out->suite, opts->params, opts->n_params, NULL) != 0)
+        return -1;
     if (br_plan_build(&out->plan, &out->suite, opts->patterns, opts->n_patterns) != 0)
         return -1;
     if (out->plan.n_cases == 0) {
-        br_error_at((br_pos){out->suite.path, 0, 0},
-                    "no kernel of the suite matches the -k pattern(s) given");
+        if (out->plan.n_combos == 0)
+            br_error_at(out->suite.where.pos,
+                        "the plan is empty: 'where' rejects all %zu parameter combinations",
+                        out->plan.n_swept);
+        else
+            br_error_at((br_pos){out->suite.path, 0, 0},
+                        "no kernel of the suite matches the -k pattern(s) given");
         return -1;
     }
-    size_t n = out->plan.n_combos;
+    size_t n = out->plan.n_cases;
     out->bytes = calloc(n, sizeof *out->bytes);
     out->flops = calloc(n, sizeof *out->flops);
     if (!out->bytes || !out->flops)
         return br_error_set("out of memory");
-    if (eval_per_combo(out->bytes, out, &out->suite.bytes, "bytes") != 0 ||
-        eval_per_combo(out->flops, out, &out->suite.flops, "flops") != 0)
+    if (eval_per_case(out->bytes, out, &out->suite.bytes, "bytes") != 0 ||
+        eval_per_case(out->flops, out, &out->suite.flops, "flops") != 0)
         return -1;
-    return 0;
+    return find_variants(out);
 }
 
 void br_job_dispose(br_job *j) {
@@ -152,6 +192,8 @@ void br_job_dispose(br_job *j) {
     br_plan_dispose(&j->plan);
     free(j->bytes);
     free(j->flops);
+    free(j->variant_of);
+    free(j->variant_combo);
     job_build_free(j->built);
     memset(j, 0, sizeof *j);
 }
@@ -173,6 +215,10 @@ struct br_session {
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
     br_clock gpu_clock;   /* GPU headline clock, resolved when the GPU timer opens */
+    size_t cases_done;    /* cases of the invocation run (or skipped) so far */
+    double start_ns;      /* when the invocation's first case started; 0 before */
+    double overhead_ns;   /* summed time of cases outside warmup and sampling */
+    size_t n_overhead;    /* cases in overhead_ns */
     char clock_note[600]; /* why the kernel clock is not used although wanted; "" otherwise */
 };
 
@@ -532,9 +578,9 @@ static int finish_timing(br_timing *t, const char *what, double limit_mhz) {
 }
 
 static void run_case(br_case_result *r, const br_job *job, br_session *s, const br_kernel *k,
-                     br_backend backend, const int64_t *values) {
+                     br_backend backend, const int64_t *values, const br_measure_cfg *cfg,
+                     double warmup_ns) {
     const br_suite *suite = &job->suite;
-    const br_measure_cfg *cfg = &suite->measure;
     const br_timer_ops *ops = timer_ops(backend);
     void *state = session_timer(s, backend);
     if (!state) {
@@ -555,7 +601,7 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
     int gpu = backend == BR_BACKEND_GPU;
     br_measure_params mp = {
         .cfg = *cfg,
-        .warmup_ns = suite->warmup_ns,
+        .warmup_ns = warmup_ns,
         .flush = suite->cache == BR_CACHE_FLUSH          ? BR_FLUSH_READ
                  : suite->cache == BR_CACHE_FLUSH_MEMSET ? BR_FLUSH_MEMSET
                                                          : BR_FLUSH_NONE,
@@ -662,9 +708,9 @@ typedef struct kernel_ref {
 } kernel_ref;
 
 struct br_job_build {
-    br_module_handle *mods; /* one per source, suite order */
+    br_module_handle *mods; /* variant-major: n_variants x n_sources, sources in suite order */
     size_t n_mods;
-    kernel_ref *refs; /* one per suite kernel */
+    kernel_ref *refs; /* variant-major: n_variants x n_kernels */
 };
 
 static void job_build_free(struct br_job_build *b) {
@@ -759,25 +805,57 @@ static void report_modules(const br_module_handle *mods, size_t n, int quiet) {
                 cached);
 }
 
+/* The extra compiler flags of variant x: -DNAME=VALUE per `defines` param,
+ * then -lNAME per `link` library, into flags[] (owned strings, freed by the
+ * caller). Returns the count, or -1 (out of memory). */
+static int variant_flags(char **flags, const br_job *job, size_t x) {
+    const br_suite *s = &job->suite;
+    const int64_t *v = br_plan_params(&job->plan, job->variant_combo[x]);
+    int n = 0;
+    for (size_t p = 0; p < s->n_params; p++)
+        if (s->params[p].define &&
+            !(flags[n++] = br_strfmt("-D%s=%lld", s->params[p].name, (long long)v[p])))
+            return -1;
+    for (size_t l = 0; l < s->n_libs; l++)
+        if (!(flags[n++] = br_strfmt("-l%s", s->libs[l].text)))
+            return -1;
+    return n;
+}
+
 int br_job_build(br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
-    size_t n_src = suite->n_sources;
+    size_t n_src = suite->n_sources, n_var = job->n_variants ? job->n_variants : 1;
+    size_t n_mods = n_src * n_var, n_flags_each = BR_SUITE_MAX_PARAMS + 64;
     int rc = -1;
-    const char **srcs = calloc(n_src ? n_src : 1, sizeof *srcs);
+    br_build_src *srcs = calloc(n_mods ? n_mods : 1, sizeof *srcs);
+    char **flags = calloc(n_var * n_flags_each, sizeof *flags);
     struct br_job_build *b = calloc(1, sizeof *b);
     if (b) {
-        b->mods = calloc(n_src ? n_src : 1, sizeof *b->mods);
-        b->refs = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *b->refs);
-        b->n_mods = n_src;
+        b->mods = calloc(n_mods ? n_mods : 1, sizeof *b->mods);
+        b->refs = calloc(suite->n_kernels ? suite->n_kernels * n_var : 1, sizeof *b->refs);
+        b->n_mods = n_mods;
     }
-    if (!srcs || !b || !b->mods || !b->refs) {
+    if (!srcs || !flags || !b || !b->mods || !b->refs) {
         br_error_set("out of memory");
         goto done;
     }
+    if (suite->n_libs > 64) {
+        br_error_at(suite->libs[64].pos, "too many libraries in link (at most 64)");
+        goto done;
+    }
     int needs_gpu = 0;
-    for (size_t i = 0; i < n_src; i++) {
-        srcs[i] = suite->sources[i].text;
-        needs_gpu |= br_has_suffix(srcs[i], ".cu");
+    for (size_t x = 0; x < n_var; x++) {
+        char **f = flags + x * n_flags_each;
+        int nf = job->variant_combo ? variant_flags(f, job, x) : 0;
+        if (nf < 0) {
+            br_error_set("out of memory");
+            goto done;
+        }
+        for (size_t i = 0; i < n_src; i++) {
+            srcs[x * n_src + i] =
+                (br_build_src){suite->sources[i].text, (const char *const *)f, (size_t)nf};
+            needs_gpu |= br_has_suffix(suite->sources[i].text, ".cu");
+        }
     }
     if (needs_gpu)
         session_gpu(s);
@@ -788,25 +866,104 @@ int br_job_build(br_job *job, br_session *s) {
         .gpu_skip_reason = s->gpu_why,
         .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
     };
-    if (!s->opts.quiet)
-        fprintf(stderr, "benchrun: %s: building %zu kernel module(s) (cache %s)\n", suite->path,
-                n_src, s->cache_dir);
-    if (br_build_modules(b->mods, srcs, n_src, &bo) < 0)
+    if (!s->opts.quiet) {
+        if (n_var > 1)
+            fprintf(stderr,
+                    "benchrun: %s: building %zu kernel module(s): %zu source(s) x %zu "
+                    "compile-time variants (cache %s)\n",
+                    suite->path, n_mods, n_src, n_var, s->cache_dir);
+        else
+            fprintf(stderr, "benchrun: %s: building %zu kernel module(s) (cache %s)\n", suite->path,
+                    n_mods, s->cache_dir);
+    }
+    if (br_build_modules(b->mods, srcs, n_mods, &bo) < 0)
         goto done;
-    report_modules(b->mods, n_src, s->opts.quiet);
-    if (resolve_kernels(b->refs, suite, b->mods, n_src, s->gpu_ok) != 0)
-        goto done;
+    report_modules(b->mods, n_mods, s->opts.quiet);
+    for (size_t x = 0; x < n_var; x++)
+        if (resolve_kernels(b->refs + x * suite->n_kernels, suite, b->mods + x * n_src, n_src,
+                            s->gpu_ok) != 0)
+            goto done;
     job_build_free(job->built);
     job->built = b;
     b = NULL;
     rc = 0;
 done:
     job_build_free(b);
+    for (size_t i = 0; flags && i < n_var * n_flags_each; i++)
+        free(flags[i]);
+    free(flags);
     free(srcs);
     return rc;
 }
 
 /* ---- measuring one suite ------------------------------------------------------------- */
+
+/* Plan case i of job under the time budget(s): --budget over the whole
+ * invocation (cases left: of every job) and the suite's `budget` over its
+ * own run (cases left: of this job); the tighter allowance wins. Returns 1
+ * when a budget applies (*out filled), 0 when none does. */
+static int plan_budget(br_budget_case *out, const br_session *s, const br_job *job, size_t i,
+                       double job_elapsed_ns, size_t total) {
+    const br_suite *suite = &job->suite;
+    double left = INFINITY;
+    size_t cases_left = 1;
+    int any = 0;
+    if (s->opts.budget_ns > 0) {
+        left = s->opts.budget_ns - (br_now_ns() - s->start_ns);
+        cases_left = total > s->cases_done ? total - s->cases_done : 1;
+        any = 1;
+    }
+    if (suite->budget_ns > 0) {
+        double l = suite->budget_ns - job_elapsed_ns;
+        size_t c = job->plan.n_cases - i;
+        if (!any || l / (double)c < left / (double)cases_left) {
+            left = l;
+            cases_left = c;
+        }
+        any = 1;
+    }
+    if (!any)
+        return 0;
+    int modes = (suite->measure.mode & BR_MODE_COLD ? 1 : 0) +
+                (suite->measure.mode & BR_MODE_BATCH ? 1 : 0);
+    double overhead = s->n_overhead ? s->overhead_ns / (double)s->n_overhead : 0;
+    br_budget_plan(out, &suite->measure, suite->warmup_ns, modes, left, cases_left, overhead);
+    return 1;
+}
+
+/* The progress line: on a terminal (opts.progress), one line on stderr
+ * rewritten before each case: case i of N, kernel and params, elapsed time
+ * and the time left at the mean pace so far. */
+static void show_progress(const br_session *s, const br_job *job, const br_plan_case *pc,
+                          size_t total, double now) {
+    if (!s->opts.progress)
+        return;
+    const br_suite *suite = &job->suite;
+    char line[512], elapsed[32], eta[32];
+    double spent = now - s->start_ns;
+    br_format_clock(elapsed, sizeof elapsed, spent);
+    if (s->cases_done > 0) {
+        double rest = spent / (double)s->cases_done * (double)(total - s->cases_done);
+        if (s->opts.budget_ns > 0 && rest > s->opts.budget_ns - spent)
+            rest = s->opts.budget_ns - spent;
+        br_format_clock(eta, sizeof eta, rest > 0 ? rest : 0);
+    } else {
+        snprintf(eta, sizeof eta, "?");
+    }
+    int n = snprintf(line, sizeof line, "[%zu/%zu] %s", s->cases_done + 1, total,
+                     suite->kernels[pc->kernel].text);
+    const int64_t *v = br_plan_params(&job->plan, pc->combo);
+    for (size_t p = 0; p < suite->n_params && n > 0 && (size_t)n < sizeof line; p++) {
+        char val[32];
+        br_format_param(val, sizeof val, v[p]);
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%s", suite->params[p].name, val);
+    }
+    /* One terminal line: cut the case description to leave room for the times. */
+    if (n > 70)
+        snprintf(line + 67, sizeof line - 67, "...");
+    fprintf(stderr, "\r\033[K%s  %s elapsed, ETA %s", line, elapsed, eta);
+    fflush(stderr);
+}
 
 int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
@@ -850,6 +1007,7 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     }
     out->peak_kind = suite->peak;
     out->peak_gbps = NAN;
+    out->peak_gflops = NAN;
     if (s->gpu_ok) {
         for (size_t i = 0; i < b->n_mods; i++) {
             if (b->mods[i].is_gpu) {
@@ -860,6 +1018,7 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     }
     if (out->has_device) {
         out->peak_gbps = out->device.peak_gbps;
+        out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
         if (suite->peak == BR_PEAK_MEASURED) {
             out->device.measured_peak_gbps = session_measured_peak(s);
             out->peak_gbps = out->device.measured_peak_gbps;
@@ -875,7 +1034,11 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
             return -1;
     }
 
-    size_t n_skipped = 0;
+    size_t n_skipped = 0, n_budget_skipped = 0, n_shortened = 0;
+    double min_timeout = INFINITY, job_start = br_now_ns();
+    size_t total = s->opts.total_cases > 0 ? s->opts.total_cases : job->plan.n_cases;
+    if (s->start_ns == 0)
+        s->start_ns = job_start;
     for (size_t i = 0; i < job->plan.n_cases; i++) {
         const br_plan_case *pc = &job->plan.cases[i];
         br_case_result *r = &out->cases[i];
@@ -887,10 +1050,28 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
             return br_error_set("out of memory");
         if (suite->n_params)
             memcpy(r->params, values, suite->n_params * sizeof *values);
-        r->bytes = job->bytes[pc->combo];
-        r->flops = job->flops[pc->combo];
-        const kernel_ref *ref = &b->refs[pc->kernel];
-        if (ref->status == BR_STATUS_SKIPPED) {
+        r->bytes = job->bytes[i];
+        r->flops = job->flops[i];
+        const kernel_ref *ref =
+            &b->refs[job->variant_of[pc->combo] * suite->n_kernels + pc->kernel];
+        double t0 = br_now_ns();
+        br_measure_cfg cfg = suite->measure;
+        double warmup_ns = suite->warmup_ns;
+        br_budget_case bc = {0};
+        int budgeted = plan_budget(&bc, s, job, i, t0 - job_start, total);
+        if (budgeted) {
+            cfg.min_time_ns = bc.min_time_ns;
+            cfg.timeout_ns = bc.timeout_ns;
+            warmup_ns = bc.warmup_ns;
+        }
+        show_progress(s, job, pc, total, t0);
+        s->cases_done++;
+        if (budgeted && bc.skip) {
+            r->status = BR_STATUS_SKIPPED;
+            r->stage = br_strdup("budget");
+            r->message = br_strdup("the time budget was spent before this case");
+            n_budget_skipped++;
+        } else if (ref->status == BR_STATUS_SKIPPED) {
             r->status = BR_STATUS_SKIPPED;
             r->stage = br_strdup("no-gpu");
             r->message = br_strdup(s->gpu_why[0] ? s->gpu_why : "no usable GPU");
@@ -900,8 +1081,45 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
             r->stage = br_strdup("compile");
             r->message = br_strfmt("%s: %s", ref->mh->source, ref->mh->message);
         } else {
-            run_case(r, job, s, ref->k, out->kernels[pc->kernel].backend, values);
+            run_case(r, job, s, ref->k, out->kernels[pc->kernel].backend, values, &cfg, warmup_ns);
+            double inside = 0;
+            const br_timing *t[] = {&r->cold, &r->batch};
+            for (size_t m = 0; m < 2; m++)
+                if (t[m]->present)
+                    inside += t[m]->warmup_ns + t[m]->measure_ns;
+            double outside = br_now_ns() - t0 - inside;
+            s->overhead_ns += outside > 0 ? outside : 0;
+            s->n_overhead++;
+            if (budgeted && bc.shortened) {
+                n_shortened++;
+                if (bc.timeout_ns < min_timeout)
+                    min_timeout = bc.timeout_ns;
+            }
         }
+    }
+    if (s->opts.progress)
+        fputs("\r\033[K", stderr);
+    if (!s->opts.quiet && (n_shortened || n_budget_skipped)) {
+        char budget[64];
+        br_format_duration(budget, sizeof budget,
+                           suite->budget_ns > 0 &&
+                                   (s->opts.budget_ns <= 0 || suite->budget_ns < s->opts.budget_ns)
+                               ? suite->budget_ns
+                               : s->opts.budget_ns);
+        fprintf(stderr, "benchrun: %s: to fit the time budget of %s:", suite->path, budget);
+        if (n_shortened) {
+            char to[64], from[64];
+            br_format_duration(to, sizeof to, min_timeout);
+            br_format_duration(from, sizeof from, suite->measure.timeout_ns);
+            fprintf(stderr,
+                    " %zu case(s) measured with a shorter timeout (%s instead of %s at "
+                    "the least) and warmup",
+                    n_shortened, to, from);
+        }
+        if (n_budget_skipped)
+            fprintf(stderr, "%s %zu case(s) skipped, the budget being spent",
+                    n_shortened ? ";" : "", n_budget_skipped);
+        fputs("\n", stderr);
     }
     if (n_skipped)
         out->gpu_skip_reason = br_strdup(s->gpu_why[0] ? s->gpu_why : "no usable GPU");

@@ -49,6 +49,14 @@ typedef struct br_run_opts {
      * to events, saying why, where CUPTI cannot be used). */
     int gpu_clock;
     int no_cupti; /* 1: collect no CUPTI activity at all (GPU times are CUDA events only) */
+    /* -p settings: replace (or, for zipped params, select) parameter values
+     * of every suite that has the parameter (br_plan_apply_overrides). */
+    const br_param_override *params;
+    size_t n_params;
+    double budget_ns;   /* --budget: bound on the whole invocation's measuring, ns; 0: none */
+    size_t total_cases; /* cases of every job of the invocation, for the progress line and the
+                           budget (0: each job counts its own) */
+    int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
 } br_run_opts;
 
 /* The clock of GPU headline times (br_run_opts.gpu_clock), given whether
@@ -65,13 +73,19 @@ br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *w
 typedef struct br_job {
     br_suite suite;
     br_plan plan;
-    double *bytes; /* owned: per combination, bytes per execution; NAN when the suite has none */
-    double *flops; /* owned: per combination, FLOP per execution; NAN when the suite has none */
+    double *bytes; /* owned: per case, bytes per execution; NAN when the suite has none */
+    double *flops; /* owned: per case, FLOP per execution; NAN when the suite has none */
+    /* Compile-time variants: the distinct value sets of the `defines`
+     * params (one variant, with no -D flags, when there are none). */
+    size_t n_variants;
+    size_t *variant_of;         /* owned: per combination, its variant */
+    size_t *variant_combo;      /* owned: per variant, the first combination that has it */
     struct br_job_build *built; /* owned: loaded modules and resolved kernels (br_job_build) */
 } br_job;
 
-/* Load the suite at `path`, apply the command-line measurement overrides,
- * expand its plan and evaluate `bytes` and `flops` for every combination.
+/* Load the suite at `path`, apply the command-line measurement and
+ * parameter overrides, expand its plan, evaluate `bytes` and `flops` for
+ * every case and find the compile-time variants.
  * Returns 0, or -1 with a file:line:column error (bad input, or overrides
  * that contradict each other or the suite). Dispose *out with br_job_dispose in either case. */
 int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts);
@@ -89,8 +103,10 @@ int br_session_open(br_session **out, const br_run_opts *opts);
 /* Close; accepts NULL. */
 void br_session_close(br_session *s);
 
-/* Compile (or take from the cache) and load the job's kernel sources, and
- * find each suite kernel in them. Diagnostics of failed compiles go to
+/* Compile (or take from the cache) and load the job's kernel sources, once
+ * per compile-time variant (in parallel, each a cache entry of its own:
+ * `-DNAME=VALUE` for each `defines` param, `-lNAME` for each `link`
+ * library), and find each suite kernel in them. Diagnostics of failed compiles go to
  * standard error; those kernels' cases will be reported failed. Without a
  * usable GPU, GPU kernels are still built when nvcc can run (so compile
  * errors and unknown names show) and their cases will be skipped. Returns 0,

@@ -11,6 +11,7 @@
 #include "expr.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -495,15 +496,16 @@ done:
  * Checking values
  */
 
-static const char *const top_keys[] = {"name",    "description", "source",    "kernels", "params",
-                                       "metric",  "bytes",       "flops",     "cache",   "warmup",
-                                       "measure", "peak",        "regression"};
+static const char *const top_keys[] = {"name",  "description", "source", "kernels", "params",
+                                       "where", "defines",     "link",   "metric",  "bytes",
+                                       "flops", "cache",       "warmup", "measure", "regression",
+                                       "peak",  "budget"};
 static const char *const regression_keys[] = {"threshold", "alpha"};
 static const char *const measure_keys[] = {"min_samples", "min_time",    "max_noise",
                                            "timeout",     "max_samples", "throttle",
                                            "hold",        "mode",        "headline"};
 static const char *const mode_names[] = {"cold", "batch", "both"};
-static const char *const range_keys[] = {"pow2"};
+static const char *const range_keys[] = {"pow2", "from", "to", "step", "zip"};
 static const char *const metric_names[] = {"GB/s", "GFLOP/s", "none"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -633,8 +635,8 @@ static int get_duration(double *out, const node *n) {
     static const struct {
         const char *unit;
         double ns;
-    } units[] = {{"ns", 1},   {"us", 1e3}, {"\xC2\xB5s", 1e3}, {"\xCE\xBCs", 1e3},
-                 {"ms", 1e6}, {"s", 1e9},  {"min", 60e9}};
+    } units[] = {{"ns", 1},  {"us", 1e3},   {"\xC2\xB5s", 1e3}, {"\xCE\xBCs", 1e3}, {"ms", 1e6},
+                 {"s", 1e9}, {"min", 60e9}, {"m", 60e9},        {"h", 3600e9}};
     const char *what = "a duration such as 25ms or 1.5s";
     if (n->kind != NODE_SCALAR || is_null_scalar(n) || memchr(n->text, '\0', n->len))
         return expected(n, what);
@@ -659,7 +661,7 @@ static int get_duration(double *out, const node *n) {
     if (i == n->len)
         return br_error_at(n->pos,
                            "expected a duration such as 25ms or 1.5s, found %s "
-                           "(a unit is missing: ns, us, ms, s or min)",
+                           "(a unit is missing: ns, us, ms, s, m or h)",
                            q);
     for (size_t u = 0; u < COUNT(units); u++) {
         if (strcmp(t + i, units[u].unit) == 0) {
@@ -686,7 +688,7 @@ static int get_duration(double *out, const node *n) {
     show(uq, sizeof uq, t + i, n->len - i);
     return br_error_at(n->pos,
                        "expected a duration such as 25ms or 1.5s, found %s "
-                       "(unknown unit %s: use ns, us, ms, s or min)",
+                       "(unknown unit %s: use ns, us, ms, s, m or h)",
                        q, uq);
 }
 
@@ -880,15 +882,7 @@ static int load_kernels(br_suite *s, const node *v) {
 
 /* {pow2: [lo, hi]} or {pow2: [lo, hi, step]} */
 static int load_pow2(br_param *p, const node *v) {
-    char where[SHOW_MAX + 32];
-    char q[SHOW_MAX + 16];
-    show(q, sizeof q, p->name, strlen(p->name));
-    snprintf(where, sizeof where, " in parameter %s", q);
-    if (v->n_items == 0)
-        return expected(v, "a range {pow2: [lo, hi]} or a list of values");
-    if (check_keys(v, range_keys, COUNT(range_keys), where) < 0)
-        return -1;
-    const node *r = map_value(v, 0);
+    const node *r = find(v, "pow2");
     if (r->kind != NODE_SEQ)
         return expected(r, "[lo, hi] or [lo, hi, step] after pow2");
     if (r->n_items < 2 || r->n_items > 3)
@@ -920,7 +914,70 @@ static int load_pow2(br_param *p, const node *v) {
     return 0;
 }
 
-static int load_param(br_param *p, const node *k, const node *v) {
+/* Most values one parameter may take (a range beyond it is surely a typo). */
+#define PARAM_MAX_VALUES 1000000
+
+/* {from: a, to: b, step: s}: a, a+s, ... up to b (included when reached). */
+static int load_linear(br_param *p, const node *v) {
+    const node *from = find(v, "from"), *to = find(v, "to"), *st = find(v, "step");
+    if (!from || !to)
+        return br_error_at(v->pos, "a linear range needs both 'from' and 'to' "
+                                   "({from: 64, to: 1024, step: 64})");
+    int64_t lo = 0, hi = 0, step = 1;
+    if (get_int(&lo, from) < 0 || get_int(&hi, to) < 0 || (st && get_int(&step, st) < 0))
+        return -1;
+    if (step < 1)
+        return br_error_at(st->pos, "step must be at least 1, found %lld", (long long)step);
+    if (lo > hi)
+        return br_error_at(v->pos, "empty range: from %lld is greater than to %lld", (long long)lo,
+                           (long long)hi);
+    /* (hi - lo) may not fit in int64_t: count in unsigned arithmetic. */
+    uint64_t span = (uint64_t)hi - (uint64_t)lo;
+    uint64_t n = span / (uint64_t)step + 1;
+    if (n > PARAM_MAX_VALUES)
+        return br_error_at(v->pos, "range gives %llu values (at most %d)", (unsigned long long)n,
+                           PARAM_MAX_VALUES);
+    p->values = calloc((size_t)n, sizeof *p->values);
+    if (!p->values)
+        return br_error_at(v->pos, "out of memory");
+    for (uint64_t i = 0; i < n; i++)
+        p->values[i] = (int64_t)((uint64_t)lo + i * (uint64_t)step);
+    p->n_values = (size_t)n;
+    return 0;
+}
+
+/* A range mapping: {pow2: ...} or {from, to, step}. */
+static int load_range(br_param *p, const node *v) {
+    char where[SHOW_MAX + 32];
+    char q[SHOW_MAX + 16];
+    show(q, sizeof q, p->name, strlen(p->name));
+    snprintf(where, sizeof where, " in parameter %s", q);
+    const char *what = "a range {from: a, to: b, step: s} or {pow2: [lo, hi]}, or a list of values";
+    if (map_size(v) == 0)
+        return expected(v, what);
+    if (check_keys(v, range_keys, COUNT(range_keys), where) < 0)
+        return -1;
+    const node *zip = find(v, "zip");
+    if (zip)
+        return br_error_at(map_key(v, 0)->pos,
+                           "zip groups parameters: write it as GROUP: {zip: {a: [...], b: [...]}} "
+                           "directly under params, not inside parameter %s",
+                           q);
+    const node *pow2 = find(v, "pow2");
+    if (pow2) {
+        for (size_t i = 0; i < map_size(v); i++)
+            if (!key_is(map_key(v, i), "pow2"))
+                return br_error_at(map_key(v, i)->pos,
+                                   "a pow2 range takes no other keys (found '%.*s')",
+                                   (int)map_key(v, i)->len, map_key(v, i)->text);
+        return load_pow2(p, v);
+    }
+    return load_linear(p, v);
+}
+
+/* One parameter. A zipped member (`zipped`) may repeat a value: only its
+ * group's entries as a whole must be distinct. */
+static int load_param(br_param *p, const node *k, const node *v, bool zipped) {
     p->pos = k->pos;
     if (get_text(&p->name, k, "a parameter name") < 0)
         return -1;
@@ -933,7 +990,7 @@ static int load_param(br_param *p, const node *k, const node *v) {
                            q);
     }
     if (v->kind == NODE_MAP)
-        return load_pow2(p, v);
+        return load_range(p, v);
     if (v->kind == NODE_SEQ) {
         if (v->n_items == 0) {
             char q[SHOW_MAX + 16];
@@ -949,7 +1006,7 @@ static int load_param(br_param *p, const node *k, const node *v) {
                 return -1;
             /* A value twice would make two cases that nothing tells apart
              * (results and baselines key cases by their values). */
-            for (size_t j = 0; j < i; j++) {
+            for (size_t j = 0; j < i && !zipped; j++) {
                 if (p->values[j] == p->values[i]) {
                     char q[SHOW_MAX + 16];
                     show(q, sizeof q, p->name, strlen(p->name));
@@ -968,24 +1025,173 @@ static int load_param(br_param *p, const node *k, const node *v) {
     return get_int(&p->values[0], v);
 }
 
+/* A params entry `GROUP: {zip: {...}}` (its zip mapping), or NULL. */
+static const node *zip_of(const node *v) {
+    if (v->kind != NODE_MAP || map_size(v) != 1 || !key_is(map_key(v, 0), "zip"))
+        return NULL;
+    return map_value(v, 0);
+}
+
+/* A zipped group: members loaded into p[0..], all with as many values (a
+ * one-value member is repeated). */
+static int load_zip(br_suite *s, const node *k, const node *z, size_t group) {
+    char q[SHOW_MAX + 16];
+    show(q, sizeof q, k->text, k->len);
+    if (z->kind != NODE_MAP || map_size(z) == 0)
+        return expected(z, "a mapping of the zipped parameters to their values "
+                           "(zip: {m: [...], n: [...]})");
+    char where[SHOW_MAX + 32];
+    snprintf(where, sizeof where, " in zip group %s", q);
+    if (check_keys(z, NULL, 0, where) < 0)
+        return -1;
+    size_t first = s->n_params, len = 1;
+    const node *longest = NULL;
+    for (size_t i = 0; i < map_size(z); i++) {
+        br_param *p = &s->params[s->n_params++];
+        const node *mv = map_value(z, i);
+        if (zip_of(mv))
+            return br_error_at(map_key(z, i)->pos, "a zip group cannot hold another zip group");
+        if (load_param(p, map_key(z, i), mv, true) < 0)
+            return -1;
+        p->zip = group;
+        if (!(p->group = strndup(k->text, k->len)))
+            return br_error_at(k->pos, "out of memory");
+        if (p->n_values > 1 && len == 1) {
+            len = p->n_values;
+            longest = map_key(z, i);
+        } else if (p->n_values > 1 && p->n_values != len) {
+            return br_error_at(mv->pos,
+                               "zipped parameter '%s' has %zu values but '%.*s' has %zu: the "
+                               "parameters of zip group %s advance together and need as many",
+                               p->name, p->n_values, (int)longest->len, longest->text, len, q);
+        }
+    }
+    /* A one-value member repeats for every combination of the group. */
+    for (size_t i = first; i < s->n_params; i++) {
+        br_param *p = &s->params[i];
+        if (p->n_values == 1 && len > 1) {
+            int64_t v = p->values[0];
+            int64_t *vals = calloc(len, sizeof *vals);
+            if (!vals)
+                return br_error_at(k->pos, "out of memory");
+            for (size_t j = 0; j < len; j++)
+                vals[j] = v;
+            free(p->values);
+            p->values = vals;
+            p->n_values = len;
+        }
+    }
+    /* Zipped combinations must be distinct (results key cases by values). */
+    for (size_t a = 0; a < len; a++) {
+        for (size_t b = 0; b < a; b++) {
+            size_t same = 0;
+            for (size_t i = first; i < s->n_params; i++)
+                same += s->params[i].values[a] == s->params[i].values[b];
+            if (same == s->n_params - first)
+                return br_error_at(z->pos,
+                                   "zip group %s gives the same values twice (entries %zu "
+                                   "and %zu)",
+                                   q, b + 1, a + 1);
+        }
+    }
+    return 0;
+}
+
 static int load_params(br_suite *s, const node *v) {
     if (v->kind != NODE_MAP)
         return expected(v, "a mapping of parameter names to values");
     if (check_keys(v, NULL, 0, " in params") < 0)
         return -1;
-    size_t n = map_size(v);
-    if (n > BR_SUITE_MAX_PARAMS)
-        return br_error_at(map_key(v, BR_SUITE_MAX_PARAMS)->pos, "too many parameters (at most %d)",
-                           BR_SUITE_MAX_PARAMS);
+    size_t n = 0;
+    for (size_t i = 0; i < map_size(v); i++) {
+        const node *z = zip_of(map_value(v, i));
+        n += z && z->kind == NODE_MAP ? map_size(z) : 1;
+        if (n > BR_SUITE_MAX_PARAMS)
+            return br_error_at(map_key(v, i)->pos, "too many parameters (at most %d)",
+                               BR_SUITE_MAX_PARAMS);
+    }
     if (n == 0)
         return 0;
     s->params = calloc(n, sizeof *s->params);
     if (!s->params)
         return br_error_at(v->pos, "out of memory");
-    s->n_params = n;
-    for (size_t i = 0; i < n; i++)
-        if (load_param(&s->params[i], map_key(v, i), map_value(v, i)) < 0)
+    size_t groups = 0;
+    for (size_t i = 0; i < map_size(v); i++) {
+        const node *z = zip_of(map_value(v, i));
+        if (z) {
+            if (load_zip(s, map_key(v, i), z, ++groups) < 0)
+                return -1;
+        } else if (load_param(&s->params[s->n_params++], map_key(v, i), map_value(v, i), false) <
+                   0) {
             return -1;
+        }
+    }
+    /* A name twice (two zip groups, or a group and a parameter). */
+    for (size_t i = 0; i < s->n_params; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(s->params[i].name, s->params[j].name) == 0)
+                return br_error_at(s->params[i].pos, "duplicate parameter '%s' (first at %d:%d)",
+                                   s->params[i].name, s->params[j].pos.line,
+                                   s->params[j].pos.column);
+    return 0;
+}
+
+/* `defines: [a, b]`: parameters that are also compile-time constants. */
+static int load_defines(br_suite *s, const node *v) {
+    if (v->kind != NODE_SEQ)
+        return expected(v, "a list of parameter names (defines: [block, tile])");
+    for (size_t i = 0; i < v->n_items; i++) {
+        const node *it = v->items[i];
+        if (it->kind != NODE_SCALAR || is_null_scalar(it))
+            return expected(it, "a parameter name");
+        br_param *p = NULL;
+        for (size_t j = 0; j < s->n_params && !p; j++)
+            if (strlen(s->params[j].name) == it->len &&
+                memcmp(s->params[j].name, it->text, it->len) == 0)
+                p = &s->params[j];
+        char q[SHOW_MAX + 16];
+        show_node(q, sizeof q, it);
+        if (!p)
+            return br_error_at(it->pos, "defines names %s, which is not a parameter of the suite",
+                               q);
+        if (p->define)
+            return br_error_at(it->pos, "defines lists %s twice", q);
+        p->define = 1;
+    }
+    return 0;
+}
+
+/* `link: [cublas]`: libraries the kernel sources are linked with. */
+static int load_libs(br_suite *s, const node *v) {
+    if (v->kind == NODE_SCALAR && !is_null_scalar(v)) {
+        s->libs = calloc(1, sizeof *s->libs);
+        if (!s->libs)
+            return br_error_at(v->pos, "out of memory");
+        s->n_libs = 1;
+        if (get_located(&s->libs[0], v, "a library name") < 0)
+            return -1;
+    } else if (v->kind == NODE_SEQ && v->n_items > 0) {
+        s->libs = calloc(v->n_items, sizeof *s->libs);
+        if (!s->libs)
+            return br_error_at(v->pos, "out of memory");
+        s->n_libs = v->n_items;
+        for (size_t i = 0; i < v->n_items; i++)
+            if (get_located(&s->libs[i], v->items[i], "a library name") < 0)
+                return -1;
+    } else {
+        return expected(v, "a library name or a list of them (link: [cublas])");
+    }
+    for (size_t i = 0; i < s->n_libs; i++) {
+        const char *t = s->libs[i].text;
+        bool ok = t[0] != '\0' && t[0] != '-';
+        for (const char *c = t; *c && ok; c++)
+            ok = isalnum((unsigned char)*c) || strchr("_.+-", *c);
+        if (!ok)
+            return br_error_at(s->libs[i].pos,
+                               "expected a library name such as cublas (letters, digits, '_', "
+                               "'.', '+', '-'; passed to the linker as -lNAME), found '%s'",
+                               t);
+    }
     return 0;
 }
 
@@ -996,6 +1202,71 @@ static int load_expr_text(br_located *out, const node *v) {
     if (check_one_line(v, "an integer expression") < 0)
         return -1;
     return get_located(out, v, what);
+}
+
+/* `bytes`/`flops`: one expression, or a mapping kernel -> expression naming
+ * every kernel of the suite (checked once the kernels are known). */
+static int load_work(br_suite *s, br_work *w, const node *v, const char *key) {
+    if (v->kind != NODE_MAP)
+        return load_expr_text(&w->all, v);
+    char where[64];
+    snprintf(where, sizeof where, " in %s", key);
+    if (check_keys(v, NULL, 0, where) < 0)
+        return -1;
+    if (s->n_kernels == 0)
+        return br_error_at(v->pos, "%s per kernel needs the suite's 'kernels' list", key);
+    w->by_kernel = calloc(s->n_kernels, sizeof *w->by_kernel);
+    if (!w->by_kernel)
+        return br_error_at(v->pos, "out of memory");
+    for (size_t i = 0; i < map_size(v); i++) {
+        const node *k = map_key(v, i);
+        size_t idx = s->n_kernels;
+        for (size_t j = 0; j < s->n_kernels; j++)
+            if (strlen(s->kernels[j].text) == k->len &&
+                memcmp(s->kernels[j].text, k->text, k->len) == 0)
+                idx = j;
+        char q[SHOW_MAX + 16];
+        show_node(q, sizeof q, k);
+        if (idx == s->n_kernels)
+            return br_error_at(k->pos, "%s names kernel %s, which is not in the suite's kernels",
+                               key, q);
+        if (load_expr_text(&w->by_kernel[idx], map_value(v, i)) < 0)
+            return -1;
+    }
+    for (size_t j = 0; j < s->n_kernels; j++)
+        if (!w->by_kernel[j].text)
+            return br_error_at(v->pos,
+                               "%s gives no expression for kernel '%s' (give one for every "
+                               "kernel, or one expression for all)",
+                               key, s->kernels[j].text);
+    return 0;
+}
+
+/* Check the expression(s) of w against the parameter names. */
+static int check_work(const br_work *w, const br_suite *s, const char *const *names) {
+    if (w->all.text && br_expr_check(w->all.text, w->all.pos, names, s->n_params) < 0)
+        return -1;
+    for (size_t i = 0; w->by_kernel && i < s->n_kernels; i++)
+        if (br_expr_check(w->by_kernel[i].text, w->by_kernel[i].pos, names, s->n_params) < 0)
+            return -1;
+    return 0;
+}
+
+const br_located *br_work_expr(const br_work *w, size_t kernel) {
+    if (w->by_kernel)
+        return w->by_kernel[kernel].text ? &w->by_kernel[kernel] : NULL;
+    return w->all.text ? &w->all : NULL;
+}
+
+int br_work_present(const br_work *w) {
+    return w->all.text != NULL || w->by_kernel != NULL;
+}
+
+static void work_dispose(br_work *w, size_t n_kernels) {
+    free(w->all.text);
+    for (size_t i = 0; w->by_kernel && i < n_kernels; i++)
+        free(w->by_kernel[i].text);
+    free(w->by_kernel);
 }
 
 static int load_measure(br_suite *s, const node *v) {
@@ -1177,7 +1448,7 @@ static int load_root(br_suite *s, const node *root) {
         if (!find(root, required[i]))
             return br_error_at(root->pos, "missing required key '%s'", required[i]);
 
-    const node *metric = NULL;
+    const node *metric = NULL, *defines = NULL, *bytes = NULL, *flops = NULL;
     for (size_t i = 0; i < map_size(root); i++) {
         const node *k = map_key(root, i), *v = map_value(root, i);
         int rc = 0;
@@ -1194,10 +1465,20 @@ static int load_root(br_suite *s, const node *root) {
         else if (key_is(k, "metric"))
             rc = load_metric(s, metric = v);
         else if (key_is(k, "bytes"))
-            rc = load_expr_text(&s->bytes, v);
+            bytes = v; /* after the kernels: it may name them */
         else if (key_is(k, "flops"))
-            rc = load_expr_text(&s->flops, v);
-        else if (key_is(k, "cache"))
+            flops = v;
+        else if (key_is(k, "where"))
+            rc = load_expr_text(&s->where, v);
+        else if (key_is(k, "defines"))
+            defines = v; /* after the params */
+        else if (key_is(k, "link"))
+            rc = load_libs(s, v);
+        else if (key_is(k, "budget")) {
+            rc = get_duration(&s->budget_ns, v);
+            if (rc == 0 && s->budget_ns <= 0)
+                rc = br_error_at(v->pos, "budget must be longer than 0");
+        } else if (key_is(k, "cache"))
             rc = load_cache(s, v);
         else if (key_is(k, "warmup"))
             rc = get_duration(&s->warmup_ns, v);
@@ -1211,23 +1492,27 @@ static int load_root(br_suite *s, const node *root) {
             return -1;
     }
 
+    if ((bytes && load_work(s, &s->bytes, bytes, "bytes") < 0) ||
+        (flops && load_work(s, &s->flops, flops, "flops") < 0) ||
+        (defines && load_defines(s, defines) < 0))
+        return -1;
+
     /* Expressions, now that the params are known. */
     const char *names[BR_SUITE_MAX_PARAMS];
     for (size_t i = 0; i < s->n_params; i++)
         names[i] = s->params[i].name;
-    if (s->bytes.text && br_expr_check(s->bytes.text, s->bytes.pos, names, s->n_params) < 0)
+    if (check_work(&s->bytes, s, names) < 0 || check_work(&s->flops, s, names) < 0)
         return -1;
-    if (s->flops.text && br_expr_check(s->flops.text, s->flops.pos, names, s->n_params) < 0)
+    if (s->where.text && br_expr_check(s->where.text, s->where.pos, names, s->n_params) < 0)
         return -1;
 
+    int has_bytes = br_work_present(&s->bytes), has_flops = br_work_present(&s->flops);
     if (!metric)
-        s->metric = s->bytes.text   ? BR_METRIC_GBPS
-                    : s->flops.text ? BR_METRIC_GFLOPS
-                                    : BR_METRIC_NONE;
-    else if (s->metric == BR_METRIC_GBPS && !s->bytes.text)
+        s->metric = has_bytes ? BR_METRIC_GBPS : has_flops ? BR_METRIC_GFLOPS : BR_METRIC_NONE;
+    else if (s->metric == BR_METRIC_GBPS && !has_bytes)
         return br_error_at(metric->pos,
                            "metric 'GB/s' needs 'bytes' (the bytes moved per execution)");
-    else if (s->metric == BR_METRIC_GFLOPS && !s->flops.text)
+    else if (s->metric == BR_METRIC_GFLOPS && !has_flops)
         return br_error_at(metric->pos, "metric 'GFLOP/s' needs 'flops' (the FLOP per execution)");
     return 0;
 }
@@ -1290,10 +1575,15 @@ void br_suite_dispose(br_suite *s) {
     for (size_t i = 0; s->params && i < s->n_params; i++) {
         free(s->params[i].name);
         free(s->params[i].values);
+        free(s->params[i].group);
     }
     free(s->params);
-    free(s->bytes.text);
-    free(s->flops.text);
+    work_dispose(&s->bytes, s->n_kernels);
+    work_dispose(&s->flops, s->n_kernels);
+    free(s->where.text);
+    for (size_t i = 0; s->libs && i < s->n_libs; i++)
+        free(s->libs[i].text);
+    free(s->libs);
     free(s->path);
     free(s->dir);
     memset(s, 0, sizeof *s);

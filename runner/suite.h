@@ -104,13 +104,41 @@ typedef struct br_located {
     br_pos pos; /* position of the value's first character (text[0]: one past an opening quote) */
 } br_located;
 
-/* One parameter: a name and the values it sweeps, in order. */
+/* One parameter: a name and the values it sweeps, in order.
+ *
+ * Forms in a suite's `params:` mapping:
+ *   n: 4096                          one value
+ *   n: [256, 1024, 2^20]             a list (constant expressions allowed)
+ *   n: {from: 64, to: 1024, step: 64}  a linear range, both ends included
+ *                                    (step defaults to 1)
+ *   n: {pow2: [8, 13]}               powers of two 2^8 .. 2^13 ([lo, hi, step])
+ *   shape: {zip: {m: [...], n: [...], k: [...]}}
+ *                                    a zipped group: m, n and k advance
+ *                                    together (the i-th values form one
+ *                                    combination); each member takes any of
+ *                                    the forms above and all have as many
+ *                                    values (a one-value member repeats)
+ * A parameter listed under `defines:` is also a compile-time constant: the
+ * kernel sources are compiled once per distinct set of such values, with
+ * `-D NAME=VALUE`. */
 typedef struct br_param {
     char *name;      /* owned; a C identifier */
     br_pos pos;      /* position of the name */
     int64_t *values; /* owned; n_values >= 1 */
     size_t n_values;
+    size_t zip;  /* 0: a parameter of its own; else the 1-based zipped group it belongs to */
+    char *group; /* owned: the group's key in the suite (NULL when zip is 0) */
+    int define;  /* 1: listed under `defines:` (a -D for the kernel compiles) */
 } br_param;
+
+/* A suite's `bytes` or `flops`: one expression for every kernel, or one
+ * per kernel (a mapping kernel -> expression, e.g. STREAM's copy and triad
+ * count different bytes). */
+typedef struct br_work {
+    br_located all;        /* the expression for every kernel; text NULL when per kernel */
+    br_located *by_kernel; /* owned: n_kernels expressions in suite kernel order; NULL when
+                              one expression (or none) */
+} br_work;
 
 typedef struct br_suite {
     char *path;    /* the suite file as given (owned); every br_pos.path in the model points here */
@@ -131,13 +159,19 @@ typedef struct br_suite {
     br_param *params; /* in suite order; may be empty (one case per kernel) */
     size_t n_params;
 
+    br_located where; /* condition over the params; combinations where it is 0 are dropped
+                         (text NULL: keep all) */
+    br_located *libs; /* `link:` libraries each GPU/host source is linked with (-lNAME) */
+    size_t n_libs;
+
     br_metric metric;
-    br_located bytes; /* expression over the params: bytes moved per execution; or absent */
-    br_located flops; /* expression over the params: FLOP per execution; or absent */
+    br_work bytes; /* expression(s) over the params: bytes moved per execution; or absent */
+    br_work flops; /* expression(s) over the params: FLOP per execution; or absent */
 
     br_cache_policy cache;
     br_peak_kind peak;
     double warmup_ns; /* warmup time budget per case, ns */
+    double budget_ns; /* `budget:` bound on the whole run's measuring time, ns; 0: none */
     br_measure_cfg measure;
     br_regression_cfg regression;
 } br_suite;
@@ -148,6 +182,14 @@ typedef struct br_suite {
  * files exist. Returns 0, or -1 with the last error naming path:line:column,
  * what was expected, and for a misspelt key a suggestion. */
 int br_suite_load(br_suite *out, const char *path);
+
+/* The `bytes` (or `flops`) expression of kernel `kernel` (index into
+ * kernels): the per-kernel one, else the common one; NULL when absent.
+ * Borrowed from w. */
+const br_located *br_work_expr(const br_work *w, size_t kernel);
+
+/* Whether w has any expression. */
+int br_work_present(const br_work *w);
 
 /* Release what *s owns; accepts NULL and a zeroed or partly loaded suite. */
 void br_suite_dispose(br_suite *s);

@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -268,4 +269,37 @@ done:
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+void br_format_duration(char *buf, size_t len, double ns) {
+    if (!len)
+        return;
+    static const struct {
+        double ns;
+        const char *unit;
+    } units[] = {{60e9, "min"}, {1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+    if (!(ns >= 0) || !isfinite(ns)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (ns >= units[i].ns || i == sizeof units / sizeof units[0] - 1) {
+            double v = ns / units[i].ns;
+            snprintf(buf, len, v >= 100 || v == (double)(long long)v ? "%.0f %s" : "%.3g %s", v,
+                     units[i].unit);
+            return;
+        }
+    }
+}
+
+void br_format_clock(char *buf, size_t len, double ns) {
+    if (!len)
+        return;
+    long long s = !(ns > 0) || !isfinite(ns) ? 0 : (long long)(ns / 1e9 + 0.5);
+    if (s >= 3600)
+        snprintf(buf, len, "%lldh%02lldm", s / 3600, s / 60 % 60);
+    else if (s >= 60)
+        snprintf(buf, len, "%lldm%02llds", s / 60, s % 60);
+    else
+        snprintf(buf, len, "%llds", s);
 }

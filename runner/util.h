@@ -58,6 +58,13 @@ int br_hash_blob(char out[41], const void *data, size_t len);
  * "-" writes to standard output (not atomic). Returns 0 or -1 (error set). */
 int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
 
+/* A duration for a message: "850 ns", "12.5 us", "420 ms", "2.5 s", "10 min" (3
+ * significant digits at most), into buf (NUL-terminated when len > 0). */
+void br_format_duration(char *buf, size_t len, double ns);
+
+/* Elapsed wall time as a clock: "42s", "3m07s", "1h02m", into buf. */
+void br_format_clock(char *buf, size_t len, double ns);
+
 #ifdef __cplusplus
 }
 #endif

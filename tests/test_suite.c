@@ -221,10 +221,10 @@ Test(suite, full) {
     cr_assert_eq(s.params[2].values[0], 64);
 
     cr_assert_eq(s.metric, BR_METRIC_GBPS);
-    cr_assert_str_eq(s.bytes.text, "4 * n");
-    cr_assert_eq(s.bytes.pos.line, 11);
-    cr_assert_eq(s.bytes.pos.column, 8);
-    cr_assert_str_eq(s.flops.text, "n");
+    cr_assert_str_eq(s.bytes.all.text, "4 * n");
+    cr_assert_eq(s.bytes.all.pos.line, 11);
+    cr_assert_eq(s.bytes.all.pos.column, 8);
+    cr_assert_str_eq(s.flops.all.text, "n");
     cr_assert_eq(s.cache, BR_CACHE_WARM);
     cr_assert_float_eq(s.warmup_ns, 1.5e9, 1e-6);
     cr_assert_eq(s.measure.min_samples, 20);
@@ -250,8 +250,8 @@ Test(suite, minimal_gets_the_defaults) {
     cr_assert_eq(s.n_params, 0);
     cr_assert_null(s.params);
     cr_assert_eq(s.metric, BR_METRIC_NONE);
-    cr_assert_null(s.bytes.text);
-    cr_assert_null(s.flops.text);
+    cr_assert_null(s.bytes.all.text);
+    cr_assert_null(s.flops.all.text);
     cr_assert_eq(s.cache, BR_CACHE_FLUSH);
     cr_assert_eq(s.warmup_ns, BR_DEFAULT_WARMUP_NS);
     cr_assert_eq(s.measure.min_samples, BR_DEFAULT_MIN_SAMPLES);
@@ -295,8 +295,8 @@ Test(suite, command_line_values_parse_like_suite_values) {
     cr_assert_float_eq(ns, 1.5e6, 1e-9);
     cr_assert_eq(br_parse_duration(&ns, "--timeout", "5"), -1);
     cr_assert_str_eq(br_error_get(), "--timeout: expected a duration such as 25ms or 1.5s, "
-                                     "found 5 (a unit is missing: ns, us, ms, s or "
-                                     "min)");
+                                     "found 5 (a unit is missing: ns, us, ms, s, m or "
+                                     "h)");
     cr_assert_eq(br_parse_fraction(&f, "--max-noise", "0.5%"), 0);
     cr_assert_float_eq(f, 0.005, 1e-15);
     cr_assert_eq(br_parse_fraction(&f, "--max-noise", "150%"), -1);
@@ -326,9 +326,9 @@ Test(suite, flow_style_and_quotes) {
     cr_assert_eq(s.params[1].values[0], 7);
     /* GFLOP/s is the default when only flops is given. */
     cr_assert_eq(s.metric, BR_METRIC_GFLOPS);
-    cr_assert_str_eq(s.flops.text, "2 * x * y");
-    cr_assert_eq(s.flops.pos.line, 5);
-    cr_assert_eq(s.flops.pos.column, 10);
+    cr_assert_str_eq(s.flops.all.text, "2 * x * y");
+    cr_assert_eq(s.flops.all.pos.line, 5);
+    cr_assert_eq(s.flops.all.pos.column, 10);
     cr_assert_float_eq(s.warmup_ns, 250e3, 1e-9);
     cr_assert_eq(s.cache, BR_CACHE_FLUSH);
     cr_assert_float_eq(s.measure.max_noise, 0.02, 1e-15);
@@ -349,7 +349,7 @@ Test(suite, block_style) {
     cr_assert_eq(s.params[0].n_values, 2);
     cr_assert_eq(s.params[0].values[1], 3);
     cr_assert_eq(s.params[1].values[0], (int64_t)1 << 62);
-    cr_assert_str_eq(s.bytes.text, "4096");
+    cr_assert_str_eq(s.bytes.all.text, "4096");
     cr_assert_eq(s.metric, BR_METRIC_GBPS);
     cr_assert_eq(s.warmup_ns, 0);
     cr_assert_eq(s.measure.min_time_ns, 10e9); /* min_time == timeout is allowed */
@@ -363,9 +363,9 @@ Test(suite, bom_and_crlf) {
     cr_assert_str_eq(s.name.text, "bom");
     cr_assert_eq(s.name.pos.line, 1);
     cr_assert_eq(s.name.pos.column, 7); /* the byte order mark is not a column */
-    cr_assert_str_eq(s.bytes.text, "8 *  s");
-    cr_assert_eq(s.bytes.pos.line, 4);
-    cr_assert_eq(s.bytes.pos.column, 9);
+    cr_assert_str_eq(s.bytes.all.text, "8 *  s");
+    cr_assert_eq(s.bytes.all.pos.line, 4);
+    cr_assert_eq(s.bytes.all.pos.column, 9);
     cr_assert_eq(s.metric, BR_METRIC_NONE); /* explicit none, although bytes is given */
     br_suite_dispose(&s);
 }
