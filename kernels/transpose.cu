@@ -1,0 +1,297 @@
+/* transpose.cu - out = in^T for a row-major float32 matrix in of m rows and n
+ * columns; out is n rows by m columns (out[j][i] = in[i][j]).
+ *
+ *   transpose_naive   one thread per element, blocks of 32 x 8 threads: reads
+ *                     along rows of in (coalesced), writes down columns of out
+ *                     (a warp's 32 stores land in 32 different rows)
+ *   transpose_tiled   a 32 x 32 tile staged in shared memory by 32 x 8 threads,
+ *                     4 elements each: rows of in are read and rows of out are
+ *                     written, both coalesced; the tile is read by columns,
+ *                     which with a row of 32 floats puts all 32 threads of a
+ *                     warp in the same bank (a 32-way conflict)
+ *   transpose_padded  the same with a 32 x 33 tile: a column's 32 elements are
+ *                     33 words apart, so they fall in 32 different banks
+ *
+ * The tiled kernels are the design of Mark Harris, "An Efficient Matrix
+ * Transpose in CUDA C/C++", NVIDIA Technical Blog, 2013
+ * (https://developer.nvidia.com/blog/efficient-matrix-transpose-cuda-cc/),
+ * with bounds checks added so that m and n need not be multiples of 32.
+ *
+ * Parameters: m, n (each 1 .. 65536).
+ *
+ * Bytes: 2 * 4 * m * n per execution, every element read once from in and
+ * written once to out. The suite declares it; this module does not report it.
+ *
+ * Inputs: element k = i * n + j of in is the k-th draw of br_splitmix64 from
+ * a key drawn from c->api->seed(c), made into a float in +-[1, 2) (random sign
+ * and 23 random fraction bits, never 0). setup generates in on the device and
+ * fills out with all ones (a NaN) so verify sees any element a run missed;
+ * verify copies out back in chunks of rows and compares every element, bit for
+ * bit, with the value regenerated on the host (a transpose moves bits and does
+ * no arithmetic), and reports the first mismatch with its indices. A run reads
+ * in and writes out, so it leaves the case as it found it. */
+#include <cuda_runtime.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchrun_kernel.h"
+
+#define TR_TILE    32 /* tile side; also the block's x extent */
+#define TR_ROWS    8  /* block's y extent: each thread does TR_TILE / TR_ROWS rows */
+#define TR_THREADS (TR_TILE * TR_ROWS)
+#define TR_DIM_MAX 65536
+
+static_assert(TR_TILE % TR_ROWS == 0, "TR_ROWS must divide TR_TILE");
+
+enum tr_kind { TR_NAIVE, TR_TILED, TR_PADDED };
+static const char *const tr_kernel_names[] = {"transpose_naive_kernel", "transpose_tiled_kernel",
+                                              "transpose_padded_kernel"};
+
+struct tr_state {
+    int kind;
+    int m, n;   /* in is m x n, out is n x m */
+    float *in;  /* device, m * n floats (runner allocation) */
+    float *out; /* device, n * m floats (runner allocation) */
+    uint64_t key;
+    dim3 grid;
+};
+
+#define TR_CHECK(c, call)                                                                          \
+    do {                                                                                           \
+        cudaError_t tr_err_ = (call);                                                              \
+        if (tr_err_ != cudaSuccess)                                                                \
+            return (c)->api->fail((c), "%s: %s", #call, cudaGetErrorString(tr_err_));              \
+    } while (0)
+
+/* ---- inputs (host and device) ------------------------------------------ */
+
+/* The k-th value (from 0) that br_splitmix64 returns from state key: the
+ * generator adds the constant once per draw, so draw k mixes key + (k+1) * it. */
+__host__ __device__ __forceinline__ uint64_t tr_draw(uint64_t key, int64_t k) {
+    uint64_t z = key + (uint64_t)(k + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Bits of element k of in: sign and 23 fraction bits from the draw's high
+ * half, exponent 0, so +-[1, 2). */
+__host__ __device__ __forceinline__ uint32_t tr_bits(uint64_t key, int64_t k) {
+    return ((uint32_t)(tr_draw(key, k) >> 32) & 0x807FFFFFu) | 0x3F800000u;
+}
+
+__global__ void tr_fill_kernel(float *__restrict__ x, int64_t count, uint64_t key) {
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += stride)
+        x[k] = __uint_as_float(tr_bits(key, k));
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+/* Block (TR_TILE, TR_ROWS), grid (ceil(n / TR_TILE), ceil(m / TR_ROWS)). */
+__global__ void __launch_bounds__(TR_THREADS)
+    transpose_naive_kernel(float *__restrict__ out, const float *__restrict__ in, int m, int n) {
+    const int j = blockIdx.x * TR_TILE + threadIdx.x; /* column of in, row of out */
+    const int i = blockIdx.y * TR_ROWS + threadIdx.y; /* row of in, column of out */
+    if (i < m && j < n)
+        out[(size_t)j * m + i] = in[(size_t)i * n + j];
+}
+
+/* Block (TR_TILE, TR_ROWS), grid (ceil(n / TR_TILE), ceil(m / TR_TILE)); PAD
+ * extra floats per tile row. Block (bx, by) copies the tile of in at rows
+ * by*32.., columns bx*32.. into shared memory row by row, then writes it out
+ * row by row as the tile of out at rows bx*32.., columns by*32.., reading the
+ * shared tile by columns. An element is written only if it is inside out,
+ * and then the element of in it comes from is inside in and was loaded. */
+template <int PAD>
+__device__ __forceinline__ void tr_tile(float *__restrict__ out, const float *__restrict__ in,
+                                        int m, int n) {
+    __shared__ float tile[TR_TILE][TR_TILE + PAD];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+
+    int j = blockIdx.x * TR_TILE + tx; /* column of in */
+    int i = blockIdx.y * TR_TILE + ty; /* first row of in */
+#pragma unroll
+    for (int r = 0; r < TR_TILE; r += TR_ROWS)
+        if (j < n && i + r < m)
+            tile[ty + r][tx] = in[(size_t)(i + r) * n + j];
+    __syncthreads();
+
+    j = blockIdx.y * TR_TILE + tx; /* column of out (row of in) */
+    i = blockIdx.x * TR_TILE + ty; /* first row of out (column of in) */
+#pragma unroll
+    for (int r = 0; r < TR_TILE; r += TR_ROWS)
+        if (j < m && i + r < n)
+            out[(size_t)(i + r) * m + j] = tile[tx][ty + r];
+}
+
+__global__ void __launch_bounds__(TR_THREADS)
+    transpose_tiled_kernel(float *__restrict__ out, const float *__restrict__ in, int m, int n) {
+    tr_tile<0>(out, in, m, n);
+}
+
+__global__ void __launch_bounds__(TR_THREADS)
+    transpose_padded_kernel(float *__restrict__ out, const float *__restrict__ in, int m, int n) {
+    tr_tile<1>(out, in, m, n);
+}
+
+/* ---- host side --------------------------------------------------------- */
+
+static cudaStream_t tr_stream(br_case *c) {
+    return (cudaStream_t)c->api->stream(c);
+}
+
+/* Read parameter `name` into *out and check it is in 1..TR_DIM_MAX. */
+static int tr_param(br_case *c, const char *name, int *out) {
+    int64_t v = 0;
+    if (c->api->param(c, name, &v) != 0)
+        return -1; /* the runner recorded the error */
+    if (v < 1 || v > TR_DIM_MAX)
+        return c->api->fail(c, "parameter %s must be between 1 and %d, got %lld", name, TR_DIM_MAX,
+                            (long long)v);
+    *out = (int)v;
+    return 0;
+}
+
+static int tr_setup(br_case *c, int kind) {
+    tr_state *s = (tr_state *)calloc(1, sizeof *s);
+    if (!s)
+        return c->api->fail(c, "out of host memory for the case state");
+    c->state = s;
+    s->kind = kind;
+    if (tr_param(c, "m", &s->m) != 0 || tr_param(c, "n", &s->n) != 0)
+        return -1;
+    const cudaStream_t stream = tr_stream(c);
+    const int64_t count = (int64_t)s->m * s->n;
+    const size_t bytes = (size_t)count * sizeof(float);
+
+    s->in = (float *)c->api->alloc(c, bytes, BR_MEM_DEVICE);
+    s->out = (float *)c->api->alloc(c, bytes, BR_MEM_DEVICE);
+    if (!s->in || !s->out)
+        return -1; /* the runner recorded the error */
+
+    uint64_t rng = c->api->seed(c);
+    s->key = br_splitmix64(&rng);
+    const int64_t want = (count + 255) / 256;
+    tr_fill_kernel<<<(unsigned int)(want < 65536 ? want : 65536), 256, 0, stream>>>(s->in, count,
+                                                                                    s->key);
+    TR_CHECK(c, cudaGetLastError());
+    TR_CHECK(c, cudaMemsetAsync(s->out, 0xff, bytes, stream));
+
+    const int rows = kind == TR_NAIVE ? TR_ROWS : TR_TILE; /* rows of in per block */
+    s->grid = dim3((unsigned int)((s->n + TR_TILE - 1) / TR_TILE),
+                   (unsigned int)((s->m + rows - 1) / rows)); /* y at most 8192 */
+    TR_CHECK(c, cudaStreamSynchronize(stream));
+    return 0;
+}
+
+static int setup_naive(br_case *c) {
+    return tr_setup(c, TR_NAIVE);
+}
+static int setup_tiled(br_case *c) {
+    return tr_setup(c, TR_TILED);
+}
+static int setup_padded(br_case *c) {
+    return tr_setup(c, TR_PADDED);
+}
+
+static int tr_launched(br_case *c) {
+    const tr_state *s = (const tr_state *)c->state;
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        return c->api->fail(c, "launch of %s: %s", tr_kernel_names[s->kind],
+                            cudaGetErrorString(err));
+    return 0;
+}
+
+static int run_naive(br_case *c) {
+    tr_state *s = (tr_state *)c->state;
+    transpose_naive_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, tr_stream(c)>>>(s->out, s->in,
+                                                                                 s->m, s->n);
+    return tr_launched(c);
+}
+
+static int run_tiled(br_case *c) {
+    tr_state *s = (tr_state *)c->state;
+    transpose_tiled_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, tr_stream(c)>>>(s->out, s->in,
+                                                                                 s->m, s->n);
+    return tr_launched(c);
+}
+
+static int run_padded(br_case *c) {
+    tr_state *s = (tr_state *)c->state;
+    transpose_padded_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, tr_stream(c)>>>(s->out, s->in,
+                                                                                  s->m, s->n);
+    return tr_launched(c);
+}
+
+static int verify(br_case *c) {
+    tr_state *s = (tr_state *)c->state;
+    const cudaStream_t stream = tr_stream(c);
+    const int64_t m = s->m, n = s->n;
+    /* Whole rows of out (m floats each), about 16 MiB at a time. */
+    int64_t rows = ((int64_t)1 << 22) / m;
+    if (rows < 1)
+        rows = 1;
+    if (rows > n)
+        rows = n;
+    uint32_t *h = (uint32_t *)malloc((size_t)(rows * m) * sizeof(uint32_t));
+    if (!h)
+        return c->api->fail(c, "out of host memory for %lld rows of the output", (long long)rows);
+    int64_t bad = 0, bad_r = 0, bad_k = 0;
+    uint32_t bad_got = 0, bad_want = 0;
+    for (int64_t r0 = 0; r0 < n; r0 += rows) {
+        const int64_t nr = n - r0 < rows ? n - r0 : rows;
+        /* On the case's stream, after the run; pageable memory, so the copy
+         * has completed when the synchronisation returns. */
+        cudaError_t err = cudaMemcpyAsync(h, s->out + r0 * m, (size_t)(nr * m) * sizeof(float),
+                                          cudaMemcpyDeviceToHost, stream);
+        if (err == cudaSuccess)
+            err = cudaStreamSynchronize(stream);
+        if (err != cudaSuccess) {
+            free(h);
+            return c->api->fail(c, "copying the output back: %s", cudaGetErrorString(err));
+        }
+        for (int64_t r = 0; r < nr; r++) {
+            const uint32_t *row = h + r * m;
+            for (int64_t k = 0; k < m; k++) { /* out[r0 + r][k] = in[k][r0 + r] */
+                const uint32_t want = tr_bits(s->key, k * n + r0 + r);
+                if (row[k] != want) {
+                    if (bad == 0) {
+                        bad_r = r0 + r;
+                        bad_k = k;
+                        bad_got = row[k];
+                        bad_want = want;
+                    }
+                    bad++;
+                }
+            }
+        }
+    }
+    free(h);
+    if (bad > 0) {
+        float got, want;
+        memcpy(&got, &bad_got, sizeof got);
+        memcpy(&want, &bad_want, sizeof want);
+        return c->api->fail(c,
+                            "%lld of %lld elements differ; first out[%lld][%lld] = %.9g (0x%08x), "
+                            "expected in[%lld][%lld] = %.9g (0x%08x)",
+                            (long long)bad, (long long)(m * n), (long long)bad_r, (long long)bad_k,
+                            (double)got, (unsigned)bad_got, (long long)bad_k, (long long)bad_r,
+                            (double)want, (unsigned)bad_want);
+    }
+    return 0;
+}
+
+static void teardown(br_case *c) {
+    free(c->state); /* device memory is the runner's; state may be NULL */
+    c->state = NULL;
+}
+
+static const br_kernel kernels[] = {
+    {"transpose_naive", setup_naive, run_naive, verify, teardown},
+    {"transpose_tiled", setup_tiled, run_tiled, verify, teardown},
+    {"transpose_padded", setup_padded, run_padded, verify, teardown},
+};
+BR_MODULE(kernels);
