@@ -92,10 +92,7 @@ int br_baseline_load(br_run *out, const char *path, const br_run *r) {
 
 /* ---- case identity ---------------------------------------------------------------------- */
 
-/* The key of case c of run r: "kernel\x1fname=value\x1f..." with the params
- * in the order of their names, so that two runs that list the same params in
- * another order still match. Caller frees; NULL (error set) when out of memory. */
-static char *case_key(const br_run *r, const br_case_result *c) {
+char *br_baseline_case_key(const br_run *r, const br_case_result *c) {
     const char *kernel =
         c->kernel < r->n_kernels && r->kernels[c->kernel].name ? r->kernels[c->kernel].name : "?";
     size_t cap = strlen(kernel) + 1;
@@ -175,7 +172,7 @@ static int keyset_build(keyset *out, const br_run *r) {
     }
     out->n = r->n_cases;
     for (size_t i = 0; i < r->n_cases; i++) {
-        if (!(out->keys[i] = case_key(r, &r->cases[i]))) {
+        if (!(out->keys[i] = br_baseline_case_key(r, &r->cases[i]))) {
             keyset_dispose(out);
             return -1;
         }
@@ -331,7 +328,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
         e->kernel = br_strdup(c->kernel < cur->n_kernels ? cur->kernels[c->kernel].name : "?");
         e->params = case_params_label(cur, c);
-        if (!(key = case_key(cur, c)) || !e->kernel || !e->params)
+        if (!(key = br_baseline_case_key(cur, c)) || !e->kernel || !e->params)
             goto done;
         size_t j = keyset_find(&bk, key, matched);
         free(key);
@@ -629,7 +626,7 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         d->date[0] = '\0';
         const br_case_result *prev = NULL;
         if (have_old) {
-            if (!(key = case_key(r, c)))
+            if (!(key = br_baseline_case_key(r, c)))
                 goto done;
             size_t j = keyset_find(&oldk, key, NULL);
             free(key);
@@ -659,7 +656,7 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
             st.dropped++;
             continue;
         }
-        if (!(key = case_key(&old, c)))
+        if (!(key = br_baseline_case_key(&old, c)))
             goto done;
         size_t hit = keyset_find(&written, key, NULL);
         free(key);

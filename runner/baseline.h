@@ -81,6 +81,12 @@ int br_baseline_load(br_run *out, const char *path, const br_run *r);
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
                         const br_run *cur, const br_regression_cfg *rules, int force_device);
 
+/* The identity of case c of run r, by which comparisons match cases:
+ * "kernel\x1fname=value\x1f..." with the params in the order of their
+ * names, so two runs that list the same params in another order still
+ * match. Caller frees; NULL (error set) when out of memory. */
+char *br_baseline_case_key(const br_run *r, const br_case_result *c);
+
 /* Whether comparison c fails the run under `fail_on`: 1 when it holds a
  * slower case (BR_FAIL_ON_SLOWER), a slower or faster one (BR_FAIL_ON_ANY);
  * never for BR_FAIL_ON_NEVER or c NULL. */

@@ -337,38 +337,6 @@ void br_history_label(char *buf, size_t len, const br_history *h, size_t i, int 
 
 /* ---- one suite's view: rows (cases) x columns (runs) ------------------------------------ */
 
-/* The key of case c of run r, the identity br_baseline_compare matches
- * cases by: "kernel\x1fname=value..." with the parameters sorted by name.
- * Caller frees; NULL (error set) when out of memory. */
-static char *case_key(const br_run *r, const br_case_result *c) {
-    const char *kernel =
-        c->kernel < r->n_kernels && r->kernels[c->kernel].name ? r->kernels[c->kernel].name : "?";
-    size_t cap = strlen(kernel) + 1;
-    for (size_t p = 0; p < r->n_params; p++)
-        cap += strlen(r->param_names[p]) + 24;
-    char *key = malloc(cap);
-    unsigned char *done = calloc(r->n_params + 1, 1);
-    if (!key || !done) {
-        free(key);
-        free(done);
-        br_error_set("out of memory");
-        return NULL;
-    }
-    size_t used = (size_t)snprintf(key, cap, "%s", kernel);
-    for (size_t k = 0; k < r->n_params; k++) {
-        size_t best = NONE;
-        for (size_t p = 0; p < r->n_params; p++) {
-            if (!done[p] && (best == NONE || strcmp(r->param_names[p], r->param_names[best]) < 0))
-                best = p;
-        }
-        done[best] = 1;
-        used += (size_t)snprintf(key + used, cap - used, "\x1f%s=%lld", r->param_names[best],
-                                 (long long)c->params[best]);
-    }
-    free(done);
-    return key;
-}
-
 typedef struct hcell {
     size_t ci;        /* index of the case in its run; NONE: the run has no such case */
     int compared;     /* 1: compared with an earlier run (change, pct) */
@@ -585,7 +553,7 @@ static int view_build(hview *v, const br_history *h, size_t first, size_t n, int
     for (size_t j = n; j-- > 0;) {
         const br_run *r = vrun(v, j);
         for (size_t ci = 0; ci < r->n_cases; ci++, pos++) {
-            if (!(t[n_t].key = case_key(r, &r->cases[ci])))
+            if (!(t[n_t].key = br_baseline_case_key(r, &r->cases[ci])))
                 goto done;
             t[n_t].run = j;
             t[n_t].ci = ci;
