@@ -350,6 +350,9 @@ static int save_results(const char *dir, const br_run *const *runs, size_t n,
         }
         free(name);
     }
+    if (rc != 0 && errno == EEXIST)
+        fprintf(stderr, "benchrun: --results-dir %s: no free name for %s-%s (999 taken)\n", dir,
+                stamp, sha);
     unlink(tmp);
     free(tmp);
     return rc;

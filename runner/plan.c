@@ -121,6 +121,16 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
             if (!keep)
                 continue;
         }
+        /* With `where` the sweep may be far larger than the plan: stop at
+         * the limit rather than keep up to BR_PLAN_MAX_SWEEP rows first. */
+        if (s->where.text && (combos >= BR_PLAN_MAX_CASES ||
+                              (n_kernels && combos * n_kernels >= BR_PLAN_MAX_CASES))) {
+            br_error_at(s->where.pos,
+                        "plan has more than %u cases ('where' keeps more than %zu "
+                        "parameter combinations x %zu kernels)",
+                        BR_PLAN_MAX_CASES, combos, n_kernels);
+            goto done;
+        }
         if (combos == cap) {
             size_t ncap = cap ? cap * 2 : 64;
             if (ncap > raw)
@@ -190,8 +200,18 @@ int br_plan_apply_overrides(br_suite *s, const br_param_override *ov, size_t n, 
             continue;
         }
         /* A zipped parameter: keep the group's entries with one of the
-         * values, for every member alike. */
+         * values, for every member alike; a value no entry has is an error
+         * (it cannot be added to a group the way a plain value can). */
         size_t len = p->n_values, kept = 0;
+        for (size_t v = 0; v < ov[o].n_values; v++) {
+            bool hit = false;
+            for (size_t j = 0; j < len && !hit; j++)
+                hit = p->values[j] == ov[o].values[v];
+            if (!hit)
+                return br_error_at(p->pos, "-p %s: no entry of zip group '%s' has %s = %lld",
+                                   ov[o].name, p->group ? p->group : "", p->name,
+                                   (long long)ov[o].values[v]);
+        }
         for (size_t j = 0; j < len; j++) {
             bool hit = false;
             for (size_t v = 0; v < ov[o].n_values; v++)
@@ -202,16 +222,6 @@ int br_plan_apply_overrides(br_suite *s, const br_param_override *ov, size_t n, 
                 if (s->params[i].zip == p->zip)
                     s->params[i].values[kept] = s->params[i].values[j];
             kept++;
-        }
-        if (kept == 0) {
-            char have[256] = "";
-            size_t off = 0;
-            for (size_t j = 0; j < len && off < sizeof have; j++)
-                off += (size_t)snprintf(have + off, sizeof have - off, "%s%lld", j ? ", " : "",
-                                        (long long)p->values[j]);
-            return br_error_at(p->pos,
-                               "-p %s: no entry of zip group '%s' has that value (%s takes %s)",
-                               ov[o].name, p->group ? p->group : "", p->name, have);
         }
         for (size_t i = 0; i < s->n_params; i++)
             if (s->params[i].zip == p->zip)

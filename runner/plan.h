@@ -74,8 +74,8 @@ void br_param_override_dispose(br_param_override *o);
  * only the group entries that have one of the values (every member of the
  * group alike). Overrides naming no parameter of s are ignored; used[o]
  * (when used is not NULL) is set to 1 for each one that applied. Returns 0,
- * or -1 with the error set (no entry of a zip group has the value; out of
- * memory). */
+ * or -1 with the error set (a value that no entry of the zip group has; out
+ * of memory). */
 int br_plan_apply_overrides(br_suite *s, const br_param_override *ov, size_t n, int *used);
 
 #ifdef __cplusplus

@@ -96,8 +96,14 @@ static int find_variants(br_job *j) {
             if (same)
                 found = x;
         }
-        if (found == j->n_variants)
+        if (found == j->n_variants) {
+            if (j->n_variants == BR_MAX_VARIANTS)
+                return br_error_at(s->path ? (br_pos){s->path, 0, 0} : (br_pos){0},
+                                   "the defines give more than %d compile-time variants (each is "
+                                   "a compile): sweep fewer values, or make some plain params",
+                                   BR_MAX_VARIANTS);
             j->variant_combo[j->n_variants++] = c;
+        }
         j->variant_of[c] = found;
     }
     return 0;

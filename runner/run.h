@@ -69,6 +69,9 @@ typedef struct br_run_opts {
 br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
                               size_t len);
 
+/* Most compile-time variants one suite may have. */
+#define BR_MAX_VARIANTS 1024
+
 /* A suite ready to run. */
 typedef struct br_job {
     br_suite suite;

@@ -8,6 +8,7 @@
  */
 #include "suite.h"
 
+#include "build.h"
 #include "expr.h"
 #include "util.h"
 
@@ -1046,6 +1047,9 @@ static int load_zip(br_suite *s, const node *k, const node *z, size_t group) {
         return -1;
     size_t first = s->n_params, len = 1;
     const node *longest = NULL;
+    /* Entries are checked pairwise for repeats: keep groups to a size
+     * where that stays instant (a sweep that large wants plain params). */
+    const size_t zip_max = 10000;
     for (size_t i = 0; i < map_size(z); i++) {
         br_param *p = &s->params[s->n_params++];
         const node *mv = map_value(z, i);
@@ -1066,6 +1070,8 @@ static int load_zip(br_suite *s, const node *k, const node *z, size_t group) {
                                p->name, p->n_values, (int)longest->len, longest->text, len, q);
         }
     }
+    if (len > zip_max)
+        return br_error_at(z->pos, "zip group %s has %zu entries (at most %zu)", q, len, zip_max);
     /* A one-value member repeats for every combination of the group. */
     for (size_t i = first; i < s->n_params; i++) {
         br_param *p = &s->params[i];
@@ -1105,7 +1111,10 @@ static int load_params(br_suite *s, const node *v) {
     size_t n = 0;
     for (size_t i = 0; i < map_size(v); i++) {
         const node *z = zip_of(map_value(v, i));
-        n += z && z->kind == NODE_MAP ? map_size(z) : 1;
+        if (z && (z->kind != NODE_MAP || map_size(z) == 0))
+            return expected(z, "a mapping of the zipped parameters to their values "
+                               "(zip: {m: [...], n: [...]})");
+        n += z ? map_size(z) : 1;
         if (n > BR_SUITE_MAX_PARAMS)
             return br_error_at(map_key(v, i)->pos, "too many parameters (at most %d)",
                                BR_SUITE_MAX_PARAMS);
@@ -1496,6 +1505,13 @@ static int load_root(br_suite *s, const node *root) {
         (flops && load_work(s, &s->flops, flops, "flops") < 0) ||
         (defines && load_defines(s, defines) < 0))
         return -1;
+    size_t n_flags = s->n_libs;
+    for (size_t i = 0; i < s->n_params; i++)
+        n_flags += s->params[i].define != 0;
+    if (n_flags > BR_BUILD_MAX_EXTRA_FLAGS)
+        return br_error_at(defines ? defines->pos : s->libs[0].pos,
+                           "defines and link give %zu compiler flags (at most %d together)",
+                           n_flags, BR_BUILD_MAX_EXTRA_FLAGS);
 
     /* Expressions, now that the params are known. */
     const char *names[BR_SUITE_MAX_PARAMS];
