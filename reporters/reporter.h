@@ -24,6 +24,10 @@ typedef struct br_reporter {
     int (*write)(FILE *f, const br_run *const *runs, size_t n_runs, const br_report_opts *opts);
 } br_reporter;
 
+/* Display width of a UTF-8 string in a terminal: its number of code points
+ * (every glyph benchrun prints is one column wide). */
+size_t br_report_display_width(const char *s);
+
 /* 1 when a results table of run r gets an "events" column: the run's GPU
  * clock is the kernel clock and the headline timing of a verified case has
  * CUDA event times (br_timing.event_ns). */

@@ -68,16 +68,6 @@ static const glyphs ascii_glyphs = {
     "+", "+", "+", "+", "=", "|", "+", "+", "-", "|", "+", "+", "+", ".", "-", "x", "u",
 };
 
-/* Display width of a UTF-8 string: its number of code points. */
-static size_t display_width(const char *s) {
-    size_t w = 0;
-    for (; *s; s++) {
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    }
-    return w;
-}
-
 static void put_n(FILE *f, const char *s, size_t n) {
     for (size_t i = 0; i < n; i++)
         fputs(s, f);
@@ -126,7 +116,7 @@ static int table_alloc(table *t, int color) {
 /* Set each column's width to its widest cell. */
 static void table_fit(table *t) {
     for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
-        size_t w = display_width(t->cells[i]);
+        size_t w = br_report_display_width(t->cells[i]);
         if (w > t->width[i % t->n_cols])
             t->width[i % t->n_cols] = w;
     }
@@ -471,7 +461,7 @@ static void put_row(FILE *f, const table *t, size_t row, size_t slack, const gly
     fputs(g->vv, f);
     for (size_t c = 0; c < t->n_cols; c++) {
         const char *s = t->cells[row * t->n_cols + c];
-        size_t pad = t->width[c] - display_width(s);
+        size_t pad = t->width[c] - br_report_display_width(s);
         if (c > 0)
             fputs(g->v, f);
         fputc(' ', f);
@@ -617,7 +607,7 @@ static void put_box(FILE *f, table *t, char *const *title, int n_title, const gl
         inner += t->width[c] + 2;
     size_t title_w = 0;
     for (int i = 0; i < n_title; i++) {
-        size_t w = display_width(title[i]) + 2;
+        size_t w = br_report_display_width(title[i]) + 2;
         if (w > title_w)
             title_w = w;
     }
@@ -633,7 +623,7 @@ static void put_box(FILE *f, table *t, char *const *title, int n_title, const gl
     fputc('\n', f);
     for (int i = 0; i < n_title; i++) {
         fprintf(f, "%s %s", g->vv, title[i]);
-        put_n(f, " ", inner - display_width(title[i]) - 1);
+        put_n(f, " ", inner - br_report_display_width(title[i]) - 1);
         fprintf(f, "%s\n", g->vv);
     }
     put_rule(f, t, slack, g->hh_l, g->hh, g->hh, g->hh_r);

@@ -5,7 +5,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -21,6 +20,8 @@
 
 #include "baseline.h"
 #include "error.h"
+#include "plan.h"
+#include "reporter.h"
 #include "resultsfile.h"
 #include "util.h"
 
@@ -63,13 +64,8 @@ static int is_json_name(const struct dirent *d) {
 /* 1 when case c of run r passes the kernel and parameter filters of f. */
 static int case_selected(const br_run *r, const br_case_result *c, const br_history_filter *f) {
     const char *kernel = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : NULL;
-    if (f->n_kernels > 0) {
-        int any = 0;
-        for (size_t i = 0; kernel && i < f->n_kernels && !any; i++)
-            any = fnmatch(f->kernels[i], kernel, 0) == 0;
-        if (!any)
-            return 0;
-    }
+    if (!br_plan_kernel_selected(kernel, f->kernels, f->n_kernels))
+        return 0;
     for (size_t i = 0; i < f->n_params; i++) {
         const br_param_override *o = &f->params[i];
         size_t p = 0;
@@ -652,15 +648,6 @@ typedef struct tglyphs {
 static const tglyphs utf8_tg = {"│", "─", "┼", "▼", "▲", "–", "·", "µ", " · "};
 static const tglyphs ascii_tg = {"|", "-", "+", "v", "^", "-", ".", "u", " . "};
 
-/* Display width of a UTF-8 string: its code points (every glyph used is
- * one column wide). */
-static size_t width_of(const char *s) {
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}
-
 static void pad(FILE *f, size_t n) {
     for (size_t i = 0; i < n; i++)
         fputc(' ', f);
@@ -844,7 +831,7 @@ static int print_view(FILE *f, const hview *v, int ascii) {
     }
     for (size_t c = 0; c < n_cols; c++) {
         for (size_t k = 0; k < n_head; k++) {
-            size_t hw = width_of(head[c][k]);
+            size_t hw = br_report_display_width(head[c][k]);
             w[c] = hw > w[c] ? hw : w[c];
         }
     }
@@ -852,19 +839,19 @@ static int print_view(FILE *f, const hview *v, int ascii) {
     for (size_t row = 0; row < v->n_rows; row++) {
         const br_run *r = vrun(v, v->rows[row].run);
         const br_case_result *c = &r->cases[v->rows[row].ci];
-        size_t kw = width_of(kernel_of(r, c));
+        size_t kw = br_report_display_width(kernel_of(r, c));
         w[0] = kw > w[0] ? kw : w[0];
         for (size_t p = 0; p < np; p++) {
             int64_t x;
             if (param_of(&x, r, c, v->pnames[p])) {
                 br_format_param(buf, sizeof buf, x);
-                size_t pw = width_of(buf);
+                size_t pw = br_report_display_width(buf);
                 w[1 + p] = pw > w[1 + p] ? pw : w[1 + p];
             }
         }
         for (size_t j = 0; j < v->n; j++) {
             cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g);
-            size_t a = width_of(val), b = width_of(mark);
+            size_t a = br_report_display_width(val), b = br_report_display_width(mark);
             vw[j] = a > vw[j] ? a : vw[j];
             mw[j] = b > mw[j] ? b : mw[j];
         }
@@ -884,10 +871,10 @@ static int print_view(FILE *f, const hview *v, int ascii) {
             else
                 fputc(' ', f);
             if (right)
-                pad(f, w[c] - width_of(s));
+                pad(f, w[c] - br_report_display_width(s));
             fputs(s, f);
             if (!right && c + 1 < n_cols)
-                pad(f, w[c] - width_of(s));
+                pad(f, w[c] - br_report_display_width(s));
         }
         fputc('\n', f);
     }
@@ -903,25 +890,25 @@ static int print_view(FILE *f, const hview *v, int ascii) {
         const br_case_result *c = &r->cases[v->rows[row].ci];
         const char *k = kernel_of(r, c);
         fprintf(f, " %s", k);
-        pad(f, w[0] - width_of(k));
+        pad(f, w[0] - br_report_display_width(k));
         for (size_t p = 0; p < np; p++) {
             int64_t x;
             buf[0] = '\0';
             if (param_of(&x, r, c, v->pnames[p]))
                 br_format_param(buf, sizeof buf, x);
             fprintf(f, " %s ", g->v);
-            pad(f, w[1 + p] - width_of(buf));
+            pad(f, w[1 + p] - br_report_display_width(buf));
             fputs(buf, f);
         }
         for (size_t j = 0; j < v->n; j++) {
             cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g);
             fprintf(f, " %s ", g->v);
-            pad(f, vw[j] - width_of(val));
+            pad(f, vw[j] - br_report_display_width(val));
             fputs(val, f);
             size_t used = vw[j];
             if (mark[0]) {
                 fprintf(f, " %s", mark);
-                used += 1 + width_of(mark);
+                used += 1 + br_report_display_width(mark);
             }
             if (j + 1 < v->n)
                 pad(f, w[1 + np + j] - used);

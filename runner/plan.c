@@ -11,13 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool kernel_selected(const char *name, const char *const *patterns, size_t n_patterns) {
+int br_plan_kernel_selected(const char *name, const char *const *patterns, size_t n_patterns) {
     if (n_patterns == 0)
-        return true;
+        return 1;
     for (size_t i = 0; i < n_patterns; i++)
         if (patterns[i] && name && fnmatch(patterns[i], name, 0) == 0)
-            return true;
-    return false;
+            return 1;
+    return 0;
+}
+
+void br_plan_describe(char *buf, size_t len, const br_suite *s, const int64_t *values) {
+    size_t off = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < s->n_params && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s=%lld", i ? ", " : "", s->params[i].name,
+                                (long long)values[i]);
 }
 
 /* One axis of the sweep: a parameter of its own, or a zipped group (its
@@ -76,7 +85,7 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
         }
     }
     for (size_t k = 0; k < s->n_kernels; k++) {
-        selected[k] = kernel_selected(s->kernels[k].text, patterns, n_patterns);
+        selected[k] = br_plan_kernel_selected(s->kernels[k].text, patterns, n_patterns) != 0;
         n_kernels += selected[k];
     }
 
@@ -109,12 +118,9 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
             int64_t keep = 0;
             if (br_expr_eval(&keep, s->where.text, s->where.pos, vars, np) != 0) {
                 /* Say which combination: the expression alone does not. */
-                char msg[BR_ERROR_MAX], vals[512] = "";
+                char msg[BR_ERROR_MAX], vals[512];
                 snprintf(msg, sizeof msg, "%s", br_error_get());
-                size_t off = 0;
-                for (size_t i = 0; i < np && off < sizeof vals; i++)
-                    off += (size_t)snprintf(vals + off, sizeof vals - off, "%s%s=%lld",
-                                            i ? ", " : "", vars[i].name, (long long)row[i]);
+                br_plan_describe(vals, sizeof vals, s, row);
                 br_error_set("%s (in 'where', for %s)", msg, vals);
                 goto done;
             }

@@ -44,6 +44,15 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
 /* Most combinations a `where` condition is evaluated for. */
 #define BR_PLAN_MAX_SWEEP 100000000u
 
+/* 1 when kernel `name` matches one of the n_patterns fnmatch(3) globs, or
+ * when there are none (no -k: every kernel). */
+int br_plan_kernel_selected(const char *name, const char *const *patterns, size_t n_patterns);
+
+/* The parameter values `values` (one per param of s, in suite order) for a
+ * message, "n=4096, m=64", into buf (NUL-terminated when len > 0; cut when
+ * too long). */
+void br_plan_describe(char *buf, size_t len, const br_suite *s, const int64_t *values);
+
 /* The n_params values of combination `combo` (borrowed from the plan). */
 const int64_t *br_plan_params(const br_plan *p, size_t combo);
 

@@ -57,11 +57,8 @@ static int eval_per_case(double *out, const br_job *j, const br_work *w, const c
             continue;
         }
         /* Say at which parameters the expression failed. */
-        char where[512] = "";
-        size_t off = 0;
-        for (size_t p = 0; p < s->n_params && off < sizeof where; p++)
-            off += (size_t)snprintf(where + off, sizeof where - off, "%s%s=%lld", p ? ", " : "",
-                                    s->params[p].name, (long long)v[p]);
+        char where[512];
+        br_plan_describe(where, sizeof where, s, v);
         char *msg = br_strdup(br_error_get());
         if (msg) {
             br_error_set("%s (%s%s%s)", msg, s->kernels[pc->kernel].text, s->n_params ? ", " : "",
@@ -831,7 +828,8 @@ static int variant_flags(char **flags, const br_job *job, size_t x) {
 int br_job_build(br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
     size_t n_src = suite->n_sources, n_var = job->n_variants ? job->n_variants : 1;
-    size_t n_mods = n_src * n_var, n_flags_each = BR_SUITE_MAX_PARAMS + 64;
+    /* The suite keeps defines + link within BR_BUILD_MAX_EXTRA_FLAGS. */
+    size_t n_mods = n_src * n_var, n_flags_each = BR_BUILD_MAX_EXTRA_FLAGS;
     int rc = -1;
     br_build_src *srcs = calloc(n_mods ? n_mods : 1, sizeof *srcs);
     char **flags = calloc(n_var * n_flags_each, sizeof *flags);
@@ -843,10 +841,6 @@ int br_job_build(br_job *job, br_session *s) {
     }
     if (!srcs || !flags || !b || !b->mods || !b->refs) {
         br_error_set("out of memory");
-        goto done;
-    }
-    if (suite->n_libs > 64) {
-        br_error_at(suite->libs[64].pos, "too many libraries in link (at most 64)");
         goto done;
     }
     int needs_gpu = 0;
