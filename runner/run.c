@@ -95,7 +95,7 @@ static int find_variants(br_job *j) {
         }
         if (found == j->n_variants) {
             if (j->n_variants == BR_MAX_VARIANTS)
-                return br_error_at(s->path ? (br_pos){s->path, 0, 0} : (br_pos){0},
+                return br_error_at(s->defines_pos,
                                    "the defines give more than %d compile-time variants (each is "
                                    "a compile): sweep fewer values, or make some plain params",
                                    BR_MAX_VARIANTS);

@@ -1038,9 +1038,7 @@ static const node *zip_of(const node *v) {
 static int load_zip(br_suite *s, const node *k, const node *z, size_t group) {
     char q[SHOW_MAX + 16];
     show(q, sizeof q, k->text, k->len);
-    if (z->kind != NODE_MAP || map_size(z) == 0)
-        return expected(z, "a mapping of the zipped parameters to their values "
-                           "(zip: {m: [...], n: [...]})");
+    /* load_params has checked that z is a non-empty mapping. */
     char where[SHOW_MAX + 32];
     snprintf(where, sizeof where, " in zip group %s", q);
     if (check_keys(z, NULL, 0, where) < 0)
@@ -1147,6 +1145,7 @@ static int load_params(br_suite *s, const node *v) {
 
 /* `defines: [a, b]`: parameters that are also compile-time constants. */
 static int load_defines(br_suite *s, const node *v) {
+    s->defines_pos = v->pos;
     if (v->kind != NODE_SEQ)
         return expected(v, "a list of parameter names (defines: [block, tile])");
     for (size_t i = 0; i < v->n_items; i++) {

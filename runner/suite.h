@@ -159,9 +159,10 @@ typedef struct br_suite {
     br_param *params; /* in suite order; may be empty (one case per kernel) */
     size_t n_params;
 
-    br_located where; /* condition over the params; combinations where it is 0 are dropped
-                         (text NULL: keep all) */
-    br_located *libs; /* `link:` libraries each GPU/host source is linked with (-lNAME) */
+    br_located where;   /* condition over the params; combinations where it is 0 are dropped
+                           (text NULL: keep all) */
+    br_pos defines_pos; /* where the `defines` list stands (line 0 when absent) */
+    br_located *libs;   /* `link:` libraries each GPU/host source is linked with (-lNAME) */
     size_t n_libs;
 
     br_metric metric;

@@ -559,7 +559,7 @@ Test(sweep, too_many_variants_and_an_overlong_where_sweep_are_refused) {
     br_measure_overrides_init(&ro.measure);
     br_job j;
     cr_assert_neq(br_job_prepare(&j, path, &ro), 0);
-    cr_assert(strstr(br_error_get(), "the defines give more than 1024 compile-time variants"), "%s",
+    cr_assert(strstr(br_error_get(), "v.yaml:6:10: the defines give more than 1024 compile-time variants"), "%s",
               br_error_get());
     br_job_dispose(&j);
     free(path);
