@@ -10,6 +10,8 @@
  *    "peak": {"kind": "theoretical" | "measured", "gbps", "gflops"},
  *    "regression": {"threshold", "alpha"},
  *    "git": {...}, "device": {...} | null, "gpu_skip_reason", "host": {...},
+ *    "interrupted": "SIGINT" | "SIGTERM" | null (the signal that stopped the run; its
+ *                   unfinished cases are "skipped" with stage "interrupted"),
  *    "params": [names], "kernels": [{"name", "source", "backend"}],
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
  *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
@@ -421,6 +423,7 @@ static json_t *run_json(builder *b, const br_run *r) {
     put(b, o, "git", git_json(b, &r->git));
     put(b, o, "device", r->has_device ? device_json(b, &r->device) : json_null());
     put(b, o, "gpu_skip_reason", str(r->gpu_skip_reason));
+    put(b, o, "interrupted", str(r->interrupted));
     put(b, o, "host", host_json(b, &r->host));
     for (size_t p = 0; p < r->n_params; p++)
         append(b, params, str(r->param_names[p]));

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -21,6 +22,30 @@
 #include "util.h"
 
 enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
+
+/* SIGINT, SIGTERM: the first asks the run to stop (br_stop_request: no new
+ * case starts, the outputs are written, the exit status is 128 + signal);
+ * a second one exits at once, leaving no temporary file. */
+static void on_stop_signal(int sig) {
+    if (br_stop_signal()) {
+        br_write_atomic_abandon();
+        _exit(128 + sig);
+    }
+    br_stop_request(sig);
+    static const char msg[] = "\nbenchrun: interrupted: no new case starts; writing the results "
+                              "of the finished ones (interrupt again to quit at once)\n";
+    ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)n;
+}
+
+static void catch_stop_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 static void usage(FILE *f) {
     fputs("usage: benchrun [options] SUITE.yaml...\n"
@@ -61,6 +86,8 @@ static void usage(FILE *f) {
           "      --min-time DUR    at least DUR of measured time\n"
           "      --max-noise PCT   stop once the noise (stddev/mean) is under PCT, e.g. 0.5%\n"
           "      --timeout DUR     never sample one case for longer than DUR\n"
+          "      --watchdog DUR    kill a case that runs DUR past its warmup and timeout and\n"
+          "                        record it as timed out (default 1min)\n"
           "      --max-samples N   never take more than N samples\n"
           "      --throttle PCT    discard GPU samples below PCT of the maximum SM clock (0: off)\n"
           "      --no-hold         do not hold the GPU stream while a sample is enqueued\n"
@@ -82,9 +109,15 @@ static void usage(FILE *f) {
           "                        fails the run with exit status 3\n"
           "      --force-device    compare with a baseline measured on another device\n"
           "\n"
+          "Each case runs in a worker process: a case that crashes or hangs is recorded\n"
+          "as failed and a fresh worker goes on with the next. On SIGINT or SIGTERM\n"
+          "benchrun starts no new case, writes every output for the cases finished (the\n"
+          "rest marked interrupted) and exits; a second signal exits at once.\n"
+          "\n"
           "exit status: 0 every case verified and measured (and none slower than the\n"
-          "baseline); 1 a case failed (compile, verify or run); 2 bad input or usage;\n"
-          "3 a case is slower than the baseline (see --fail-on).\n",
+          "baseline); 1 a case failed (compile, verify, run, crash or timeout); 2 bad\n"
+          "input or usage; 3 a case is slower than the baseline (see --fail-on);\n"
+          "130 / 143 interrupted by SIGINT / SIGTERM.\n",
           f);
 }
 
@@ -102,6 +135,7 @@ enum {
     OPT_MIN_TIME,
     OPT_MAX_NOISE,
     OPT_TIMEOUT,
+    OPT_WATCHDOG,
     OPT_MAX_SAMPLES,
     OPT_THROTTLE,
     OPT_NO_HOLD,
@@ -221,6 +255,12 @@ static int parse_measure_option(br_measure_overrides *mo, int opt, const char *a
     case OPT_MIN_TIME:
         if (br_parse_duration(&mo->min_time_ns, "--min-time", arg) != 0)
             return -1;
+        break;
+    case OPT_WATCHDOG:
+        if (br_parse_duration(&mo->watchdog_ns, "--watchdog", arg) != 0)
+            return -1;
+        if (mo->watchdog_ns <= 0)
+            return br_error_set("--watchdog: must be longer than 0");
         break;
     case OPT_TIMEOUT:
         if (br_parse_duration(&mo->timeout_ns, "--timeout", arg) != 0)
@@ -632,6 +672,7 @@ int main(int argc, char **argv) {
         {"min-time", required_argument, NULL, OPT_MIN_TIME},
         {"max-noise", required_argument, NULL, OPT_MAX_NOISE},
         {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"watchdog", required_argument, NULL, OPT_WATCHDOG},
         {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
         {"throttle", required_argument, NULL, OPT_THROTTLE},
         {"no-hold", no_argument, NULL, OPT_NO_HOLD},
@@ -798,6 +839,7 @@ int main(int argc, char **argv) {
         case OPT_WARMUP:
         case OPT_MIN_TIME:
         case OPT_TIMEOUT:
+        case OPT_WATCHDOG:
         case OPT_MAX_NOISE:
         case OPT_THROTTLE:
         case OPT_MIN_SAMPLES:
@@ -891,6 +933,7 @@ int main(int argc, char **argv) {
         goto done;
     }
 
+    catch_stop_signals();
     if (br_session_open(&session, &ro) != 0) {
         fprintf(stderr, "benchrun: %s\n", br_error_get());
         goto done;
@@ -954,7 +997,10 @@ int main(int argc, char **argv) {
         write_failed = 1;
     if (gbench && emit("gbench", gbench, run_ptrs, n_runs, &opts) != 0)
         write_failed = 1;
-    if (co.save) {
+    int stopped = br_stop_signal();
+    if (co.save && stopped) {
+        fprintf(stderr, "benchrun: the run was interrupted: the baseline is not saved\n");
+    } else if (co.save) {
         for (size_t i = 0; i < n_runs; i++) {
             int sr = save_baseline(&runs[i], &co, ro.quiet);
             if (sr == -2)
@@ -964,9 +1010,11 @@ int main(int argc, char **argv) {
         }
     }
     if (!ro.quiet)
-        fprintf(stderr, "benchrun: %zu case(s): %zu ok, %zu failed, %zu skipped\n",
-                ok + failed + skipped, ok, failed, skipped);
-    if (failed || write_failed)
+        fprintf(stderr, "benchrun: %zu case(s): %zu ok, %zu failed, %zu skipped%s\n",
+                ok + failed + skipped, ok, failed, skipped, stopped ? " (interrupted)" : "");
+    if (stopped)
+        status = 128 + stopped;
+    else if (failed || write_failed)
         status = EXIT_CASE_FAILED;
     else if (bad_baseline)
         status = EXIT_BAD_INPUT;

@@ -239,6 +239,7 @@ void br_run_dispose(br_run *r) {
     free(r->kernels);
     free(r->gpu_skip_reason);
     free(r->clock_note);
+    free(r->interrupted);
     for (size_t i = 0; r->cases && i < r->n_cases; i++) {
         free(r->cases[i].params);
         free(r->cases[i].stage);

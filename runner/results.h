@@ -212,6 +212,10 @@ typedef struct br_run {
 
     br_case_result *cases; /* owned: n_cases, plan order (combo-major, kernel-minor) */
     size_t n_cases;
+    /* The signal that interrupted the run ("SIGINT", "SIGTERM"; owned), its
+     * unfinished cases being skipped with stage "interrupted"; NULL for a
+     * run that went to its end. */
+    char *interrupted;
 
     br_regression_cfg regression; /* the rules a comparison of this run uses */
     br_comparison *comparison;    /* owned; this run against its baseline; NULL when not compared */

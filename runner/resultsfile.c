@@ -1065,6 +1065,7 @@ static int load_run(ctx *c, const json_t *o, br_run *r) {
         get_container(c, o, "git", OPT, JSON_OBJECT, &git) ||
         get_container(c, o, "device", OPT, JSON_OBJECT, &device) ||
         get_dup(c, o, "gpu_skip_reason", OPT, &r->gpu_skip_reason) ||
+        get_dup(c, o, "interrupted", OPT, &r->interrupted) ||
         get_container(c, o, "host", OPT, JSON_OBJECT, &host) ||
         get_container(c, o, "params", REQ, JSON_ARRAY, &params) ||
         get_container(c, o, "kernels", REQ, JSON_ARRAY, &kernels) ||

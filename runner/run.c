@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* open_memstream, sigabbrev_np */
 #include "run.h"
 
 #include <math.h>
@@ -17,9 +18,12 @@
 #include "gitinfo.h"
 #include "measure.h"
 #include "peak.h"
+#include "reporter.h"
+#include "resultsfile.h"
 #include "stats.h"
 #include "timer.h"
 #include "util.h"
+#include "worker.h"
 
 #if BR_HAVE_CUDA
 #include "cuda_check.h"
@@ -109,6 +113,7 @@ static int find_variants(br_job *j) {
 void br_measure_overrides_init(br_measure_overrides *o) {
     memset(o, 0, sizeof *o);
     o->min_time_ns = o->max_noise = o->timeout_ns = o->throttle = o->warmup_ns = -1;
+    o->watchdog_ns = -1;
     o->hold = o->cache = -1;
 }
 
@@ -132,6 +137,8 @@ static int apply_overrides(br_suite *s, const br_measure_overrides *o) {
         m->hold = o->hold;
     if (o->warmup_ns >= 0)
         s->warmup_ns = o->warmup_ns;
+    if (o->watchdog_ns > 0)
+        s->watchdog_ns = o->watchdog_ns;
     if (o->cache >= 0)
         s->cache = (br_cache_policy)o->cache;
     if (o->mode) {
@@ -223,6 +230,11 @@ struct br_session {
     double overhead_ns;   /* summed time of cases outside warmup and sampling */
     size_t n_overhead;    /* cases in overhead_ns */
     char clock_note[600]; /* why the kernel clock is not used although wanted; "" otherwise */
+    /* The worker process that makes every CUDA call and runs the cases
+     * (worker.h); NULL when none runs. The session's fields above that the
+     * worker sets (device, gpu_clock, clock_note, peak_gbps) come back in
+     * its replies; its timers live in its own copy of the session. */
+    br_worker *worker;
 };
 
 int br_session_open(br_session **out, const br_run_opts *opts) {
@@ -248,6 +260,7 @@ static const br_timer_ops *timer_ops(br_backend b) {
 void br_session_close(br_session *s) {
     if (!s)
         return;
+    br_worker_stop(s->worker);
     for (int b = 0; b < 2; b++)
         if (s->timer_state[b])
             timer_ops((br_backend)b)->close(s->timer_state[b]);
@@ -255,20 +268,39 @@ void br_session_close(br_session *s) {
     free(s);
 }
 
-/* Find out once whether a GPU is usable. */
+/* Find out whether a GPU is usable, in this process (a worker: this
+ * initialises CUDA). */
+static void query_gpu_here(br_session *s) {
+    s->gpu_ok = 0;
+    if (!br_device_available(s->gpu_why, sizeof s->gpu_why))
+        return;
+    if (br_device_query(&s->device, 0) != 0) {
+        snprintf(s->gpu_why, sizeof s->gpu_why, "%s", br_error_get());
+        return;
+    }
+    snprintf(s->gpu_arch, sizeof s->gpu_arch, "sm_%d%d", s->device.cc_major, s->device.cc_minor);
+    s->gpu_ok = 1;
+}
+
+/* What a worker is asked (worker_request.kind). */
+enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
+static int ask_worker(br_session *s, int kind, double *value);
+
+/* Find out once whether a GPU is usable: in a worker when benchrun has
+ * CUDA, so the parent never initialises it. */
 static int session_gpu(br_session *s) {
     if (s->gpu_checked)
         return s->gpu_ok;
     s->gpu_checked = 1;
-    if (!br_device_available(s->gpu_why, sizeof s->gpu_why))
-        return 0;
-    if (br_device_query(&s->device, 0) != 0) {
-        snprintf(s->gpu_why, sizeof s->gpu_why, "%s", br_error_get());
-        return 0;
+#if BR_HAVE_CUDA
+    if (ask_worker(s, BR_REQ_DEVICE, NULL) != 0) {
+        s->gpu_ok = 0;
+        snprintf(s->gpu_why, sizeof s->gpu_why, "cannot query the GPU: %s", br_error_get());
     }
-    snprintf(s->gpu_arch, sizeof s->gpu_arch, "sm_%d%d", s->device.cc_major, s->device.cc_minor);
-    s->gpu_ok = 1;
-    return 1;
+#else
+    query_gpu_here(s);
+#endif
+    return s->gpu_ok;
 }
 
 br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
@@ -303,9 +335,11 @@ static void *session_timer(br_session *s, br_backend b) {
         if (b == BR_BACKEND_GPU) {
             const char *why = NULL;
             int kernel = ops->kernel_clock && ops->kernel_clock(s->timer_state[b], &why);
+            char said[sizeof s->clock_note]; /* a worker before this one said it already */
+            memcpy(said, s->clock_note, sizeof said);
             s->gpu_clock = br_run_resolve_clock(s->opts.gpu_clock, s->opts.no_cupti, kernel, why,
                                                 s->clock_note, sizeof s->clock_note);
-            if (s->clock_note[0])
+            if (s->clock_note[0] && strcmp(said, s->clock_note) != 0)
                 fprintf(stderr,
                         "benchrun: note: the kernel clock is unavailable (%s); GPU times are "
                         "CUDA event times\n",
@@ -337,12 +371,10 @@ static int exec_copy(void *ctx) {
 /* The device-to-device copy bandwidth of the session's GPU, GB/s (reading
  * and writing a buffer of `bytes` counts 2 x bytes), measured with the same
  * timing core as every case (cold samples, read flush, launch hold, default
- * stopping rules) and cached in the compile cache directory (peak.h). Returns
- * NAN with a warning on standard error when it cannot be measured. */
-static double session_measured_peak(br_session *s) {
-    if (s->peak_tried)
-        return s->peak_gbps;
-    s->peak_tried = 1;
+ * stopping rules) and cached in the compile cache directory (peak.h), in
+ * this process (a worker). Returns NAN with a warning on standard error
+ * when it cannot be measured. */
+static double measure_peak_here(br_session *s) {
     s->peak_gbps = NAN;
 #if BR_HAVE_CUDA
     double gbps = NAN;
@@ -407,6 +439,22 @@ static double session_measured_peak(br_session *s) {
     if (br_peak_cache_store(s->cache_dir, &s->device, gbps, 2.0 * (double)bytes, method) != 0)
         fprintf(stderr, "benchrun: warning: cannot cache the measured peak: %s\n", br_error_get());
 #endif
+    return s->peak_gbps;
+}
+
+/* The measured peak (measure_peak_here), GB/s, once per session, from the
+ * worker; NAN with a warning when it cannot be had. */
+static double session_measured_peak(br_session *s) {
+    if (s->peak_tried)
+        return s->peak_gbps;
+    s->peak_tried = 1;
+    s->peak_gbps = NAN;
+    double gbps;
+    if (ask_worker(s, BR_REQ_PEAK, &gbps) == 0)
+        s->peak_gbps = gbps;
+    else
+        fprintf(stderr, "benchrun: warning: cannot measure the peak bandwidth: %s\n",
+                br_error_get());
     return s->peak_gbps;
 }
 
@@ -617,6 +665,7 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
     br_mem_range *ranges = NULL;
 
     br_error_clear();
+    br_worker_set_stage("setup");
     if (k->setup && k->setup(&ci.c) != 0) {
         set_failed(r, "setup", &ci);
         goto done;
@@ -629,10 +678,12 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
     }
     /* One execution, checked before anything is timed. */
     br_error_clear();
+    br_worker_set_stage("run");
     if (ops->sample(state, &once, exec_run, &ci, &smp) != 0) {
         set_failed(r, "run", &ci);
         goto done;
     }
+    br_worker_set_stage("verify");
     if (k->verify(&ci.c) != 0) {
         if (!ci.message[0])
             api_fail(&ci.c, "verify returned an error without a message");
@@ -650,6 +701,7 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
         if (ci.allocs[i].kind == BR_MEM_HOST || ci.allocs[i].kind == BR_MEM_PINNED)
             ranges[mp.n_ranges++] = (br_mem_range){ci.allocs[i].p, ci.allocs[i].bytes};
     mp.ranges = ranges;
+    br_worker_set_stage("run");
     if (cfg->mode & BR_MODE_COLD) {
         br_error_clear();
         if (br_measure(&r->cold, ops, state, &mp, exec_run, &ci) != 0) {
@@ -669,6 +721,7 @@ static void run_case(br_case_result *r, const br_job *job, br_session *s, const 
     }
     /* Check again after the last sample, so a kernel whose later executions
      * went wrong (state carried between runs) gets no figure either. */
+    br_worker_set_stage("verify");
     if (k->verify(&ci.c) != 0) {
         char first[sizeof ci.message];
         snprintf(first, sizeof first, "%s", ci.message[0] ? ci.message : "verify failed");
@@ -691,6 +744,7 @@ done:
         br_timing_dispose(&r->batch);
     }
     free(ranges);
+    br_worker_set_stage("teardown");
     if (ops->end_case)
         ops->end_case(state);
     if (k->teardown)
@@ -888,12 +942,308 @@ int br_job_build(br_job *job, br_session *s) {
     b = NULL;
     rc = 0;
 done:
+    /* A worker forked before these modules were loaded does not have them. */
+    br_worker_stop(s->worker);
+    s->worker = NULL;
     job_build_free(b);
     for (size_t i = 0; flags && i < n_var * n_flags_each; i++)
         free(flags[i]);
     free(flags);
     free(srcs);
     return rc;
+}
+
+/* ---- the worker process: every CUDA call and every case runs in it ---------------- */
+
+/* A request, sent as its bytes. The worker is a fork of this process made
+ * after the builds (br_job_build ends the session's worker), so `job` and
+ * what it points to are valid in it. */
+typedef struct worker_request {
+    int kind;           /* BR_REQ_* */
+    const br_job *job;  /* BR_REQ_CASE */
+    size_t index;       /* BR_REQ_CASE: the case, in job->plan */
+    br_measure_cfg cfg; /* BR_REQ_CASE: its measurement settings (budget applied) */
+    double warmup_ns;   /* BR_REQ_CASE */
+} worker_request;
+
+/* A reply: the session fields the worker found out, then (BR_REQ_CASE) the
+ * case's result as a results document of one run with one case (the json
+ * reporter's), text_len bytes. */
+typedef struct worker_reply {
+    int gpu_ok;
+    char gpu_why[512];
+    br_device device;
+    char gpu_arch[16];
+    br_clock gpu_clock;
+    char clock_note[600];
+    double peak_gbps; /* BR_REQ_PEAK */
+    size_t text_len;
+} worker_reply;
+
+/* The kernel of case i of a built job. */
+static const kernel_ref *case_ref(const br_job *job, size_t i) {
+    const br_plan_case *pc = &job->plan.cases[i];
+    return &job->built->refs[job->variant_of[pc->combo] * job->suite.n_kernels + pc->kernel];
+}
+
+static br_backend ref_backend(const kernel_ref *ref) {
+    return ref->mh && ref->mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
+}
+
+/* What case i is, before it runs: kernel, combination, a copy of its
+ * parameter values, bytes and flops. Returns 0, or -1 (out of memory). */
+static int case_init(br_case_result *r, const br_job *job, size_t i) {
+    const br_plan_case *pc = &job->plan.cases[i];
+    size_t np = job->suite.n_params;
+    r->kernel = pc->kernel;
+    r->combo = pc->combo;
+    r->params = malloc((np ? np : 1) * sizeof *r->params);
+    if (!r->params)
+        return br_error_set("out of memory");
+    if (np)
+        memcpy(r->params, br_plan_params(&job->plan, pc->combo), np * sizeof *r->params);
+    r->bytes = job->bytes[i];
+    r->flops = job->flops[i];
+    return 0;
+}
+
+static int fill_header(br_run *out, const br_job *job, const br_session *s);
+
+/* In the worker: the results document of case i with result *r (whose
+ * contents it takes), into a malloc'd text of *len bytes; NULL with the
+ * error set on failure. */
+static char *case_document(size_t *len, const br_job *job, const br_session *s, br_case_result *r) {
+    br_run run = {0};
+    char *text = NULL;
+    size_t size = 0;
+    int ok = fill_header(&run, job, s) == 0 && (run.cases = malloc(sizeof *r)) != NULL;
+    if (run.cases) {
+        run.cases[0] = *r;
+        run.n_cases = 1;
+        memset(r, 0, sizeof *r);
+    }
+    br_run_derive(&run);
+    FILE *f = ok ? open_memstream(&text, &size) : NULL;
+    const br_reporter *rep = br_reporter_find("json");
+    const br_run *runs[] = {&run};
+    br_report_opts opts = {0};
+    ok = f && rep && rep->write(f, runs, 1, &opts) == 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    br_run_dispose(&run); /* and what *r held */
+    if (!ok) {
+        free(text);
+        br_error_set("cannot write a case's result");
+        return NULL;
+    }
+    *len = size;
+    return text;
+}
+
+/* The worker's request handler (br_worker_serve_fn); ctx is the session
+ * (the worker's copy). */
+static int worker_serve(void *ctx, const void *req, size_t len, void **reply, size_t *reply_len) {
+    br_session *s = ctx;
+    if (!req) { /* the parent is done with this worker: flush CUPTI, release the GPU */
+        for (int b = 0; b < 2; b++)
+            if (s->timer_state[b])
+                timer_ops((br_backend)b)->close(s->timer_state[b]);
+        memset(s->timer_state, 0, sizeof s->timer_state);
+        return 0;
+    }
+    worker_request q;
+    worker_reply h;
+    if (len != sizeof q)
+        return -1;
+    memcpy(&q, req, sizeof q);
+    memset(&h, 0, sizeof h);
+    char *text = NULL;
+    int rc = 0;
+    switch (q.kind) {
+    case BR_REQ_DEVICE:
+        query_gpu_here(s);
+        break;
+    case BR_REQ_PEAK:
+        h.peak_gbps = measure_peak_here(s);
+        break;
+    case BR_REQ_CASE: {
+        br_case_result r = {0};
+        const kernel_ref *ref = case_ref(q.job, q.index);
+        if (case_init(&r, q.job, q.index) != 0)
+            return -1;
+        run_case(&r, q.job, s, ref->k, ref_backend(ref),
+                 br_plan_params(&q.job->plan, q.job->plan.cases[q.index].combo), &q.cfg,
+                 q.warmup_ns);
+        /* After a failure the process may be poisoned (a sticky CUDA error):
+         * a fresh worker takes the next case. */
+        rc = r.status == BR_STATUS_OK ? 0 : 1;
+        if (!(text = case_document(&h.text_len, q.job, s, &r)))
+            return -1;
+        break;
+    }
+    default:
+        return -1;
+    }
+    h.gpu_ok = s->gpu_ok;
+    memcpy(h.gpu_why, s->gpu_why, sizeof h.gpu_why);
+    h.device = s->device;
+    memcpy(h.gpu_arch, s->gpu_arch, sizeof h.gpu_arch);
+    h.gpu_clock = s->gpu_clock;
+    memcpy(h.clock_note, s->clock_note, sizeof h.clock_note);
+    char *buf = malloc(sizeof h + h.text_len);
+    if (!buf) {
+        free(text);
+        return -1;
+    }
+    memcpy(buf, &h, sizeof h);
+    if (h.text_len)
+        memcpy(buf + sizeof h, text, h.text_len);
+    free(text);
+    *reply = buf;
+    *reply_len = sizeof h + h.text_len;
+    return rc;
+}
+
+/* The session's worker, started when none runs. Returns 0, or -1 with the
+ * error set. */
+static int session_worker(br_session *s) {
+    if (br_worker_alive(s->worker))
+        return 0;
+    br_worker_stop(s->worker);
+    s->worker = NULL;
+    return br_worker_start(&s->worker, worker_serve, s);
+}
+
+/* Forget a worker that ended (or that must not serve on). */
+static void drop_worker(br_session *s) {
+    br_worker_stop(s->worker);
+    s->worker = NULL;
+}
+
+/* Send q to the worker and take the session fields of its reply; *text
+ * (may be NULL) gets the text that follows (malloc'd, NUL-terminated, *len
+ * bytes). Returns BR_WORKER_OK, or another br_worker_result (the worker is
+ * gone; the error is set for BR_WORKER_DIED and BR_WORKER_ERROR). */
+static br_worker_result call_worker(br_session *s, const worker_request *q, double timeout_ns,
+                                    char **text, size_t *len) {
+    void *reply = NULL;
+    size_t n = 0;
+    if (session_worker(s) != 0)
+        return BR_WORKER_ERROR;
+    br_worker_result wr = br_worker_call(s->worker, q, sizeof *q, timeout_ns, &reply, &n);
+    if (wr != BR_WORKER_OK)
+        return wr;
+    worker_reply h;
+    if (n < sizeof h || (memcpy(&h, reply, sizeof h), h.text_len != n - sizeof h)) {
+        free(reply);
+        drop_worker(s);
+        br_error_set("the worker process sent a malformed reply");
+        return BR_WORKER_ERROR;
+    }
+    s->gpu_ok = h.gpu_ok;
+    memcpy(s->gpu_why, h.gpu_why, sizeof s->gpu_why);
+    s->gpu_why[sizeof s->gpu_why - 1] = '\0';
+    s->device = h.device;
+    memcpy(s->gpu_arch, h.gpu_arch, sizeof s->gpu_arch);
+    s->gpu_arch[sizeof s->gpu_arch - 1] = '\0';
+    s->gpu_clock = h.gpu_clock;
+    memcpy(s->clock_note, h.clock_note, sizeof s->clock_note);
+    s->clock_note[sizeof s->clock_note - 1] = '\0';
+    if (q->kind == BR_REQ_PEAK)
+        s->peak_gbps = h.peak_gbps;
+    if (text) {
+        /* The text moves to the front of the reply's buffer. */
+        memmove(reply, (char *)reply + sizeof h, h.text_len);
+        ((char *)reply)[h.text_len] = '\0'; /* the header was longer than one byte */
+        *text = reply;
+        *len = h.text_len;
+    } else {
+        free(reply);
+    }
+    return BR_WORKER_OK;
+}
+
+/* Ask the worker for the device (BR_REQ_DEVICE: fills s->gpu_ok, gpu_why,
+ * device, gpu_arch) or the measured peak (BR_REQ_PEAK: *value, GB/s).
+ * Returns 0, or -1 with the error set. */
+static int ask_worker(br_session *s, int kind, double *value) {
+    worker_request q = {.kind = kind};
+    /* Both take seconds at most; a minute is a driver that hangs. */
+    br_worker_result wr = call_worker(s, &q, 60e9, NULL, NULL);
+    if (wr == BR_WORKER_TIMED_OUT)
+        return br_error_set("the worker process gave no answer in 1 min");
+    if (wr == BR_WORKER_STOPPED)
+        return br_error_set("interrupted");
+    if (wr != BR_WORKER_OK)
+        return -1;
+    if (value)
+        *value = s->peak_gbps;
+    return 0;
+}
+
+/* Run case i of job in the worker and fill *r (prepared by case_init)
+ * with its outcome: measured, failed, or failed because the worker died
+ * (the signal or exit status) or ran past the watchdog's limit (then it
+ * is killed). After a failure the worker is replaced. Returns 0, or 1 when
+ * an interrupt stopped the case (*r untouched; the worker is killed). */
+static int exec_case(br_case_result *r, const br_job *job, br_session *s, size_t i,
+                     const br_measure_cfg *cfg, double warmup_ns) {
+    const br_suite *suite = &job->suite;
+    worker_request q = {
+        .kind = BR_REQ_CASE, .job = job, .index = i, .cfg = *cfg, .warmup_ns = warmup_ns};
+    int modes = (cfg->mode & BR_MODE_COLD ? 1 : 0) + (cfg->mode & BR_MODE_BATCH ? 1 : 0);
+    double limit = warmup_ns + modes * cfg->timeout_ns + suite->watchdog_ns;
+    char *text = NULL;
+    size_t len = 0;
+    br_worker_result wr = call_worker(s, &q, limit, &text, &len);
+    if (wr == BR_WORKER_STOPPED) {
+        drop_worker(s);
+        return 1;
+    }
+    if (wr == BR_WORKER_OK) {
+        br_run *runs = NULL;
+        size_t n = 0;
+        if (br_results_parse(&runs, &n, text, len, "the worker's result") == 0 && n == 1 &&
+            runs[0].n_cases == 1) {
+            br_case_result *c = &runs[0].cases[0];
+            r->status = c->status;
+            r->stage = c->stage;
+            r->message = c->message;
+            r->cold = c->cold;
+            r->batch = c->batch;
+            c->stage = c->message = NULL;
+            memset(&c->cold, 0, sizeof c->cold);
+            memset(&c->batch, 0, sizeof c->batch);
+        } else {
+            if (n == 1)
+                br_error_set("it holds %zu cases", runs[0].n_cases);
+            r->status = BR_STATUS_FAILED;
+            r->stage = br_strdup("run");
+            r->message = br_strfmt("cannot read the worker process's result: %s", br_error_get());
+        }
+        br_results_free(runs, n);
+        free(text);
+        if (r->status != BR_STATUS_OK)
+            drop_worker(s); /* it exits after a failure */
+        return 0;
+    }
+    const char *stage = br_worker_stage(s->worker);
+    r->status = BR_STATUS_FAILED;
+    r->stage = br_strdup(stage[0] ? stage : "run");
+    if (wr == BR_WORKER_TIMED_OUT) {
+        char total[32], w[32], t[32], d[32];
+        br_format_duration(total, sizeof total, limit);
+        br_format_duration(w, sizeof w, warmup_ns);
+        br_format_duration(t, sizeof t, cfg->timeout_ns);
+        br_format_duration(d, sizeof d, suite->watchdog_ns);
+        r->message = br_strfmt("timed out after %s (warmup %s + timeout %s%s + watchdog %s): "
+                               "its worker process was killed",
+                               total, w, t, modes > 1 ? " x 2" : "", d);
+    } else {
+        r->message = br_strfmt("crashed: %s", br_error_get());
+    }
+    drop_worker(s);
+    return 0;
 }
 
 /* ---- measuring one suite ------------------------------------------------------------- */
@@ -965,14 +1315,12 @@ static void show_progress(const br_session *s, const br_job *job, const br_plan_
     fflush(stderr);
 }
 
-int br_job_execute(br_run *out, const br_job *job, br_session *s) {
+/* The run's header from the job and the session: everything but the
+ * cases, the git information and a measured peak. Returns 0, or -1 (out
+ * of memory). */
+static int fill_header(br_run *out, const br_job *job, const br_session *s) {
     const br_suite *suite = &job->suite;
     const struct br_job_build *b = job->built;
-    memset(out, 0, sizeof *out);
-    if (!b)
-        return br_error_set("%s: the suite's kernels were not built (br_job_build)", suite->path);
-
-    /* The run's header. */
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -992,46 +1340,58 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     out->param_names = calloc(suite->n_params ? suite->n_params : 1, sizeof *out->param_names);
     out->n_kernels = suite->n_kernels;
     out->kernels = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *out->kernels);
-    out->n_cases = job->plan.n_cases;
-    out->cases = calloc(out->n_cases ? out->n_cases : 1, sizeof *out->cases);
     if (!out->benchrun_version || !out->suite_name || !out->suite_path || !out->param_names ||
-        !out->kernels || !out->cases)
+        !out->kernels)
         return br_error_set("out of memory");
     for (size_t p = 0; p < suite->n_params; p++)
         if (!(out->param_names[p] = br_strdup(suite->params[p].name)))
             return -1;
-    if (br_gitinfo_read(&out->git, suite->path) != 0) {
-        fprintf(stderr, "benchrun: warning: %s: cannot read git information: %s\n", suite->path,
-                br_error_get());
-        memset(&out->git, 0, sizeof out->git);
-    }
     out->peak_kind = suite->peak;
     out->peak_gbps = NAN;
     out->peak_gflops = NAN;
-    if (s->gpu_ok) {
-        for (size_t i = 0; i < b->n_mods; i++) {
-            if (b->mods[i].is_gpu) {
-                out->has_device = 1;
-                out->device = s->device;
-            }
+    for (size_t i = 0; s->gpu_ok && i < b->n_mods; i++) {
+        if (b->mods[i].is_gpu) {
+            out->has_device = 1;
+            out->device = s->device;
         }
     }
     if (out->has_device) {
         out->peak_gbps = out->device.peak_gbps;
         out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
-        if (suite->peak == BR_PEAK_MEASURED) {
-            out->device.measured_peak_gbps = session_measured_peak(s);
-            out->peak_gbps = out->device.measured_peak_gbps;
-        }
     }
     for (size_t i = 0; i < suite->n_kernels; i++) {
         br_run_kernel *rk = &out->kernels[i];
         const kernel_ref *ref = &b->refs[i];
         rk->name = br_strdup(suite->kernels[i].text);
         rk->source = br_strdup(ref->mh ? ref->mh->source : "");
-        rk->backend = ref->mh && ref->mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
+        rk->backend = ref_backend(ref);
         if (!rk->name || !rk->source)
             return -1;
+    }
+    out->gpu_clock = s->gpu_clock;
+    return 0;
+}
+
+int br_job_execute(br_run *out, const br_job *job, br_session *s) {
+    const br_suite *suite = &job->suite;
+    const struct br_job_build *b = job->built;
+    memset(out, 0, sizeof *out);
+    if (!b)
+        return br_error_set("%s: the suite's kernels were not built (br_job_build)", suite->path);
+    if (fill_header(out, job, s) != 0)
+        return -1;
+    out->n_cases = job->plan.n_cases;
+    out->cases = calloc(out->n_cases ? out->n_cases : 1, sizeof *out->cases);
+    if (!out->cases)
+        return br_error_set("out of memory");
+    if (br_gitinfo_read(&out->git, suite->path) != 0) {
+        fprintf(stderr, "benchrun: warning: %s: cannot read git information: %s\n", suite->path,
+                br_error_get());
+        memset(&out->git, 0, sizeof out->git);
+    }
+    if (out->has_device && suite->peak == BR_PEAK_MEASURED && !br_stop_signal()) {
+        out->device.measured_peak_gbps = session_measured_peak(s);
+        out->peak_gbps = out->device.measured_peak_gbps;
     }
 
     size_t n_skipped = 0, n_budget_skipped = 0, n_shortened = 0;
@@ -1039,21 +1399,13 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     size_t total = s->opts.total_cases > 0 ? s->opts.total_cases : job->plan.n_cases;
     if (s->start_ns == 0)
         s->start_ns = job_start;
-    for (size_t i = 0; i < job->plan.n_cases; i++) {
+    size_t i = 0;
+    for (; i < job->plan.n_cases && !br_stop_signal(); i++) {
         const br_plan_case *pc = &job->plan.cases[i];
         br_case_result *r = &out->cases[i];
-        const int64_t *values = br_plan_params(&job->plan, pc->combo);
-        r->kernel = pc->kernel;
-        r->combo = pc->combo;
-        r->params = malloc((suite->n_params ? suite->n_params : 1) * sizeof *r->params);
-        if (!r->params)
-            return br_error_set("out of memory");
-        if (suite->n_params)
-            memcpy(r->params, values, suite->n_params * sizeof *values);
-        r->bytes = job->bytes[i];
-        r->flops = job->flops[i];
-        const kernel_ref *ref =
-            &b->refs[job->variant_of[pc->combo] * suite->n_kernels + pc->kernel];
+        if (case_init(r, job, i) != 0)
+            return -1;
+        const kernel_ref *ref = case_ref(job, i);
         double t0 = br_now_ns();
         br_measure_cfg cfg = suite->measure;
         double warmup_ns = suite->warmup_ns;
@@ -1081,7 +1433,8 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
             r->stage = br_strdup("compile");
             r->message = br_strfmt("%s: %s", ref->mh->source, ref->mh->message);
         } else {
-            run_case(r, job, s, ref->k, out->kernels[pc->kernel].backend, values, &cfg, warmup_ns);
+            if (exec_case(r, job, s, i, &cfg, warmup_ns) != 0)
+                break; /* interrupted: this case did not finish */
             double inside = 0;
             const br_timing *t[] = {&r->cold, &r->batch};
             for (size_t m = 0; m < 2; m++)
@@ -1099,6 +1452,26 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     }
     if (s->opts.progress)
         fputs("\r\033[K", stderr);
+    int sig = br_stop_signal();
+    if (sig) {
+        /* What was not run is listed as such, so every output holds the whole plan. */
+        const char *abbrev = sigabbrev_np(sig);
+        out->interrupted = br_strfmt("SIG%s", abbrev ? abbrev : "?");
+        if (!out->interrupted)
+            return -1;
+        for (; i < job->plan.n_cases; i++) {
+            br_case_result *r = &out->cases[i];
+            free(r->params);
+            memset(r, 0, sizeof *r);
+            if (case_init(r, job, i) != 0)
+                return -1;
+            r->status = BR_STATUS_SKIPPED;
+            r->stage = br_strdup("interrupted");
+            r->message = br_strfmt("not run: benchrun was interrupted (%s)", out->interrupted);
+            if (!r->stage || !r->message)
+                return -1;
+        }
+    }
     if (!s->opts.quiet && (n_shortened || n_budget_skipped)) {
         char budget[64];
         br_format_duration(budget, sizeof budget,

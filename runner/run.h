@@ -31,6 +31,7 @@ typedef struct br_measure_overrides {
     br_mode headline;   /* 0: suite */
     double warmup_ns;   /* < 0: suite */
     int cache;          /* < 0: suite; else a br_cache_policy */
+    double watchdog_ns; /* < 0: suite */
 } br_measure_overrides;
 
 /* Overrides that change nothing. */

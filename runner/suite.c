@@ -497,10 +497,10 @@ done:
  * Checking values
  */
 
-static const char *const top_keys[] = {"name",  "description", "source", "kernels", "params",
-                                       "where", "defines",     "link",   "metric",  "bytes",
-                                       "flops", "cache",       "warmup", "measure", "regression",
-                                       "peak",  "budget"};
+static const char *const top_keys[] = {"name",  "description", "source",  "kernels", "params",
+                                       "where", "defines",     "link",    "metric",  "bytes",
+                                       "flops", "cache",       "warmup",  "measure", "regression",
+                                       "peak",  "budget",      "watchdog"};
 static const char *const regression_keys[] = {"threshold", "alpha"};
 static const char *const measure_keys[] = {"min_samples", "min_time",    "max_noise",
                                            "timeout",     "max_samples", "throttle",
@@ -1486,6 +1486,10 @@ static int load_root(br_suite *s, const node *root) {
             rc = get_duration(&s->budget_ns, v);
             if (rc == 0 && s->budget_ns <= 0)
                 rc = br_error_at(v->pos, "budget must be longer than 0");
+        } else if (key_is(k, "watchdog")) {
+            rc = get_duration(&s->watchdog_ns, v);
+            if (rc == 0 && s->watchdog_ns <= 0)
+                rc = br_error_at(v->pos, "watchdog must be longer than 0");
         } else if (key_is(k, "cache"))
             rc = load_cache(s, v);
         else if (key_is(k, "warmup"))
@@ -1546,6 +1550,7 @@ int br_suite_load(br_suite *out, const char *path) {
     out->cache = BR_CACHE_FLUSH;
     out->peak = BR_PEAK_THEORETICAL;
     out->warmup_ns = BR_DEFAULT_WARMUP_NS;
+    out->watchdog_ns = BR_DEFAULT_WATCHDOG_NS;
     br_measure_cfg_defaults(&out->measure);
     out->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
     out->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;

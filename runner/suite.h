@@ -71,6 +71,7 @@ typedef struct br_measure_cfg {
  *    disturbed one is flagged;
  *  - timeout 3 s: a slow host case costs at most that. */
 #define BR_DEFAULT_WARMUP_NS   25e6 /* 25 ms */
+#define BR_DEFAULT_WATCHDOG_NS 60e9 /* 1 min past a case's warmup and timeouts */
 #define BR_DEFAULT_MIN_SAMPLES 6
 #define BR_DEFAULT_MIN_TIME_NS 10e6 /* 10 ms */
 #define BR_DEFAULT_MAX_NOISE   0.10 /* 10 % */
@@ -173,6 +174,9 @@ typedef struct br_suite {
     br_peak_kind peak;
     double warmup_ns; /* warmup time budget per case, ns */
     double budget_ns; /* `budget:` bound on the whole run's measuring time, ns; 0: none */
+    /* `watchdog:` the time a case may run past its warmup and its timeout
+     * (each measurement's) before it is killed and recorded as timed out, ns */
+    double watchdog_ns;
     br_measure_cfg measure;
     br_regression_cfg regression;
 } br_suite;

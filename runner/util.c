@@ -1,8 +1,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +220,26 @@ static int fsync_dir_of(const char *path) {
     return 0;
 }
 
+/* The temporary file of the br_write_atomic in progress, for
+ * br_write_atomic_abandon; tmp_active is 1 while it exists. */
+static char tmp_path[PATH_MAX];
+static volatile sig_atomic_t tmp_active;
+static volatile sig_atomic_t stop_signo;
+
+void br_write_atomic_abandon(void) {
+    if (tmp_active)
+        unlink(tmp_path);
+}
+
+void br_stop_request(int signo) {
+    if (!stop_signo)
+        stop_signo = signo;
+}
+
+int br_stop_signal(void) {
+    return stop_signo;
+}
+
 int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
     if (strcmp(path, "-") == 0) {
         if (write(stdout, ctx) != 0)
@@ -236,6 +258,10 @@ int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ct
         br_error_set("cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
+    }
+    if (strlen(tmp) < sizeof tmp_path) {
+        memcpy(tmp_path, tmp, strlen(tmp) + 1);
+        tmp_active = 1;
     }
     fchmod(fd, 0644);
     f = fdopen(fd, "w");
@@ -267,6 +293,7 @@ done:
         fclose(f);
     if (rc != 0)
         unlink(tmp);
+    tmp_active = 0;
     free(tmp);
     return rc;
 }

@@ -58,6 +58,18 @@ int br_hash_blob(char out[41], const void *data, size_t len);
  * "-" writes to standard output (not atomic). Returns 0 or -1 (error set). */
 int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
 
+/* For a signal handler that is about to _exit: remove the temporary file of
+ * a br_write_atomic in progress, if any, so an interrupted write leaves
+ * nothing behind. Async-signal-safe. */
+void br_write_atomic_abandon(void);
+
+/* Record that an interrupt (SIGINT, SIGTERM) asked the run to stop: the
+ * first signal number given is kept. Async-signal-safe. */
+void br_stop_request(int signo);
+
+/* The signal that asked the run to stop, or 0 when none did. */
+int br_stop_signal(void);
+
 /* A duration for a message: "850 ns", "12.5 us", "420 ms", "2.5 s", "10 min" (3
  * significant digits at most), into buf (NUL-terminated when len > 0). */
 void br_format_duration(char *buf, size_t len, double ns);
