@@ -1,14 +1,12 @@
-/* test_suite.c - loading suite files: the model, defaults, the hash, and every
- * error with its exact message, line and column.
+/* test_suite.c - loading suite files: the model, defaults, the hash, and
+ * errors with their exact message, line and column.
  *
- * Each tests/fixtures/bad/NAME.yaml is a test case: loading it must fail with
- * "PATH:" followed by the text of NAME.expect. Adding a pair adds a case.
+ * The catalogue of malformed suites (tests/fixtures/bad/NAME.yaml with
+ * NAME.expect) is checked through the benchrun executable, every stage up to
+ * measuring, by test_bad_suites.c.
  */
 #include <criterion/criterion.h>
-#include <criterion/parameterized.h>
 
-#include <dirent.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,121 +54,10 @@ static void spit(const char *path, const void *data, size_t len) {
     fclose(f);
 }
 
-static bool has_suffix(const char *s, const char *suffix) {
-    size_t ls = strlen(s), lx = strlen(suffix);
-    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
 static void load_ok(br_suite *s, const char *path) {
     br_error_clear();
     int rc = br_suite_load(s, path);
     cr_assert_eq(rc, 0, "%s failed: %s", path, br_error_get());
-}
-
-/* ---------------------------------------------------------------------------
- * bad fixtures, one test case each
- */
-
-struct bad_case {
-    char name[200]; /* file name of the .yaml, relative to BAD */
-};
-
-static int cmp_case(const void *a, const void *b) {
-    return strcmp(((const struct bad_case *)a)->name, ((const struct bad_case *)b)->name);
-}
-
-static void free_cases(struct criterion_test_params *crp) {
-    cr_free(crp->params);
-}
-
-/* The .yaml files in BAD, sorted; *out_n of them, in memory from `alloc`. */
-static struct bad_case *list_bad(size_t *out_n, void *(*alloc)(size_t)) {
-    size_t n = 0, cap = 256;
-    struct bad_case *cases = alloc(cap * sizeof *cases);
-    DIR *d = opendir(BAD);
-    if (!d || !cases) {
-        *out_n = 0;
-        if (d)
-            closedir(d);
-        return cases;
-    }
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < cap) {
-        if (has_suffix(e->d_name, ".yaml") && strlen(e->d_name) < sizeof cases[0].name) {
-            memset(cases[n].name, 0, sizeof cases[n].name);
-            memcpy(cases[n].name, e->d_name, strlen(e->d_name));
-            n++;
-        }
-    }
-    closedir(d);
-    qsort(cases, n, sizeof *cases, cmp_case);
-    *out_n = n;
-    return cases;
-}
-
-ParameterizedTestParameters(suite_bad, fixture) {
-    size_t n = 0;
-    struct bad_case *cases = list_bad(&n, cr_malloc);
-    return cr_make_param_array(struct bad_case, cases, n, free_cases);
-}
-
-ParameterizedTest(struct bad_case *c, suite_bad, fixture) {
-    char path[512], expect_path[512];
-    snprintf(path, sizeof path, "%s/%s", BAD, c->name);
-    snprintf(expect_path, sizeof expect_path, "%s/%.*s.expect", BAD,
-             (int)(strlen(c->name) - strlen(".yaml")), c->name);
-    char *expect = slurp(expect_path, NULL);
-    size_t el = strlen(expect);
-    while (el > 0 && (expect[el - 1] == '\n' || expect[el - 1] == '\r'))
-        expect[--el] = '\0';
-
-    br_suite s;
-    br_error_clear();
-    int rc = br_suite_load(&s, path);
-    cr_assert_eq(rc, -1, "%s: loaded, expected: %s", c->name, expect);
-
-    const char *msg = br_error_get();
-    char want[4096 + 600];
-    snprintf(want, sizeof want, "%s:%s", path, expect);
-    cr_expect_str_eq(msg, want, "%s", c->name);
-
-    /* Line and column, compared on their own for a clearer failure. */
-    cr_assert(strncmp(msg, path, strlen(path)) == 0 && msg[strlen(path)] == ':', "%s: %s", c->name,
-              msg);
-    int line = 0, col = 0, wline = -1, wcol = -1;
-    cr_assert_eq(sscanf(msg + strlen(path) + 1, "%d:%d:", &line, &col), 2, "%s: %s", c->name, msg);
-    cr_assert_eq(sscanf(expect, "%d:%d:", &wline, &wcol), 2, "%s: %s", c->name, expect);
-    cr_expect_eq(line, wline, "%s: line %d, expected %d", c->name, line, wline);
-    cr_expect_eq(col, wcol, "%s: column %d, expected %d", c->name, col, wcol);
-
-    br_suite_dispose(&s);
-    br_suite_dispose(&s); /* disposing twice is harmless */
-    free(expect);
-}
-
-Test(suite_bad, every_fixture_has_an_expectation) {
-    size_t n = 0;
-    struct bad_case *cases = list_bad(&n, malloc);
-    cr_assert_geq(n, 25, "only %zu bad fixtures", n);
-    for (size_t i = 0; i < n; i++) {
-        char p[512];
-        snprintf(p, sizeof p, "%s/%.*s.expect", BAD, (int)(strlen(cases[i].name) - 5),
-                 cases[i].name);
-        cr_expect_eq(access(p, R_OK), 0, "%s has no .expect", cases[i].name);
-    }
-    /* ... and every expectation a fixture. */
-    DIR *d = opendir(BAD);
-    cr_assert_not_null(d);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!has_suffix(e->d_name, ".expect"))
-            continue;
-        char p[512];
-        snprintf(p, sizeof p, "%s/%.*s.yaml", BAD, (int)(strlen(e->d_name) - 7), e->d_name);
-        cr_expect_eq(access(p, R_OK), 0, "%s has no .yaml", e->d_name);
-    }
-    closedir(d);
-    free(cases);
 }
 
 /* ---------------------------------------------------------------------------
