@@ -346,9 +346,8 @@ static int check_output(const char *option, const char *path) {
 /* Write the runs' JSON document into dir as <date>-<short sha>.json (UTC
  * date and time of the run; "-dirty" after the sha for a dirty work tree,
  * "nogit" outside a repository), never replacing a file: a name taken
- * gets "-2", "-3", ... The file appears whole or not at all (written to a
- * temporary file, then hard-linked to its name, which fails rather than
- * replace). Returns 0, or -1 after a message on stderr. */
+ * gets "-2", "-3", ... The file appears whole or not at all (br_write_new).
+ * Returns 0, or -1 after a message on stderr. */
 static int save_results(const char *dir, const br_run *const *runs, size_t n,
                         const br_report_opts *opts, int quiet) {
     if (n == 0)
@@ -367,35 +366,26 @@ static int save_results(const char *dir, const br_run *const *runs, size_t n,
         fprintf(stderr, "benchrun: --results-dir %s: %s\n", dir, br_error_get());
         return -1;
     }
-    char *tmp = br_strfmt("%s/.%s-%s.%ld.tmp", dir, stamp, sha, (long)getpid());
-    if (!tmp || emit("json", tmp, runs, n, opts) != 0) {
-        free(tmp);
-        return -1;
-    }
-    int rc = -1;
-    for (int k = 1; k < 1000 && rc != 0; k++) {
+    write_ctx w = {br_reporter_find("json"), runs, n, opts};
+    int rc = 1;
+    for (int k = 1; k < 1000 && rc == 1; k++) {
         char *name = k == 1 ? br_strfmt("%s/%s-%s.json", dir, stamp, sha)
                             : br_strfmt("%s/%s-%s-%d.json", dir, stamp, sha, k);
-        if (!name)
-            break;
-        if (link(tmp, name) == 0) {
-            rc = 0;
-            if (!quiet)
-                fprintf(stderr, "benchrun: results written to %s\n", name);
-        } else if (errno != EEXIST) {
-            fprintf(stderr, "benchrun: --results-dir: cannot create %s: %s\n", name,
-                    strerror(errno));
+        if (!name || !w.rep) {
             free(name);
-            break;
+            return -1;
         }
+        rc = br_write_new(name, write_report, &w);
+        if (rc == 0 && !quiet)
+            fprintf(stderr, "benchrun: results written to %s\n", name);
+        else if (rc < 0)
+            fprintf(stderr, "benchrun: --results-dir: cannot write %s: %s\n", name, br_error_get());
         free(name);
     }
-    if (rc != 0 && errno == EEXIST)
+    if (rc == 1)
         fprintf(stderr, "benchrun: --results-dir %s: no free name for %s-%s (999 taken)\n", dir,
                 stamp, sha);
-    unlink(tmp);
-    free(tmp);
-    return rc;
+    return rc == 0 ? 0 : -1;
 }
 
 static void list_job(const br_job *j) {
@@ -488,6 +478,13 @@ done:
 /* --save-baseline for run r. Returns 0, or (after saying why on stderr) -2
  * when an existing file was refused, -1 for any other failure. */
 static int save_baseline(const br_run *r, const compare_opts *co, int quiet) {
+    size_t n_ok, n_failed, n_skipped;
+    br_run_count(r, &n_ok, &n_failed, &n_skipped);
+    if (n_ok == 0) {
+        fprintf(stderr, "benchrun: %s: no case was measured: the baseline is not saved\n",
+                r->suite_path);
+        return 0;
+    }
     char *path = baseline_file(co, r);
     br_save_stats st;
     int rc = -1;

@@ -240,7 +240,9 @@ int br_stop_signal(void) {
     return stop_signo;
 }
 
-int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
+/* br_write_atomic and br_write_new: the last step renames (replace 1) or
+ * links (replace 0: 1 when path exists) the temporary file to path. */
+static int write_file(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, int replace) {
     if (strcmp(path, "-") == 0) {
         if (write(stdout, ctx) != 0)
             return -1;
@@ -253,16 +255,23 @@ int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ct
     char *tmp = br_strfmt("%s.tmp.XXXXXX", path);
     if (!tmp)
         return -1;
-    int fd = mkstemp(tmp);
+    if (strlen(tmp) >= sizeof tmp_path) {
+        br_error_set("cannot write %s: the name is too long", path);
+        free(tmp);
+        return -1;
+    }
+    /* mkstemp fills in the name where br_write_atomic_abandon reads it, so
+     * a signal at any point finds the file it may have created. */
+    memcpy(tmp_path, tmp, strlen(tmp) + 1);
+    tmp_active = 1;
+    int fd = mkstemp(tmp_path);
     if (fd < 0) {
+        tmp_active = 0;
         br_error_set("cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return -1;
     }
-    if (strlen(tmp) < sizeof tmp_path) {
-        memcpy(tmp_path, tmp, strlen(tmp) + 1);
-        tmp_active = 1;
-    }
+    memcpy(tmp, tmp_path, strlen(tmp_path) + 1);
     fchmod(fd, 0644);
     f = fdopen(fd, "w");
     if (!f) {
@@ -282,8 +291,12 @@ int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ct
         br_error_set("cannot write %s: %s", path, strerror(errno));
         goto done;
     }
-    if (rename(tmp, path) != 0) {
-        br_error_set("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+    if (replace ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
+        if (!replace && errno == EEXIST)
+            rc = 1;
+        else
+            br_error_set("cannot %s %s to %s: %s", replace ? "rename" : "link", tmp, path,
+                         strerror(errno));
         goto done;
     }
     fsync_dir_of(path);
@@ -291,11 +304,19 @@ int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ct
 done:
     if (f)
         fclose(f);
-    if (rc != 0)
+    if (rc != 0 || !replace)
         unlink(tmp);
     tmp_active = 0;
     free(tmp);
     return rc;
+}
+
+int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
+    return write_file(path, write, ctx, 1);
+}
+
+int br_write_new(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
+    return write_file(path, write, ctx, 0);
 }
 
 void br_format_duration(char *buf, size_t len, double ns) {

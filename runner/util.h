@@ -58,6 +58,11 @@ int br_hash_blob(char out[41], const void *data, size_t len);
  * "-" writes to standard output (not atomic). Returns 0 or -1 (error set). */
 int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
 
+/* As br_write_atomic, but never replaces: the file appears at `path` only
+ * when no file is there (link(2) of the temporary file). Returns 0, 1 when
+ * `path` exists (nothing written), or -1 (error set). */
+int br_write_new(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
+
 /* For a signal handler that is about to _exit: remove the temporary file of
  * a br_write_atomic in progress, if any, so an interrupted write leaves
  * nothing behind. Async-signal-safe. */
