@@ -66,14 +66,13 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
         axes[n_axes++] = (axis){i, p->n_values};
         if (__builtin_mul_overflow(raw, p->n_values, &raw) ||
             raw > (s->where.text ? BR_PLAN_MAX_SWEEP : BR_PLAN_MAX_CASES))
-            return br_error_at(at,
+            return br_error_at(p->pos,
                                s->where.text
-                                   ? "the parameters give more than %u combinations before "
-                                     "'where' (at most %u are checked)"
-                                   : "plan has more than %u cases (the parameters alone give "
-                                     "more than %u combinations)",
-                               s->where.text ? BR_PLAN_MAX_SWEEP : BR_PLAN_MAX_CASES,
-                               s->where.text ? BR_PLAN_MAX_SWEEP : BR_PLAN_MAX_CASES);
+                                   ? "parameter '%s' takes the sweep past %u combinations, "
+                                     "the most 'where' checks"
+                                   : "parameter '%s' takes the plan past %u cases, the most a "
+                                     "plan may have",
+                               p->name, s->where.text ? BR_PLAN_MAX_SWEEP : BR_PLAN_MAX_CASES);
     }
 
     size_t n_kernels = 0;

@@ -55,7 +55,7 @@ static int eval_per_case(double *out, const br_job *j, const br_work *w, const c
         if (br_expr_eval(&value, e->text, e->pos, vars, s->n_params) != 0) {
             rc = -1;
         } else if (value < 0) {
-            rc = br_error_at(e->pos, "'%s' is negative (%lld)", what, (long long)value);
+            rc = br_error_at(e->pos, "'%s' is negative: %lld", what, (long long)value);
         } else {
             out[i] = (double)value;
             continue;
@@ -65,8 +65,8 @@ static int eval_per_case(double *out, const br_job *j, const br_work *w, const c
         br_plan_describe(where, sizeof where, s, v);
         char *msg = br_strdup(br_error_get());
         if (msg) {
-            br_error_set("%s (%s%s%s)", msg, s->kernels[pc->kernel].text, s->n_params ? ", " : "",
-                         where);
+            br_error_set("%s (in '%s', for %s%s%s)", msg, what, s->kernels[pc->kernel].text,
+                         s->n_params ? ", " : "", where);
             free(msg);
         }
         return rc;
@@ -177,7 +177,9 @@ int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
     if (out->plan.n_cases == 0) {
         if (out->plan.n_combos == 0)
             br_error_at(out->suite.where.pos,
-                        "the plan is empty: 'where' rejects all %zu parameter combinations",
+                        out->plan.n_swept == 1
+                            ? "the plan is empty: 'where' rejects the only parameter combination"
+                            : "the plan is empty: 'where' rejects all %zu parameter combinations",
                         out->plan.n_swept);
         else
             br_error_at((br_pos){out->suite.path, 0, 0},
@@ -187,10 +189,12 @@ int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
     size_t n = out->plan.n_cases;
     out->bytes = calloc(n, sizeof *out->bytes);
     out->flops = calloc(n, sizeof *out->flops);
-    if (!out->bytes || !out->flops)
+    out->memory = calloc(n, sizeof *out->memory);
+    if (!out->bytes || !out->flops || !out->memory)
         return br_error_set("out of memory");
     if (eval_per_case(out->bytes, out, &out->suite.bytes, "bytes") != 0 ||
-        eval_per_case(out->flops, out, &out->suite.flops, "flops") != 0)
+        eval_per_case(out->flops, out, &out->suite.flops, "flops") != 0 ||
+        eval_per_case(out->memory, out, &out->suite.memory, "memory") != 0)
         return -1;
     return find_variants(out);
 }
@@ -202,6 +206,7 @@ void br_job_dispose(br_job *j) {
     br_plan_dispose(&j->plan);
     free(j->bytes);
     free(j->flops);
+    free(j->memory);
     free(j->variant_of);
     free(j->variant_combo);
     job_build_free(j->built);
@@ -458,6 +463,17 @@ static double session_measured_peak(br_session *s) {
     return s->peak_gbps;
 }
 
+/* Bytes for a message in decimal units: "512 B", "4.29 GB", "4.5 PB". */
+static void format_bytes(char *buf, size_t len, double bytes) {
+    static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+    size_t u = 0;
+    while (bytes >= 1000 && u + 1 < sizeof units / sizeof *units) {
+        bytes /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
+}
+
 /* ---- the case handle a module sees ------------------------------------------------ */
 
 typedef struct case_alloc {
@@ -526,11 +542,22 @@ static void *api_alloc(br_case *c, size_t bytes, br_mem_kind kind) {
     size = (size + 255) & ~(size_t)255;
     void *p = NULL;
     switch (kind) {
-    case BR_MEM_HOST:
+    case BR_MEM_HOST: {
+        /* More than the machine has would be granted by overcommit and then
+         * killed when touched: refuse it with a reason instead. */
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && page > 0 && size / (size_t)page > (size_t)pages) {
+            char a[32], b[32];
+            format_bytes(a, sizeof a, (double)bytes);
+            format_bytes(b, sizeof b, (double)pages * (double)page);
+            api_fail(c, "the kernel asked for %s of host memory; the host has %s", a, b);
+            break;
+        }
         p = aligned_alloc(256, size);
         if (!p)
             api_fail(c, "cannot allocate %zu bytes of host memory", bytes);
         break;
+    }
     case BR_MEM_DEVICE:
     case BR_MEM_PINNED:
 #if BR_HAVE_CUDA
@@ -879,6 +906,42 @@ static int variant_flags(char **flags, const br_job *job, size_t x) {
     return n;
 }
 
+/* The kernel of case i of a built job. */
+static const kernel_ref *case_ref(const br_job *job, size_t i) {
+    const br_plan_case *pc = &job->plan.cases[i];
+    return &job->built->refs[job->variant_of[pc->combo] * job->suite.n_kernels + pc->kernel];
+}
+
+static br_backend ref_backend(const kernel_ref *ref) {
+    return ref->mh && ref->mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
+}
+
+/* Refuse, before anything runs, a case whose footprint (`memory`) is more
+ * than the memory where it would run: the device's for a GPU kernel (when a
+ * GPU is usable), the host's physical memory for a host kernel. Returns 0,
+ * or -1 with a file:line:column error naming the case. */
+static int check_memory(const br_job *job, const br_session *s) {
+    const br_suite *suite = &job->suite;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double host = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
+    for (size_t i = 0; i < job->plan.n_cases && br_work_present(&suite->memory); i++) {
+        const br_plan_case *pc = &job->plan.cases[i];
+        int gpu = ref_backend(case_ref(job, i)) == BR_BACKEND_GPU;
+        double need = job->memory[i], have = gpu ? (double)s->device.global_mem_bytes : host;
+        if (isnan(need) || (gpu && !s->gpu_ok) || need <= have)
+            continue;
+        char where[512], a[32], b[32];
+        br_plan_describe(where, sizeof where, suite, br_plan_params(&job->plan, pc->combo));
+        format_bytes(a, sizeof a, need);
+        format_bytes(b, sizeof b, have);
+        return br_error_at(br_work_expr(&suite->memory, pc->kernel)->pos,
+                           "'memory' is %s for %s%s%s: more than the %s of %s", a,
+                           suite->kernels[pc->kernel].text, suite->n_params ? " at " : "", where, b,
+                           gpu ? s->device.name : "host memory");
+    }
+    return 0;
+}
+
 int br_job_build(br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
     size_t n_src = suite->n_sources, n_var = job->n_variants ? job->n_variants : 1;
@@ -940,6 +1003,8 @@ int br_job_build(br_job *job, br_session *s) {
     job_build_free(job->built);
     job->built = b;
     b = NULL;
+    if (check_memory(job, s) != 0)
+        goto done;
     rc = 0;
 done:
     /* A worker forked before these modules were loaded does not have them. */
@@ -979,16 +1044,6 @@ typedef struct worker_reply {
     double peak_gbps; /* BR_REQ_PEAK */
     size_t text_len;
 } worker_reply;
-
-/* The kernel of case i of a built job. */
-static const kernel_ref *case_ref(const br_job *job, size_t i) {
-    const br_plan_case *pc = &job->plan.cases[i];
-    return &job->built->refs[job->variant_of[pc->combo] * job->suite.n_kernels + pc->kernel];
-}
-
-static br_backend ref_backend(const kernel_ref *ref) {
-    return ref->mh && ref->mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
-}
 
 /* What case i is, before it runs: kernel, combination, a copy of its
  * parameter values, bytes and flops. Returns 0, or -1 (out of memory). */

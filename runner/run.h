@@ -77,8 +77,9 @@ br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *w
 typedef struct br_job {
     br_suite suite;
     br_plan plan;
-    double *bytes; /* owned: per case, bytes per execution; NAN when the suite has none */
-    double *flops; /* owned: per case, FLOP per execution; NAN when the suite has none */
+    double *bytes;  /* owned: per case, bytes per execution; NAN when the suite has none */
+    double *flops;  /* owned: per case, FLOP per execution; NAN when the suite has none */
+    double *memory; /* owned: per case, its footprint in bytes (`memory`); NAN when none */
     /* Compile-time variants: the distinct value sets of the `defines`
      * params (one variant, with no -D flags, when there are none). */
     size_t n_variants;

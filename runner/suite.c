@@ -497,10 +497,10 @@ done:
  * Checking values
  */
 
-static const char *const top_keys[] = {"name",  "description", "source",  "kernels", "params",
-                                       "where", "defines",     "link",    "metric",  "bytes",
-                                       "flops", "cache",       "warmup",  "measure", "regression",
-                                       "peak",  "budget",      "watchdog"};
+static const char *const top_keys[] = {"name",  "description", "source",   "kernels", "params",
+                                       "where", "defines",     "link",     "metric",  "bytes",
+                                       "flops", "cache",       "warmup",   "measure", "regression",
+                                       "peak",  "budget",      "watchdog", "memory"};
 static const char *const regression_keys[] = {"threshold", "alpha"};
 static const char *const measure_keys[] = {"min_samples", "min_time",    "max_noise",
                                            "timeout",     "max_samples", "throttle",
@@ -809,6 +809,10 @@ static int load_one_source(br_suite *s, br_located *out, const node *v) {
     }
     if (!S_ISREG(st.st_mode)) {
         br_error_at(v->pos, "source %s is not a regular file", q);
+        goto done;
+    }
+    if (!br_has_suffix(out->text, ".c") && !br_has_suffix(out->text, ".cu")) {
+        br_error_at(v->pos, "source %s is not a kernel source (expected a .c or .cu file)", q);
         goto done;
     }
     /* Show "kernels/x.cu" rather than "suites/../kernels/x.cu", when that
@@ -1456,7 +1460,7 @@ static int load_root(br_suite *s, const node *root) {
         if (!find(root, required[i]))
             return br_error_at(root->pos, "missing required key '%s'", required[i]);
 
-    const node *metric = NULL, *defines = NULL, *bytes = NULL, *flops = NULL;
+    const node *metric = NULL, *defines = NULL, *bytes = NULL, *flops = NULL, *memory = NULL;
     for (size_t i = 0; i < map_size(root); i++) {
         const node *k = map_key(root, i), *v = map_value(root, i);
         int rc = 0;
@@ -1476,6 +1480,8 @@ static int load_root(br_suite *s, const node *root) {
             bytes = v; /* after the kernels: it may name them */
         else if (key_is(k, "flops"))
             flops = v;
+        else if (key_is(k, "memory"))
+            memory = v;
         else if (key_is(k, "where"))
             rc = load_expr_text(&s->where, v);
         else if (key_is(k, "defines"))
@@ -1506,6 +1512,7 @@ static int load_root(br_suite *s, const node *root) {
 
     if ((bytes && load_work(s, &s->bytes, bytes, "bytes") < 0) ||
         (flops && load_work(s, &s->flops, flops, "flops") < 0) ||
+        (memory && load_work(s, &s->memory, memory, "memory") < 0) ||
         (defines && load_defines(s, defines) < 0))
         return -1;
     size_t n_flags = s->n_libs;
@@ -1520,7 +1527,8 @@ static int load_root(br_suite *s, const node *root) {
     const char *names[BR_SUITE_MAX_PARAMS];
     for (size_t i = 0; i < s->n_params; i++)
         names[i] = s->params[i].name;
-    if (check_work(&s->bytes, s, names) < 0 || check_work(&s->flops, s, names) < 0)
+    if (check_work(&s->bytes, s, names) < 0 || check_work(&s->flops, s, names) < 0 ||
+        check_work(&s->memory, s, names) < 0)
         return -1;
     if (s->where.text && br_expr_check(s->where.text, s->where.pos, names, s->n_params) < 0)
         return -1;
@@ -1600,6 +1608,7 @@ void br_suite_dispose(br_suite *s) {
     free(s->params);
     work_dispose(&s->bytes, s->n_kernels);
     work_dispose(&s->flops, s->n_kernels);
+    work_dispose(&s->memory, s->n_kernels);
     free(s->where.text);
     for (size_t i = 0; s->libs && i < s->n_libs; i++)
         free(s->libs[i].text);

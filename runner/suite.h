@@ -169,6 +169,10 @@ typedef struct br_suite {
     br_metric metric;
     br_work bytes; /* expression(s) over the params: bytes moved per execution; or absent */
     br_work flops; /* expression(s) over the params: FLOP per execution; or absent */
+    /* expression(s) over the params: the bytes a case allocates (its
+     * footprint), checked against the memory of the device (GPU kernels)
+     * or of the host (host kernels) before anything runs; or absent */
+    br_work memory;
 
     br_cache_policy cache;
     br_peak_kind peak;
