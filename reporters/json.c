@@ -399,16 +399,20 @@ static json_t *comparison_json(builder *b, const br_comparison *c) {
     return o;
 }
 
+/* Stands for a run's "cases" array in the document json_write dumps; it
+ * is dumped as the quoted string CASES_MARKER_DUMPED (a control character
+ * is escaped, so no string of the results can dump as it). */
+#define CASES_MARKER        "\001cases"
+#define CASES_MARKER_DUMPED "\"\\u0001cases\""
+
 static json_t *run_json(builder *b, const br_run *r) {
     json_t *o = json_object();
     json_t *params = json_array();
     json_t *kernels = json_array();
-    json_t *cases = json_array();
-    if (!o || !params || !kernels || !cases) {
+    if (!o || !params || !kernels) {
         json_decref(o);
         json_decref(params);
         json_decref(kernels);
-        json_decref(cases);
         return NULL;
     }
     put(b, o, "benchrun_version", str(r->benchrun_version));
@@ -438,22 +442,53 @@ static json_t *run_json(builder *b, const br_run *r) {
         append(b, kernels, k);
     }
     put(b, o, "kernels", kernels);
-    for (size_t i = 0; i < r->n_cases; i++)
-        append(b, cases, case_json(b, r, &r->cases[i]));
-    put(b, o, "cases", cases);
+    /* The cases are streamed in json_write, one at a time, where this marker is. */
+    put(b, o, "cases", json_string(CASES_MARKER));
     if (r->comparison)
         put(b, o, "comparison", comparison_json(b, r->comparison));
     return o;
 }
 
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+
+/* Write `text` to f with `indent` spaces after each newline. */
+static int put_indented(FILE *f, const char *text, int indent) {
+    for (const char *p = text; *p; p++)
+        if (fputc(*p, f) == EOF || (*p == '\n' && fprintf(f, "%*s", indent, "") < 0))
+            return -1;
+    return 0;
+}
+
+/* Run r's "cases" array, as jansson would dump it at a key indented by 6
+ * spaces, one case built and dumped at a time: a run of many cases never
+ * holds the whole tree in memory. */
+static int write_cases(FILE *f, builder *b, const br_run *r) {
+    if (r->n_cases == 0)
+        return fputs("[]", f) == EOF ? -1 : 0;
+    if (fputs("[\n        ", f) == EOF)
+        return -1;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        json_t *c = case_json(b, r, &r->cases[i]);
+        char *text = c && !b->failed ? json_dumps(c, DUMP_FLAGS) : NULL;
+        json_decref(c);
+        int rc = text ? put_indented(f, text, 8) : -1;
+        free(text);
+        if (rc != 0 || (i + 1 < r->n_cases && fputs(",\n        ", f) == EOF))
+            return -1;
+    }
+    return fputs("\n      ]", f) == EOF ? -1 : 0;
+}
+
 /* Write one JSON document holding every run to f (2-space indent, keys in
  * the order above, reals with 17 significant digits), ending in a newline.
- * Returns 0, or -1 with the error set (out of memory, write error). */
+ * The document less its cases is dumped first; the cases are streamed into
+ * it. Returns 0, or -1 with the error set (out of memory, write error). */
 static int json_write(FILE *f, const br_run *const *runs, size_t n_runs,
                       const br_report_opts *opts) {
     (void)opts;
     int rc = -1;
     builder b = {0};
+    char *text = NULL;
     json_t *doc = json_object();
     json_t *arr = json_array();
     if (!doc || !arr) {
@@ -471,17 +506,32 @@ static int json_write(FILE *f, const br_run *const *runs, size_t n_runs,
     for (size_t i = 0; i < n_runs; i++)
         append(&b, arr, run_json(&b, runs[i]));
     put(&b, doc, "runs", arr);
-    if (b.failed) {
+    if (b.failed || !(text = json_dumps(doc, DUMP_FLAGS))) {
         br_error_set("out of memory building JSON");
         goto done;
     }
-    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) != 0 ||
-        fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f)) {
+    const char *p = text;
+    for (size_t i = 0; i < n_runs; i++) {
+        const char *m = strstr(p, CASES_MARKER_DUMPED);
+        if (!m) {
+            br_error_set("the JSON document lost a run's cases");
+            goto done;
+        }
+        if (fwrite(p, 1, (size_t)(m - p), f) != (size_t)(m - p) ||
+            write_cases(f, &b, runs[i]) != 0) {
+            br_error_set(b.failed ? "out of memory building JSON" : "cannot write JSON: %s",
+                         strerror(errno));
+            goto done;
+        }
+        p = m + strlen(CASES_MARKER_DUMPED);
+    }
+    if (fputs(p, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f)) {
         br_error_set("cannot write JSON: %s", strerror(errno));
         goto done;
     }
     rc = 0;
 done:
+    free(text);
     json_decref(doc);
     return rc;
 }
