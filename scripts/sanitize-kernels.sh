@@ -44,6 +44,18 @@ runs=(
 measure=(--warmup 0ms --min-samples 1 --max-samples 2 --min-time 0ms --timeout 10s --watchdog 10min --no-hold
          --clock events --no-cupti --no-compare -q)
 
+# The tools must see the kernels of benchrun's worker processes (forked,
+# not exec'ed): a kernel that writes out of bounds must be caught first.
+canary="$log_dir/canary-memcheck.log"
+"$cs" --tool memcheck --target-processes all --print-limit 5 "$bin" \
+  tests/fixtures/faults/faults.yaml -k gpu_oob -p n=1024 "${measure[@]}" >"$canary" 2>&1 || true
+if ! grep -q "Invalid __global__ write" "$canary"; then
+  echo "sanitize-kernels: memcheck did not catch tests/fixtures/faults gpu_oob (see $canary):" \
+    "it does not see the kernels benchrun runs" >&2
+  exit 2
+fi
+echo "sanitize-kernels: canary: memcheck catches an out-of-bounds write in a worker process"
+
 status=0
 for tool in "${tools[@]}"; do
   for run in "${runs[@]}"; do
@@ -55,14 +67,18 @@ for tool in "${tools[@]}"; do
     rc=0
     "$cs" --tool "$tool" --target-processes all --print-limit 20 \
       "$bin" "$suite" "$@" "${measure[@]}" --ascii >"$log" 2>&1 || rc=$?
-    errors=$(grep -E "ERROR SUMMARY: [0-9]+ error" "$log" | grep -Ev "ERROR SUMMARY: 0 errors" || true)
-    summaries=$(grep -c "ERROR SUMMARY" "$log" || true)
+    # memcheck and initcheck end with "ERROR SUMMARY: N errors", racecheck
+    # with "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".
+    summary_re="(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)"
+    errors=$(grep -E "$summary_re" "$log" |
+      grep -Ev "ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards" || true)
+    summaries=$(grep -Ec "$summary_re" "$log" || true)
     if [ "$rc" -ne 0 ] || [ -n "$errors" ] || [ "$summaries" -eq 0 ]; then
       echo "sanitize-kernels: $tool $suite: FAILED (benchrun exit status $rc; see $log)"
       grep -E "=========|FAILED" "$log" | head -20 || true
       status=1
     else
-      echo "sanitize-kernels: $tool $suite: $summaries process(es), 0 errors"
+      echo "sanitize-kernels: $tool $suite: 0 errors ($(grep -Eo "$summary_re.*" "$log" | head -1))"
     fi
   done
 done
