@@ -1045,6 +1045,11 @@ typedef struct worker_reply {
     size_t text_len;
 } worker_reply;
 
+_Static_assert(sizeof(((worker_reply *)0)->gpu_why) == sizeof(((br_session *)0)->gpu_why) &&
+                   sizeof(((worker_reply *)0)->gpu_arch) == sizeof(((br_session *)0)->gpu_arch) &&
+                   sizeof(((worker_reply *)0)->clock_note) == sizeof(((br_session *)0)->clock_note),
+               "worker_reply carries the session's fields whole");
+
 /* What case i is, before it runs: kernel, combination, a copy of its
  * parameter values, bytes and flops. Returns 0, or -1 (out of memory). */
 static int case_init(br_case_result *r, const br_job *job, size_t i) {
