@@ -38,6 +38,13 @@ typedef struct axis {
 
 /* Expand s into *out; see plan.h. Returns 0, or -1 with the error set
  * ("plan has more than N cases"); *out is disposed by the caller either way. */
+size_t br_plan_max_sweep(size_t where_len) {
+    if (!where_len)
+        return BR_PLAN_MAX_CASES;
+    size_t n = BR_PLAN_WHERE_WORK / (16 + where_len);
+    return n < BR_PLAN_MAX_SWEEP ? n : BR_PLAN_MAX_SWEEP;
+}
+
 int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, size_t n_patterns) {
     int rc = -1;
     bool *selected = NULL;
@@ -64,15 +71,15 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
         if (p->zip && i > 0 && s->params[i - 1].zip == p->zip)
             continue; /* a later member of the group: same axis */
         axes[n_axes++] = (axis){i, p->n_values};
-        if (__builtin_mul_overflow(raw, p->n_values, &raw) ||
-            raw > (s->where.text ? BR_PLAN_MAX_SWEEP : BR_PLAN_MAX_CASES))
+        size_t limit = br_plan_max_sweep(s->where.text ? strlen(s->where.text) : 0);
+        if (__builtin_mul_overflow(raw, p->n_values, &raw) || raw > limit)
             return br_error_at(p->pos,
                                s->where.text
-                                   ? "parameter '%s' takes the sweep past %u combinations, "
-                                     "the most 'where' checks"
-                                   : "parameter '%s' takes the plan past %u cases, the most a "
+                                   ? "parameter '%s' takes the sweep past %zu combinations, "
+                                     "the most a 'where' of %zu bytes is checked for"
+                                   : "parameter '%s' takes the plan past %zu cases, the most a "
                                      "plan may have",
-                               p->name, s->where.text ? BR_PLAN_MAX_SWEEP : BR_PLAN_MAX_CASES);
+                               p->name, limit, s->where.text ? strlen(s->where.text) : 0);
     }
 
     size_t n_kernels = 0;
@@ -127,7 +134,7 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
                 continue;
         }
         /* With `where` the sweep may be far larger than the plan: stop at
-         * the limit rather than keep up to BR_PLAN_MAX_SWEEP rows first. */
+         * the limit rather than keep up to br_plan_max_sweep() rows first. */
         if (s->where.text && (combos >= BR_PLAN_MAX_CASES ||
                               (n_kernels && combos * n_kernels >= BR_PLAN_MAX_CASES))) {
             br_error_at(s->where.pos,
