@@ -495,6 +495,8 @@ typedef struct case_impl {
     char message[1024]; /* the first failure a module reported */
 } case_impl;
 
+static int api_fail(br_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static int api_fail(br_case *c, const char *fmt, ...) {
     case_impl *ci = c->runner;
     if (!ci->message[0]) {
