@@ -65,6 +65,7 @@ br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
 typedef struct columns {
     size_t cap;
     int gpu;    /* event_ns is kept */
+    int probe;  /* sm_mhz is kept (the SM clock is measured; a host case has none) */
     int kernel; /* kernel_ns, span_ns and ops are kept */
 } columns;
 
@@ -83,7 +84,7 @@ static int push(br_timing *t, columns *c, double value, double mhz, double event
                 const br_sample_ops *ops, size_t reps) {
     if (t->n_samples == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 64;
-        if (grow_col(&t->samples, nc) || grow_col(&t->sm_mhz, nc) ||
+        if (grow_col(&t->samples, nc) || (c->probe && grow_col(&t->sm_mhz, nc)) ||
             (c->gpu && grow_col(&t->event_ns, nc)) ||
             (c->kernel &&
              (grow_col(&t->kernel_ns, nc) || grow_col(&t->span_ns, nc) || grow_col(&t->ops, nc))))
@@ -92,7 +93,8 @@ static int push(br_timing *t, columns *c, double value, double mhz, double event
     }
     size_t i = t->n_samples++;
     t->samples[i] = value;
-    t->sm_mhz[i] = mhz;
+    if (c->probe)
+        t->sm_mhz[i] = mhz;
     if (c->gpu)
         t->event_ns[i] = event_ns;
     if (c->kernel) {
@@ -187,7 +189,7 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     br_sample smp;
     br_breakdown bd;
     br_breakdown_init(&bd);
-    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC};
+    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC, .probe = p->probe};
     out->clock = p->clock;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
 
@@ -272,7 +274,7 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     }
     out->measure_ns = now() - s0;
     out->stop_reason = br_stop_name(stop);
-    out->sm_mhz_median = br_stats_finite_median(out->sm_mhz, out->n_samples);
+    out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
     if (out->event_ns)
         out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
     if (out->kernel_ns) {

@@ -828,7 +828,10 @@ static int load_timing(ctx *c, const json_t *o, br_timing *t, br_backend backend
         pop(c, at);
     }
     pop(c, old);
-    if (mhz) {
+    int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
+    for (size_t i = 0; mhz && i < json_array_size(mhz) && !any_mhz; i++)
+        any_mhz = !json_is_null(json_array_get(mhz, i));
+    if (mhz && (any_mhz || json_array_size(mhz) != n)) {
         size_t m = json_array_size(mhz);
         if (m != n)
             return fail_key(c, "sm_mhz_samples",
