@@ -454,7 +454,7 @@ static double session_measured_peak(br_session *s) {
         return s->peak_gbps;
     s->peak_tried = 1;
     s->peak_gbps = NAN;
-    double gbps;
+    double gbps = NAN;
     if (ask_worker(s, BR_REQ_PEAK, &gbps) == 0)
         s->peak_gbps = gbps;
     else
