@@ -302,6 +302,9 @@ static int session_gpu(br_session *s) {
         s->gpu_ok = 0;
         snprintf(s->gpu_why, sizeof s->gpu_why, "cannot query the GPU: %s", br_error_get());
     }
+    /* The modules are loaded after this: a worker for the cases is forked then. */
+    br_worker_stop(s->worker);
+    s->worker = NULL;
 #else
     query_gpu_here(s);
 #endif
