@@ -435,6 +435,12 @@ static void finish_job(compile_job *j, int status) {
     unlink(j->tmp_so);
     h->state = BR_MODULE_FAILED;
     free(h->message);
+    if (status != 0 && br_stop_signal()) { /* the compiler got the interrupt too */
+        free(h->log);
+        h->log = NULL;
+        h->message = br_strdup("not compiled: interrupted");
+        return;
+    }
     h->message = status == 0 ? br_strfmt("cannot store %s: %s", h->so_path, strerror(errno))
                              : br_strfmt("compile failed (exit status %d)", status);
 }
@@ -549,6 +555,12 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
     while (next < n_jobs || running > 0) {
         while (next < n_jobs && running < (size_t)max_jobs) {
             compile_job *j = &jobs[next++];
+            if (br_stop_signal()) { /* an interrupt: start no new compile */
+                j->h->state = BR_MODULE_FAILED;
+                j->h->message = br_strdup("not compiled: interrupted");
+                j->pid = 0;
+                continue;
+            }
             if (start_job(j, o->cache_dir) != 0) {
                 j->h->state = BR_MODULE_FAILED;
                 j->h->message = br_strdup(br_error_get());

@@ -31,20 +31,29 @@ static void on_stop_signal(int sig) {
         br_write_atomic_abandon();
         _exit(128 + sig);
     }
+    int saved = errno;
     br_stop_request(sig);
     static const char msg[] = "\nbenchrun: interrupted: no new case starts; writing the results "
                               "of the finished ones (interrupt again to quit at once)\n";
     ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)n;
+    errno = saved;
 }
 
+/* Also: a reader that went away (`benchrun ... | tee log` and Ctrl-C kills
+ * tee too) fails the write to standard output instead of killing benchrun
+ * before it writes the other outputs. */
 static void catch_stop_signals(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT); /* one handler at a time */
+    sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
 }
 
 static void usage(FILE *f) {
@@ -937,19 +946,23 @@ int main(int argc, char **argv) {
     }
     /* Build every suite's kernels and resolve their names before measuring
      * anything: a bad kernel name in the last suite runs nothing. */
-    for (size_t i = 0; i < n_jobs; i++) {
-        if (br_job_build(&jobs[i], session) != 0) {
+    size_t n_built = 0;
+    for (; n_built < n_jobs && !br_stop_signal(); n_built++) {
+        if (br_job_build(&jobs[n_built], session) != 0) {
             fprintf(stderr, "%s\n", br_error_get());
             goto done;
         }
     }
-    for (size_t i = 0; i < n_jobs; i++) {
+    /* After an interrupt the suites built list their cases as interrupted;
+     * the others are left out. */
+    for (size_t i = 0; i < n_built; i++) {
         if (br_job_execute(&runs[i], &jobs[i], session) != 0) {
             fprintf(stderr, "%s\n", br_error_get());
             goto done;
         }
         run_ptrs[n_runs++] = &runs[i];
     }
+    int stopped = br_stop_signal(); /* what the outputs say, and the exit status */
 
     status = EXIT_OK;
     size_t ok = 0, failed = 0, skipped = 0;
@@ -994,7 +1007,6 @@ int main(int argc, char **argv) {
         write_failed = 1;
     if (gbench && emit("gbench", gbench, run_ptrs, n_runs, &opts) != 0)
         write_failed = 1;
-    int stopped = br_stop_signal();
     if (co.save && stopped) {
         fprintf(stderr, "benchrun: the run was interrupted: the baseline is not saved\n");
     } else if (co.save) {

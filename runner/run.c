@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* open_memstream, sigabbrev_np */
+#define _GNU_SOURCE /* open_memstream */
 #include "run.h"
 
 #include <math.h>
@@ -291,6 +291,12 @@ static void query_gpu_here(br_session *s) {
 enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
 static int ask_worker(br_session *s, int kind, double *value);
 
+/* End the session's worker (one that ended, or that must not serve on). */
+static void drop_worker(br_session *s) {
+    br_worker_stop(s->worker);
+    s->worker = NULL;
+}
+
 /* Find out once whether a GPU is usable: in a worker when benchrun has
  * CUDA, so the parent never initialises it. */
 static int session_gpu(br_session *s) {
@@ -303,8 +309,7 @@ static int session_gpu(br_session *s) {
         snprintf(s->gpu_why, sizeof s->gpu_why, "cannot query the GPU: %s", br_error_get());
     }
     /* The modules are loaded after this: a worker for the cases is forked then. */
-    br_worker_stop(s->worker);
-    s->worker = NULL;
+    drop_worker(s);
 #else
     query_gpu_here(s);
 #endif
@@ -466,6 +471,12 @@ static double session_measured_peak(br_session *s) {
     return s->peak_gbps;
 }
 
+/* The host's physical memory, bytes; INFINITY when it cannot be read. */
+static double host_memory(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
+}
+
 /* Bytes for a message in decimal units: "512 B", "4.29 GB", "4.5 PB". */
 static void format_bytes(char *buf, size_t len, double bytes) {
     static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
@@ -550,11 +561,10 @@ static void *api_alloc(br_case *c, size_t bytes, br_mem_kind kind) {
     case BR_MEM_HOST: {
         /* More than the machine has would be granted by overcommit and then
          * killed when touched: refuse it with a reason instead. */
-        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && page > 0 && size / (size_t)page > (size_t)pages) {
+        if ((double)size > host_memory()) {
             char a[32], b[32];
             format_bytes(a, sizeof a, (double)bytes);
-            format_bytes(b, sizeof b, (double)pages * (double)page);
+            format_bytes(b, sizeof b, host_memory());
             api_fail(c, "the kernel asked for %s of host memory; the host has %s", a, b);
             break;
         }
@@ -927,8 +937,7 @@ static br_backend ref_backend(const kernel_ref *ref) {
  * or -1 with a file:line:column error naming the case. */
 static int check_memory(const br_job *job, const br_session *s) {
     const br_suite *suite = &job->suite;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    double host = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
+    double host = host_memory();
     for (size_t i = 0; i < job->plan.n_cases && br_work_present(&suite->memory); i++) {
         const br_plan_case *pc = &job->plan.cases[i];
         int gpu = ref_backend(case_ref(job, i)) == BR_BACKEND_GPU;
@@ -1013,8 +1022,7 @@ int br_job_build(br_job *job, br_session *s) {
     rc = 0;
 done:
     /* A worker forked before these modules were loaded does not have them. */
-    br_worker_stop(s->worker);
-    s->worker = NULL;
+    drop_worker(s);
     job_build_free(b);
     for (size_t i = 0; flags && i < n_var * n_flags_each; i++)
         free(flags[i]);
@@ -1130,8 +1138,10 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
         break;
     case BR_REQ_PEAK:
         h.peak_gbps = measure_peak_here(s);
+        rc = isnan(h.peak_gbps); /* it failed: a fresh worker runs the cases */
         break;
     case BR_REQ_CASE: {
+        br_worker_set_stage("init"); /* a fresh worker starts CUDA and CUPTI first */
         br_case_result r = {0};
         const kernel_ref *ref = case_ref(q.job, q.index);
         if (case_init(&r, q.job, q.index) != 0)
@@ -1174,15 +1184,8 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
 static int session_worker(br_session *s) {
     if (br_worker_alive(s->worker))
         return 0;
-    br_worker_stop(s->worker);
-    s->worker = NULL;
+    drop_worker(s);
     return br_worker_start(&s->worker, worker_serve, s);
-}
-
-/* Forget a worker that ended (or that must not serve on). */
-static void drop_worker(br_session *s) {
-    br_worker_stop(s->worker);
-    s->worker = NULL;
 }
 
 /* Send q to the worker and take the session fields of its reply; *text
@@ -1257,7 +1260,7 @@ static int exec_case(br_case_result *r, const br_job *job, br_session *s, size_t
     worker_request q = {
         .kind = BR_REQ_CASE, .job = job, .index = i, .cfg = *cfg, .warmup_ns = warmup_ns};
     int modes = (cfg->mode & BR_MODE_COLD ? 1 : 0) + (cfg->mode & BR_MODE_BATCH ? 1 : 0);
-    double limit = warmup_ns + modes * cfg->timeout_ns + suite->watchdog_ns;
+    double limit = modes * (warmup_ns + cfg->timeout_ns) + suite->watchdog_ns;
     char *text = NULL;
     size_t len = 0;
     br_worker_result wr = call_worker(s, &q, limit, &text, &len);
@@ -1301,9 +1304,13 @@ static int exec_case(br_case_result *r, const br_job *job, br_session *s, size_t
         br_format_duration(w, sizeof w, warmup_ns);
         br_format_duration(t, sizeof t, cfg->timeout_ns);
         br_format_duration(d, sizeof d, suite->watchdog_ns);
-        r->message = br_strfmt("timed out after %s (warmup %s + timeout %s%s + watchdog %s): "
+        r->message = br_strfmt("timed out after %s (%swarmup %s + timeout %s%s + watchdog %s): "
                                "its worker process was killed",
-                               total, w, t, modes > 1 ? " x 2" : "", d);
+                               total, modes > 1 ? "(" : "", w, t, modes > 1 ? ") x 2" : "", d);
+    } else if (wr == BR_WORKER_ERROR) {
+        free(r->stage);
+        r->stage = br_strdup("setup");
+        r->message = br_strfmt("could not run the case in a worker process: %s", br_error_get());
     } else {
         r->message = br_strfmt("crashed: %s", br_error_get());
     }
@@ -1518,10 +1525,11 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     if (s->opts.progress)
         fputs("\r\033[K", stderr);
     int sig = br_stop_signal();
-    if (sig) {
+    if (sig && i < job->plan.n_cases) {
         /* What was not run is listed as such, so every output holds the whole plan. */
-        const char *abbrev = sigabbrev_np(sig);
-        out->interrupted = br_strfmt("SIG%s", abbrev ? abbrev : "?");
+        char name[32];
+        br_signal_name(name, sizeof name, sig);
+        out->interrupted = br_strdup(name);
         if (!out->interrupted)
             return -1;
         for (; i < job->plan.n_cases; i++) {

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* sigabbrev_np */
 #include "util.h"
 
 #include <errno.h>
@@ -238,6 +239,12 @@ void br_stop_request(int signo) {
 
 int br_stop_signal(void) {
     return stop_signo;
+}
+
+void br_signal_name(char *buf, size_t len, int sig) {
+    const char *abbrev = sigabbrev_np(sig);
+    if (len)
+        snprintf(buf, len, "SIG%s", abbrev ? abbrev : "?");
 }
 
 /* br_write_atomic and br_write_new: the last step renames (replace 1) or

@@ -75,6 +75,10 @@ void br_stop_request(int signo);
 /* The signal that asked the run to stop, or 0 when none did. */
 int br_stop_signal(void);
 
+/* A signal's name, "SIGINT", into buf (NUL-terminated when len > 0; "SIG?"
+ * for a number glibc does not name). */
+void br_signal_name(char *buf, size_t len, int sig);
+
 /* A duration for a message: "850 ns", "12.5 us", "420 ms", "2.5 s", "10 min" (3
  * significant digits at most), into buf (NUL-terminated when len > 0). */
 void br_format_duration(char *buf, size_t len, double ns);

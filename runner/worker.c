@@ -132,8 +132,17 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
     }
     /* What stdio holds would otherwise be written twice. */
     fflush(NULL);
+    /* No interrupt reaches the child before it ignores them (it would run
+     * the parent's handler), nor the parent in between. */
+    sigset_t stop_signals, old_mask;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stop_signals, &old_mask);
     pid_t parent = getpid();
     pid_t pid = fork();
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
     if (pid < 0) {
         int e = errno;
         close(sv[0]);
@@ -149,6 +158,7 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
             _exit(1);
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         self_shared = w->shared;
         serve_loop(sv[1], serve, ctx);
     }
@@ -165,9 +175,9 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
 static void describe_status(char *buf, size_t len, int status) {
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
-        const char *abbrev = sigabbrev_np(sig);
-        snprintf(buf, len, "was killed by signal %d (SIG%s: %s)", sig, abbrev ? abbrev : "?",
-                 strsignal(sig));
+        char name[32];
+        br_signal_name(name, sizeof name, sig);
+        snprintf(buf, len, "was killed by signal %d (%s: %s)", sig, name, strsignal(sig));
     } else if (WIFEXITED(status)) {
         snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
     } else {
@@ -282,8 +292,10 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
         end_worker(w, 1, NULL);
         return r == -2 ? BR_WORKER_TIMED_OUT : BR_WORKER_STOPPED;
     }
+    /* Killed first: a broken connection to a worker still running must not
+     * leave the reaping waiting for it (a dead one is only reaped). */
     int status;
-    end_worker(w, 0, &status);
+    end_worker(w, 1, &status);
     char how[160];
     describe_status(how, sizeof how, status);
     br_error_set("the worker process %s", how);
