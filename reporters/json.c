@@ -399,11 +399,12 @@ static json_t *comparison_json(builder *b, const br_comparison *c) {
     return o;
 }
 
-/* Stands for a run's "cases" array in the document json_write dumps; it
- * is dumped as the quoted string CASES_MARKER_DUMPED (a control character
- * is escaped, so no string of the results can dump as it). */
+/* Stands for a run's "cases" array in the document json_write dumps. It is
+ * found there as CASES_MARKER_DUMPED, the key and the value: the quotes
+ * around them cannot come from inside a string (a string's quotes are
+ * escaped), and only a run has a "cases" key. */
 #define CASES_MARKER        "\001cases"
-#define CASES_MARKER_DUMPED "\"\\u0001cases\""
+#define CASES_MARKER_DUMPED "\"cases\": \"\\u0001cases\""
 
 static json_t *run_json(builder *b, const br_run *r) {
     json_t *o = json_object();
@@ -517,13 +518,18 @@ static int json_write(FILE *f, const br_run *const *runs, size_t n_runs,
             br_error_set("the JSON document lost a run's cases");
             goto done;
         }
+        m += strlen("\"cases\": "); /* the key stays, the array replaces the value */
         if (fwrite(p, 1, (size_t)(m - p), f) != (size_t)(m - p) ||
             write_cases(f, &b, runs[i]) != 0) {
             br_error_set(b.failed ? "out of memory building JSON" : "cannot write JSON: %s",
                          strerror(errno));
             goto done;
         }
-        p = m + strlen(CASES_MARKER_DUMPED);
+        p = m + strlen(CASES_MARKER_DUMPED) - strlen("\"cases\": ");
+    }
+    if (strstr(p, CASES_MARKER_DUMPED)) {
+        br_error_set("the JSON document has more cases markers than runs");
+        goto done;
     }
     if (fputs(p, f) == EOF || fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f)) {
         br_error_set("cannot write JSON: %s", strerror(errno));
