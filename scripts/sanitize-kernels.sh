@@ -4,8 +4,8 @@
 # initcheck by default, or the tools named as arguments. Each suite is run
 # once per tool, through benchrun itself, so the runner's own kernels (the L2
 # flush, the launch hold) are checked too. Needs a GPU and compute-sanitizer
-# (CUDA Toolkit); exits 1 on the first error a tool reports or when a case
-# fails, 2 when it cannot run.
+# (CUDA Toolkit); runs every suite under every tool and exits 1 when a tool
+# reported an error or a case failed, 2 when it cannot run.
 #
 #   scripts/sanitize-kernels.sh                    # all three tools
 #   scripts/sanitize-kernels.sh memcheck           # one
