@@ -289,7 +289,7 @@ static void query_gpu_here(br_session *s) {
 
 /* What a worker is asked (worker_request.kind). */
 enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
-static int ask_worker(br_session *s, int kind, double *value);
+static int ask_worker(br_session *s, int kind);
 
 /* End the session's worker (one that ended, or that must not serve on). */
 static void drop_worker(br_session *s) {
@@ -304,7 +304,7 @@ static int session_gpu(br_session *s) {
         return s->gpu_ok;
     s->gpu_checked = 1;
 #if BR_HAVE_CUDA
-    if (ask_worker(s, BR_REQ_DEVICE, NULL) != 0) {
+    if (ask_worker(s, BR_REQ_DEVICE) != 0) {
         s->gpu_ok = 0;
         snprintf(s->gpu_why, sizeof s->gpu_why, "cannot query the GPU: %s", br_error_get());
     }
@@ -461,13 +461,11 @@ static double session_measured_peak(br_session *s) {
     if (s->peak_tried)
         return s->peak_gbps;
     s->peak_tried = 1;
-    s->peak_gbps = NAN;
-    double gbps = NAN;
-    if (ask_worker(s, BR_REQ_PEAK, &gbps) == 0)
-        s->peak_gbps = gbps;
-    else
+    if (ask_worker(s, BR_REQ_PEAK) != 0) { /* else the reply set peak_gbps */
+        s->peak_gbps = NAN;
         fprintf(stderr, "benchrun: warning: cannot measure the peak bandwidth: %s\n",
                 br_error_get());
+    }
     return s->peak_gbps;
 }
 
@@ -937,8 +935,10 @@ static br_backend ref_backend(const kernel_ref *ref) {
  * or -1 with a file:line:column error naming the case. */
 static int check_memory(const br_job *job, const br_session *s) {
     const br_suite *suite = &job->suite;
+    if (!br_work_present(&suite->memory))
+        return 0;
     double host = host_memory();
-    for (size_t i = 0; i < job->plan.n_cases && br_work_present(&suite->memory); i++) {
+    for (size_t i = 0; i < job->plan.n_cases; i++) {
         const br_plan_case *pc = &job->plan.cases[i];
         int gpu = ref_backend(case_ref(job, i)) == BR_BACKEND_GPU;
         double need = job->memory[i], have = gpu ? (double)s->device.global_mem_bytes : host;
@@ -1146,9 +1146,7 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
         const kernel_ref *ref = case_ref(q.job, q.index);
         if (case_init(&r, q.job, q.index) != 0)
             return -1;
-        run_case(&r, q.job, s, ref->k, ref_backend(ref),
-                 br_plan_params(&q.job->plan, q.job->plan.cases[q.index].combo), &q.cfg,
-                 q.warmup_ns);
+        run_case(&r, q.job, s, ref->k, ref_backend(ref), r.params, &q.cfg, q.warmup_ns);
         /* After a failure the process may be poisoned (a sticky CUDA error):
          * a fresh worker takes the next case. */
         rc = r.status == BR_STATUS_OK ? 0 : 1;
@@ -1232,9 +1230,9 @@ static br_worker_result call_worker(br_session *s, const worker_request *q, doub
 }
 
 /* Ask the worker for the device (BR_REQ_DEVICE: fills s->gpu_ok, gpu_why,
- * device, gpu_arch) or the measured peak (BR_REQ_PEAK: *value, GB/s).
- * Returns 0, or -1 with the error set. */
-static int ask_worker(br_session *s, int kind, double *value) {
+ * device, gpu_arch) or the measured peak (BR_REQ_PEAK: fills s->peak_gbps,
+ * GB/s). Returns 0, or -1 with the error set. */
+static int ask_worker(br_session *s, int kind) {
     worker_request q = {.kind = kind};
     /* Both take seconds at most; a minute is a driver that hangs. */
     br_worker_result wr = call_worker(s, &q, 60e9, NULL, NULL);
@@ -1242,11 +1240,7 @@ static int ask_worker(br_session *s, int kind, double *value) {
         return br_error_set("the worker process gave no answer in 1 min");
     if (wr == BR_WORKER_STOPPED)
         return br_error_set("interrupted");
-    if (wr != BR_WORKER_OK)
-        return -1;
-    if (value)
-        *value = s->peak_gbps;
-    return 0;
+    return wr == BR_WORKER_OK ? 0 : -1;
 }
 
 /* Run case i of job in the worker and fill *r (prepared by case_init)

@@ -26,10 +26,9 @@ typedef struct shared_state {
 } shared_state;
 
 struct br_worker {
-    pid_t pid; /* 0 once reaped */
-    int fd;    /* the parent's end of the socket; -1 once closed */
-    shared_state *shared;
-    char stage[STAGE_MAX]; /* a copy, taken when the worker ended */
+    pid_t pid;            /* 0 once reaped */
+    int fd;               /* the parent's end of the socket; -1 once closed */
+    shared_state *shared; /* mapped until br_worker_stop, so it outlives the worker */
 };
 
 /* In a worker: its view of the shared page (NULL in the parent). */
@@ -185,23 +184,21 @@ static void describe_status(char *buf, size_t len, int status) {
     }
 }
 
-/* Close the connection, keep a copy of the stage, kill the worker (when
- * `kill_it`) and reap it; *status gets its wait status (0 if unknown). */
-static void end_worker(br_worker *w, int kill_it, int *status) {
+/* Close the connection, kill the worker and reap it (killing one that
+ * already exited changes nothing); *status gets its wait status (0 if
+ * unknown). */
+static void end_worker(br_worker *w, int *status) {
     int st = 0;
     if (w->fd >= 0) {
         close(w->fd);
         w->fd = -1;
     }
     if (w->pid > 0) {
-        if (kill_it)
-            kill(w->pid, SIGKILL);
+        kill(w->pid, SIGKILL);
         while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
             ;
         w->pid = 0;
     }
-    memcpy(w->stage, w->shared->stage, STAGE_MAX);
-    w->stage[STAGE_MAX - 1] = '\0';
     if (status)
         *status = st;
 }
@@ -257,7 +254,7 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
     if (!br_worker_alive(w))
         return br_error_set("the worker process has ended"), BR_WORKER_ERROR;
     if (len > BR_WORKER_MAX_MESSAGE) {
-        end_worker(w, 1, NULL);
+        end_worker(w, NULL);
         br_error_set("a request of %zu bytes is over the limit", len);
         return BR_WORKER_ERROR;
     }
@@ -270,13 +267,13 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
         r = read_until(w->fd, &n, sizeof n, deadline);
     char *buf = NULL;
     if (r == 1 && n > BR_WORKER_MAX_MESSAGE) {
-        end_worker(w, 1, NULL);
+        end_worker(w, NULL);
         br_error_set("the worker process sent a reply of %llu bytes, over the limit",
                      (unsigned long long)n);
         return BR_WORKER_ERROR;
     }
     if (r == 1 && !(buf = malloc(n ? n : 1))) {
-        end_worker(w, 1, NULL);
+        end_worker(w, NULL);
         br_error_set("out of memory");
         return BR_WORKER_ERROR;
     }
@@ -289,13 +286,13 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
     }
     free(buf);
     if (r == -2 || r == -3) {
-        end_worker(w, 1, NULL);
+        end_worker(w, NULL);
         return r == -2 ? BR_WORKER_TIMED_OUT : BR_WORKER_STOPPED;
     }
-    /* Killed first: a broken connection to a worker still running must not
-     * leave the reaping waiting for it (a dead one is only reaped). */
+    /* (Killed too: a broken connection to a worker still running must not
+     * leave the reaping waiting for it.) */
     int status;
-    end_worker(w, 1, &status);
+    end_worker(w, &status);
     char how[160];
     describe_status(how, sizeof how, status);
     br_error_set("the worker process %s", how);
@@ -307,9 +304,7 @@ int br_worker_alive(const br_worker *w) {
 }
 
 const char *br_worker_stage(const br_worker *w) {
-    if (!w)
-        return "";
-    return w->pid > 0 ? w->shared->stage : w->stage;
+    return w ? w->shared->stage : "";
 }
 
 void br_worker_stop(br_worker *w) {
@@ -327,7 +322,7 @@ void br_worker_stop(br_worker *w) {
         while ((r = waitpid(w->pid, &st, WNOHANG)) == 0 && br_now_ns() < give_up)
             usleep(1000);
         if (r == 0)
-            end_worker(w, 1, NULL);
+            end_worker(w, NULL);
         w->pid = 0;
     }
     munmap(w->shared, sizeof *w->shared);
