@@ -66,12 +66,13 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
     /* The axes, and the combinations they span, checked against the limit
      * as the product grows (before `where` drops any). */
     size_t raw = 1;
+    size_t where_len = s->where.text ? strlen(s->where.text) : 0;
+    size_t limit = br_plan_max_sweep(where_len);
     for (size_t i = 0; i < s->n_params; i++) {
         const br_param *p = &s->params[i];
         if (p->zip && i > 0 && s->params[i - 1].zip == p->zip)
             continue; /* a later member of the group: same axis */
         axes[n_axes++] = (axis){i, p->n_values};
-        size_t limit = br_plan_max_sweep(s->where.text ? strlen(s->where.text) : 0);
         if (__builtin_mul_overflow(raw, p->n_values, &raw) || raw > limit)
             return br_error_at(p->pos,
                                s->where.text
@@ -79,7 +80,7 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
                                      "the most a 'where' of %zu bytes is checked for"
                                    : "parameter '%s' takes the plan past %zu cases, the most a "
                                      "plan may have",
-                               p->name, limit, s->where.text ? strlen(s->where.text) : 0);
+                               p->name, limit, where_len);
     }
 
     size_t n_kernels = 0;
