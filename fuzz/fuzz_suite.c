@@ -11,9 +11,9 @@
  *   scripts/fuzz.sh 60                      # build, seed, fuzz for 60 s
  *   build-fuzz/fuzz/fuzz_suite CRASH_FILE   # replay one input
  */
-#include "expr.h"
-#include "plan.h"
-#include "run.h"
+#include "suite/expr.h"
+#include "plan/plan.h"
+#include "measure/run.h"
 
 #include <git2.h>
 #include <stdint.h>

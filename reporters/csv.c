@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 
 static void put_text(FILE *f, const char *s) {
     if (!s)

@@ -130,7 +130,7 @@
 
 #include "json_text.h"
 
-#include "error.h"
+#include "base/error.h"
 
 /* Building state: `failed` is set when jansson or malloc could not allocate. */
 typedef struct builder {

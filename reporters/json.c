@@ -69,7 +69,7 @@
 
 #include "json_text.h"
 
-#include "error.h"
+#include "base/error.h"
 
 /* Building state: `failed` is set when jansson could not allocate. */
 typedef struct builder {

@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 
 /* Write s as the text of one table cell. */
 static void cell(FILE *f, const char *s) {

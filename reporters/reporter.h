@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results.h"
+#include "results/results.h"
 
 #ifdef __cplusplus
 extern "C" {

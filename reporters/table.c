@@ -41,7 +41,7 @@
  * Widths are counted in display columns: every glyph used is one column wide,
  * so a UTF-8 string is as wide as its number of code points. */
 #include "reporter.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "base/error.h"
 
 typedef struct glyphs {
     const char *tl, *tr, *bl, *br; /* corners of the box */

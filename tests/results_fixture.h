@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "results/results.h"
 
 #define N_RUNS 4
 

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
-#include "device.h"
+#include "measure/device.h"
 
 int main(int argc, char *argv[]) {
     char why[512];

@@ -1,0 +1,626 @@
+#include "build.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/util.h"
+
+extern char **environ;
+
+#define MAX_SOURCE_BYTES  ((size_t)16 << 20)
+#define MAX_INCLUDE_DEPTH 32
+#define MAX_FLAGS         24
+
+/* ---- key material: a growable byte buffer ----------------------------------- */
+
+typedef struct keybuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+} keybuf;
+
+static void kb_add(keybuf *b, const void *d, size_t n) {
+    if (b->oom)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        char *np = realloc(b->p, cap);
+        if (!np) {
+            b->oom = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, d, n);
+    b->len += n;
+}
+
+static void kb_str(keybuf *b, const char *s) {
+    kb_add(b, s, strlen(s) + 1);
+}
+
+/* ---- project headers ------------------------------------------------------------ */
+
+typedef struct seen_set {
+    char **paths;
+    size_t n;
+} seen_set;
+
+static int seen_add(seen_set *s, const char *real) {
+    for (size_t i = 0; i < s->n; i++)
+        if (strcmp(s->paths[i], real) == 0)
+            return 0;
+    char **np = realloc(s->paths, (s->n + 1) * sizeof *np);
+    if (!np)
+        return -1;
+    s->paths = np;
+    s->paths[s->n] = br_strdup(real);
+    if (!s->paths[s->n])
+        return -1;
+    s->n++;
+    return 1;
+}
+
+static void seen_free(seen_set *s) {
+    for (size_t i = 0; i < s->n; i++)
+        free(s->paths[i]);
+    free(s->paths);
+}
+
+static int is_regular(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* If `line` is `#include "name"`, copy name into out (size outlen) and return 1. */
+static int quoted_include(const char *line, char *out, size_t outlen) {
+    const char *p = line;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '#')
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (strncmp(p, "include", 7) != 0)
+        return 0;
+    p += 7;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '"')
+        return 0;
+    const char *end = strchr(p, '"');
+    if (!end || (size_t)(end - p) >= outlen || end == p)
+        return 0;
+    memcpy(out, p, (size_t)(end - p));
+    out[end - p] = '\0';
+    return 1;
+}
+
+/* Add the bytes of `path` and, recursively, of the project headers it
+ * includes to the key. Headers not found are left to the compiler. */
+static int add_file(keybuf *kb, const char *path, const char *label,
+                    const char *const *include_dirs, size_t n_include_dirs, seen_set *seen,
+                    int depth) {
+    int rc = -1;
+    char *text = NULL, *dir = NULL;
+    size_t len = 0;
+    if (depth > MAX_INCLUDE_DEPTH)
+        return br_error_set("%s: includes nested deeper than %d", path, MAX_INCLUDE_DEPTH);
+    if (br_read_file(&text, &len, path, MAX_SOURCE_BYTES) != 0)
+        return -1;
+    kb_str(kb, "file");
+    kb_str(kb, label);
+    kb_add(kb, &len, sizeof len);
+    kb_add(kb, text, len);
+    if (!(dir = br_path_dir(path)))
+        goto done;
+    for (char *line = text; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        char name[PATH_MAX];
+        if (quoted_include(line, name, sizeof name)) {
+            char *found = NULL;
+            char *cand = br_path_join(dir, name);
+            if (cand && is_regular(cand))
+                found = cand;
+            else
+                free(cand);
+            for (size_t i = 0; !found && i < n_include_dirs; i++) {
+                cand = br_path_join(include_dirs[i], name);
+                if (cand && is_regular(cand))
+                    found = cand;
+                else
+                    free(cand);
+            }
+            if (found) {
+                char real[PATH_MAX];
+                int fresh = realpath(found, real) ? seen_add(seen, real) : 1;
+                int sub = fresh < 0 ? br_error_set("out of memory")
+                          : fresh   ? add_file(kb, found, name, include_dirs, n_include_dirs, seen,
+                                               depth + 1)
+                                    : 0;
+                free(found);
+                if (sub != 0)
+                    goto done;
+            }
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    rc = 0;
+done:
+    free(dir);
+    free(text);
+    return rc;
+}
+
+int br_build_key(char out[41], const char *source, const char *compiler,
+                 const char *compiler_version, const char *const *flags, size_t n_flags,
+                 const char *const *include_dirs, size_t n_include_dirs) {
+    keybuf kb = {0};
+    seen_set seen = {0};
+    int rc = -1;
+    char fmt[64];
+    snprintf(fmt, sizeof fmt, "benchrun-module-cache %d abi %u", BR_CACHE_FORMAT,
+             BR_KERNEL_ABI_VERSION);
+    kb_str(&kb, fmt);
+    kb_str(&kb, compiler);
+    kb_str(&kb, compiler_version ? compiler_version : "");
+    for (size_t i = 0; i < n_flags; i++)
+        kb_str(&kb, flags[i]);
+    char real[PATH_MAX];
+    if (realpath(source, real))
+        seen_add(&seen, real);
+    if (add_file(&kb, source, "source", include_dirs, n_include_dirs, &seen, 0) != 0)
+        goto done;
+    if (kb.oom) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    rc = br_hash_blob(out, kb.p, kb.len);
+done:
+    seen_free(&seen);
+    free(kb.p);
+    return rc;
+}
+
+/* ---- processes ---------------------------------------------------------------- */
+
+/* Start argv with stdout and stderr going to `log_path` (created). */
+static int spawn_logged(pid_t *out, char *const *argv, const char *log_path) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    int e = posix_spawnp(out, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e != 0)
+        return br_error_set("cannot run %s: %s", argv[0], strerror(e));
+    return 0;
+}
+
+static int wait_status(pid_t pid) {
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* Output of `compiler --version`, or NULL (error set) when it cannot run. */
+static char *compiler_version(const char *compiler, const char *cache_dir) {
+    char *log = br_strfmt("%s/version.%ld.tmp", cache_dir, (long)getpid());
+    char *text = NULL;
+    if (!log)
+        return NULL;
+    char *argv[] = {(char *)compiler, "--version", NULL};
+    pid_t pid;
+    if (spawn_logged(&pid, argv, log) == 0) {
+        int st = wait_status(pid);
+        if (st == 0)
+            br_read_file(&text, NULL, log, 1 << 20);
+        else
+            br_error_set("'%s --version' failed (exit status %d)", compiler, st);
+    }
+    unlink(log);
+    free(log);
+    return text;
+}
+
+/* What -march=native compiles for: the CPU model and its feature flags (from
+ * /proc/cpuinfo), so an object built on one CPU is never loaded on another
+ * through a shared cache. Caller frees. */
+static char *host_target(void) {
+    char model[512] = "", flags[4096] = "", line[4096];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f) && !(model[0] && flags[0])) {
+        if (!model[0] && strncmp(line, "model name", 10) == 0)
+            snprintf(model, sizeof model, "%.500s", line);
+        else if (!flags[0] && (strncmp(line, "flags", 5) == 0 || strncmp(line, "Features", 8) == 0))
+            snprintf(flags, sizeof flags, "%s", line);
+    }
+    if (f)
+        fclose(f);
+    return br_strfmt("target: %s%s", model, flags);
+}
+
+/* ---- public --------------------------------------------------------------------- */
+
+char *br_build_default_cache_dir(void) {
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && xdg[0] == '/')
+        return br_strfmt("%s/benchrun", xdg);
+    const char *home = getenv("HOME");
+    if (home && home[0] == '/')
+        return br_strfmt("%s/.cache/benchrun", home);
+    return br_strdup("/tmp/benchrun-cache");
+}
+
+const char *br_build_include_dir(void) {
+    const char *env = getenv("BENCHRUN_INCLUDE_DIR");
+    return env && env[0] ? env : BR_KERNEL_INCLUDE_DIR;
+}
+
+static const char *nvcc_path(void) {
+    const char *env = getenv("BENCHRUN_NVCC");
+    if (env && env[0])
+        return env;
+#ifdef BR_NVCC
+    if (access(BR_NVCC, X_OK) == 0)
+        return BR_NVCC;
+#endif
+    return "nvcc";
+}
+
+static const char *cc_path(void) {
+    const char *env = getenv("CC");
+    return env && env[0] && !strchr(env, ' ') ? env : "cc";
+}
+
+typedef struct compile_job {
+    br_module_handle *h;
+    char *argv[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
+    size_t n_flags; /* argv[1 .. n_flags] are the flags */
+    /* Link options (-lNAME, and for GPU modules that link a library, an
+     * rpath to the toolkit's libraries): after the source on the command
+     * line, as the linker resolves in order. */
+    const char *libs[BR_BUILD_MAX_EXTRA_FLAGS + 2];
+    size_t n_libs;
+    char *tmp_so;
+    char *log_path;
+    pid_t pid;
+    double t0;
+    char *owned[5]; /* strings in argv owned by the job; owned[3] is the source's real path,
+                       owned[4] the rpath option */
+} compile_job;
+
+static void job_free(compile_job *j) {
+    for (size_t i = 0; i < sizeof j->owned / sizeof j->owned[0]; i++)
+        free(j->owned[i]);
+    free(j->tmp_so);
+    free(j->log_path);
+}
+
+static char *join_argv(char *const *argv) {
+    size_t len = 1;
+    for (size_t i = 0; argv[i]; i++)
+        len += strlen(argv[i]) + 1;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    s[0] = '\0';
+    for (size_t i = 0; argv[i]; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+/* Fill the job's argv (without -o and the source yet: see finish_argv). */
+static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *src,
+                       const br_build_opts *o) {
+    const char *inc = br_build_include_dir();
+    /* The real path, so one file is one cache entry however the suite names it. */
+    char real[PATH_MAX];
+    j->owned[3] = br_strdup(realpath(h->source, real) ? real : h->source);
+    if (!j->owned[3])
+        return -1;
+    char *srcdir = br_path_dir(j->owned[3]);
+    if (!srcdir)
+        return -1;
+    j->h = h;
+    j->owned[0] = br_strfmt("-I%s", inc);
+    j->owned[1] = br_strfmt("-I%s", srcdir);
+    free(srcdir);
+    if (!j->owned[0] || !j->owned[1])
+        return -1;
+    size_t k = 0;
+    if (h->is_gpu) {
+        j->argv[k++] = (char *)nvcc_path();
+        const char *f[] = {"-O3",        "-std=c++17", "-lineinfo", "-shared",
+                           "-Xcompiler", "-fPIC",      "-cudart",   "shared"};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            j->argv[k++] = (char *)f[i];
+        /* Without a GPU, nvcc's default target: the module is built to report
+         * compile errors and to check kernel names; its cases are skipped. */
+        if (o->gpu_arch) {
+            j->owned[2] = br_strfmt("-arch=%s", o->gpu_arch);
+            if (!j->owned[2])
+                return -1;
+            j->argv[k++] = j->owned[2];
+        }
+    } else {
+        j->argv[k++] = (char *)cc_path();
+        const char *f[] = {"-O3", "-march=native", "-std=c11", "-shared", "-fPIC"};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            j->argv[k++] = (char *)f[i];
+    }
+    j->argv[k++] = j->owned[0];
+    j->argv[k++] = j->owned[1];
+    if (src->n_flags > BR_BUILD_MAX_EXTRA_FLAGS)
+        return br_error_set("%s: more than %d extra compiler flags", h->source,
+                            BR_BUILD_MAX_EXTRA_FLAGS);
+    for (size_t i = 0; i < src->n_flags; i++) {
+        if (!src->flags[i] || src->flags[i][0] != '-')
+            return br_error_set("%s: extra compiler flag %zu is not an option", h->source, i + 1);
+        if (strncmp(src->flags[i], "-l", 2) == 0)
+            j->libs[j->n_libs++] = src->flags[i];
+        else
+            j->argv[k++] = (char *)src->flags[i];
+    }
+    if (h->is_gpu && j->n_libs > 0) {
+        /* The toolkit's libraries (cuBLAS ...) are found at dlopen time
+         * through an rpath to nvcc's ../lib64, as nvcc does not set one. */
+        char nv_real[PATH_MAX], *bin = NULL, *root = NULL;
+        const char *nv = nvcc_path();
+        if (strchr(nv, '/') && realpath(nv, nv_real) && (bin = br_path_dir(nv_real)) &&
+            (root = br_path_dir(bin))) {
+            j->owned[4] = br_strfmt("-Xlinker=-rpath=%s/lib64", root);
+            if (j->owned[4])
+                j->libs[j->n_libs++] = j->owned[4];
+        }
+        free(bin);
+        free(root);
+    }
+    j->n_flags = k - 1;
+    j->argv[k] = NULL;
+    return 0;
+}
+
+static int start_job(compile_job *j, const char *cache_dir) {
+    j->tmp_so = br_strfmt("%s/%s.%ld.tmp.so", cache_dir, j->h->key, (long)getpid());
+    j->log_path = br_strfmt("%s/%s.%ld.log", cache_dir, j->h->key, (long)getpid());
+    if (!j->tmp_so || !j->log_path)
+        return -1;
+    size_t k = j->n_flags + 1;
+    j->argv[k++] = "-o";
+    j->argv[k++] = j->tmp_so;
+    j->argv[k++] = j->owned[3];
+    for (size_t i = 0; i < j->n_libs; i++)
+        j->argv[k++] = (char *)j->libs[i];
+    j->argv[k] = NULL;
+    free(j->h->command);
+    j->h->command = join_argv(j->argv);
+    j->t0 = br_now_ns();
+    return spawn_logged(&j->pid, j->argv, j->log_path);
+}
+
+static void finish_job(compile_job *j, int status) {
+    br_module_handle *h = j->h;
+    h->compile_ns = br_now_ns() - j->t0;
+    char *log = NULL;
+    br_read_file(&log, NULL, j->log_path, 1 << 22);
+    unlink(j->log_path);
+    if (log && log[0])
+        h->log = log;
+    else
+        free(log);
+    if (status == 0 && rename(j->tmp_so, h->so_path) == 0)
+        return;
+    unlink(j->tmp_so);
+    h->state = BR_MODULE_FAILED;
+    free(h->message);
+    if (status != 0 && br_stop_signal()) { /* the compiler got the interrupt too */
+        free(h->log);
+        h->log = NULL;
+        h->message = br_strdup("not compiled: interrupted");
+        return;
+    }
+    h->message = status == 0 ? br_strfmt("cannot store %s: %s", h->so_path, strerror(errno))
+                             : br_strfmt("compile failed (exit status %d)", status);
+}
+
+static void load_module(br_module_handle *h) {
+    h->dl = dlopen(h->so_path, RTLD_NOW | RTLD_LOCAL);
+    if (!h->dl) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strfmt("cannot load %s: %s", h->so_path, dlerror());
+        return;
+    }
+    const br_module *m = dlsym(h->dl, BR_MODULE_SYMBOL);
+    if (!m) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strfmt("the module exports no '%s' table (use BR_MODULE(kernels) "
+                               "from benchrun_kernel.h)",
+                               BR_MODULE_SYMBOL);
+        return;
+    }
+    if (m->abi_version != BR_KERNEL_ABI_VERSION) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strfmt("the module was built for kernel ABI %u, benchrun has %u",
+                               m->abi_version, BR_KERNEL_ABI_VERSION);
+        return;
+    }
+    h->module = m;
+}
+
+int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
+                     const br_build_opts *o) {
+    int compiled = 0, rc = -1;
+    compile_job *jobs = calloc(n ? n : 1, sizeof *jobs);
+    size_t n_jobs = 0;
+    char *nv_version = NULL, *cc_version = NULL;
+    int nv_tried = 0, cc_tried = 0;
+    if (!jobs)
+        return br_error_set("out of memory");
+    memset(out, 0, n * sizeof *out);
+    if (br_mkdir_p(o->cache_dir) != 0)
+        goto done;
+
+    for (size_t i = 0; i < n; i++) {
+        br_module_handle *h = &out[i];
+        h->source = br_strdup(sources[i].path);
+        if (!h->source)
+            goto done;
+        h->is_gpu = br_has_suffix(h->source, ".cu");
+        if (!h->is_gpu && !br_has_suffix(h->source, ".c")) {
+            h->state = BR_MODULE_FAILED;
+            h->message = br_strdup("unknown kind of source (expected .cu or .c)");
+            continue;
+        }
+        char **version = h->is_gpu ? &nv_version : &cc_version;
+        int *tried = h->is_gpu ? &nv_tried : &cc_tried;
+        compile_job *j = &jobs[n_jobs];
+        if (prepare_job(j, h, &sources[i], o) != 0)
+            goto done;
+        if (!*tried) {
+            *tried = 1;
+            *version = compiler_version(j->argv[0], o->cache_dir);
+            if (*version && !h->is_gpu) {
+                char *target = host_target();
+                char *both = target ? br_strfmt("%s\n%s", *version, target) : NULL;
+                free(target);
+                free(*version);
+                *version = both;
+            }
+        }
+        if (!*version) {
+            if (h->is_gpu && !o->gpu_arch) {
+                /* No GPU and no nvcc: nothing to build or run. */
+                h->state = BR_MODULE_SKIPPED;
+                h->message = br_strdup(o->gpu_skip_reason ? o->gpu_skip_reason : "no usable GPU");
+            } else {
+                h->state = BR_MODULE_FAILED;
+                h->message = br_strfmt("cannot run the compiler: %s", br_error_get());
+            }
+            job_free(j);
+            memset(j, 0, sizeof *j);
+            continue;
+        }
+        const char *inc[] = {br_build_include_dir()};
+        const char *key_flags[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
+        size_t n_key = 0;
+        for (size_t f = 1; f <= j->n_flags; f++)
+            key_flags[n_key++] = j->argv[f];
+        for (size_t f = 0; f < j->n_libs; f++)
+            key_flags[n_key++] = j->libs[f];
+        if (br_build_key(h->key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) !=
+            0) {
+            h->state = BR_MODULE_FAILED;
+            h->message = br_strdup(br_error_get());
+            job_free(j);
+            memset(j, 0, sizeof *j);
+            continue;
+        }
+        h->so_path = br_strfmt("%s/%s.so", o->cache_dir, h->key);
+        if (!h->so_path)
+            goto done;
+        if (is_regular(h->so_path)) {
+            h->from_cache = 1;
+            job_free(j);
+            memset(j, 0, sizeof *j);
+            continue;
+        }
+        n_jobs++;
+    }
+
+    /* Run the compiles, at most o->jobs at a time. */
+    size_t next = 0, running = 0;
+    int max_jobs = o->jobs > 0 ? o->jobs : 1;
+    while (next < n_jobs || running > 0) {
+        while (next < n_jobs && running < (size_t)max_jobs) {
+            compile_job *j = &jobs[next++];
+            if (br_stop_signal()) { /* an interrupt: start no new compile */
+                j->h->state = BR_MODULE_FAILED;
+                j->h->message = br_strdup("not compiled: interrupted");
+                j->pid = 0;
+                continue;
+            }
+            if (start_job(j, o->cache_dir) != 0) {
+                j->h->state = BR_MODULE_FAILED;
+                j->h->message = br_strdup(br_error_get());
+                j->pid = 0;
+                continue;
+            }
+            running++;
+        }
+        if (running == 0)
+            break;
+        int st;
+        pid_t pid = waitpid(-1, &st, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            br_error_set("waiting for the compiler: %s", strerror(errno));
+            goto done;
+        }
+        for (size_t i = 0; i < n_jobs; i++) {
+            if (jobs[i].pid == pid) {
+                jobs[i].pid = 0;
+                running--;
+                finish_job(&jobs[i], WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+                compiled++;
+                break;
+            }
+        }
+    }
+
+    for (size_t i = 0; i < n; i++)
+        if (out[i].state == BR_MODULE_LOADED)
+            load_module(&out[i]);
+    rc = compiled;
+done:
+    /* Jobs beyond n_jobs may be half prepared; compiles still running (after a
+     * failed wait) are stopped and their files removed. */
+    for (size_t i = 0; i < n; i++) {
+        if (jobs[i].pid > 0) {
+            kill(jobs[i].pid, SIGKILL);
+            waitpid(jobs[i].pid, NULL, 0);
+            unlink(jobs[i].tmp_so);
+            unlink(jobs[i].log_path);
+        }
+        job_free(&jobs[i]);
+    }
+    free(jobs);
+    free(nv_version);
+    free(cc_version);
+    return rc;
+}
+
+void br_module_handle_dispose(br_module_handle *m) {
+    if (!m)
+        return;
+    if (m->dl)
+        dlclose(m->dl);
+    free(m->source);
+    free(m->so_path);
+    free(m->command);
+    free(m->log);
+    free(m->message);
+    memset(m, 0, sizeof *m);
+}

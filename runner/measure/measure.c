@@ -1,0 +1,295 @@
+#include "measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+
+const char *br_stop_name(br_stop s) {
+    switch (s) {
+    case BR_STOP_NOISE:
+        return "noise";
+    case BR_STOP_PLATEAU:
+        return "plateau";
+    case BR_STOP_TIMEOUT:
+        return "timeout";
+    case BR_STOP_MAX_SAMPLES:
+        return "max_samples";
+    case BR_STOP_NONE:
+        break;
+    }
+    return NULL;
+}
+
+void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg) {
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+}
+
+void br_stopper_add(br_stopper *s, double value, double measured_ns) {
+    s->n++;
+    s->measured_ns += measured_ns;
+    double delta = value - s->mean;
+    s->mean += delta / (double)s->n;
+    s->m2 += delta * (value - s->mean);
+    double var = s->n > 1 ? s->m2 / (double)(s->n - 1) : 0.0;
+    s->noise = s->mean != 0.0 && var > 0.0 ? sqrt(var) / fabs(s->mean) : 0.0;
+    s->hist[s->hist_n % BR_PLATEAU_WINDOW] = s->noise;
+    s->hist_n++;
+}
+
+br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
+    if (s->n >= s->cfg.min_samples && s->measured_ns >= s->cfg.min_time_ns) {
+        if (s->n >= 2 && s->noise <= s->cfg.max_noise)
+            return BR_STOP_NOISE;
+        if (s->hist_n >= BR_PLATEAU_WINDOW) {
+            double lo = s->hist[0], hi = s->hist[0];
+            for (size_t i = 1; i < BR_PLATEAU_WINDOW; i++) {
+                lo = fmin(lo, s->hist[i]);
+                hi = fmax(hi, s->hist[i]);
+            }
+            if (hi - lo <= BR_PLATEAU_TOL * s->noise)
+                return BR_STOP_PLATEAU;
+        }
+    }
+    if (s->n >= s->cfg.max_samples)
+        return BR_STOP_MAX_SAMPLES;
+    if (elapsed_ns >= s->cfg.timeout_ns)
+        return BR_STOP_TIMEOUT;
+    return BR_STOP_NONE;
+}
+
+/* The growing per-sample arrays of a timing. */
+typedef struct columns {
+    size_t cap;
+    int gpu;    /* event_ns is kept */
+    int probe;  /* sm_mhz is kept (the SM clock is measured; a host case has none) */
+    int kernel; /* kernel_ns, span_ns and ops are kept */
+} columns;
+
+static int grow_col(double **v, size_t cap) {
+    double *p = realloc(*v, cap * sizeof *p);
+    if (!p)
+        return br_error_set("out of memory for samples");
+    *v = p;
+    return 0;
+}
+
+/* Append one kept sample: `value` (headline), `mhz`, and on a GPU the event
+ * time and the sample's operations (NULL without the kernel clock); all per
+ * execution of `reps`. */
+static int push(br_timing *t, columns *c, double value, double mhz, double event_ns,
+                const br_sample_ops *ops, size_t reps) {
+    if (t->n_samples == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        if (grow_col(&t->samples, nc) || (c->probe && grow_col(&t->sm_mhz, nc)) ||
+            (c->gpu && grow_col(&t->event_ns, nc)) ||
+            (c->kernel &&
+             (grow_col(&t->kernel_ns, nc) || grow_col(&t->span_ns, nc) || grow_col(&t->ops, nc))))
+            return -1;
+        c->cap = nc;
+    }
+    size_t i = t->n_samples++;
+    t->samples[i] = value;
+    if (c->probe)
+        t->sm_mhz[i] = mhz;
+    if (c->gpu)
+        t->event_ns[i] = event_ns;
+    if (c->kernel) {
+        int ok = ops && ops->complete;
+        t->kernel_ns[i] = ok ? ops->kernel_ns / (double)reps : NAN;
+        t->span_ns[i] = ok ? ops->span_ns / (double)reps : NAN;
+        t->ops[i] = ok ? (double)ops->n_ops / (double)reps : NAN;
+    }
+    return 0;
+}
+
+/* The state of one measurement that a kept sample updates. */
+typedef struct kept_ctx {
+    br_timing *out;
+    columns *col;
+    br_breakdown *bd;
+    br_stopper *st;
+    const br_measure_params *p;
+    double limit; /* throttle threshold, MHz; 0: none */
+    size_t reps;
+    const char *const *names; /* the name table of the last sample with operations */
+    size_t n_names;
+} kept_ctx;
+
+/* Discard (throttled, records lost) or keep one sample. Returns 0, or -1
+ * with the error set. */
+static int consider(kept_ctx *k, const br_sample *smp) {
+    br_timing *out = k->out;
+    const br_measure_params *p = k->p;
+    if (smp->ops && out->n_samples == 0 && !k->col->kernel) {
+        /* The first kept sample tells whether the timer collects. */
+        k->col->kernel = 1;
+        k->col->cap = 0;
+    }
+    if (p->clock == BR_CLOCK_KERNEL) {
+        if (!smp->ops)
+            return br_error_set("the kernel clock was asked for but the timer does not collect it");
+        if (smp->ops->complete && smp->ops->n_ops == 0)
+            return br_error_set(
+                "the kernel clock saw no GPU operation in a sample: run must enqueue its work "
+                "on the stream the case gives it (or use --clock events)");
+    }
+    if (k->limit > 0 && isfinite(smp->sm_mhz) && smp->sm_mhz < k->limit) {
+        out->n_throttled++;
+        if (!(smp->sm_mhz >= out->throttled_min_mhz))
+            out->throttled_min_mhz = smp->sm_mhz;
+        return 0;
+    }
+    if (p->clock == BR_CLOCK_KERNEL && !smp->ops->complete) {
+        out->n_incomplete++;
+        return 0;
+    }
+    double reps = (double)k->reps;
+    double value = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns / reps : smp->ns / reps;
+    double measured = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns : smp->ns;
+    if (push(out, k->col, value, smp->sm_mhz, smp->ns / reps, smp->ops, k->reps) != 0)
+        return -1;
+    if (smp->ops && smp->ops->complete) {
+        if (br_breakdown_add(k->bd, smp->ops) != 0)
+            return -1;
+        k->names = smp->op_names;
+        k->n_names = smp->n_op_names;
+    }
+    br_stopper_add(k->st, value, measured);
+    return 0;
+}
+
+/* One sample; fields a timer leaves alone read as "not measured". */
+static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, br_exec_fn run,
+                void *ctx, br_sample *smp) {
+    memset(smp, 0, sizeof *smp);
+    smp->ns = NAN;
+    smp->sm_mhz = NAN;
+    return ops->sample(state, o, run, ctx, smp);
+}
+
+int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
+               br_exec_fn run, void *ctx) {
+    double (*now)(void) = p->now ? p->now : br_now_ns;
+    memset(out, 0, sizeof *out);
+    out->throttled_min_mhz = NAN;
+    out->sm_mhz_median = NAN;
+    br_sample_opts o = {
+        .flush = p->batch ? BR_FLUSH_NONE : p->flush,
+        .hold = p->cfg.hold,
+        .probe = p->probe,
+        .reps = 1,
+        .graph = 1,
+        .ranges = p->ranges,
+        .n_ranges = p->n_ranges,
+    };
+    br_sample smp;
+    br_breakdown bd;
+    br_breakdown_init(&bd);
+    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC, .probe = p->probe};
+    out->clock = p->clock;
+    double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
+
+    double t0 = now();
+    if (p->batch) {
+        /* One execution tells how many fill BR_BATCH_TARGET_NS. */
+        if (take(ops, state, &o, run, ctx, &smp) != 0)
+            goto fail;
+        out->warmup_runs++;
+        double est = smp.ns > 1.0 ? smp.ns : 1.0;
+        double reps = ceil(BR_BATCH_TARGET_NS / est);
+        o.reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
+        /* The first batch captures the graph; without one, stay behind the
+         * hold. A batch of one execution needs no graph. */
+        if (o.reps > 1) {
+            if (take(ops, state, &o, run, ctx, &smp) != 0)
+                goto fail;
+            out->warmup_runs += o.reps;
+            if (!smp.graph && o.reps > BR_BATCH_MAX_PLAIN_REPS)
+                o.reps = BR_BATCH_MAX_PLAIN_REPS;
+        }
+    }
+    while (now() - t0 < p->warmup_ns) {
+        if (take(ops, state, &o, run, ctx, &smp) != 0)
+            goto fail;
+        out->warmup_runs += o.reps;
+    }
+    out->warmup_ns = now() - t0;
+    out->reps = o.reps;
+
+    br_stopper st;
+    br_stopper_init(&st, &p->cfg);
+    kept_ctx k = {
+        .out = out, .col = &col, .bd = &bd, .st = &st, .p = p, .limit = limit, .reps = o.reps};
+    /* A timer that can resolve samples in groups defers their operations:
+     * one CUPTI flush per group instead of one per sample. */
+    o.defer = ops->resolve != NULL;
+    uint64_t tags[BR_GROUP_MAX];
+    br_sample group[BR_GROUP_MAX];
+    const br_sample_ops *resolved[BR_GROUP_MAX];
+    size_t n_group = 0;
+    double s0 = now(), group_t0 = 0;
+    br_stop stop = BR_STOP_NONE;
+    while (stop == BR_STOP_NONE) {
+        if (take(ops, state, &o, run, ctx, &smp) != 0)
+            goto fail;
+        out->graph = smp.graph;
+        double elapsed = now() - s0;
+        if (!smp.tag) {
+            if (consider(&k, &smp) != 0)
+                goto fail;
+            stop = br_stopper_check(&st, elapsed);
+            continue;
+        }
+        if (n_group == 0)
+            group_t0 = elapsed;
+        tags[n_group] = smp.tag;
+        group[n_group++] = smp;
+        /* Resolve the group when it is full, when its executions could fill
+         * CUPTI's buffers, when it has taken BR_GROUP_MAX_WALL_NS (so a
+         * slow kernel does not take many more samples than it needs), or
+         * when the samples so far might already stop. */
+        int full = n_group == BR_GROUP_MAX || n_group * o.reps >= BR_GROUP_MAX_EXECUTIONS ||
+                   elapsed - group_t0 >= BR_GROUP_MAX_WALL_NS;
+        int may_stop = elapsed >= p->cfg.timeout_ns || st.n + n_group >= p->cfg.max_samples;
+        if (!full && !may_stop)
+            continue;
+        const char *const *gnames = NULL;
+        size_t gn = 0;
+        if (ops->resolve(state, tags, n_group, resolved, &gnames, &gn) != 0)
+            goto fail;
+        for (size_t i = 0; i < n_group && stop == BR_STOP_NONE; i++) {
+            group[i].ops = resolved[i];
+            group[i].op_names = gnames;
+            group[i].n_op_names = gn;
+            if (consider(&k, &group[i]) != 0)
+                goto fail;
+            /* Samples after a stop are dropped, as if never taken. */
+            stop = br_stopper_check(&st, elapsed);
+        }
+        n_group = 0;
+    }
+    out->measure_ns = now() - s0;
+    out->stop_reason = br_stop_name(stop);
+    out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
+    if (out->event_ns)
+        out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
+    if (out->kernel_ns) {
+        out->kernel_median_ns = br_stats_finite_median(out->kernel_ns, out->n_samples);
+        out->span_median_ns = br_stats_finite_median(out->span_ns, out->n_samples);
+        out->ops_median = br_stats_finite_median(out->ops, out->n_samples);
+        if (br_breakdown_finish(&out->breakdown, &out->n_breakdown, &bd, k.names, k.n_names,
+                                o.reps) != 0)
+            goto fail;
+    }
+    br_breakdown_dispose(&bd);
+    out->present = 1;
+    return 0;
+fail:
+    br_breakdown_dispose(&bd);
+    br_timing_dispose(out);
+    return -1;
+}

@@ -1,0 +1,129 @@
+/* measure.h - the measurement loop of the timing core, the same for every
+ * timer backend: warmup by a time budget, then samples until the stopping
+ * criterion holds, with throttled samples discarded.
+ *
+ * The stopping criterion (br_stopper) is checked after every kept sample:
+ *   1. once at least cfg.min_samples samples and cfg.min_time_ns of measured
+ *      (timed) time are in:
+ *        "noise"    the relative standard deviation (stddev / mean) of the
+ *                   kept samples is at most cfg.max_noise;
+ *        "plateau"  the noise has stopped changing above max_noise: over the
+ *                   last BR_PLATEAU_WINDOW samples its estimate moved by less
+ *                   than BR_PLATEAU_TOL of its value, so more samples would
+ *                   not bring it under max_noise;
+ *   2. "max_samples" cfg.max_samples samples are kept;
+ *   3. "timeout"     cfg.timeout_ns of wall time has passed since sampling
+ *                    began (checked after every sample, kept or not).
+ * NVBench's stdrel criterion (nvbench/detail/stdrel_criterion.cxx) stops on
+ * the same two conditions; its plateau test fits a line to the noise history,
+ * ours bounds the history's spread, which needs no tuning of an angle. */
+#ifndef BR_MEASURE_H
+#define BR_MEASURE_H
+
+#include <stddef.h>
+
+#include "results/results.h"
+#include "suite/suite.h"
+#include "timer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Plateau test: the window (samples) and the relative spread of the noise
+ * estimate over it below which the noise counts as settled. */
+#define BR_PLATEAU_WINDOW 64
+#define BR_PLATEAU_TOL    0.02
+
+/* A batch sample lasts about this long (it sets the batch size), ns. */
+#define BR_BATCH_TARGET_NS 1e6
+/* Most executions in one batch sample when they run as a CUDA graph or on
+ * the host, and when they are plain launches held behind the blocking kernel
+ * (CUDA's launch queue holds about 1000 entries; past it a launch would wait
+ * for the held GPU). */
+#define BR_BATCH_MAX_REPS       4096
+#define BR_BATCH_MAX_PLAIN_REPS 256
+
+/* Deferred GPU samples (kernel clock) are resolved in groups of at most this
+ * many samples, and of at most this many executions, so a group's records
+ * stay well inside CUPTI's device buffer (100,000 operations by default). */
+#define BR_GROUP_MAX            64
+#define BR_GROUP_MAX_EXECUTIONS 32768
+/* ... and of at most this much wall time (from its first sample to its
+ * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
+#define BR_GROUP_MAX_WALL_NS 10e6
+
+typedef enum br_stop {
+    BR_STOP_NONE = 0,
+    BR_STOP_NOISE,
+    BR_STOP_PLATEAU,
+    BR_STOP_TIMEOUT,
+    BR_STOP_MAX_SAMPLES
+} br_stop;
+
+/* "noise", "plateau", "timeout", "max_samples" (static); NULL for BR_STOP_NONE. */
+const char *br_stop_name(br_stop s);
+
+/* Running state of the stopping criterion. */
+typedef struct br_stopper {
+    br_measure_cfg cfg;
+    size_t n;                       /* kept samples */
+    double measured_ns;             /* summed measured time of the kept samples, ns */
+    double mean, m2;                /* Welford (1962) running mean and sum of squared deviations */
+    double noise;                   /* stddev / mean of the kept samples (0 while n < 2) */
+    double hist[BR_PLATEAU_WINDOW]; /* noise after each of the last samples (ring) */
+    size_t hist_n;
+} br_stopper;
+
+void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg);
+
+/* Add a kept sample: `value` is what the statistics see (ns per execution),
+ * `measured_ns` the timed duration it took (all its executions). */
+void br_stopper_add(br_stopper *s, double value, double measured_ns);
+
+/* Whether to stop, `elapsed_ns` of wall time after sampling began. */
+br_stop br_stopper_check(const br_stopper *s, double elapsed_ns);
+
+typedef struct br_measure_params {
+    br_measure_cfg cfg;  /* stopping criterion, throttle threshold, hold */
+    double warmup_ns;    /* warmup time budget, ns */
+    br_flush_kind flush; /* cold samples: cache policy before each sample */
+    int batch;           /* 0: cold samples (one execution each); 1: batch samples */
+    int probe;           /* measure the SM clock of each sample (GPU) */
+    double max_mhz;      /* the device's maximum SM clock, MHz (throttle reference; 0: none) */
+    double (*now)(void); /* wall clock, ns; NULL: br_now_ns (tests pass a fake) */
+    const br_mem_range *ranges; /* host: the case's memory, for the flush (timer.h) */
+    size_t n_ranges;
+    /* What the samples (and so the statistics and the stopping criterion)
+     * measure: BR_CLOCK_MONOTONIC on the host; BR_CLOCK_EVENTS or
+     * BR_CLOCK_KERNEL on a GPU (kernel needs a timer that collects it). */
+    br_clock clock;
+} br_measure_params;
+
+/* Measure `run(ctx)` with the timer (ops, state) into *out (a zeroed
+ * br_timing; its stats are left for the caller to compute).
+ *  1. Warmup: samples (discarded) until p->warmup_ns of wall time has passed,
+ *     so module load, JIT and clock ramp-up stay out of the samples. A batch
+ *     measurement first times one execution to choose the batch size
+ *     (BR_BATCH_TARGET_NS per sample) and, when that is more than one,
+ *     warms up with at least one batch (which captures the CUDA graph).
+ *  2. Samples until the stopping criterion above holds. A GPU sample whose SM
+ *     clock is below cfg.throttle x max_mhz is discarded and counted.
+ * Cold samples apply p->flush before each execution; batch samples never
+ * flush.
+ *  3. GPU (p->clock events or kernel): every kept sample's event time goes to
+ *     out->event_ns and, when the timer collects the kernel clock, its
+ *     kernel time, span and operation count (per execution) to kernel_ns,
+ *     span_ns and ops, and its operations to out->breakdown. With the kernel
+ *     clock as headline, a sample whose records CUPTI lost is discarded and
+ *     counted (n_incomplete), and a sample that enqueued no GPU operation is
+ *     an error (the kernel clock cannot time it). Returns 0, or -1 with the error set when a sample
+ * failed (*out is then disposed). A measurement whose every sample was throttled returns 0 with
+ * n_samples == 0 and stop_reason "timeout". */
+int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
+               br_exec_fn run, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

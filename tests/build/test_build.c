@@ -1,0 +1,207 @@
+/* The compile cache: miss, hit, invalidation, compile errors, skipped GPU sources. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "build/build.h"
+#include "e2e_util.h"
+#include "base/error.h"
+#include "base/util.h"
+
+static const char *module_src = "#include \"benchrun_kernel.h\"\n"
+                                "#include \"helper.h\"\n"
+                                "static int run(br_case *c) { (void)c; return HELPER; }\n"
+                                "static int verify(br_case *c) { (void)c; return 0; }\n"
+                                "static const br_kernel k[] = {{\"k1\", 0, run, verify, 0}};\n"
+                                "BR_MODULE(k);\n";
+
+TestSuite(build, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
+
+static void key_of(char out[41], const char *src) {
+    const char *flags[] = {"-O3", "-shared"};
+    const char *inc[] = {br_build_include_dir()};
+    cr_assert_eq(br_build_key(out, src, "cc", "cc 12.2", flags, 2, inc, 1), 0, "%s",
+                 br_error_get());
+}
+
+Test(build, key_follows_source_project_headers_flags_and_compiler) {
+    char *src = e2e_put("m.c", module_src);
+    char *hdr = e2e_put("helper.h", "#define HELPER 0\n");
+    char a[41], b[41], c[41];
+    key_of(a, src);
+    key_of(b, src);
+    cr_assert_str_eq(a, b, "same inputs, same key");
+
+    free(e2e_put("helper.h", "#define HELPER 0 /* changed */\n"));
+    key_of(c, src);
+    cr_assert_str_neq(a, c, "a changed project header changes the key");
+
+    const char *flags[] = {"-O2", "-shared"};
+    const char *inc[] = {br_build_include_dir()};
+    char d[41], e[41];
+    cr_assert_eq(br_build_key(d, src, "cc", "cc 12.2", flags, 2, inc, 1), 0);
+    cr_assert_str_neq(c, d, "flags are part of the key");
+    const char *flags3[] = {"-O3", "-shared"};
+    cr_assert_eq(br_build_key(e, src, "cc", "cc 13.1", flags3, 2, inc, 1), 0);
+    cr_assert_str_neq(c, e, "the compiler version is part of the key");
+    free(src);
+    free(hdr);
+}
+
+Test(build, miss_then_hit_then_rebuild_after_a_header_change) {
+    char *src = e2e_put("m.c", module_src);
+    char *hdr = e2e_put("helper.h", "#define HELPER 0\n");
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 2};
+    br_build_src srcs[] = {{src, NULL, 0}};
+    br_module_handle h;
+
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "first build compiles: %s", br_error_get());
+    cr_assert_eq(h.state, BR_MODULE_LOADED, "%s", h.message ? h.message : "");
+    cr_assert_eq(h.from_cache, 0);
+    cr_assert_eq(h.module->n_kernels, 1);
+    cr_assert_str_eq(h.module->kernels[0].name, "k1");
+    char key1[41];
+    memcpy(key1, h.key, sizeof key1);
+    br_module_handle_dispose(&h);
+
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 0, "second build compiles nothing");
+    cr_assert_eq(h.from_cache, 1);
+    cr_assert_eq(h.state, BR_MODULE_LOADED);
+    cr_assert_str_eq(h.key, key1);
+    br_module_handle_dispose(&h);
+
+    free(e2e_put("helper.h", "#define HELPER 0\n#define OTHER 1\n"));
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "a header change compiles again");
+    cr_assert_str_neq(h.key, key1);
+    cr_assert_eq(h.state, BR_MODULE_LOADED);
+    br_module_handle_dispose(&h);
+    free(src);
+    free(hdr);
+    free(cache);
+}
+
+Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
+    char *good = e2e_put("good.c", module_src);
+    free(e2e_put("helper.h", "#define HELPER 0\n"));
+    char *bad = e2e_put("bad.c", "#include \"benchrun_kernel.h\"\nint f(void) { return nope; }\n");
+    char *odd = e2e_put("odd.f90", "program x\nend program\n");
+    char *gpu = e2e_put("g.cu", "// never compiled here\n");
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {
+        .cache_dir = cache, .jobs = 2, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
+    br_build_src srcs[] = {{good, NULL, 0}, {bad, NULL, 0}, {odd, NULL, 0}, {gpu, NULL, 0}};
+    br_module_handle h[4];
+    /* No GPU and no nvcc: the GPU source is skipped. */
+    setenv("BENCHRUN_NVCC", "/nonexistent/nvcc", 1);
+    int compiled = br_build_modules(h, srcs, 4, &o);
+    unsetenv("BENCHRUN_NVCC");
+    cr_assert_eq(compiled, 2, "two compiles ran");
+    cr_assert_eq(h[0].state, BR_MODULE_LOADED);
+    cr_assert_eq(h[1].state, BR_MODULE_FAILED);
+    cr_assert(h[1].log && strstr(h[1].log, "nope"), "diagnostics: %s", h[1].log);
+    cr_assert(strstr(h[1].message, "compile failed"));
+    cr_assert_eq(h[2].state, BR_MODULE_FAILED);
+    cr_assert(strstr(h[2].message, "expected .cu or .c"));
+    cr_assert_eq(h[3].state, BR_MODULE_SKIPPED);
+    cr_assert_str_eq(h[3].message, "no GPU in this test");
+    /* The failed compile left nothing in the cache but the good object. */
+    char *cmd = br_strfmt("ls %s | grep -c '\\.so$'", cache);
+    FILE *p = popen(cmd, "r");
+    int count = -1;
+    cr_assert_eq(fscanf(p, "%d", &count), 1);
+    pclose(p);
+    cr_assert_eq(count, 1);
+    for (int i = 0; i < 4; i++)
+        br_module_handle_dispose(&h[i]);
+    free(cmd);
+    free(good);
+    free(bad);
+    free(odd);
+    free(gpu);
+    free(cache);
+}
+
+Test(build, a_module_without_a_table_fails_to_load) {
+    char *src = e2e_put("notable.c", "int benchrun_something_else = 1;\n");
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1};
+    br_build_src srcs[] = {{src, NULL, 0}};
+    br_module_handle h;
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1);
+    cr_assert_eq(h.state, BR_MODULE_FAILED);
+    cr_assert(strstr(h.message, "exports no 'benchrun_module' table"), "%s", h.message);
+    br_module_handle_dispose(&h);
+    free(src);
+    free(cache);
+}
+
+Test(util, path_normalize) {
+    struct {
+        const char *in, *out;
+    } cases[] = {
+        {"suites/../kernels/x.cu", "kernels/x.cu"},
+        {"./a", "a"},
+        {"a//b/./c", "a/b/c"},
+        {"../x", "../x"},
+        {"../../x/../y", "../../y"},
+        {"/a/../../b", "/b"},
+        {"/", "/"},
+        {".", "."},
+        {"a/..", "."},
+        {"/work/main/suites/../kernels/reduction.cu", "/work/main/kernels/reduction.cu"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = br_path_normalize(cases[i].in);
+        cr_assert_str_eq(got, cases[i].out, "normalize(%s)", cases[i].in);
+        free(got);
+    }
+}
+
+Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
+    const char *nvcc = getenv("BENCHRUN_NVCC");
+    if (!(nvcc && nvcc[0]) && access("/usr/local/cuda/bin/nvcc", X_OK) != 0 &&
+        system("command -v nvcc >/dev/null 2>&1") != 0)
+        cr_skip_test("no nvcc on this machine");
+    char *src =
+        e2e_put("k.cu", "#include \"benchrun_kernel.h\"\n"
+                        "__global__ void noop() {}\n"
+                        "static int run(br_case *c) { noop<<<1, 1>>>(); (void)c; return 0; }\n"
+                        "static int verify(br_case *c) { (void)c; return 0; }\n"
+                        "static const br_kernel k[] = {{\"gpu_k\", 0, run, verify, 0}};\n"
+                        "BR_MODULE(k);\n");
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {
+        .cache_dir = cache, .jobs = 1, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
+    br_build_src srcs[] = {{src, NULL, 0}};
+    br_module_handle h;
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());
+    cr_assert_eq(h.state, BR_MODULE_LOADED, "%s\n%s", h.message ? h.message : "",
+                 h.log ? h.log : "");
+    cr_assert_str_eq(h.module->kernels[0].name, "gpu_k");
+    cr_assert_null(strstr(h.command, "-arch="), "no GPU, no -arch: %s", h.command);
+    br_module_handle_dispose(&h);
+    free(src);
+    free(cache);
+}
+
+Test(build, one_file_is_one_cache_entry_however_it_is_named) {
+    char *src = e2e_put("m.c", module_src);
+    free(e2e_put("helper.h", "#define HELPER 0\n"));
+    char *cache = br_strfmt("%s/cache", tmp);
+    char *rel = br_strfmt("%s/./sub/../m.c", tmp);
+    char *sub = br_strfmt("%s/sub", tmp);
+    cr_assert_eq(br_mkdir_p(sub), 0);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1};
+    br_build_src srcs[] = {{src, NULL, 0}, {rel, NULL, 0}};
+    br_module_handle h[2];
+    cr_assert_eq(br_build_modules(h, srcs, 1, &o), 1);
+    cr_assert_eq(br_build_modules(&h[1], &srcs[1], 1, &o), 0, "the same file, named otherwise");
+    cr_assert_str_eq(h[0].key, h[1].key);
+    br_module_handle_dispose(&h[0]);
+    br_module_handle_dispose(&h[1]);
+    free(src);
+    free(cache);
+    free(rel);
+    free(sub);
+}

@@ -1,0 +1,310 @@
+/* End-to-end baselines: the benchrun executable saves a baseline of a host
+ * suite, compares later runs with it (a planted slowdown exits 3, --fail-on
+ * and --no-compare change that), refuses another device's baseline, and
+ * `benchrun compare` does the same offline; the Markdown and Google
+ * Benchmark outputs are written. The planted slowdown: the fixture kernel
+ * sum_ok reads its input BR_TEST_SUM_PASSES times per execution. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "e2e_util.h"
+#include "results/resultsfile.h"
+
+#define E2E BR_FIXTURES_DIR "/e2e"
+
+static char *cache_arg, *dir_arg, *base_path;
+
+static void make_tmp(void) {
+    e2e_tmp_make();
+    cache_arg = br_strfmt("--cache-dir=%s/cache", tmp);
+    dir_arg = br_strfmt("--baseline-dir=%s/baselines", tmp);
+    base_path = NULL;
+    unsetenv("BR_TEST_SUM_PASSES");
+    unsetenv("NO_COLOR");
+}
+
+static void drop_tmp(void) {
+    e2e_tmp_drop();
+    free(cache_arg);
+    free(dir_arg);
+    free(base_path);
+}
+
+TestSuite(e2e_baseline, .init = make_tmp, .fini = drop_tmp, .timeout = 180);
+
+static json_t *load_json(const char *path) {
+    json_error_t err;
+    json_t *j = json_load_file(path, 0, &err);
+    cr_assert_not_null(j, "%s is not valid JSON: %s (line %d)", path, err.text, err.line);
+    return j;
+}
+
+/* The comparison object of the first run of results file `path`. */
+static json_t *comparison_of(json_t *doc) {
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    cr_assert_not_null(run);
+    json_t *c = json_object_get(run, "comparison");
+    cr_assert(json_is_object(c), "the run has no comparison");
+    return c;
+}
+
+static const char *status_of(json_t *cmp, size_t i) {
+    json_t *e = json_array_get(json_object_get(cmp, "cases"), i);
+    cr_assert_not_null(e);
+    return json_string_value(json_object_get(e, "status"));
+}
+
+/* Save a baseline of ok.yaml under tmp/baselines; sets base_path. */
+static void save_baseline(void) {
+    const char *args[] = {cache_arg, dir_arg, "--save-baseline", E2E "/ok.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "no baseline for this suite and device yet"), "stderr:\n%s", r.err);
+    const char *saved = strstr(r.err, "saved baseline ");
+    cr_assert_not_null(saved, "stderr:\n%s", r.err);
+    saved += strlen("saved baseline ");
+    const char *end = strstr(saved, ": 2 case(s) written, 0 kept");
+    cr_assert_not_null(end, "stderr:\n%s", r.err);
+    base_path = strndup(saved, (size_t)(end - saved));
+    cr_assert(strncmp(base_path, tmp, strlen(tmp)) == 0, "saved outside tmp: %s", base_path);
+    cr_assert(strstr(base_path, "/baselines/e2e/"), "%s", base_path);
+    cr_assert(br_has_suffix(base_path, ".json"));
+    e2e_free(&r);
+
+    br_run *runs = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&runs, &n, base_path), 0, "%s", br_error_get());
+    cr_assert_eq(n, 1);
+    cr_assert_eq(runs[0].n_cases, 2);
+    br_results_free(runs, n);
+}
+
+Test(e2e_baseline, a_planted_slowdown_is_slower_and_exits_3) {
+    save_baseline();
+
+    char *json = br_strfmt("%s/slow.json", tmp);
+    setenv("BR_TEST_SUM_PASSES", "8", 1);
+    const char *args[] = {cache_arg, dir_arg, "--json", json, E2E "/ok.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "vs baseline "), "stdout:\n%s", r.out);
+    cr_assert(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
+    cr_assert_null(strstr(r.out, "\033["), "colour on a pipe");
+    cr_assert(strstr(r.err, "a case is slower than the baseline (exit status 3"), "stderr:\n%s",
+              r.err);
+    json_t *doc = load_json(json);
+    json_t *cmp = comparison_of(doc);
+    cr_assert_str_eq(status_of(cmp, 0), "slower");
+    cr_assert_str_eq(status_of(cmp, 1), "slower");
+    json_t *e = json_array_get(json_object_get(cmp, "cases"), 1);
+    cr_assert_gt(json_number_value(json_object_get(e, "change")), 1.0, "8 passes: over +100%");
+    cr_assert_lt(json_number_value(json_object_get(e, "p_value")), 0.01);
+    cr_assert_eq(json_integer_value(json_object_get(json_object_get(cmp, "counts"), "slower")), 2);
+    cr_assert_str_eq(json_string_value(json_object_get(cmp, "baseline")), base_path);
+    json_decref(doc);
+    e2e_free(&r);
+
+    /* --fail-on never reports the same and exits 0; --no-compare skips. */
+    const char *never[] = {cache_arg, dir_arg, "--fail-on", "never", E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, never), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s", r.status, r.out);
+    cr_assert(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+    const char *skip[] = {cache_arg, dir_arg, "--no-compare", E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, skip), 0);
+    cr_assert_eq(r.status, 0);
+    cr_assert_null(strstr(r.out, "vs baseline"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+    /* A threshold above the slowdown makes it "same". */
+    const char *wide[] = {cache_arg, dir_arg, "--threshold", "99%", E2E "/ok.yaml", NULL};
+    setenv("BR_TEST_SUM_PASSES", "1", 1);
+    cr_assert_eq(e2e_run(&r, NULL, wide), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s", r.status, r.out);
+    cr_assert(strstr(r.out, "vs baseline: 0 slower, 2 same"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+    free(json);
+}
+
+Test(e2e_baseline, an_unchanged_rerun_exits_by_its_comparison) {
+    save_baseline();
+    char *json = br_strfmt("%s/again.json", tmp);
+    char *md = br_strfmt("%s/out.md", tmp);
+    char *gb = br_strfmt("%s/gbench.json", tmp);
+    const char *args[] = {cache_arg, dir_arg,    "--json", json,           "--markdown",
+                          md,        "--gbench", gb,       E2E "/ok.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    json_t *doc = load_json(json);
+    json_t *cmp = comparison_of(doc);
+    json_int_t slower =
+        json_integer_value(json_object_get(json_object_get(cmp, "counts"), "slower"));
+    /* Host timings on a shared CI machine may move: the exit status must
+     * agree with what the comparison found, whatever that is. */
+    cr_assert_eq(r.status, slower ? 3 : 0, "exit %d with %lld slower", r.status, (long long)slower);
+    cr_assert_eq(json_array_size(json_object_get(cmp, "cases")), 2);
+    json_decref(doc);
+
+    char *text = NULL;
+    cr_assert_eq(br_read_file(&text, NULL, md, 1 << 20), 0);
+    cr_assert(strstr(text, "### e2e"), "%s", text);
+    cr_assert(strstr(text, "| sum_ok | n=1000 |"), "%s", text);
+    cr_assert(strstr(text, slower ? "**Regression:**" : "**No regression**"), "%s", text);
+    free(text);
+
+    json_t *g = load_json(gb);
+    json_t *benchmarks = json_object_get(g, "benchmarks");
+    cr_assert_eq(json_array_size(benchmarks), 2);
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(benchmarks, 0), "name")),
+                     "sum_ok/n:1000");
+    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(benchmarks, 1), "time_unit")),
+                     "ns");
+    json_decref(g);
+    e2e_free(&r);
+    free(json);
+    free(md);
+    free(gb);
+}
+
+Test(e2e_baseline, another_devices_baseline_is_refused_unless_forced) {
+    save_baseline();
+    json_t *doc = load_json(base_path);
+    json_t *host = json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "host");
+    json_object_set_new(host, "cpu_model", json_string("Some Other CPU 9000"));
+    cr_assert_eq(json_dump_file(doc, base_path, JSON_INDENT(1)), 0);
+    json_decref(doc);
+
+    const char *args[] = {cache_arg, dir_arg, E2E "/ok.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 2, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "the baseline was measured on 'Some Other CPU 9000'"), "stderr:\n%s",
+              r.err);
+    cr_assert(strstr(r.err, "--force-device compares anyway"), "stderr:\n%s", r.err);
+    /* The results are still printed. */
+    cr_assert(strstr(r.out, "sum_ok"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+
+    const char *forced[] = {cache_arg,      dir_arg, "--force-device", "--fail-on", "never",
+                            E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, forced), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.out, "another device: forced"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+
+    /* --save-baseline over another device's file refuses and keeps it. */
+    char *before = NULL;
+    cr_assert_eq(br_read_file(&before, NULL, base_path, 1 << 24), 0);
+    const char *save[] = {cache_arg,         dir_arg,        "--no-compare",
+                          "--save-baseline", E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, save), 0);
+    cr_assert_eq(r.status, 2, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "cannot save the baseline"), "stderr:\n%s", r.err);
+    char *after = NULL;
+    cr_assert_eq(br_read_file(&after, NULL, base_path, 1 << 24), 0);
+    cr_assert_str_eq(after, before);
+    free(before);
+    free(after);
+    e2e_free(&r);
+}
+
+Test(e2e_baseline, compare_two_results_files_offline) {
+    char *fast = br_strfmt("%s/fast.json", tmp), *slow = br_strfmt("%s/slow.json", tmp);
+    const char *a1[] = {cache_arg, "--no-compare", "--json", fast, E2E "/ok.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, a1), 0);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    e2e_free(&r);
+    setenv("BR_TEST_SUM_PASSES", "8", 1);
+    const char *a2[] = {cache_arg, "--no-compare", "--json", slow, E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, a2), 0);
+    cr_assert_eq(r.status, 0);
+    e2e_free(&r);
+
+    char *md = br_strfmt("%s/cmp.md", tmp);
+    const char *c1[] = {"compare", "--markdown", md, fast, slow, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, c1), 0);
+    cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
+    char *text = NULL;
+    cr_assert_eq(br_read_file(&text, NULL, md, 1 << 20), 0);
+    cr_assert(strstr(text, "**Regression:** 2 case(s) slower than the baseline"), "%s", text);
+    cr_assert(strstr(text, "**slower**"), "%s", text);
+    free(text);
+    e2e_free(&r);
+
+    /* The other way round the cases are faster: that never fails... */
+    const char *c2[] = {"compare", slow, fast, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, c2), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s", r.status, r.out);
+    cr_assert(strstr(r.out, "vs baseline: 0 slower, 2 faster"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+    /* ...unless --fail-on any-change. */
+    const char *c3[] = {"compare", "--fail-on", "any-change", slow, fast, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, c3), 0);
+    cr_assert_eq(r.status, 3);
+    e2e_free(&r);
+
+    /* Bad input: exit 2 with the position. */
+    char *bad = e2e_put("bad.json", "{\"schema_version\": 3,\n  \"runs\": [}\n");
+    const char *c4[] = {"compare", bad, fast, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, c4), 0);
+    cr_assert_eq(r.status, 2);
+    char *want = br_strfmt("%s:2:", bad);
+    cr_assert(strstr(r.err, want), "stderr:\n%s", r.err);
+    free(want);
+    e2e_free(&r);
+    const char *c5[] = {"compare", fast, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, c5), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "expected two results files"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    free(bad);
+    free(md);
+    free(fast);
+    free(slow);
+}
+
+Test(e2e_baseline, a_partial_run_updates_only_its_cases) {
+    save_baseline();
+    br_run *runs = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&runs, &n, base_path), 0);
+    double old1000 = runs[0].cases[0].cold.stats.median;
+    double old4096 = runs[0].cases[1].cold.stats.median;
+    br_results_free(runs, n);
+
+    /* Only n=4096 (-p is not there yet: a suite with that one size). */
+    char *suite = e2e_put("ok4096.yaml", "name: e2e\n"
+                                         "source: " E2E "/host_kernels.c\n"
+                                         "kernels: [sum_ok]\n"
+                                         "params:\n  n: [4096]\n"
+                                         "bytes: 4 * n\ncache: warm\nwarmup: 1ms\n"
+                                         "measure: {min_samples: 5, min_time: 1ms, timeout: 2s}\n");
+    setenv("BR_TEST_SUM_PASSES", "8", 1);
+    const char *args[] = {cache_arg, dir_arg, "--fail-on", "never", "--save-baseline", suite, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, ": 1 case(s) written, 1 kept"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    cr_assert_eq(br_results_load(&runs, &n, base_path), 0);
+    cr_assert_eq(runs[0].n_cases, 2);
+    cr_assert_eq(runs[0].cases[0].params[0], 1000);
+    cr_assert_float_eq(runs[0].cases[0].cold.stats.median, old1000, 1e-9 * old1000);
+    cr_assert_gt(runs[0].cases[1].cold.stats.median, 2 * old4096);
+    br_results_free(runs, n);
+
+    /* Saving again with a bigger slowdown: the comparison says slower, but a
+     * save accepts the run and never exits 3. */
+    setenv("BR_TEST_SUM_PASSES", "20", 1);
+    const char *again[] = {cache_arg, dir_arg, "--save-baseline", E2E "/ok.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, again), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+    free(suite);
+}

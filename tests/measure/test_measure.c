@@ -1,0 +1,616 @@
+/* The measurement loop and its stopping rules on scripted sample streams: a
+ * fake timer returns the values a test scripts and advances a fake clock, so
+ * every stop reason is reached deterministically and without waiting. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "measure/measure.h"
+
+/* ---- a scripted timer and clock ------------------------------------------------- */
+
+typedef struct fake {
+    double (*value)(struct fake *f, size_t i); /* duration of sample i (all reps), ns */
+    double (*mhz)(struct fake *f, size_t i);   /* SM clock of sample i; NULL: NAN */
+    double overhead_ns;                        /* wall time per sample beyond its duration */
+    double base;                               /* per-test parameter */
+    size_t calls, runs, fail_at;
+    size_t flushed[3]; /* samples by flush kind */
+    size_t reps_seen;  /* reps of the last sample */
+    int held;          /* samples with hold set */
+} fake;
+
+static double clock_ns;
+static double fake_now(void) {
+    return clock_ns;
+}
+
+static int fake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                       br_sample *out) {
+    fake *f = st;
+    size_t i = f->calls++;
+    f->flushed[o->flush]++;
+    f->reps_seen = o->reps;
+    f->held += o->hold;
+    for (size_t r = 0; r < o->reps; r++)
+        if (run(ctx) != 0)
+            return -1;
+    out->ns = f->value(f, i) * (double)o->reps;
+    out->sm_mhz = f->mhz ? f->mhz(f, i) : NAN;
+    out->graph = o->graph && o->reps > 1;
+    clock_ns += out->ns + f->overhead_ns;
+    return 0;
+}
+
+static int exec_count(void *ctx) {
+    fake *f = ctx;
+    f->runs++;
+    if (f->fail_at && f->runs == f->fail_at)
+        return br_error_set("execution %zu failed", f->runs);
+    return 0;
+}
+
+static const br_timer_ops fake_ops = {.name = "fake", .sample = fake_sample};
+
+static double constant(fake *f, size_t i) {
+    (void)i;
+    return f->base;
+}
+
+/* A fixed pseudo-random stream around `base` with a relative spread of about
+ * 10% (uniform, so noise ~ 0.1 / sqrt(3) = 5.8%). */
+static double noisy(fake *f, size_t i) {
+    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    double u = (double)(x >> 11) / 9007199254740992.0; /* [0, 1) */
+    return f->base * (0.9 + 0.2 * u);
+}
+
+/* A stream whose spread keeps growing (a drifting kernel): its noise never
+ * settles. */
+static double drifting(fake *f, size_t i) {
+    return f->base * (1.0 + 0.01 * (double)i);
+}
+
+static br_measure_params params(size_t min_samples, double min_time_ns, double max_noise,
+                                double timeout_ns, size_t max_samples) {
+    br_measure_params p = {0};
+    br_measure_cfg_defaults(&p.cfg);
+    p.cfg.min_samples = min_samples;
+    p.cfg.min_time_ns = min_time_ns;
+    p.cfg.max_noise = max_noise;
+    p.cfg.timeout_ns = timeout_ns;
+    p.cfg.max_samples = max_samples;
+    p.now = fake_now;
+    return p;
+}
+
+static void run_ok(br_timing *t, fake *f, const br_measure_params *p) {
+    clock_ns = 0;
+    cr_assert_eq(br_measure(t, &fake_ops, f, p, exec_count, f), 0, "%s", br_error_get());
+    cr_assert(t->present);
+}
+
+/* ---- stop reasons ----------------------------------------------------------------- */
+
+Test(measure, stops_on_noise_once_min_samples_and_min_time_hold) {
+    fake f = {.value = constant, .base = 1000};
+    br_measure_params p = params(10, 50e3, 0.005, 1e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    /* 1000 ns samples: 50 make 50 us of measured time, more than min_samples. */
+    cr_assert_eq(t.n_samples, 50);
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.reps, 1);
+    br_timing_dispose(&t);
+
+    fake g = {.value = constant, .base = 1e6};
+    run_ok(&t, &g, &p);
+    cr_assert_eq(t.n_samples, 10, "min_samples binds when samples are long");
+    cr_assert_str_eq(t.stop_reason, "noise");
+    for (size_t i = 0; i < t.n_samples; i++)
+        cr_assert_eq(t.samples[i], 1e6);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_noisy_stream_stops_on_plateau_above_max_noise) {
+    fake f = {.value = noisy, .base = 5000, .overhead_ns = 20e3};
+    br_measure_params p = params(10, 0, 0.005, 60e9, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "plateau");
+    cr_assert_geq(t.n_samples, BR_PLATEAU_WINDOW);
+    cr_assert_lt(t.n_samples, 100000, "a plateau is found long before the timeout: %zu",
+                 t.n_samples);
+    /* Check the rule itself on the kept samples: the noise is far above
+     * max_noise, and it moved by at most BR_PLATEAU_TOL of its value over
+     * the last window. */
+    br_stopper st;
+    br_stopper_init(&st, &p.cfg);
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t i = 0; i < t.n_samples; i++) {
+        br_stopper_add(&st, t.samples[i], t.samples[i]);
+        if (i + BR_PLATEAU_WINDOW >= t.n_samples) {
+            lo = fmin(lo, st.noise);
+            hi = fmax(hi, st.noise);
+        }
+    }
+    cr_assert_gt(st.noise, 0.05);
+    cr_assert_leq(hi - lo, BR_PLATEAU_TOL * st.noise);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_drifting_stream_stops_on_timeout_and_never_later) {
+    fake f = {.value = drifting, .base = 1000, .overhead_ns = 9000};
+    br_measure_params p = params(10, 0, 0.005, 1e6, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "timeout");
+    /* Each sample takes at least 10 us of wall time: 1 ms allows about 100
+     * (fewer as the drift lengthens them), and the loop stops at the first
+     * sample that ends past the timeout. */
+    cr_assert_geq(t.measure_ns, 1e6);
+    cr_assert_lt(t.measure_ns, 1e6 + 10e3 + f.value(&f, t.n_samples) + 1);
+    cr_assert_gt(t.n_samples, 50);
+    cr_assert_leq(t.n_samples, 100);
+    br_timing_dispose(&t);
+}
+
+Test(measure, max_samples_caps_a_stream_that_would_go_on) {
+    fake f = {.value = noisy, .base = 1000};
+    br_measure_params p = params(10, 0, 0.005, 1e12, 40);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_eq(t.n_samples, 40);
+    br_timing_dispose(&t);
+}
+
+Test(measure, min_time_keeps_sampling_past_a_low_noise) {
+    fake f = {.value = constant, .base = 100};
+    br_measure_params p = params(2, 1e6, 0.5, 1e12, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.n_samples, 10000, "1 ms of 100 ns samples");
+    br_timing_dispose(&t);
+}
+
+Test(measure, stopper_reports_each_reason) {
+    br_measure_cfg cfg;
+    br_measure_cfg_defaults(&cfg);
+    cfg.min_samples = 3;
+    cfg.min_time_ns = 0;
+    cfg.max_noise = 0.01;
+    cfg.timeout_ns = 100;
+    cfg.max_samples = 1000;
+    br_stopper s;
+    br_stopper_init(&s, &cfg);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE);
+    br_stopper_add(&s, 100, 100);
+    br_stopper_add(&s, 100, 100);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "below min_samples");
+    cr_assert_eq(br_stopper_check(&s, 100), BR_STOP_TIMEOUT);
+    br_stopper_add(&s, 101, 101);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NOISE, "noise %g", s.noise);
+    br_stopper_add(&s, 150, 150);
+    cr_assert_gt(s.noise, 0.01);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "noise rose above max_noise");
+    cfg.max_samples = 4;
+    s.cfg = cfg;
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_MAX_SAMPLES);
+    cr_assert_str_eq(br_stop_name(BR_STOP_PLATEAU), "plateau");
+    cr_assert_null(br_stop_name(BR_STOP_NONE));
+}
+
+/* ---- warmup, flush, batch, throttling, failures ------------------------------------ */
+
+Test(measure, warmup_runs_for_its_budget_and_is_not_sampled) {
+    fake f = {.value = constant, .base = 7, .overhead_ns = 50e3};
+    br_measure_params p = params(3, 0, 0.5, 1e9, 100);
+    p.warmup_ns = 2e6;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_geq(t.warmup_ns, 2e6);
+    cr_assert_eq(t.warmup_runs, 40, "2 ms of 50 us samples");
+    cr_assert_eq(t.n_samples, 3);
+    cr_assert_eq(f.runs, t.warmup_runs + t.n_samples);
+    br_timing_dispose(&t);
+}
+
+Test(measure, cold_samples_flush_as_asked_and_hold) {
+    fake f = {.value = constant, .base = 1000};
+    br_measure_params p = params(20, 0, 0.5, 1e9, 100);
+    p.flush = BR_FLUSH_READ;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(f.flushed[BR_FLUSH_READ], f.calls);
+    cr_assert_eq(f.held, (int)f.calls, "hold is on by default");
+    br_timing_dispose(&t);
+
+    fake g = {.value = constant, .base = 1000};
+    p.flush = BR_FLUSH_MEMSET;
+    p.cfg.hold = 0;
+    run_ok(&t, &g, &p);
+    cr_assert_eq(g.flushed[BR_FLUSH_MEMSET], g.calls);
+    cr_assert_eq(g.held, 0);
+    br_timing_dispose(&t);
+}
+
+Test(measure, batch_sizes_its_samples_never_flushes_and_reports_per_execution) {
+    fake f = {.value = constant, .base = 2000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100);
+    p.flush = BR_FLUSH_READ;
+    p.batch = 1;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    /* One 2 us execution sizes the batch: 1 ms / 2 us = 500. */
+    cr_assert_eq(t.reps, 500);
+    cr_assert_eq(f.reps_seen, 500);
+    cr_assert_eq(f.flushed[BR_FLUSH_NONE], f.calls, "a batch never flushes");
+    cr_assert(t.graph);
+    cr_assert_eq(t.n_samples, 10);
+    for (size_t i = 0; i < t.n_samples; i++)
+        cr_assert_float_eq(t.samples[i], 2000.0, 1e-9, "per execution, not per batch");
+    cr_assert_eq(t.warmup_runs, 1 + 500, "the sizing execution and the first batch");
+    cr_assert_eq(f.runs, t.warmup_runs + 500 * t.n_samples);
+    br_timing_dispose(&t);
+
+    fake g = {.value = constant, .base = 1e6};
+    run_ok(&t, &g, &p);
+    cr_assert_eq(t.reps, 1, "an execution longer than the target is its own batch");
+    br_timing_dispose(&t);
+}
+
+static double every_third_slow(fake *f, size_t i) {
+    (void)f;
+    return i % 3 == 2 ? 900.0 - (double)(i % 7) : 1980.0;
+}
+
+Test(measure, throttled_samples_are_discarded_and_counted) {
+    fake f = {.value = constant, .base = 1000, .mhz = every_third_slow};
+    br_measure_params p = params(30, 0, 0.5, 1e9, 30);
+    p.probe = 1;
+    p.max_mhz = 1980;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.n_samples, 30);
+    cr_assert_eq(t.n_throttled, 14, "samples 2, 5, ..., 41 of 44 taken");
+    cr_assert_eq(f.calls, 44);
+    cr_assert_float_eq(t.throttled_min_mhz, 894.0, 1e-9);
+    for (size_t i = 0; i < t.n_samples; i++)
+        cr_assert_eq(t.sm_mhz[i], 1980.0);
+    cr_assert_float_eq(t.sm_mhz_median, 1980.0, 1e-9);
+    br_timing_dispose(&t);
+
+    /* Threshold 0 turns the check off. */
+    fake g = {.value = constant, .base = 1000, .mhz = every_third_slow};
+    p.cfg.throttle = 0;
+    run_ok(&t, &g, &p);
+    cr_assert_eq(t.n_throttled, 0);
+    cr_assert_eq(g.calls, 30);
+    br_timing_dispose(&t);
+}
+
+static double always_slow(fake *f, size_t i) {
+    (void)f;
+    (void)i;
+    return 500;
+}
+
+Test(measure, a_measurement_with_every_sample_throttled_has_none) {
+    fake f = {.value = constant, .base = 1000, .mhz = always_slow, .overhead_ns = 1000};
+    br_measure_params p = params(10, 0, 0.5, 1e6, 100);
+    p.probe = 1;
+    p.max_mhz = 1980;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.n_samples, 0);
+    cr_assert_eq(t.n_throttled, f.calls);
+    cr_assert_str_eq(t.stop_reason, "timeout");
+    cr_assert(isnan(t.sm_mhz_median));
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_failing_execution_fails_the_measurement) {
+    fake f = {.value = constant, .base = 1000, .fail_at = 4};
+    br_measure_params p = params(10, 0, 0.5, 1e9, 100);
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &fake_ops, &f, &p, exec_count, &f), -1);
+    cr_assert_str_eq(br_error_get(), "execution 4 failed");
+    cr_assert_null(t.samples);
+    cr_assert_eq(t.present, 0);
+}
+
+/* ---- the kernel clock -------------------------------------------------------------- */
+
+/* A GPU timer that also reports the operations of each sample, as the CUDA
+ * timer does with CUPTI: per execution, an event time of `base` ns and two
+ * operations ("k0" of 0.6 x kernel and "k1" of 0.4 x kernel) whose kernel time
+ * is `kernel(i)`. Samples listed in `incomplete` lost records; a sample at
+ * `empty` saw no operation. */
+typedef struct kfake {
+    fake f;
+    double (*kernel)(struct kfake *k, size_t i);
+    double kbase;
+    size_t incomplete[4];
+    size_t n_incomplete;
+    size_t empty; /* 1-based; 0: none */
+    br_sample_ops ops;
+    br_op_tally tally[2];
+} kfake;
+
+static const char *const kfake_names[] = {"k0", "k1"};
+
+static double kconst(kfake *k, size_t i) {
+    (void)i;
+    return k->kbase;
+}
+
+/* Kernel time alternating 90 and 110 (% of kbase): noise but a fixed median. */
+static double kalternate(kfake *k, size_t i) {
+    return k->kbase * (i % 2 ? 1.1 : 0.9);
+}
+
+static int kfake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                        br_sample *out) {
+    kfake *k = st;
+    size_t i = k->f.calls;
+    if (fake_sample(&k->f, o, run, ctx, out) != 0)
+        return -1;
+    double reps = (double)o->reps, kern = k->kernel(k, i) * reps;
+    k->ops = (br_sample_ops){.kernel_ns = kern,
+                             .span_ns = kern * 1.25,
+                             .n_ops = 2 * o->reps,
+                             .complete = 1,
+                             .tally = k->tally,
+                             .n_tally = 2,
+                             .cap_tally = 2};
+    k->tally[0] =
+        (br_op_tally){.name = 0, .kind = BR_OP_KERNEL, .count = o->reps, .sum_ns = 0.6 * kern};
+    k->tally[1] =
+        (br_op_tally){.name = 1, .kind = BR_OP_KERNEL, .count = o->reps, .sum_ns = 0.4 * kern};
+    for (size_t j = 0; j < k->n_incomplete; j++)
+        if (k->incomplete[j] == i)
+            k->ops.complete = 0;
+    if (k->empty && k->empty == i + 1) {
+        k->ops.kernel_ns = k->ops.span_ns = 0;
+        k->ops.n_ops = 0;
+        k->ops.n_tally = 0;
+    }
+    out->ops = &k->ops;
+    out->op_names = kfake_names;
+    out->n_op_names = 2;
+    return 0;
+}
+
+static const br_timer_ops kfake_ops = {.name = "kfake", .sample = kfake_sample};
+
+Test(measure, the_kernel_clock_is_the_headline_and_events_stay_beside_it) {
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kconst, .kbase = 3000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.clock, BR_CLOCK_KERNEL);
+    cr_assert_eq(t.n_samples, 10);
+    cr_assert_not_null(t.event_ns);
+    cr_assert_not_null(t.kernel_ns);
+    for (size_t i = 0; i < t.n_samples; i++) {
+        cr_assert_eq(t.samples[i], 3000, "the samples are kernel times");
+        cr_assert_eq(t.kernel_ns[i], 3000);
+        cr_assert_eq(t.event_ns[i], 5000, "the event time is kept beside");
+        cr_assert_eq(t.span_ns[i], 3750);
+        cr_assert_eq(t.ops[i], 2);
+    }
+    cr_assert_eq(t.event_median_ns, 5000);
+    cr_assert_eq(t.kernel_median_ns, 3000);
+    cr_assert_eq(t.span_median_ns, 3750);
+    cr_assert_eq(t.ops_median, 2);
+    cr_assert_eq(t.n_breakdown, 2);
+    cr_assert_str_eq(t.breakdown[0].name, "k0", "the larger share first");
+    cr_assert_float_eq(t.breakdown[0].share, 0.6, 1e-12);
+    cr_assert_float_eq(t.breakdown[0].median_ns, 1800, 1e-9);
+    cr_assert_eq(t.breakdown[0].count, 10);
+    cr_assert_float_eq(t.breakdown[0].per_exec, 1.0, 1e-12);
+    cr_assert_str_eq(t.breakdown[1].name, "k1");
+    cr_assert_float_eq(t.breakdown[1].median_ns, 1200, 1e-9);
+    br_timing_dispose(&t);
+}
+
+Test(measure, the_stopping_rule_sees_the_kernel_clock) {
+    /* Events constant (noise 0) but the kernel time has 10% noise: on the
+     * kernel clock the run must not stop on noise at min_samples. */
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kalternate, .kbase = 3000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 40);
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 40);
+    cr_assert_str_eq(t.stop_reason, "max_samples");
+    br_timing_dispose(&t);
+
+    p.clock = BR_CLOCK_EVENTS;
+    k.f.calls = 0;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 10, "on events the same stream stops on noise at once");
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.samples[0], 5000);
+    cr_assert_float_eq(t.kernel_ns[0], 2700, 1e-9, "kernel times still recorded beside");
+    cr_assert_float_eq(t.kernel_ns[1], 3300, 1e-9);
+    br_timing_dispose(&t);
+}
+
+Test(measure, samples_with_lost_records_are_discarded_on_the_kernel_clock_only) {
+    kfake k = {.f = {.value = constant, .base = 5000},
+               .kernel = kconst,
+               .kbase = 3000,
+               .incomplete = {0, 3},
+               .n_incomplete = 2};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_incomplete, 2);
+    cr_assert_eq(t.n_samples, 10);
+    cr_assert_eq(k.f.calls, 12, "two more samples were taken for the two discarded");
+    br_timing_dispose(&t);
+
+    p.clock = BR_CLOCK_EVENTS;
+    k.f.calls = 0;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_incomplete, 0);
+    cr_assert_eq(t.n_samples, 10);
+    cr_assert(isnan(t.kernel_ns[0]) && isnan(t.kernel_ns[3]), "lost records: no kernel time");
+    cr_assert_eq(t.kernel_ns[1], 3000);
+    cr_assert_eq(t.kernel_median_ns, 3000, "the median skips the unknown");
+    cr_assert_eq(t.breakdown[0].count, 8, "only complete samples enter the breakdown");
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_sample_without_gpu_operations_cannot_be_timed_on_the_kernel_clock) {
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kconst, .kbase = 3000, .empty = 5};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), -1);
+    cr_assert(strstr(br_error_get(), "no GPU operation"), "%s", br_error_get());
+    cr_assert_null(t.samples, "the timing is disposed");
+}
+
+Test(measure, the_kernel_clock_without_a_collecting_timer_is_an_error) {
+    fake f = {.value = constant, .base = 5000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &fake_ops, &f, &p, exec_count, &f), -1);
+    cr_assert(strstr(br_error_get(), "does not collect"), "%s", br_error_get());
+}
+
+Test(measure, batch_samples_report_the_kernel_clock_per_execution) {
+    kfake k = {.f = {.value = constant, .base = 5000}, .kernel = kconst, .kbase = 3000};
+    br_measure_params p = params(10, 0, 0.005, 1e9, 100000);
+    p.batch = 1;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.reps, 200, "1 ms / 5 us of event time per execution");
+    cr_assert_eq(t.samples[0], 3000);
+    cr_assert_eq(t.span_ns[0], 3750);
+    cr_assert_eq(t.ops[0], 2);
+    cr_assert_float_eq(t.breakdown[1].per_exec, 1.0, 1e-12);
+    cr_assert_float_eq(t.breakdown[1].median_ns, 1200, 1e-9, "mean duration of one operation");
+    br_timing_dispose(&t);
+}
+
+/* The same timer, but deferring: sample() leaves the operations for
+ * resolve(), as the CUDA timer does with CUPTI, and records the groups. */
+typedef struct dfake {
+    kfake k;
+    uint64_t next_tag;
+    br_sample_ops pending[256];
+    uint64_t pending_tag[256];
+    size_t n_pending;
+    size_t groups, largest, resolved;
+    int bad_order;
+} dfake;
+
+static int dfake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                        br_sample *out) {
+    dfake *d = st;
+    if (kfake_sample(&d->k, o, run, ctx, out) != 0)
+        return -1;
+    if (!o->defer)
+        return 0;
+    cr_assert_lt(d->n_pending, 256);
+    d->pending[d->n_pending] = d->k.ops;
+    d->pending_tag[d->n_pending++] = out->tag = ++d->next_tag;
+    out->ops = NULL;
+    return 0;
+}
+
+static int dfake_resolve(void *st, const uint64_t *tags, size_t n, const br_sample_ops **out,
+                         const char *const **names, size_t *n_names) {
+    dfake *d = st;
+    d->groups++;
+    d->largest = n > d->largest ? n : d->largest;
+    d->resolved += n;
+    if (n != d->n_pending)
+        d->bad_order = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (tags[i] != d->pending_tag[i])
+            d->bad_order = 1;
+        out[i] = &d->pending[i];
+    }
+    *names = kfake_names;
+    *n_names = 2;
+    d->n_pending = 0;
+    return 0;
+}
+
+/* Kernel time drifting by 1% a sample: its noise never settles. */
+static double kdrift(kfake *k, size_t i) {
+    return k->kbase * (1.0 + 0.01 * (double)i);
+}
+
+static const br_timer_ops dfake_ops = {
+    .name = "dfake", .sample = dfake_sample, .resolve = dfake_resolve};
+
+Test(measure, deferred_samples_are_resolved_in_groups_with_the_same_result) {
+    /* A drifting kernel time never stops on noise or plateau: max_samples. */
+    dfake d = {.k = {.f = {.value = constant, .base = 5000, .overhead_ns = 20e3},
+                     .kernel = kdrift,
+                     .kbase = 3000}};
+    br_measure_params p = params(10, 0, 0.005, 1e12, 300);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 300, "%zu samples, stopped on %s", t.n_samples, t.stop_reason);
+    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_not(d.bad_order, "resolve gets the pending tags in order");
+    cr_assert_leq(d.largest, BR_GROUP_MAX);
+    cr_assert_geq(d.groups, 300 / BR_GROUP_MAX);
+    cr_assert_eq(d.resolved, 300, "the group is cut at max_samples: no sample wasted");
+    for (size_t i = 0; i < 300; i++)
+        cr_assert_float_eq(t.samples[i], 3000 * (1.0 + 0.01 * (double)i), 1e-6,
+                           "sample %zu in the order taken", i);
+    cr_assert_float_eq(t.kernel_median_ns, 3000 * (1.0 + 0.01 * 149.5), 1e-6);
+    cr_assert_eq(t.event_ns[299], 5000);
+    cr_assert_eq(t.n_breakdown, 2);
+    cr_assert_eq(t.breakdown[0].count, 300);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_early) {
+    /* 2 ms per sample of constant time: noise 0, so the stop comes at
+     * min_samples (10); a group closes after BR_GROUP_MAX_WALL_NS (10 ms),
+     * so at most a group's worth of samples more is taken. */
+    dfake d = {.k = {.f = {.value = constant, .base = 2e6}, .kernel = kconst, .kbase = 2e6}};
+    br_measure_params p = params(10, 0, 0.005, 1e12, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.n_samples, 10, "samples after the stop are dropped");
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_leq(d.largest, 7, "a group of 2 ms samples closes after 10 ms: %zu", d.largest);
+    cr_assert_leq(d.resolved, 10 + d.largest, "taken: %zu", d.resolved);
+    br_timing_dispose(&t);
+}
