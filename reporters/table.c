@@ -41,6 +41,7 @@
  * Widths are counted in display columns: every glyph used is one column wide,
  * so a UTF-8 string is as wide as its number of code points. */
 #include "reporter.h"
+#include "machine.h"
 #include "base/util.h"
 
 #include <errno.h>

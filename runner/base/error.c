@@ -4,9 +4,11 @@
 #include <stdio.h>
 
 static _Thread_local char last_error[BR_ERROR_MAX];
+static _Thread_local br_error_kind last_kind;
 
 int br_error_set(const char *fmt, ...) {
     va_list ap;
+    last_kind = BR_E_NONE;
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
@@ -15,6 +17,7 @@ int br_error_set(const char *fmt, ...) {
 
 int br_error_at(br_pos pos, const char *fmt, ...) {
     int n = 0;
+    last_kind = BR_E_NONE;
     if (pos.path && pos.line > 0 && pos.column > 0)
         n = snprintf(last_error, sizeof last_error, "%s:%d:%d: ", pos.path, pos.line, pos.column);
     else if (pos.path && pos.line > 0)
@@ -36,4 +39,21 @@ const char *br_error_get(void) {
 
 void br_error_clear(void) {
     last_error[0] = '\0';
+    last_kind = BR_E_NONE;
+}
+
+int br_error_set_kind(br_error_kind kind) {
+    last_kind = kind;
+    return -1;
+}
+
+br_error_kind br_error_kind_get(void) {
+    return last_kind;
+}
+
+int br_error_nomem(const char *file, int line) {
+    (void)file;
+    (void)line;
+    br_error_set("out of memory");
+    return br_error_set_kind(BR_E_NOMEM);
 }

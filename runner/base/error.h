@@ -38,8 +38,33 @@ int br_error_at(br_pos pos, const char *fmt, ...) __attribute__((format(printf, 
  * by the thread and valid until the next br_error_* call on it. */
 const char *br_error_get(void);
 
-/* Forget the last error of this thread. */
+/* Forget the last error of this thread (its kind too). */
 void br_error_clear(void);
+
+/* What kind of failure the last error is, so callers decide by kind (the
+ * command line maps kinds to exit statuses) rather than by ad-hoc return
+ * values. The model is libgit2's git_error_last()->klass / GIT_ENOTFOUND. */
+typedef enum br_error_kind {
+    BR_E_NONE = 0,       /* no error, or one that was set without a kind */
+    BR_E_INPUT = 1,      /* bad input: a suite, an option, a results file */
+    BR_E_IO = 2,         /* a file could not be read or written */
+    BR_E_NOMEM = 3,      /* out of memory */
+    BR_E_NOTFOUND = 4,   /* a file, baseline or name that does not exist */
+    BR_E_EXISTS = 5,     /* a file that should be new exists */
+    BR_E_INTERRUPTED = 6 /* SIGINT or SIGTERM stopped the work */
+} br_error_kind;
+
+/* Set the kind of the last error (keeping its message). Returns -1. */
+int br_error_set_kind(br_error_kind kind);
+
+/* The kind of the last error of this thread (BR_E_NONE when none was set
+ * since the message; every br_error_set/br_error_at resets it). */
+br_error_kind br_error_kind_get(void);
+
+/* Set the last error to "out of memory" (kind BR_E_NOMEM) when p is NULL.
+ * Evaluates to 0 when p is not NULL, else -1. */
+#define BR_CHECK_ALLOC(p) ((p) ? 0 : br_error_nomem(__FILE__, __LINE__))
+int br_error_nomem(const char *file, int line);
 
 #ifdef __cplusplus
 }

@@ -9,19 +9,6 @@
 
 #include "base/error.h"
 
-/* "kernel", "memcpy", "memset" (static strings); "?" for any other value. */
-const char *br_op_kind_name(br_op_kind k) {
-    switch (k) {
-    case BR_OP_KERNEL:
-        return "kernel";
-    case BR_OP_MEMCPY:
-        return "memcpy";
-    case BR_OP_MEMSET:
-        return "memset";
-    }
-    return "?";
-}
-
 /* Free s->tally and zero *s; accepts NULL. */
 void br_sample_ops_dispose(br_sample_ops *s) {
     if (!s)
@@ -467,13 +454,4 @@ done:
     free(r);
     free(buf);
     return rc;
-}
-
-/* Free each name and the array; accepts NULL. */
-void br_op_stats_free(br_op_stat *v, size_t n) {
-    if (!v)
-        return;
-    for (size_t i = 0; i < n; i++)
-        free(v[i].name);
-    free(v);
 }

@@ -21,18 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/types.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum br_op_kind {
-    BR_OP_KERNEL = 0, /* CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL */
-    BR_OP_MEMCPY = 1, /* CUPTI_ACTIVITY_KIND_MEMCPY */
-    BR_OP_MEMSET = 2  /* CUPTI_ACTIVITY_KIND_MEMSET */
-} br_op_kind;
-
-/* "kernel", "memcpy", "memset" (static); "?" outside the enum. */
-const char *br_op_kind_name(br_op_kind k);
 
 /* One GPU operation as CUPTI recorded it. */
 typedef struct br_op_record {
@@ -94,18 +88,6 @@ int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_o
                           size_t n_ops, const br_corr_link *links, size_t n_links, uint64_t tag,
                           size_t dropped);
 
-/* One distinct GPU operation of a measurement, over its kept samples. */
-typedef struct br_op_stat {
-    char *name; /* owned; the operation's name (a demangled kernel name, "memcpy DtoD",
-                   "memset") */
-    br_op_kind kind;
-    size_t count;     /* operations over all the kept samples */
-    double per_exec;  /* count / (samples x executions per sample) */
-    double median_ns; /* median over the samples of its mean duration within a sample, ns
-                         (a cold sample has one execution, so this is the median duration) */
-    double share;     /* its summed duration / the kernel time summed over the samples, a
-                         fraction in [0, 1] */
-} br_op_stat;
 
 /* Per-name accumulation over the kept samples of one measurement. */
 typedef struct br_breakdown {
@@ -133,9 +115,6 @@ int br_breakdown_add(br_breakdown *b, const br_sample_ops *s);
  * memory; *out untouched). */
 int br_breakdown_finish(br_op_stat **out, size_t *out_n, const br_breakdown *b,
                         const char *const *names, size_t n_names, size_t reps);
-
-/* Free an array from br_breakdown_finish (accepts NULL). */
-void br_op_stats_free(br_op_stat *v, size_t n);
 
 #ifdef __cplusplus
 }

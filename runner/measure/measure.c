@@ -7,22 +7,6 @@
 #include "base/error.h"
 #include "base/util.h"
 
-const char *br_stop_name(br_stop s) {
-    switch (s) {
-    case BR_STOP_NOISE:
-        return "noise";
-    case BR_STOP_PLATEAU:
-        return "plateau";
-    case BR_STOP_TIMEOUT:
-        return "timeout";
-    case BR_STOP_MAX_SAMPLES:
-        return "max_samples";
-    case BR_STOP_NONE:
-        break;
-    }
-    return NULL;
-}
-
 void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg) {
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;

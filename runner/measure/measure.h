@@ -23,7 +23,6 @@
 #include <stddef.h>
 
 #include "results/results.h"
-#include "suite/suite.h"
 #include "timer.h"
 
 #ifdef __cplusplus
@@ -53,16 +52,6 @@ extern "C" {
  * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
 #define BR_GROUP_MAX_WALL_NS 10e6
 
-typedef enum br_stop {
-    BR_STOP_NONE = 0,
-    BR_STOP_NOISE,
-    BR_STOP_PLATEAU,
-    BR_STOP_TIMEOUT,
-    BR_STOP_MAX_SAMPLES
-} br_stop;
-
-/* "noise", "plateau", "timeout", "max_samples" (static); NULL for BR_STOP_NONE. */
-const char *br_stop_name(br_stop s);
 
 /* Running state of the stopping criterion. */
 typedef struct br_stopper {

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE /* open_memstream */
+#include "results/settings.h"
 #include "run.h"
 
 #include <math.h>

@@ -41,12 +41,6 @@
 extern "C" {
 #endif
 
-/* When a comparison fails the run (exit status 3). */
-typedef enum br_fail_on {
-    BR_FAIL_ON_SLOWER = 0, /* a case is slower (the default) */
-    BR_FAIL_ON_ANY = 1,    /* a case is slower or faster */
-    BR_FAIL_ON_NEVER = 2   /* report only */
-} br_fail_on;
 
 /* The name a baseline is filed under for run r: the GPU's name when the run
  * had a device, else the host CPU's model, else "host". Borrowed from r. */

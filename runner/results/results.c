@@ -214,11 +214,13 @@ void br_comparison_dispose(br_comparison *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* "same", "faster", "slower", "unknown", "new", "missing" (static); "?" otherwise. */
-const char *br_change_name(br_change c) {
-    static const char *const names[BR_CHANGE_COUNT] = {"same",    "faster", "slower",
-                                                       "unknown", "new",    "missing"};
-    return (unsigned)c < BR_CHANGE_COUNT ? names[c] : "?";
+/* Free each name and the array; accepts NULL. */
+void br_op_stats_free(br_op_stat *v, size_t n) {
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(v[i].name);
+    free(v);
 }
 
 /* Free everything *r owns and zero it; accepts NULL and a zeroed run. */
@@ -252,78 +254,4 @@ void br_run_dispose(br_run *r) {
     br_comparison_dispose(r->comparison);
     free(r->comparison);
     memset(r, 0, sizeof *r);
-}
-
-/* "monotonic", "events", "kernel" (static); "unknown" otherwise. */
-const char *br_clock_name(br_clock c) {
-    switch (c) {
-    case BR_CLOCK_MONOTONIC:
-        return "monotonic";
-    case BR_CLOCK_EVENTS:
-        return "events";
-    case BR_CLOCK_KERNEL:
-        return "kernel";
-    }
-    return "unknown";
-}
-
-/* "ok", "failed", "skipped" (static); "unknown" otherwise. */
-const char *br_status_name(br_case_status s) {
-    switch (s) {
-    case BR_STATUS_OK:
-        return "ok";
-    case BR_STATUS_FAILED:
-        return "failed";
-    case BR_STATUS_SKIPPED:
-        return "skipped";
-    }
-    return "unknown";
-}
-
-/* "host", "gpu" (static); "unknown" otherwise. */
-const char *br_backend_name(br_backend b) {
-    switch (b) {
-    case BR_BACKEND_HOST:
-        return "host";
-    case BR_BACKEND_GPU:
-        return "gpu";
-    }
-    return "unknown";
-}
-
-/* "cold", "batch", "both" (static); "unknown" otherwise. */
-const char *br_mode_name(br_mode m) {
-    switch (m) {
-    case BR_MODE_COLD:
-        return "cold";
-    case BR_MODE_BATCH:
-        return "batch";
-    case BR_MODE_BOTH:
-        return "both";
-    }
-    return "unknown";
-}
-
-/* "flush", "warm", "flush-memset" (static); "unknown" otherwise. */
-const char *br_cache_name(br_cache_policy p) {
-    switch (p) {
-    case BR_CACHE_FLUSH:
-        return "flush";
-    case BR_CACHE_WARM:
-        return "warm";
-    case BR_CACHE_FLUSH_MEMSET:
-        return "flush-memset";
-    }
-    return "unknown";
-}
-
-/* "theoretical", "measured" (static); "unknown" otherwise. */
-const char *br_peak_kind_name(br_peak_kind k) {
-    switch (k) {
-    case BR_PEAK_THEORETICAL:
-        return "theoretical";
-    case BR_PEAK_MEASURED:
-        return "measured";
-    }
-    return "unknown";
 }

@@ -7,11 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "measure/activity.h"
-#include "measure/device.h"
 #include "gitinfo.h"
 #include "stats.h"
-#include "suite/suite.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,28 +20,6 @@ extern "C" {
 /* The oldest schema br_results_load still reads. */
 #define BR_SCHEMA_VERSION_MIN 2
 
-typedef enum br_case_status {
-    BR_STATUS_OK = 0,     /* verified and measured */
-    BR_STATUS_FAILED = 1, /* compile, setup, verify or run failed: no figures */
-    BR_STATUS_SKIPPED = 2 /* not run (e.g. a GPU case on a machine without a GPU) */
-} br_case_status;
-
-typedef enum br_backend {
-    BR_BACKEND_HOST = 0, /* .c module, timed with CLOCK_MONOTONIC */
-    BR_BACKEND_GPU = 1   /* .cu module, timed with CUDA events */
-} br_backend;
-
-/* What a timing's samples measure. */
-typedef enum br_clock {
-    BR_CLOCK_MONOTONIC = 0, /* host: CLOCK_MONOTONIC around the executions */
-    BR_CLOCK_EVENTS = 1, /* GPU: CUDA events recorded on the stream around the executions; includes
-                            the front end's work between them (MEASUREMENT.md point 3) */
-    BR_CLOCK_KERNEL = 2  /* GPU: CUPTI activity records: the summed durations of the GPU
-                            operations the executions enqueued (activity.h) */
-} br_clock;
-
-/* "monotonic", "events", "kernel" (static); "unknown" outside the enum. */
-const char *br_clock_name(br_clock c);
 
 /* One measurement of a case: cold (one execution per sample) or batch (many
  * back-to-back executions per sample, reported per execution). */
@@ -125,16 +101,6 @@ typedef struct br_case_result {
     char date[32];
 } br_case_result;
 
-/* How a case compares with its baseline (baseline.h has the rules). */
-typedef enum br_change {
-    BR_CHANGE_SAME = 0,    /* no change beyond the threshold that the test can see */
-    BR_CHANGE_FASTER = 1,  /* significantly faster by more than the threshold */
-    BR_CHANGE_SLOWER = 2,  /* significantly slower by more than the threshold */
-    BR_CHANGE_UNKNOWN = 3, /* too few samples, too noisy to tell, or not measured in one of them */
-    BR_CHANGE_NEW = 4,     /* in this run, not in the baseline */
-    BR_CHANGE_MISSING = 5  /* in the baseline, not in this run */
-} br_change;
-#define BR_CHANGE_COUNT 6
 
 /* One case of a comparison. */
 typedef struct br_compare_entry {
@@ -233,9 +199,10 @@ const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
 /* Release what *c owns and zero it; accepts NULL. */
 void br_comparison_dispose(br_comparison *c);
 
-/* Name of a change status as reports write it: "same", "faster", "slower",
- * "unknown", "new", "missing" (static; "?" outside the enum). */
-const char *br_change_name(br_change c);
+
+/* Free an array of operation stats (br_timing.breakdown, as activity.h's
+ * br_breakdown_finish makes it): each name and the array; accepts NULL. */
+void br_op_stats_free(br_op_stat *v, size_t n);
 
 /* Release what *t owns and zero it; accepts NULL. */
 void br_timing_dispose(br_timing *t);
@@ -261,25 +228,10 @@ void br_run_derive(br_run *r);
 /* Release what *r owns; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r);
 
-/* Name of a case status as written in reports: "ok", "failed", "skipped"
- * (static string; "unknown" for a value outside the enum). */
-const char *br_status_name(br_case_status s);
 
-/* Name of a backend as written in reports: "host", "gpu" (static string;
- * "unknown" for a value outside the enum). */
-const char *br_backend_name(br_backend b);
 
-/* Name of a measurement mode as written in suites and reports: "cold",
- * "batch", "both" (static string; "unknown" for a value outside the enum). */
-const char *br_mode_name(br_mode m);
 
-/* Name of a cache policy as written in suites and reports: "flush", "warm",
- * "flush-memset" (static string; "unknown" for a value outside the enum). */
-const char *br_cache_name(br_cache_policy p);
 
-/* Name of a peak kind as written in suites and reports: "theoretical",
- * "measured" (static string; "unknown" for a value outside the enum). */
-const char *br_peak_kind_name(br_peak_kind k);
 
 #ifdef __cplusplus
 }

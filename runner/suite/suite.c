@@ -6,6 +6,7 @@
  * the suite format key by key. Every error is set once, where it is found, at
  * the line and column of the offending key or value.
  */
+#include "results/settings.h"
 #include "suite.h"
 
 #include "build/build.h"
@@ -1618,31 +1619,6 @@ void br_suite_dispose(br_suite *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* "GB/s", "GFLOP/s" or "none" (a static string). */
-const char *br_metric_name(br_metric m) {
-    switch (m) {
-    case BR_METRIC_GBPS:
-        return "GB/s";
-    case BR_METRIC_GFLOPS:
-        return "GFLOP/s";
-    case BR_METRIC_NONE:
-    default:
-        return "none";
-    }
-}
-
-/* Defaults of the timing core; see suite.h. */
-void br_measure_cfg_defaults(br_measure_cfg *out) {
-    out->min_samples = BR_DEFAULT_MIN_SAMPLES;
-    out->min_time_ns = BR_DEFAULT_MIN_TIME_NS;
-    out->max_noise = BR_DEFAULT_MAX_NOISE;
-    out->timeout_ns = BR_DEFAULT_TIMEOUT_NS;
-    out->max_samples = BR_DEFAULT_MAX_SAMPLES;
-    out->throttle = BR_DEFAULT_THROTTLE;
-    out->hold = 1;
-    out->mode = BR_MODE_COLD;
-    out->headline = BR_MODE_COLD;
-}
 
 /* A command-line value as a scalar node, so the suite's own checks and
  * messages apply; errors name the option. */

@@ -10,94 +10,13 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "results/types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum br_metric {
-    BR_METRIC_NONE = 0,  /* only times are reported */
-    BR_METRIC_GBPS = 1,  /* "GB/s": bytes / time, 1 GB = 1e9 B */
-    BR_METRIC_GFLOPS = 2 /* "GFLOP/s": flops / time, 1 GFLOP = 1e9 FLOP */
-} br_metric;
 
-typedef enum br_cache_policy {
-    BR_CACHE_FLUSH = 0,       /* clear L2 between samples by reading unrelated data (clean lines),
-                                 outside the timed region */
-    BR_CACHE_WARM = 1,        /* leave caches as the previous execution left them */
-    BR_CACHE_FLUSH_MEMSET = 2 /* "flush-memset": clear L2 by writing a buffer (NVBench's and
-                                 Triton's method; leaves dirty lines), for comparison only */
-} br_cache_policy;
-
-/* Which measurements a case gets (suite key `measure: {mode: ...}`). */
-typedef enum br_mode {
-    BR_MODE_COLD = 1,  /* one execution per sample, cache policy applied before each */
-    BR_MODE_BATCH = 2, /* many back-to-back executions per sample, no flush between them */
-    BR_MODE_BOTH = 3   /* both, cold first */
-} br_mode;
-
-/* What % of peak is relative to (suite key `peak`). */
-typedef enum br_peak_kind {
-    BR_PEAK_THEORETICAL = 0, /* the device's datasheet DRAM bandwidth (device.h) */
-    BR_PEAK_MEASURED = 1     /* a device-to-device copy measured once per device (peak.h) */
-} br_peak_kind;
-
-/* How the timing core measures (suite key `measure`; see measure.h for the
- * stopping rules). */
-typedef struct br_measure_cfg {
-    size_t min_samples; /* at least this many samples */
-    double min_time_ns; /* at least this much measured (timed) time, ns */
-    double max_noise;   /* stop once the relative standard deviation is under this, as a
-                           fraction (0.005 = 0.5%) */
-    double timeout_ns;  /* never sample one case for longer than this (wall time), ns */
-    size_t max_samples; /* never take more samples than this */
-    double throttle;    /* discard GPU samples whose SM clock is below this fraction of the
-                           device's maximum clock (0.75 = 75%); 0 turns the check off */
-    int hold;           /* 1: a blocking kernel holds the stream while a GPU sample is enqueued,
-                           so launch latency stays out of the time; 0: no hold (comparison) */
-    br_mode mode;       /* cold, batch or both */
-    br_mode headline;   /* BR_MODE_COLD or BR_MODE_BATCH: which time the metric uses */
-} br_measure_cfg;
-
-/* Defaults, used when the suite does not say. Chosen by measurement on an
- * H100 (README, "Measurement defaults"):
- *  - min_samples 6: the fewest samples for which a distribution-free 95%
- *    confidence interval of the median exists (stats.h);
- *  - min_time 10 ms: gives a 5 us kernel about 2000 samples, enough for a
- *    median that repeats within 1% between runs;
- *  - max_noise 10%: above the noise of every GPU reduction case at
- *    n >= 2^20 (the largest, reduce_cub at 2^20, about 6%: CUDA events carry
- *    a jitter of a few hundred ns), so healthy cases stop on noise and a
- *    disturbed one is flagged;
- *  - timeout 3 s: a slow host case costs at most that. */
-#define BR_DEFAULT_WARMUP_NS   25e6 /* 25 ms */
-#define BR_DEFAULT_WATCHDOG_NS 60e9 /* 1 min past a case's warmup and timeouts */
-#define BR_DEFAULT_MIN_SAMPLES 6
-#define BR_DEFAULT_MIN_TIME_NS 10e6 /* 10 ms */
-#define BR_DEFAULT_MAX_NOISE   0.10 /* 10 % */
-#define BR_DEFAULT_TIMEOUT_NS  3e9  /* 3 s */
-#define BR_DEFAULT_MAX_SAMPLES 100000
-#define BR_DEFAULT_THROTTLE    0.75 /* NVBench's default throttle threshold */
-
-/* Regression rules for comparing a run with its baseline (suite key
- * `regression: {threshold, alpha}`): a case is slower or faster only when the
- * two-sided Mann-Whitney U test on the two sample sets is significant at
- * alpha AND the medians differ by more than threshold. Defaults: 2% (above
- * the 0.85% run-to-run spread of the reduction medians measured on an H100,
- * README "Baselines") and 0.01. */
-#define BR_DEFAULT_REGRESSION_THRESHOLD 0.02
-#define BR_DEFAULT_REGRESSION_ALPHA     0.01
-
-typedef struct br_regression_cfg {
-    double threshold; /* minimum effect: |median change| as a fraction of the baseline median */
-    double alpha;     /* significance level of the two-sided test, in (0, 1) */
-} br_regression_cfg;
-
-/* The largest max_samples accepted. */
-#define BR_MAX_SAMPLES_LIMIT 10000000u
-
-/* Most params a suite may declare (keeps a plan's value table bounded). */
-#define BR_SUITE_MAX_PARAMS 32
 
 /* A string value and where it stands in the file. */
 typedef struct br_located {
@@ -203,9 +122,6 @@ int br_work_present(const br_work *w);
 /* Release what *s owns; accepts NULL and a zeroed or partly loaded suite. */
 void br_suite_dispose(br_suite *s);
 
-/* Fill *out with the defaults above (hold on, mode and headline cold). */
-void br_measure_cfg_defaults(br_measure_cfg *out);
-
 /* Parse a command-line value the way the suite parses the same key:
  * a duration ("25ms", "1.5s"; ns), a fraction ("0.5%" or 0.005) or a mode
  * ("cold", "batch", and "both" when both_ok). `option` names the option in
@@ -215,8 +131,6 @@ int br_parse_duration(double *out_ns, const char *option, const char *text);
 int br_parse_fraction(double *out, const char *option, const char *text);
 int br_parse_mode(br_mode *out, const char *option, const char *text, int both_ok);
 
-/* Name of a metric as written in suites and reports ("GB/s", "GFLOP/s", "none"). */
-const char *br_metric_name(br_metric m);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "base/error.h"
 #include "e2e_util.h"
 #include "results/resultsfile.h"
 

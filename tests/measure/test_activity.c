@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/results.h"
 #include "measure/activity.h"
 #include "base/error.h"
 

@@ -1,6 +1,7 @@
 /* test_device.c - the one-line device and host summaries, query defaults, and the
  * FP32 theoretical peak (lanes per SM by compute capability, the formula). */
 #include "measure/device.h"
+#include "reporters/machine.h"
 #include "base/error.h"
 
 #include <criterion/criterion.h>

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "results/settings.h"
 #include "base/error.h"
 #include "measure/measure.h"
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "results/settings.h"
 #include "measure/budget.h"
 #include "build/build.h"
 #include "e2e_util.h"

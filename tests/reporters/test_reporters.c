@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "measure/device.h"
 #include "base/error.h"
 #include "reporters/reporter.h"
 #include "results/results.h"

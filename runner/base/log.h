@@ -1,0 +1,43 @@
+/* log.h - the one door through which the core reports to the user.
+ *
+ * The core (every stage below runner/cli/) never prints: it calls br_log, and
+ * the sink the command line installs decides what reaches the terminal (the
+ * "benchrun:" prefix, quiet mode, the progress line). Tests install a sink
+ * of their own to capture messages in-process. The model is curl's
+ * tool_msgs.c, with the sink a callback so the core stays a library. */
+#ifndef BR_LOG_H
+#define BR_LOG_H
+
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum br_log_level {
+    BR_LOG_ERROR = 0,   /* something failed; the run may go on */
+    BR_LOG_WARN = 1,    /* the user should act (a noisy case, a forced comparison) */
+    BR_LOG_NOTE = 2,    /* information (a fallback clock, skipped GPU cases) */
+    BR_LOG_PROGRESS = 3 /* the updating progress line; text without a newline */
+} br_log_level;
+
+/* A sink: receives each message whole (a NUL-terminated line, its newline
+ * included except for BR_LOG_PROGRESS) with the ctx it was installed with. */
+typedef void (*br_log_fn)(void *ctx, br_log_level level, const char *msg);
+
+/* Install the sink of this process (NULL: the default, which writes each
+ * message verbatim to standard error). Not thread-safe: install before any
+ * work starts. */
+void br_log_set_sink(br_log_fn fn, void *ctx);
+
+/* Format a message (printf-style) and hand it to the sink. Messages longer
+ * than 8 KiB are cut. */
+void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* br_log with a va_list. */
+void br_vlog(br_log_level level, const char *fmt, va_list ap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,36 @@
+/* name.h - one table per enum, read both ways: value -> the name suites,
+ * the command line and results files use, and name -> value. The model is
+ * libgit2's git_object_type2string / git_object_string2type (object.c).
+ * A table is an array of br_name ended by an entry whose name is NULL. */
+#ifndef BR_NAME_H
+#define BR_NAME_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct br_name {
+    int value;
+    const char *name; /* static; NULL ends the table */
+} br_name;
+
+/* The name of `value` in table t (static), or `otherwise` when the table
+ * has no such value. */
+const char *br_name_of(const br_name *t, int value, const char *otherwise);
+
+/* The value named `text` (exact, case-sensitive) into *out. Returns 0, or
+ * -1 when no entry has that name (*out untouched; no error is set: the
+ * caller knows where the text stood). */
+int br_name_find(int *out, const br_name *t, const char *text);
+
+/* The table's names as a message lists them: "'flush', 'warm' or
+ * 'flush-memset'", into buf[0..len) (always terminated, truncated if it
+ * does not fit). */
+void br_name_list(char *buf, size_t len, const br_name *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,71 @@
+/* names.c - the name tables of types.h: one per enum, the only place its
+ * names are spelt. Suites, the command line, results files and reports all
+ * read them through base/name.h. */
+#include "types.h"
+
+const br_name br_metric_names[] = {
+    {BR_METRIC_NONE, "none"}, {BR_METRIC_GBPS, "GB/s"}, {BR_METRIC_GFLOPS, "GFLOP/s"}, {0, NULL}};
+const br_name br_cache_names[] = {{BR_CACHE_FLUSH, "flush"},
+                                  {BR_CACHE_WARM, "warm"},
+                                  {BR_CACHE_FLUSH_MEMSET, "flush-memset"},
+                                  {0, NULL}};
+const br_name br_mode_names[] = {
+    {BR_MODE_COLD, "cold"}, {BR_MODE_BATCH, "batch"}, {BR_MODE_BOTH, "both"}, {0, NULL}};
+const br_name br_peak_names[] = {
+    {BR_PEAK_THEORETICAL, "theoretical"}, {BR_PEAK_MEASURED, "measured"}, {0, NULL}};
+const br_name br_status_names[] = {
+    {BR_STATUS_OK, "ok"}, {BR_STATUS_FAILED, "failed"}, {BR_STATUS_SKIPPED, "skipped"}, {0, NULL}};
+const br_name br_backend_names[] = {{BR_BACKEND_HOST, "host"}, {BR_BACKEND_GPU, "gpu"}, {0, NULL}};
+const br_name br_clock_names[] = {{BR_CLOCK_MONOTONIC, "monotonic"},
+                                  {BR_CLOCK_EVENTS, "events"},
+                                  {BR_CLOCK_KERNEL, "kernel"},
+                                  {0, NULL}};
+const br_name br_change_names[] = {{BR_CHANGE_SAME, "same"},
+                                   {BR_CHANGE_FASTER, "faster"},
+                                   {BR_CHANGE_SLOWER, "slower"},
+                                   {BR_CHANGE_UNKNOWN, "unknown"},
+                                   {BR_CHANGE_NEW, "new"},
+                                   {BR_CHANGE_MISSING, "missing"},
+                                   {0, NULL}};
+const br_name br_fail_on_names[] = {{BR_FAIL_ON_SLOWER, "slower"},
+                                    {BR_FAIL_ON_ANY, "any-change"},
+                                    {BR_FAIL_ON_NEVER, "never"},
+                                    {0, NULL}};
+const br_name br_stop_names[] = {{BR_STOP_NOISE, "noise"},
+                                 {BR_STOP_PLATEAU, "plateau"},
+                                 {BR_STOP_TIMEOUT, "timeout"},
+                                 {BR_STOP_MAX_SAMPLES, "max_samples"},
+                                 {0, NULL}};
+const br_name br_op_kind_names[] = {
+    {BR_OP_KERNEL, "kernel"}, {BR_OP_MEMCPY, "memcpy"}, {BR_OP_MEMSET, "memset"}, {0, NULL}};
+
+const char *br_metric_name(br_metric m) {
+    return br_name_of(br_metric_names, (int)m, "none");
+}
+const char *br_cache_name(br_cache_policy p) {
+    return br_name_of(br_cache_names, (int)p, "unknown");
+}
+const char *br_mode_name(br_mode m) {
+    return br_name_of(br_mode_names, (int)m, "unknown");
+}
+const char *br_peak_kind_name(br_peak_kind k) {
+    return br_name_of(br_peak_names, (int)k, "unknown");
+}
+const char *br_status_name(br_case_status s) {
+    return br_name_of(br_status_names, (int)s, "unknown");
+}
+const char *br_backend_name(br_backend b) {
+    return br_name_of(br_backend_names, (int)b, "unknown");
+}
+const char *br_clock_name(br_clock c) {
+    return br_name_of(br_clock_names, (int)c, "unknown");
+}
+const char *br_change_name(br_change c) {
+    return br_name_of(br_change_names, (int)c, "?");
+}
+const char *br_stop_name(br_stop s) {
+    return br_name_of(br_stop_names, (int)s, NULL);
+}
+const char *br_op_kind_name(br_op_kind k) {
+    return br_name_of(br_op_kind_names, (int)k, "?");
+}
