@@ -14,6 +14,7 @@
 #include "results/baseline.h"
 #include "base/error.h"
 #include "results/history.h"
+#include "cmd_history.h"
 #include "plan/plan.h"
 #include "reporters/reporter.h"
 #include "results/results.h"

@@ -148,15 +148,14 @@ int br_history_plot(const br_history *h, const char *svg_path);
 /* 1 when an executable `gnuplot` is on PATH, else 0. */
 int br_history_have_gnuplot(void);
 
-/* `benchrun history DIR [-k GLOB]... [-p NAME=VALUE]... [--suite NAME]
- * [--last N] [--plot FILE.svg] [--ascii]`: argv[0] is "history". Sets the
- * locale from the environment (numbers stay in the C locale) and prints
- * ASCII when its codeset is not UTF-8, as benchrun does. Prints the tables
- * to stdout and errors to stderr; --plot with several suites and no
- * --suite is refused before anything is printed. Returns the process's exit
- * status: 0 ok, 2 bad input or usage, 1 when a plot was asked for and could
- * not be drawn (the table is printed first). */
-int br_history_main(int argc, char **argv);
+/* The distinct suite names of h's runs, in run order ("reduction, sgemm"),
+ * into buf[0..len) (truncated when it does not fit). */
+void br_history_suite_list(char *buf, size_t len, const br_history *h);
+
+/* How many runs from index `first` on (first < h->n_runs) belong to the
+ * suite of run `first` (runs are ordered by suite, then time): at least 1. */
+size_t br_history_suite_runs(const br_history *h, size_t first);
+
 
 #ifdef __cplusplus
 }
