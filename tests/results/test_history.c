@@ -33,6 +33,7 @@
 #include "e2e_util.h"
 #include "base/error.h"
 #include "results/history.h"
+#include "cli/cmd_history.h"
 #include "plan/plan.h"
 #include "reporters/reporter.h"
 #include "results/results.h"
