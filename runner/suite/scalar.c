@@ -286,6 +286,17 @@ bool br_is_identifier(const char *s) {
     return true;
 }
 
+int br_check_identifier(const char *text, const br_node *n, const char *what) {
+    if (br_is_identifier(text))
+        return 0;
+    char q[BR_SHOW_MAX + 16];
+    br_show(q, sizeof q, n->text, n->len);
+    return br_error_at(n->pos,
+                       "%s %s is not a C identifier (letters, digits and '_', not starting "
+                       "with a digit)",
+                       what, q);
+}
+
 /* A one-line scalar for an expression (so columns can be counted). */
 int br_check_one_line(const br_node *n, const char *what) {
     if (n->kind != BR_NODE_SCALAR || br_is_null(n))

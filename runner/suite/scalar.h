@@ -53,6 +53,10 @@ bool br_looks_like_float(const br_node *n);
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*. */
 bool br_is_identifier(const char *s);
 
+/* 0 when `text` (read from scalar n) is a C identifier; else -1 with
+ * "WHAT 'x' is not a C identifier (...)" set at n. */
+int br_check_identifier(const char *text, const br_node *n, const char *what);
+
 /* Position of a scalar's text[0]: one past an opening quote. */
 br_pos br_text_pos(const br_node *n);
 
