@@ -187,7 +187,7 @@ static void describe(char *dst, size_t cap, const br_node *n) {
     }
 }
 
-/* "expected WHAT, found ..." at the br_node. Returns -1. */
+/* "expected WHAT, found ..." at the node. Returns -1. */
 int br_expected(const br_node *n, const char *what) {
     char found[BR_SHOW_MAX + 64];
     describe(found, sizeof found, n);
@@ -474,7 +474,7 @@ size_t br_names_of(const char **out, size_t cap, const br_name *t) {
     return n;
 }
 
-/* A command-line value as a scalar br_node, so the suite's own checks and
+/* A command-line value as a scalar node, so the suite's own checks and
  * messages apply; errors name the option. */
 static br_node cli_node(const char *option, const char *text) {
     br_node n = {0};
