@@ -36,8 +36,6 @@ typedef struct axis {
     size_t len;   /* values along the axis */
 } axis;
 
-/* Expand s into *out; see plan.h. Returns 0, or -1 with the error set
- * ("plan has more than N cases"); *out is disposed by the caller either way. */
 size_t br_plan_max_sweep(size_t where_len) {
     if (!where_len)
         return BR_PLAN_MAX_CASES;
@@ -45,13 +43,169 @@ size_t br_plan_max_sweep(size_t where_len) {
     return n < BR_PLAN_MAX_SWEEP ? n : BR_PLAN_MAX_SWEEP;
 }
 
-int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, size_t n_patterns) {
-    int rc = -1;
-    bool *selected = NULL;
+/* A plan under construction. */
+typedef struct builder {
+    const br_suite *s;
+    br_plan *out;
+    br_pos at; /* the suite file, for messages without a line */
     axis axes[BR_SUITE_MAX_PARAMS];
-    size_t n_axes = 0;
-    int64_t *row = NULL;
+    size_t n_axes;
+    size_t raw;       /* combinations the axes span, before `where` */
+    bool *selected;   /* owned: per kernel of the suite */
+    size_t n_kernels; /* kernels selected */
+    int64_t *row;     /* owned: the combination at hand, n_params values */
+    br_binding vars[BR_SUITE_MAX_PARAMS];
+    size_t cap; /* rows out->values has room for */
+} builder;
 
+/* The axes, and the combinations they span, checked against the limit as the
+ * product grows (before `where` drops any). */
+static int plan_axes(builder *b) {
+    const br_suite *s = b->s;
+    size_t where_len = s->where.text ? strlen(s->where.text) : 0;
+    size_t limit = br_plan_max_sweep(where_len);
+    b->raw = 1;
+    for (size_t i = 0; i < s->n_params; i++) {
+        const br_param *p = &s->params[i];
+        if (p->zip && i > 0 && s->params[i - 1].zip == p->zip)
+            continue; /* a later member of the group: same axis */
+        b->axes[b->n_axes++] = (axis){i, p->n_values};
+        if (__builtin_mul_overflow(b->raw, p->n_values, &b->raw) || b->raw > limit)
+            return br_error_at(p->pos,
+                               s->where.text
+                                   ? "parameter '%s' takes the sweep past %zu combinations, "
+                                     "the most a 'where' of %zu bytes is checked for"
+                                   : "parameter '%s' takes the plan past %zu cases, the most a "
+                                     "plan may have",
+                               p->name, limit, where_len);
+    }
+    return 0;
+}
+
+/* Which kernels the patterns select. */
+static int plan_kernels(builder *b, const char *const *patterns, size_t n_patterns) {
+    const br_suite *s = b->s;
+    if (s->n_kernels > 0) {
+        b->selected = calloc(s->n_kernels, sizeof *b->selected);
+        if (!b->selected)
+            return br_error_at(b->at, "out of memory");
+    }
+    for (size_t k = 0; k < s->n_kernels; k++) {
+        b->selected[k] = br_plan_kernel_selected(s->kernels[k].text, patterns, n_patterns) != 0;
+        b->n_kernels += b->selected[k];
+    }
+    return 0;
+}
+
+/* Combination c into b->row: first axis outermost, the last one fastest. */
+static void fill_row(builder *b, size_t c) {
+    const br_suite *s = b->s;
+    size_t np = s->n_params, rest = c;
+    for (size_t a = b->n_axes; a-- > 0;) {
+        size_t idx = rest % b->axes[a].len;
+        rest /= b->axes[a].len;
+        size_t i = b->axes[a].first;
+        do {
+            b->row[i] = s->params[i].values[idx];
+            i++;
+        } while (i < np && s->params[i].zip && s->params[i].zip == s->params[b->axes[a].first].zip);
+    }
+}
+
+/* Whether `where` keeps b->row (*keep), and that the plan stays within
+ * BR_PLAN_MAX_CASES with `combos` rows kept so far. */
+static int where_keeps(int64_t *keep, builder *b, size_t combos) {
+    const br_suite *s = b->s;
+    size_t np = s->n_params;
+    for (size_t i = 0; i < np; i++)
+        b->vars[i].value = b->row[i];
+    if (br_expr_eval(keep, s->where.text, s->where.pos, b->vars, np) != 0) {
+        /* Say which combination: the expression alone does not. */
+        char msg[BR_ERROR_MAX], vals[512];
+        snprintf(msg, sizeof msg, "%s", br_error_get());
+        br_plan_describe(vals, sizeof vals, s, b->row);
+        return br_error_set("%s (in 'where', for %s)", msg, vals);
+    }
+    /* With `where` the sweep may be far larger than the plan: stop at the
+     * limit rather than keep up to br_plan_max_sweep() rows first. */
+    if (*keep && (combos >= BR_PLAN_MAX_CASES ||
+                  (b->n_kernels && combos * b->n_kernels >= BR_PLAN_MAX_CASES)))
+        return br_error_at(s->where.pos,
+                           "plan has more than %u cases ('where' keeps more than %zu "
+                           "parameter combinations x %zu kernels)",
+                           BR_PLAN_MAX_CASES, combos, b->n_kernels);
+    return 0;
+}
+
+/* b->row as row `combos` of the table, which grows as rows are kept. */
+static int keep_row(builder *b, size_t combos) {
+    size_t np = b->s->n_params;
+    if (combos == b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 64;
+        if (ncap > b->raw)
+            ncap = b->raw;
+        int64_t *nv = realloc(b->out->values, (np ? ncap * np : 1) * sizeof *nv);
+        if (!nv)
+            return br_error_at(b->at, "out of memory");
+        b->out->values = nv;
+        b->cap = ncap;
+    }
+    if (np)
+        memcpy(b->out->values + combos * np, b->row, np * sizeof *b->row);
+    return 0;
+}
+
+/* The rows: every combination of the axes that `where` keeps. */
+static int plan_rows(builder *b) {
+    const br_suite *s = b->s;
+    size_t np = s->n_params, combos = 0;
+    b->row = calloc(np ? np : 1, sizeof *b->row);
+    if (!b->row)
+        return br_error_at(b->at, "out of memory");
+    for (size_t i = 0; i < np; i++)
+        b->vars[i].name = s->params[i].name;
+    for (size_t c = 0; c < b->raw; c++) {
+        fill_row(b, c);
+        int64_t keep = 1;
+        if (s->where.text && where_keeps(&keep, b, combos) < 0)
+            return -1;
+        if (!keep)
+            continue;
+        if (keep_row(b, combos) < 0)
+            return -1;
+        combos++;
+    }
+    if (!b->out->values && !(b->out->values = calloc(1, sizeof *b->out->values)))
+        return br_error_at(b->at, "out of memory");
+    b->out->n_params = np;
+    b->out->n_combos = combos;
+    b->out->n_swept = b->raw;
+    return 0;
+}
+
+/* The cases: every kept combination with every selected kernel. */
+static int plan_cases(builder *b) {
+    br_plan *out = b->out;
+    size_t combos = out->n_combos, n_cases = 0;
+    if (__builtin_mul_overflow(combos, b->n_kernels, &n_cases) || n_cases > BR_PLAN_MAX_CASES)
+        return br_error_at(b->at,
+                           "plan has more than %u cases (%zu parameter combinations x %zu kernels)",
+                           BR_PLAN_MAX_CASES, combos, b->n_kernels);
+    out->cases = calloc(n_cases ? n_cases : 1, sizeof *out->cases);
+    if (!out->cases)
+        return br_error_at(b->at, "out of memory (plan of %zu cases)", n_cases);
+    size_t n = 0;
+    for (size_t c = 0; c < combos; c++)
+        for (size_t k = 0; k < b->s->n_kernels; k++)
+            if (b->selected[k])
+                out->cases[n++] = (br_plan_case){.kernel = k, .combo = c};
+    out->n_cases = n;
+    return 0;
+}
+
+/* Expand s into *out; see plan.h. Returns 0, or -1 with the error set
+ * ("plan has more than N cases"); *out is disposed by the caller either way. */
+int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, size_t n_patterns) {
     if (!out)
         return br_error_set("br_plan_build: no plan to build into");
     memset(out, 0, sizeof *out);
@@ -61,134 +215,13 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
         return br_error_set("br_plan_build: %zu patterns but no pattern array", n_patterns);
     if (s->n_params > BR_SUITE_MAX_PARAMS)
         return br_error_set("br_plan_build: more than %d params", BR_SUITE_MAX_PARAMS);
-    br_pos at = {s->path, 0, 0};
-
-    /* The axes, and the combinations they span, checked against the limit
-     * as the product grows (before `where` drops any). */
-    size_t raw = 1;
-    size_t where_len = s->where.text ? strlen(s->where.text) : 0;
-    size_t limit = br_plan_max_sweep(where_len);
-    for (size_t i = 0; i < s->n_params; i++) {
-        const br_param *p = &s->params[i];
-        if (p->zip && i > 0 && s->params[i - 1].zip == p->zip)
-            continue; /* a later member of the group: same axis */
-        axes[n_axes++] = (axis){i, p->n_values};
-        if (__builtin_mul_overflow(raw, p->n_values, &raw) || raw > limit)
-            return br_error_at(p->pos,
-                               s->where.text
-                                   ? "parameter '%s' takes the sweep past %zu combinations, "
-                                     "the most a 'where' of %zu bytes is checked for"
-                                   : "parameter '%s' takes the plan past %zu cases, the most a "
-                                     "plan may have",
-                               p->name, limit, where_len);
-    }
-
-    size_t n_kernels = 0;
-    if (s->n_kernels > 0) {
-        selected = calloc(s->n_kernels, sizeof *selected);
-        if (!selected) {
-            br_error_at(at, "out of memory");
-            goto done;
-        }
-    }
-    for (size_t k = 0; k < s->n_kernels; k++) {
-        selected[k] = br_plan_kernel_selected(s->kernels[k].text, patterns, n_patterns) != 0;
-        n_kernels += selected[k];
-    }
-
-    /* Rows: first axis outermost, the last one fastest; rows that `where`
-     * rejects are dropped. The table grows as rows are kept. */
-    size_t np = s->n_params, cap = 0, combos = 0;
-    row = calloc(np ? np : 1, sizeof *row);
-    if (!row) {
-        br_error_at(at, "out of memory");
-        goto done;
-    }
-    br_binding vars[BR_SUITE_MAX_PARAMS];
-    for (size_t i = 0; i < np; i++)
-        vars[i].name = s->params[i].name;
-    for (size_t c = 0; c < raw; c++) {
-        size_t rest = c;
-        for (size_t a = n_axes; a-- > 0;) {
-            size_t idx = rest % axes[a].len;
-            rest /= axes[a].len;
-            size_t i = axes[a].first;
-            do {
-                row[i] = s->params[i].values[idx];
-                i++;
-            } while (i < np && s->params[i].zip &&
-                     s->params[i].zip == s->params[axes[a].first].zip);
-        }
-        if (s->where.text) {
-            for (size_t i = 0; i < np; i++)
-                vars[i].value = row[i];
-            int64_t keep = 0;
-            if (br_expr_eval(&keep, s->where.text, s->where.pos, vars, np) != 0) {
-                /* Say which combination: the expression alone does not. */
-                char msg[BR_ERROR_MAX], vals[512];
-                snprintf(msg, sizeof msg, "%s", br_error_get());
-                br_plan_describe(vals, sizeof vals, s, row);
-                br_error_set("%s (in 'where', for %s)", msg, vals);
-                goto done;
-            }
-            if (!keep)
-                continue;
-        }
-        /* With `where` the sweep may be far larger than the plan: stop at
-         * the limit rather than keep up to br_plan_max_sweep() rows first. */
-        if (s->where.text && (combos >= BR_PLAN_MAX_CASES ||
-                              (n_kernels && combos * n_kernels >= BR_PLAN_MAX_CASES))) {
-            br_error_at(s->where.pos,
-                        "plan has more than %u cases ('where' keeps more than %zu "
-                        "parameter combinations x %zu kernels)",
-                        BR_PLAN_MAX_CASES, combos, n_kernels);
-            goto done;
-        }
-        if (combos == cap) {
-            size_t ncap = cap ? cap * 2 : 64;
-            if (ncap > raw)
-                ncap = raw;
-            int64_t *nv = realloc(out->values, (np ? ncap * np : 1) * sizeof *nv);
-            if (!nv) {
-                br_error_at(at, "out of memory");
-                goto done;
-            }
-            out->values = nv;
-            cap = ncap;
-        }
-        if (np)
-            memcpy(out->values + combos * np, row, np * sizeof *row);
-        combos++;
-    }
-    if (!out->values && !(out->values = calloc(1, sizeof *out->values))) {
-        br_error_at(at, "out of memory");
-        goto done;
-    }
-    out->n_params = np;
-    out->n_combos = combos;
-    out->n_swept = raw;
-
-    size_t n_cases = 0;
-    if (__builtin_mul_overflow(combos, n_kernels, &n_cases) || n_cases > BR_PLAN_MAX_CASES) {
-        br_error_at(at, "plan has more than %u cases (%zu parameter combinations x %zu kernels)",
-                    BR_PLAN_MAX_CASES, combos, n_kernels);
-        goto done;
-    }
-    out->cases = calloc(n_cases ? n_cases : 1, sizeof *out->cases);
-    if (!out->cases) {
-        br_error_at(at, "out of memory (plan of %zu cases)", n_cases);
-        goto done;
-    }
-    size_t n = 0;
-    for (size_t c = 0; c < combos; c++)
-        for (size_t k = 0; k < s->n_kernels; k++)
-            if (selected[k])
-                out->cases[n++] = (br_plan_case){.kernel = k, .combo = c};
-    out->n_cases = n;
-    rc = 0;
-done:
-    free(row);
-    free(selected);
+    builder b = {.s = s, .out = out, .at = {s->path, 0, 0}};
+    int rc = plan_axes(&b) < 0 || plan_kernels(&b, patterns, n_patterns) < 0 || plan_rows(&b) < 0 ||
+                     plan_cases(&b) < 0
+                 ? -1
+                 : 0;
+    free(b.row);
+    free(b.selected);
     return rc;
 }
 

@@ -101,6 +101,10 @@ typedef struct br_regression_cfg {
 /* Most params a suite may declare (keeps a plan's value table bounded). */
 #define BR_SUITE_MAX_PARAMS 32
 
+/* Most compiler flags a suite's defines and link give together (the build
+ * passes them with its own; build.h's BR_BUILD_MAX_EXTRA_FLAGS is the same). */
+#define BR_SUITE_MAX_EXTRA_FLAGS 40
+
 /* --- results ----------------------------------------------------------------- */
 
 typedef enum br_case_status {

@@ -16,8 +16,6 @@
 extern "C" {
 #endif
 
-
-
 /* A string value and where it stands in the file. */
 typedef struct br_located {
     char *text; /* owned; NULL when the key is absent */
@@ -127,10 +125,10 @@ void br_suite_dispose(br_suite *s);
  * ("cold", "batch", and "both" when both_ok). `option` names the option in
  * the error message ("--min-time: expected a duration ..."). Return 0, or -1
  * with the error set. */
+/* (defined in scalar.c) */
 int br_parse_duration(double *out_ns, const char *option, const char *text);
 int br_parse_fraction(double *out, const char *option, const char *text);
 int br_parse_mode(br_mode *out, const char *option, const char *text, int both_ok);
-
 
 #ifdef __cplusplus
 }

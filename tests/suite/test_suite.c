@@ -175,28 +175,6 @@ Test(suite, every_measurement_key) {
     br_suite_dispose(&s);
 }
 
-Test(suite, command_line_values_parse_like_suite_values) {
-    double ns = 0, f = 0;
-    br_mode m = 0;
-    cr_assert_eq(br_parse_duration(&ns, "--min-time", "1.5ms"), 0);
-    cr_assert_float_eq(ns, 1.5e6, 1e-9);
-    cr_assert_eq(br_parse_duration(&ns, "--timeout", "5"), -1);
-    cr_assert_str_eq(br_error_get(), "--timeout: expected a duration such as 25ms or 1.5s, "
-                                     "found 5 (a unit is missing: ns, us, ms, s, m or "
-                                     "h)");
-    cr_assert_eq(br_parse_fraction(&f, "--max-noise", "0.5%"), 0);
-    cr_assert_float_eq(f, 0.005, 1e-15);
-    cr_assert_eq(br_parse_fraction(&f, "--max-noise", "150%"), -1);
-    cr_assert_str_eq(br_error_get(),
-                     "--max-noise: --max-noise must be between 0% and 100%, found 150%");
-    cr_assert_eq(br_parse_mode(&m, "--mode", "both", 1), 0);
-    cr_assert_eq(m, BR_MODE_BOTH);
-    cr_assert_eq(br_parse_mode(&m, "--headline", "both", 0), -1);
-    cr_assert_eq(br_parse_mode(&m, "--mode", "bach", 1), -1);
-    cr_assert_str_eq(br_error_get(), "--mode: unknown mode 'bach' (expected cold, batch or both) "
-                                     "(did you mean 'batch'?)");
-}
-
 Test(suite, flow_style_and_quotes) {
     br_suite s;
     load_ok(&s, SUITES "/flow.yaml");
