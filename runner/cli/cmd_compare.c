@@ -136,8 +136,8 @@ static int compare_files_run(compare_files *f, const br_pipeline_opts *p) {
     else if (matched > 0 && compare_write(&p->outputs, ptrs, f->n_cur) == 0)
         status = slower ? EXIT_SLOWER : EXIT_OK;
     if (status == EXIT_SLOWER && !p->run.quiet)
-        fprintf(stderr, "benchrun compare: %s (exit status 3)\n",
-                p->gate.fail_on == BR_FAIL_ON_ANY ? "a case changed" : "a case is slower");
+        br_msg_error(PROG, "%s (exit status 3)",
+                     p->gate.fail_on == BR_FAIL_ON_ANY ? "a case changed" : "a case is slower");
     free(ptrs);
     return status;
 }

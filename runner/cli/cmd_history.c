@@ -121,7 +121,7 @@ static int history_show(br_history *h, const history_opts *o, const char *dir) {
         fprintf(stderr, "%s%s\n", strncmp(e, "benchrun ", 9) ? "benchrun history: " : "", e);
         return 1;
     }
-    fprintf(stderr, "benchrun history: drew %s\n", o->plot);
+    br_msg_error(PROG, "drew %s", o->plot);
     return 0;
 }
 

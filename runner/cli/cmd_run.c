@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "commands.h"
 #include "common.h"
+#include "msg.h"
 #include "signals.h"
 
 #define AT BR_CLI_AT
@@ -133,7 +134,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
     const br_pipeline_opts *p = &o->p;
     const char *err = NULL;
     if (n_suites == 0) {
-        fprintf(stderr, "benchrun: no suite file given\n");
+        br_msg_error("benchrun", "no suite file given");
         br_opt_help(stderr, &br_cmd_run_spec);
         return -1;
     }
@@ -142,7 +143,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
     else if (p->run.cache_dir && !p->run.cache_dir[0])
         err = "--cache-dir expects a directory name";
     if (err) {
-        fprintf(stderr, "benchrun: %s\n", err);
+        br_msg_error("benchrun", "%s", err);
         return -1;
     }
     if (br_output_check("--csv", p->outputs.csv) != 0 ||
@@ -153,7 +154,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         return -1;
     }
     if (p->gate.baseline && n_suites > 1) {
-        fprintf(stderr, "benchrun: --baseline names one file: give one suite with it\n");
+        br_msg_error("benchrun", "--baseline names one file: give one suite with it");
         return -1;
     }
     return 0;
@@ -166,7 +167,7 @@ static int run_action(const br_opt_parsed *a) {
         return 0;
     }
     if (strcmp(a->action_arg, "bash") != 0) {
-        fprintf(stderr, "benchrun: --completion: expected bash, found '%s'\n", a->action_arg);
+        br_msg_error("benchrun", "--completion: expected bash, found '%s'", a->action_arg);
         return 2;
     }
     br_cmd_completion_bash(stdout);

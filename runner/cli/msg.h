@@ -15,7 +15,8 @@ void br_msg_init(void);
 /* The sink itself, for tests (ctx unused). */
 void br_msg_sink(void *ctx, br_log_level level, const char *msg);
 
-/* "<prog>: <message>\n" on standard error (printf-style). */
+/* "<prog>: <message>\n" on standard error (printf-style): an error, or a
+ * note the caller has already checked quiet mode for. */
 void br_msg_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif
