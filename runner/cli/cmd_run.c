@@ -1,0 +1,229 @@
+/* cmd_run.c - `benchrun [options] SUITE.yaml...`: the options table, its
+ * checks, and the hand-over to the pipeline (runner/pipeline.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "commands.h"
+#include "common.h"
+#include "msg.h"
+#include "signals.h"
+
+#define AT BR_CLI_AT
+
+/* Rows name their leading fields in order and leave the rest zero. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static const br_opt_spec run_opts[] = {
+    {BR_OPT_LIST, "kernel", 'k', AT(patterns), "PATTERN",
+     "run only kernels whose name matches the glob (repeatable)"},
+    {BR_OPT_FN, "param", 'p', AT(params), "NAME=VALUE",
+     "set a parameter in every suite that has it: one value\n"
+     "or a list NAME=[A,B,...] (values may be expressions such\n"
+     "as 2^20); for a zipped parameter, keep the group's\n"
+     "entries with those values (repeatable)",
+     br_cli_param_unique},
+    {BR_OPT_FLAG, "list", 0, AT(p.list), NULL,
+     "print the planned cases (and the plan's size) and exit", .flag_value = 1},
+    {BR_OPT_FN, "budget", 0, AT(p.run.budget_ns), "DUR",
+     "bound the whole run's measuring time, e.g. 10m: each case's\n"
+     "warmup and timeout are shortened to fit (suite: budget)",
+     br_cli_duration_positive},
+    {BR_OPT_FN, "results-dir", 0, AT(p.outputs.results_dir), "DIR",
+     "also write the results as DIR/<date>-<commit>.json\n"
+     "(never overwritten; see benchrun history)",
+     br_cli_dir},
+    {BR_OPT_VALUE, "csv", 0, AT(p.outputs.csv), "FILE",
+     "also write the results as CSV ('-': standard output)"},
+    BR_CLI_ROW_JSON,
+    BR_CLI_ROW_MARKDOWN,
+    {BR_OPT_VALUE, "gbench", 0, AT(p.outputs.gbench), "FILE",
+     "also write the results in Google Benchmark's JSON format"},
+    {BR_OPT_VALUE, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
+     "compile cache (default $XDG_CACHE_HOME/benchrun,\n"
+     "else ~/.cache/benchrun)"},
+    BR_CLI_ROW_ASCII,
+    {BR_OPT_FN, "jobs", 'j', AT(p.run.jobs), "N",
+     "compile at most N kernel sources at once (default: CPUs)", br_cli_jobs},
+    BR_CLI_ROW_QUIET,
+    BR_CLI_ROW_HELP,
+    {BR_OPT_VERSION, "version", 'V', 0, NULL, "show the version"},
+    {BR_OPT_SECTION, NULL, 0, 0, NULL,
+     "\nmeasurement (each replaces the suite's setting of the same name):\n"},
+    {BR_OPT_FN, "mode", 0, AT(p.run.measure.mode), "MODE", "cold, batch or both", br_cli_mode},
+    {BR_OPT_FN, "headline", 0, AT(p.run.measure.headline), "MODE",
+     "which time the metric uses: cold or batch", br_cli_headline},
+    {BR_OPT_ENUM, "cache", 0, AT(p.run.measure.cache), "POLICY",
+     "flush, warm or flush-memset (comparison only)", NULL, br_cache_names,
+     "unknown cache policy '%s' (expected flush, warm or flush-memset)"},
+    {BR_OPT_FN, "warmup", 0, AT(p.run.measure.warmup_ns), "DUR",
+     "warmup time budget per case, e.g. 25ms", br_cli_duration},
+    {BR_OPT_FN, "min-samples", 0, AT(p.run.measure.min_samples), "N", "at least N samples",
+     br_cli_samples},
+    {BR_OPT_FN, "min-time", 0, AT(p.run.measure.min_time_ns), "DUR",
+     "at least DUR of measured time", br_cli_duration},
+    {BR_OPT_FN, "max-noise", 0, AT(p.run.measure.max_noise), "PCT",
+     "stop once the noise (stddev/mean) is under PCT, e.g. 0.5%", br_cli_fraction},
+    {BR_OPT_FN, "timeout", 0, AT(p.run.measure.timeout_ns), "DUR",
+     "never sample one case for longer than DUR", br_cli_duration_positive},
+    {BR_OPT_FN, "watchdog", 0, AT(p.run.measure.watchdog_ns), "DUR",
+     "kill a case that runs DUR past its warmup and timeout and\n"
+     "record it as timed out (default 1min)",
+     br_cli_duration_positive},
+    {BR_OPT_FN, "max-samples", 0, AT(p.run.measure.max_samples), "N",
+     "never take more than N samples", br_cli_samples},
+    {BR_OPT_FN, "throttle", 0, AT(p.run.measure.throttle), "PCT",
+     "discard GPU samples below PCT of the maximum SM clock (0: off)", br_cli_fraction_or_zero},
+    {BR_OPT_FLAG, "no-hold", 0, AT(p.run.measure.hold), NULL,
+     "do not hold the GPU stream while a sample is enqueued", .flag_value = 0},
+    {BR_OPT_ENUM, "clock", 0, AT(p.run.gpu_clock), "CLOCK",
+     "GPU times: kernel (default: the GPU operations' own\n"
+     "durations from CUPTI activity records; falls back to events\n"
+     "where CUPTI cannot be used) or events (CUDA events)",
+     NULL, br_clock_names, "expected kernel or events, found '%s'",
+     .accept = (1u << BR_CLOCK_KERNEL) | (1u << BR_CLOCK_EVENTS)},
+    {BR_OPT_FLAG, "no-cupti", 0, AT(p.run.no_cupti), NULL,
+     "collect no CUPTI records (GPU times are CUDA events only)", .flag_value = 1},
+    {BR_OPT_SECTION, NULL, 0, 0, NULL,
+     "\nbaselines (baselines/<suite>/<device>.json in the suite's git work tree):\n"},
+    {BR_OPT_FLAG, "save-baseline", 0, AT(p.gate.save), NULL,
+     "save this run as the baseline (updates only the cases run;\n"
+     "the comparison with the old one is shown, never exit 3)",
+     .flag_value = 1},
+    {BR_OPT_FN, "baseline", 0, AT(p.gate.baseline), "FILE",
+     "compare with (and save to) FILE instead", br_cli_file},
+    {BR_OPT_FN, "baseline-dir", 0, AT(p.gate.dir), "DIR",
+     "keep baselines under DIR/<suite>/<device>.json", br_cli_dir},
+    {BR_OPT_FLAG, "no-compare", 0, AT(p.gate.no_compare), NULL, "do not compare with the baseline",
+     .flag_value = 1},
+    BR_CLI_ROW_THRESHOLD,
+    BR_CLI_ROW_ALPHA,
+    BR_CLI_ROW_FAIL_ON,
+    BR_CLI_ROW_FORCE_DEVICE,
+    {BR_OPT_ACTION, "man", 0, 0, NULL, "write the man page (roff) to standard output", .hidden = 1},
+    {BR_OPT_ACTION, "completion", 0, 0, "SHELL",
+     "write the completion script for SHELL (bash) to standard output", .hidden = 1},
+    {BR_OPT_END}};
+#pragma GCC diagnostic pop
+
+const br_opt_cmd br_cmd_run_spec = {
+    "benchrun",
+    "usage: benchrun [options] SUITE.yaml...\n"
+    "       benchrun compare [options] OLD.json NEW.json\n"
+    "       benchrun history DIR [-k GLOB] [-p NAME=VALUE] [--plot FILE.svg]\n"
+    "\n"
+    "Compile, verify and measure the kernels of each suite and print a table.\n"
+    "\n"
+    "options:\n",
+    "\n"
+    "Each case runs in a worker process: a case that crashes or hangs is recorded\n"
+    "as failed and a fresh worker goes on with the next. On SIGINT or SIGTERM\n"
+    "benchrun starts no new case, writes every output for the cases finished (the\n"
+    "rest marked interrupted) and exits; a second signal exits at once.\n"
+    "\n"
+    "exit status: 0 every case verified and measured (and none slower than the\n"
+    "baseline); 1 a case failed (compile, verify, run, crash or timeout); 2 bad\n"
+    "input or usage; 3 a case is slower than the baseline (see --fail-on);\n"
+    "130 / 143 interrupted by SIGINT / SIGTERM.\n",
+    run_opts, 0};
+
+/* The checks that need every option: 0, or -1 after a message. */
+static int check_run(const br_cli_opts *o, size_t n_suites) {
+    const br_pipeline_opts *p = &o->p;
+    const char *err = NULL;
+    if (n_suites == 0) {
+        br_msg_error("benchrun", "no suite file given");
+        br_opt_help(stderr, &br_cmd_run_spec);
+        return -1;
+    }
+    if (p->run.no_cupti && p->run.gpu_clock == BR_CLOCK_KERNEL)
+        err = "--clock kernel needs CUPTI; it cannot go with --no-cupti";
+    else if (p->run.cache_dir && !p->run.cache_dir[0])
+        err = "--cache-dir expects a directory name";
+    if (err) {
+        br_msg_error("benchrun", "%s", err);
+        return -1;
+    }
+    if (br_output_check("--csv", p->outputs.csv) != 0 ||
+        br_output_check("--json", p->outputs.json) != 0 ||
+        br_output_check("--markdown", p->outputs.markdown) != 0 ||
+        br_output_check("--gbench", p->outputs.gbench) != 0) {
+        fprintf(stderr, "%s\n", br_error_get());
+        return -1;
+    }
+    if (p->gate.baseline && n_suites > 1) {
+        br_msg_error("benchrun", "--baseline names one file: give one suite with it");
+        return -1;
+    }
+    return 0;
+}
+
+/* --man, --completion SHELL. */
+static int run_action(const br_opt_parsed *a) {
+    if (strcmp(a->action->name, "man") == 0) {
+        br_cmd_man(stdout);
+        return 0;
+    }
+    if (strcmp(a->action_arg, "bash") != 0) {
+        br_msg_error("benchrun", "--completion: expected bash, found '%s'", a->action_arg);
+        return 2;
+    }
+    br_cmd_completion_bash(stdout);
+    return 0;
+}
+
+/* Parse argv into *o; returns -1 to go on, else the exit status. */
+static int parse_run(br_cli_opts *o, br_opt_parsed *a, int argc, char **argv) {
+    switch (br_opt_parse(a, &br_cmd_run_spec, o, argc, argv)) {
+    case BR_PARSE_OK:
+        return check_run(o, a->n_args) != 0 ? 2 : -1;
+    case BR_PARSE_HELP:
+        br_opt_help(stdout, &br_cmd_run_spec);
+        return 0;
+    case BR_PARSE_VERSION:
+        printf("benchrun %s\n", BR_VERSION);
+        return 0;
+    case BR_PARSE_ACTION:
+        return run_action(a);
+    default:
+        return 2;
+    }
+}
+
+int br_cmd_run(int argc, char **argv) {
+    br_cli_opts o;
+    br_cli_opts_init(&o);
+    o.p.outputs.ascii = br_cli_locale();
+    br_opt_parsed a;
+    int status = parse_run(&o, &a, argc, argv);
+    if (status < 0) {
+        br_pipeline_opts *p = &o.p;
+        p->suites = a.args;
+        p->n_suites = a.n_args;
+        p->run.patterns = o.patterns.items;
+        p->run.n_patterns = o.patterns.n;
+        p->run.params = o.params.items;
+        p->run.n_params = o.params.n;
+        p->run.progress = !p->run.quiet && isatty(STDERR_FILENO);
+        p->outputs.color = br_cli_use_color(STDOUT_FILENO);
+        p->before_measure = br_cli_signals_arm;
+        br_outcome out;
+        br_pipeline_run(&out, p);
+        status = br_exit_status(&out);
+    }
+    free(a.args);
+    br_cli_opts_dispose(&o);
+    return status;
+}
+
+void br_cmd_man(FILE *f) {
+    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec};
+    br_opt_man(f, cmds, 3, BR_VERSION);
+}
+
+void br_cmd_completion_bash(FILE *f) {
+    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec};
+    br_opt_completion_bash(f, cmds, 3);
+}

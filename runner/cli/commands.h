@@ -1,0 +1,29 @@
+/* commands.h - the subcommands of benchrun and their option tables. */
+#ifndef BR_CLI_COMMANDS_H
+#define BR_CLI_COMMANDS_H
+
+#include "opt.h"
+
+/* The option tables and help texts of `benchrun`, `benchrun compare` and
+ * `benchrun history`, for --help, the man page and the completion. */
+extern const br_opt_cmd br_cmd_run_spec;
+extern const br_opt_cmd br_cmd_compare_spec;
+extern const br_opt_cmd br_cmd_history_spec;
+
+/* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
+ * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
+ * (hidden). Returns the process's exit status (br_exit_status; 0 for
+ * --help, --version, --list; 2 for usage errors, said on stderr). */
+int br_cmd_run(int argc, char **argv);
+
+/* `benchrun compare [options] OLD.json NEW.json` (argv[0] is "compare"):
+ * compare two results files run by run (matched by suite name) with the
+ * baseline rules; prints the table of NEW with the comparison. Returns the
+ * exit status: 0, 2 (bad input or usage) or 3 (a case is slower). */
+int br_cmd_compare(int argc, char **argv);
+
+/* Write the man page (roff) or the bash completion of every command to f. */
+void br_cmd_man(FILE *f);
+void br_cmd_completion_bash(FILE *f);
+
+#endif

@@ -1,0 +1,108 @@
+/* common.h - what the subcommands share: the locale set-up, the option
+ * struct that run and compare parse into, the rows they both have (written
+ * once, here), and the value converters of the option tables. */
+#ifndef BR_CLI_COMMON_H
+#define BR_CLI_COMMON_H
+
+#include <stddef.h>
+
+#include "opt.h"
+#include "pipeline.h"
+#include "plan/plan.h"
+
+/* Set the locale from the environment (numbers stay in the C locale, so
+ * every output uses '.') once per process. Returns 1 when the codeset is
+ * not UTF-8 (tables are then plain ASCII), else 0. */
+int br_cli_locale(void);
+
+/* ANSI colours on fd: a terminal, and NO_COLOR unset or empty (no-color.org). */
+int br_cli_use_color(int fd);
+
+/* -p NAME=VALUE settings, parsed (br_param_override_parse). */
+typedef struct br_cli_params {
+    br_param_override *items; /* owned */
+    size_t n;
+} br_cli_params;
+
+/* Release what *p owns. */
+void br_cli_params_dispose(br_cli_params *p);
+
+/* What `benchrun` and `benchrun compare` parse into. */
+typedef struct br_cli_opts {
+    br_pipeline_opts p;
+    br_opt_list patterns; /* -k */
+    br_cli_params params; /* -p */
+} br_cli_opts;
+
+/* *o with no option given. */
+void br_cli_opts_init(br_cli_opts *o);
+
+/* Release what *o owns (the lists; the strings are argv's). */
+void br_cli_opts_dispose(br_cli_opts *o);
+
+/* Converters (br_opt_fn): each returns 0, or -1 with the error set naming
+ * the option. */
+int br_cli_param_unique(void *dst, const char *option, const char *arg);      /* br_cli_params, no
+                                                                                name twice */
+int br_cli_param(void *dst, const char *option, const char *arg);             /* br_cli_params */
+int br_cli_duration(void *dst, const char *option, const char *arg);          /* double ns */
+int br_cli_duration_positive(void *dst, const char *option, const char *arg); /* double ns > 0 */
+int br_cli_fraction(void *dst, const char *option, const char *arg);          /* double */
+int br_cli_fraction_or_zero(void *dst, const char *option, const char *arg);  /* "0", "0%" too */
+int br_cli_samples(void *dst, const char *option, const char *arg);           /* size_t 1..limit */
+int br_cli_mode(void *dst, const char *option, const char *arg);              /* br_mode, both ok */
+int br_cli_headline(void *dst, const char *option, const char *arg); /* br_mode, not both */
+int br_cli_jobs(void *dst, const char *option, const char *arg);     /* int 1..1024 */
+int br_cli_file(void *dst, const char *option, const char *arg);     /* not empty, not "-" */
+int br_cli_dir(void *dst, const char *option, const char *arg);      /* not empty */
+
+#define BR_CLI_AT(field) offsetof(br_cli_opts, field)
+
+/* The rows run and compare share. */
+#define BR_CLI_ROW_JSON                                                                            \
+    {                                                                                              \
+        BR_OPT_VALUE, "json", 0, BR_CLI_AT(p.outputs.json), "FILE",                                \
+            "also write the results as JSON ('-': standard output)"                                \
+    }
+#define BR_CLI_ROW_MARKDOWN                                                                        \
+    {                                                                                              \
+        BR_OPT_VALUE, "markdown", 0, BR_CLI_AT(p.outputs.markdown), "FILE",                        \
+            "also write the results and the comparison as Markdown"                                \
+    }
+#define BR_CLI_ROW_ASCII                                                                           \
+    {                                                                                              \
+        BR_OPT_FLAG, "ascii", 0, BR_CLI_AT(p.outputs.ascii), NULL,                                 \
+            "plain ASCII table (the default when the locale is not UTF-8)", .flag_value = 1        \
+    }
+#define BR_CLI_ROW_QUIET                                                                           \
+    {                                                                                              \
+        BR_OPT_FLAG, "quiet", 'q', BR_CLI_AT(p.run.quiet), NULL,                                   \
+            "no progress messages on standard error", .flag_value = 1                              \
+    }
+#define BR_CLI_ROW_HELP                                                                            \
+    { BR_OPT_HELP, "help", 'h', 0, NULL, "show this help" }
+#define BR_CLI_ROW_THRESHOLD                                                                       \
+    {                                                                                              \
+        BR_OPT_FN, "threshold", 0, BR_CLI_AT(p.gate.threshold), "PCT",                             \
+            "minimum change that counts, e.g. 2% (suite: regression.threshold)",                   \
+            br_cli_fraction_or_zero                                                                \
+    }
+#define BR_CLI_ROW_ALPHA                                                                           \
+    {                                                                                              \
+        BR_OPT_FN, "alpha", 0, BR_CLI_AT(p.gate.alpha), "P",                                       \
+            "significance level of the test, e.g. 0.01 (regression.alpha)", br_cli_fraction        \
+    }
+#define BR_CLI_ROW_FAIL_ON                                                                         \
+    {                                                                                              \
+        BR_OPT_ENUM, "fail-on", 0, BR_CLI_AT(p.gate.fail_on), "WHAT",                              \
+            "slower (default), any-change or never: when a comparison\n"                           \
+            "fails the run with exit status 3",                                                    \
+            NULL, br_fail_on_names, "expected slower, any-change or never, found '%s'"             \
+    }
+#define BR_CLI_ROW_FORCE_DEVICE                                                                    \
+    {                                                                                              \
+        BR_OPT_FLAG, "force-device", 0, BR_CLI_AT(p.gate.force_device), NULL,                      \
+            "compare with a baseline measured on another device", .flag_value = 1                  \
+    }
+
+#endif

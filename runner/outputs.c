@@ -1,0 +1,123 @@
+/* outputs.c - where a run's results go (outputs.h). */
+#include "outputs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/log.h"
+#include "base/util.h"
+
+typedef struct write_ctx {
+    const br_reporter *rep;
+    const br_run *const *runs;
+    size_t n_runs;
+    const br_report_opts *opts;
+} write_ctx;
+
+static int write_report(FILE *f, void *p) {
+    write_ctx *w = p;
+    return w->rep->write(f, w->runs, w->n_runs, w->opts);
+}
+
+int br_output_emit(const char *name, const char *path, const br_run *const *runs, size_t n,
+                   const br_report_opts *opts) {
+    write_ctx w = {br_reporter_find(name), runs, n, opts};
+    if (!w.rep)
+        return br_error_set("no reporter '%s'", name);
+    if (br_write_atomic(path, write_report, &w) != 0) {
+        br_log(BR_LOG_ERROR, "benchrun: cannot write %s: %s\n", path, br_error_get());
+        return -1;
+    }
+    return 0;
+}
+
+int br_output_check(const char *option, const char *path) {
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    char *dir = br_path_dir(path);
+    int rc = 0;
+    if (!path[0])
+        rc = br_error_set("benchrun: %s expects a file name", option);
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        rc = br_error_set("benchrun: %s %s: is a directory", option, path);
+    else if (!dir || access(dir, W_OK) != 0)
+        rc = br_error_set("benchrun: %s %s: cannot write in %s: %s", option, path, dir ? dir : "?",
+                          strerror(errno));
+    free(dir);
+    return rc;
+}
+
+/* "2026-11-22T03:15:00Z" -> "20261122T031500Z"; the sha part of the name. */
+static void results_name_parts(char *stamp, size_t ls, char *sha, size_t lsha, const br_run *r) {
+    stamp[0] = '\0';
+    for (size_t i = 0, k = 0; r->date[i] && k + 1 < ls; i++)
+        if (r->date[i] != '-' && r->date[i] != ':')
+            stamp[k++] = r->date[i], stamp[k] = '\0';
+    if (r->git.present && r->git.short_sha[0])
+        snprintf(sha, lsha, "%s%s", r->git.short_sha, r->git.dirty ? "-dirty" : "");
+    else
+        snprintf(sha, lsha, "nogit");
+}
+
+int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
+                           const br_report_opts *opts, int quiet) {
+    if (n == 0)
+        return 0;
+    char stamp[32], sha[64];
+    results_name_parts(stamp, sizeof stamp, sha, sizeof sha, runs[0]);
+    if (br_mkdir_p(dir) != 0) {
+        br_log(BR_LOG_ERROR, "benchrun: --results-dir %s: %s\n", dir, br_error_get());
+        return -1;
+    }
+    write_ctx w = {br_reporter_find("json"), runs, n, opts};
+    int rc = 1;
+    for (int k = 1; k < 1000 && rc == 1; k++) {
+        char *name = k == 1 ? br_strfmt("%s/%s-%s.json", dir, stamp, sha)
+                            : br_strfmt("%s/%s-%s-%d.json", dir, stamp, sha, k);
+        if (!name || !w.rep) {
+            free(name);
+            return -1;
+        }
+        rc = br_write_new(name, write_report, &w);
+        if (rc == 0 && !quiet)
+            br_log(BR_LOG_NOTE, "benchrun: results written to %s\n", name);
+        else if (rc < 0)
+            br_log(BR_LOG_ERROR, "benchrun: --results-dir: cannot write %s: %s\n", name,
+                   br_error_get());
+        free(name);
+    }
+    if (rc == 1)
+        br_log(BR_LOG_ERROR, "benchrun: --results-dir %s: no free name for %s-%s (999 taken)\n",
+               dir, stamp, sha);
+    return rc == 0 ? 0 : -1;
+}
+
+static int is_stdout(const char *path) {
+    return path && strcmp(path, "-") == 0;
+}
+
+int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {
+    br_report_opts opts = {.ascii = o->ascii, .color = o->color};
+    int stdout_taken =
+        is_stdout(o->csv) || is_stdout(o->json) || is_stdout(o->markdown) || is_stdout(o->gbench);
+    int failed = 0;
+    if (!stdout_taken && br_output_emit("table", "-", runs, n, &opts) != 0)
+        failed++;
+    opts.color = 0;
+    if (o->csv && br_output_emit("csv", o->csv, runs, n, &opts) != 0)
+        failed++;
+    if (o->json && br_output_emit("json", o->json, runs, n, &opts) != 0)
+        failed++;
+    if (o->results_dir && br_output_save_results(o->results_dir, runs, n, &opts, quiet) != 0)
+        failed++;
+    if (o->markdown && br_output_emit("markdown", o->markdown, runs, n, &opts) != 0)
+        failed++;
+    if (o->gbench && br_output_emit("gbench", o->gbench, runs, n, &opts) != 0)
+        failed++;
+    return failed;
+}

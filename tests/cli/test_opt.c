@@ -1,0 +1,201 @@
+/* test_opt.c - the option table (runner/cli/opt.c, opt_usage.c): parsing,
+ * --help, the suggestion for a mistyped option, the man page and the bash
+ * completion. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/util.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "cli/opt.h"
+
+typedef struct t_opts {
+    int flag, off, color;
+    const char *file;
+    br_opt_list items;
+    double ratio;
+} t_opts;
+
+static int t_ratio(void *dst, const char *option, const char *arg) {
+    (void)option;
+    *(double *)dst = atof(arg);
+    return 0;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static const br_opt_spec t_spec[] = {
+    {BR_OPT_FLAG, "flag", 'f', offsetof(t_opts, flag), NULL, "a flag", .flag_value = 1},
+    {BR_OPT_FLAG, "no-off", 0, offsetof(t_opts, off), NULL, "off", .flag_value = 0},
+    {BR_OPT_VALUE, "file", 'o', offsetof(t_opts, file), "FILE", "a file"},
+    {BR_OPT_LIST, "item", 'i', offsetof(t_opts, items), "X", "an item (repeatable)"},
+    {BR_OPT_ENUM, "fail-on", 0, offsetof(t_opts, color), "WHAT", "when", NULL, br_fail_on_names,
+     "expected slower, any-change or never, found '%s'"},
+    {BR_OPT_FN, "ratio", 0, offsetof(t_opts, ratio), "R", "a ratio", t_ratio},
+    {BR_OPT_HELP, "help", 'h', 0, NULL, "show this help"},
+    {BR_OPT_END}};
+#pragma GCC diagnostic pop
+
+static const br_opt_cmd t_cmd = {"prog", "usage: prog\n", NULL, t_spec, 0};
+
+static br_parse_result parse(t_opts *o, br_opt_parsed *a, const char **args) {
+    char *argv[32] = {"prog"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    memset(o, 0, sizeof *o);
+    o->off = 1;
+    return br_opt_parse(a, &t_cmd, o, argc, argv);
+}
+
+Test(opt, parses_every_kind_and_keeps_positionals_in_order) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *args[] = {"one",       "-f", "--file=x.txt", "two",       "-iA",
+                          "--item",    "B",  "--no-off",     "--fail-on", "never",
+                          "--rat=0.5", "--", "-f",           NULL};
+    cr_assert_eq(parse(&o, &a, args), BR_PARSE_OK);
+    cr_assert_eq(o.flag, 1);
+    cr_assert_eq(o.off, 0);
+    cr_assert_str_eq(o.file, "x.txt");
+    cr_assert_eq(o.items.n, 2);
+    cr_assert_str_eq(o.items.items[0], "A");
+    cr_assert_str_eq(o.items.items[1], "B");
+    cr_assert_eq(o.color, BR_FAIL_ON_NEVER);
+    cr_assert_float_eq(o.ratio, 0.5, 1e-12);
+    cr_assert_eq(a.n_args, 3);
+    cr_assert_str_eq(a.args[0], "one");
+    cr_assert_str_eq(a.args[1], "two");
+    cr_assert_str_eq(a.args[2], "-f");
+    free(a.args);
+    br_opt_list_free(&o.items);
+}
+
+Test(opt, grouped_short_flags_reach_help) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *args[] = {"-fh", NULL};
+    cr_assert_eq(parse(&o, &a, args), BR_PARSE_HELP);
+    cr_assert_eq(o.flag, 1);
+    free(a.args);
+}
+
+Test(opt, a_mistyped_option_is_one_line_with_a_suggestion, .init = cr_redirect_stderr) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *args[] = {"--fial-on", "never", NULL};
+    cr_assert_eq(parse(&o, &a, args), BR_PARSE_BAD);
+    free(a.args);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("prog: unknown option '--fial-on'; did you mean '--fail-on'?\n"
+                            "try 'prog --help'\n");
+}
+
+Test(opt, an_unknown_option_without_a_close_one_has_no_suggestion, .init = cr_redirect_stderr) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *args[] = {"--zzzzzzzz", NULL};
+    cr_assert_eq(parse(&o, &a, args), BR_PARSE_BAD);
+    free(a.args);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("prog: unknown option '--zzzzzzzz'\ntry 'prog --help'\n");
+}
+
+Test(opt, a_bad_enum_value_and_a_missing_value_are_usage_errors, .init = cr_redirect_stderr) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *bad[] = {"--fail-on", "sometimes", NULL};
+    cr_assert_eq(parse(&o, &a, bad), BR_PARSE_BAD);
+    free(a.args);
+    const char *missing[] = {"--file", NULL};
+    cr_assert_eq(parse(&o, &a, missing), BR_PARSE_BAD);
+    free(a.args);
+    fflush(stderr);
+    cr_assert_stderr_eq_str(
+        "prog: --fail-on: expected slower, any-change or never, found 'sometimes'\n"
+        "prog: option '--file' requires an argument\ntry 'prog --help'\n");
+}
+
+Test(opt, suggests_the_closest_option_of_benchrun) {
+    cr_assert_str_eq(br_opt_suggest(br_cmd_run_spec.opts, "jsn"), "json");
+    cr_assert_str_eq(br_opt_suggest(br_cmd_run_spec.opts, "treshold"), "threshold");
+    cr_assert_null(br_opt_suggest(br_cmd_run_spec.opts, "frobnicate"));
+}
+
+/* What f received after write(f). */
+static char *capture(void (*write)(FILE *f, const void *ctx), const void *ctx) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_not_null(f);
+    write(f, ctx);
+    fclose(f);
+    return buf;
+}
+
+static void write_help(FILE *f, const void *cmd) {
+    br_opt_help(f, cmd);
+}
+
+static void expect_golden(const br_opt_cmd *cmd, const char *name) {
+    char *path = br_strfmt("%s/tests/cli/%s", BR_SOURCE_DIR, name), *want = NULL;
+    cr_assert_eq(br_read_file(&want, NULL, path, 1 << 20), 0, "%s", path);
+    char *got = capture(write_help, cmd);
+    cr_assert_str_eq(got, want, "%s differs", name);
+    free(got);
+    free(want);
+    free(path);
+}
+
+Test(opt, help_texts_come_from_the_tables_unchanged) {
+    expect_golden(&br_cmd_run_spec, "golden_run_help.txt");
+    expect_golden(&br_cmd_compare_spec, "golden_compare_help.txt");
+    expect_golden(&br_cmd_history_spec, "golden_history_help.txt");
+}
+
+static void write_man(FILE *f, const void *ctx) {
+    (void)ctx;
+    br_cmd_man(f);
+}
+
+static void write_completion(FILE *f, const void *ctx) {
+    (void)ctx;
+    br_cmd_completion_bash(f);
+}
+
+Test(opt, the_man_page_lists_every_command_and_option) {
+    char *man = capture(write_man, NULL);
+    cr_assert(strncmp(man, ".TH BENCHRUN 1 ", 15) == 0, "%s", man);
+    cr_assert(strstr(man, "\\fB\\-\\-json\\fR \\fIFILE\\fR\n"), "%s", man);
+    cr_assert(strstr(man, "\\fB\\-k\\fR, \\fB\\-\\-kernel\\fR \\fIPATTERN\\fR\n"));
+    cr_assert(strstr(man, ".SH benchrun compare\n"));
+    cr_assert(strstr(man, ".SH benchrun history\n"));
+    cr_assert(strstr(man, "\\-\\-plot"));
+    free(man);
+}
+
+Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
+    char *sh = capture(write_completion, NULL);
+    cr_assert(strstr(sh, "complete -F _benchrun benchrun\n"));
+    cr_assert(strstr(sh, "--fail-on) vals=\"slower any-change never\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--clock) vals=\"events kernel\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--cache) vals=\"flush warm flush-memset\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--json) vals=\"-f\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "    history)\n"), "%s", sh);
+    cr_assert(strstr(sh, "opts=\"compare history --kernel -k"), "%s", sh);
+    char path[] = "/tmp/br-completion-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, sh, strlen(sh)), (ssize_t)strlen(sh));
+    close(fd);
+    char *cmd = br_strfmt("command -v bash >/dev/null || exit 0; bash -n %s", path);
+    cr_assert_eq(system(cmd), 0, "bash -n refuses the script:\n%s", sh);
+    unlink(path);
+    free(cmd);
+    free(sh);
+}
