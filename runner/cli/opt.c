@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/strdist.h"
 
 static void *field(void *dst, const br_opt_spec *o) {
     return (char *)dst + o->offset;
@@ -20,35 +21,13 @@ static int is_option(const br_opt_spec *o) {
     return o->kind != BR_OPT_SECTION;
 }
 
-static size_t edit_distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b), row[64];
-    if (lb >= 64)
-        return (size_t)-1;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *br_opt_suggest(const br_opt_spec *opts, const char *text) {
     const char *best = NULL;
     size_t best_d = (size_t)-1, limit = strlen(text) > 4 ? 2 : 1;
     for (const br_opt_spec *o = opts; o->kind != BR_OPT_END; o++) {
         if (!is_option(o) || !o->name)
             continue;
-        size_t d = edit_distance(text, o->name);
+        size_t d = br_strdist(text, strlen(text), o->name, strlen(o->name));
         if (d <= limit && d < best_d)
             best = o->name, best_d = d;
     }

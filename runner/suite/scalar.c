@@ -6,6 +6,7 @@
 
 #include "expr.h"
 #include "base/name.h"
+#include "base/strdist.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -194,36 +195,12 @@ int br_expected(const br_node *n, const char *what) {
     return br_error_at(n->pos, "expected %s, found %s", what, found);
 }
 
-/* Levenshtein distance of a and b (both at most 64 bytes, else a large value). */
-static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb) {
-    if (la > 64 || lb > 64)
-        return 1000;
-    size_t row[65];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* " (did you mean 'x'?)" for a close candidate, else " (expected one of: ...)". */
 void br_suggest(char *dst, size_t cap, const char *s, size_t len, const char *const *valid,
                 size_t n_valid) {
     size_t best = (size_t)-1, best_d = 1000;
     for (size_t i = 0; i < n_valid; i++) {
-        size_t d = edit_distance(s, len, valid[i], strlen(valid[i]));
+        size_t d = br_strdist(s, len, valid[i], strlen(valid[i]));
         if (d < best_d) {
             best_d = d;
             best = i;
