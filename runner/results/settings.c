@@ -221,7 +221,7 @@ void br_measure_layer_init(br_measure_layer *out) {
 }
 
 int br_measure_layer_has(const br_measure_layer *l, br_setting f) {
-    return (l->set >> f) & 1u;
+    return (unsigned)f < BR_SETTING_COUNT && ((l->set >> f) & 1u);
 }
 
 /* The origin to word an error with. */

@@ -129,7 +129,7 @@ typedef struct br_measure_layer {
 /* A layer that sets nothing. */
 void br_measure_layer_init(br_measure_layer *out);
 
-/* Whether layer l sets field f (1 or 0). */
+/* Whether layer l sets field f (1 or 0; 0 for an f out of range). */
 int br_measure_layer_has(const br_measure_layer *l, br_setting f);
 
 /* Set field f of layer l to a value of f's kind, from `from` (copied; NULL:
