@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -445,6 +446,40 @@ static void finish_job(compile_job *j, int status) {
                              : br_strfmt("compile failed (exit status %d)", status);
 }
 
+/* The size of a br_kernel in a module built against ABI version v: the
+ * members up to arg were there from version 1. */
+static size_t kernel_size_of(const br_module *m) {
+    return m->abi_version >= 2 ? m->kernel_size : offsetof(br_kernel, arg);
+}
+
+/* The module's table as this benchrun reads it: a copy whose kernels have
+ * every member of this ABI, those the module's version lacks zeroed.
+ * Returns NULL with the error set (out of memory, or a table that cannot
+ * be one of ABI 2 or later). */
+static br_module *copy_table(const br_module *m) {
+    size_t stride = kernel_size_of(m);
+    if (stride < offsetof(br_kernel, arg)) {
+        br_error_set("the module's kernel table has entries of %zu bytes, fewer than any kernel "
+                     "ABI has",
+                     stride);
+        return NULL;
+    }
+    size_t take = stride < sizeof(br_kernel) ? stride : sizeof(br_kernel);
+    br_module *t = calloc(1, sizeof *t + (m->n_kernels ? m->n_kernels : 1) * sizeof(br_kernel));
+    if (!t) {
+        br_error_set("out of memory");
+        return NULL;
+    }
+    br_kernel *k = (br_kernel *)(t + 1);
+    for (uint32_t i = 0; i < m->n_kernels; i++)
+        memcpy(&k[i], (const char *)m->kernels + i * stride, take);
+    t->abi_version = m->abi_version;
+    t->n_kernels = m->n_kernels;
+    t->kernels = k;
+    t->kernel_size = (uint32_t)sizeof(br_kernel);
+    return t;
+}
+
 static void load_module(br_module_handle *h) {
     h->dl = dlopen(h->so_path, RTLD_NOW | RTLD_LOCAL);
     if (!h->dl) {
@@ -460,13 +495,26 @@ static void load_module(br_module_handle *h) {
                                BR_MODULE_SYMBOL);
         return;
     }
-    if (m->abi_version != BR_KERNEL_ABI_VERSION) {
+    /* Older modules load (the header is append-only); a newer one may use
+     * what this benchrun does not offer. */
+    if (m->abi_version > BR_KERNEL_ABI_VERSION) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strfmt(
+            "the module was built for kernel ABI %u, newer than this benchrun's %u: update "
+            "benchrun, or build the module against this benchrun's benchrun_kernel.h (%s)",
+            m->abi_version, BR_KERNEL_ABI_VERSION, br_build_include_dir());
+        return;
+    }
+    if (m->abi_version < 1) {
         h->state = BR_MODULE_FAILED;
         h->message = br_strfmt("the module was built for kernel ABI %u, benchrun has %u",
                                m->abi_version, BR_KERNEL_ABI_VERSION);
         return;
     }
-    h->module = m;
+    if (!(h->module = copy_table(m))) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strdup(br_error_get());
+    }
 }
 
 int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
@@ -615,6 +663,7 @@ done:
 void br_module_handle_dispose(br_module_handle *m) {
     if (!m)
         return;
+    free((void *)m->module);
     if (m->dl)
         dlclose(m->dl);
     free(m->source);

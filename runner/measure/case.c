@@ -130,6 +130,10 @@ static uint64_t api_seed(br_case *c) {
     return ((case_impl *)c->runner)->seed;
 }
 
+static const void *api_arg(br_case *c) {
+    return ((case_impl *)c->runner)->k->arg;
+}
+
 static const br_case_api case_api = {
     .abi_version = BR_KERNEL_ABI_VERSION,
     .param = api_param,
@@ -137,6 +141,7 @@ static const br_case_api case_api = {
     .alloc = api_alloc,
     .fail = api_fail,
     .seed = api_seed,
+    .arg = api_arg,
 };
 
 static void free_allocs(case_impl *ci) {
