@@ -14,10 +14,6 @@
 #include "device.h"
 #include "worker.h"
 
-#if BR_HAVE_CUDA
-#include "cuda_check.h"
-#endif
-
 /* ---- the case handle a module sees ------------------------------------------------ */
 
 typedef struct case_alloc {
@@ -30,7 +26,7 @@ typedef struct case_impl {
     br_case c;
     const br_kernel *k;
     const br_case_spec *spec;
-    br_backend backend;
+    const br_case_ctx *ctx;
     void *stream;
     uint64_t seed;
     case_alloc *allocs;
@@ -104,17 +100,15 @@ static void *api_alloc(br_case *c, size_t bytes, br_mem_kind kind) {
     }
     case BR_MEM_DEVICE:
     case BR_MEM_PINNED:
-#if BR_HAVE_CUDA
-        if (ci->backend == BR_BACKEND_GPU) {
-            cudaError_t e = kind == BR_MEM_DEVICE ? cudaMalloc(&p, size) : cudaMallocHost(&p, size);
-            if (e != cudaSuccess) {
+        if (ci->ctx->ops->alloc) {
+            const char *why = "";
+            if (ci->ctx->ops->alloc(ci->ctx->state, &p, size, kind == BR_MEM_PINNED, &why) != 0) {
                 p = NULL;
                 api_fail(c, "cannot allocate %zu bytes of %s memory: %s", bytes,
-                         kind == BR_MEM_DEVICE ? "device" : "pinned host", cudaGetErrorString(e));
+                         kind == BR_MEM_DEVICE ? "device" : "pinned host", why);
             }
             break;
         }
-#endif
         api_fail(c, "a host module asked for %s memory",
                  kind == BR_MEM_DEVICE ? "device" : "pinned");
         break;
@@ -149,12 +143,8 @@ static void free_allocs(case_impl *ci) {
         case_alloc *a = &ci->allocs[i];
         if (a->kind == BR_MEM_HOST)
             free(a->p);
-#if BR_HAVE_CUDA
-        else if (a->kind == BR_MEM_DEVICE)
-            cudaFree(a->p);
         else
-            cudaFreeHost(a->p);
-#endif
+            ci->ctx->ops->free(ci->ctx->state, a->p, a->kind == BR_MEM_PINNED);
     }
     free(ci->allocs);
     ci->allocs = NULL;
@@ -311,7 +301,7 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
     ci.c.runner = &ci;
     ci.k = k;
     ci.spec = spec;
-    ci.backend = spec->backend;
+    ci.ctx = ctx;
     ci.stream = ctx->ops->stream(ctx->state);
     ci.seed = spec->seed;
     int gpu = spec->backend == BR_BACKEND_GPU;
@@ -340,8 +330,6 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
     if (k->teardown)
         k->teardown(&ci.c);
     free_allocs(&ci);
-#if BR_HAVE_CUDA
-    if (gpu)
-        cudaGetLastError(); /* clear a non-sticky error so the next case starts clean */
-#endif
+    if (ctx->ops->clear_error)
+        ctx->ops->clear_error(ctx->state); /* so the next case starts clean */
 }

@@ -352,6 +352,29 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     return sample_finish(t, o, &r, out);
 }
 
+static int cuda_alloc(void *state, void **out, size_t bytes, int pinned, const char **why) {
+    (void)state;
+    cudaError_t e = pinned ? cudaMallocHost(out, bytes) : cudaMalloc(out, bytes);
+    if (e == cudaSuccess)
+        return 0;
+    *out = NULL;
+    *why = cudaGetErrorString(e);
+    return -1;
+}
+
+static void cuda_free(void *state, void *p, int pinned) {
+    (void)state;
+    if (pinned)
+        cudaFreeHost(p);
+    else
+        cudaFree(p);
+}
+
+static void cuda_clear_error(void *state) {
+    (void)state;
+    cudaGetLastError();
+}
+
 const br_timer_ops br_timer_cuda_events = {
     .name = "cuda-events",
     .open = cuda_open,
@@ -361,6 +384,9 @@ const br_timer_ops br_timer_cuda_events = {
     .end_case = cuda_end_case,
     .kernel_clock = cuda_kernel_clock,
     .resolve = cuda_resolve,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .clear_error = cuda_clear_error,
 };
 
 #endif /* BR_HAVE_CUDA */
