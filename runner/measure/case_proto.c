@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "build/resolve.h"
+#include "plan/job.h"
 #include "case.h"
 #include "reporters/reporter.h"
 #include "results/resultsfile.h"

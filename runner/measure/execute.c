@@ -13,6 +13,7 @@
 #include "base/util.h"
 #include "budget.h"
 #include "build/resolve.h"
+#include "plan/job.h"
 #include "case_proto.h"
 #include "results/gitinfo.h"
 #include "session_impl.h"

@@ -2,7 +2,6 @@
 #ifndef BR_EXECUTE_H
 #define BR_EXECUTE_H
 
-#include "plan/job.h"
 #include "results/results.h"
 #include "session.h"
 
@@ -10,12 +9,14 @@
 extern "C" {
 #endif
 
+struct br_job; /* plan/job.h: a suite ready to run */
+
 /* Measure a built job: for every case setup, one execution and verify,
  * warmup, samples, verify again, teardown. Cases that fail are recorded as
  * failed and the run goes on; GPU cases without a usable GPU are recorded as
  * skipped. Fills *out (dispose with br_run_dispose, also after a failure).
  * Returns 0, or -1 with the error set (out of memory, or a job not built). */
-int br_job_execute(br_run *out, const br_job *job, br_session *s);
+int br_job_execute(br_run *out, const struct br_job *job, br_session *s);
 
 #ifdef __cplusplus
 }
