@@ -22,6 +22,7 @@ typedef struct br_kernel_ref {
     br_case_status status;
 } br_kernel_ref;
 
+/* What br_job_build made for a job (br_job.built, owned by the job). */
 struct br_job_build {
     br_module_handle *mods; /* variant-major: n_variants x n_sources, sources in suite order */
     size_t n_mods;
