@@ -5,6 +5,7 @@
  *
  *     static const br_kernel kernels[] = {
  *         {"reduce_warp", setup, run_warp, verify, teardown},
+ *         {"reduce_vec", setup, run_vec, verify, teardown, &vec_settings},
  *     };
  *     BR_MODULE(kernels);
  *
@@ -15,6 +16,18 @@
  * Life of one case: setup -> run -> verify -> (warmup: run...) -> (samples:
  * run...) -> teardown. teardown is called whenever setup was called, even if
  * setup failed, so it must cope with a partly set-up case.
+ *
+ * This header is APPEND-ONLY (the rule of SQLite's extension ABI): add new
+ * members at the END of a struct only, never remove, reorder or retype one,
+ * and bump BR_KERNEL_ABI_VERSION once per release that appends. A module
+ * built against an older version keeps working with a newer benchrun: it
+ * never reads the members appended after its version, and benchrun reads
+ * only the members the module's version has (br_module.abi_version). A
+ * module that needs a member of version N checks c->api->abi_version >= N,
+ * or simply is refused by a benchrun older than N.
+ *
+ * Versions: 1 the first; 2 added br_kernel.arg, br_case_api.arg and
+ * br_module.kernel_size.
  */
 #ifndef BENCHRUN_KERNEL_H
 #define BENCHRUN_KERNEL_H
@@ -26,9 +39,9 @@
 extern "C" {
 #endif
 
-/* Bumped whenever anything below changes shape; a module built against
- * another version is refused at load time. */
-#define BR_KERNEL_ABI_VERSION 1u
+/* Bumped when members are appended below. benchrun loads modules built
+ * against this version or an older one, and refuses a newer one. */
+#define BR_KERNEL_ABI_VERSION 2u
 
 /* Name of the symbol every module exports (a const br_module). */
 #define BR_MODULE_SYMBOL "benchrun_module"
@@ -70,6 +83,11 @@ typedef struct br_case_api {
     /* A seed for the case's random inputs: the same for every run of the same
      * suite, case and parameters, so inputs are reproducible. */
     uint64_t (*seed)(br_case *c);
+
+    /* ---- ABI 2; add new members below this line only ---- */
+
+    /* The running kernel's br_kernel.arg (NULL when it has none). */
+    const void *(*arg)(br_case *c);
 } br_case_api;
 
 /* The case handle. */
@@ -89,13 +107,18 @@ struct br_case {
  *   verify   called after a run has completed: check the output against a
  *            reference computed independently (host, higher precision).
  *   teardown release what setup made other than runner allocations; may be
- *            NULL. */
+ *            NULL.
+ *   arg      (ABI 2) the module's own per-kernel datum, handed back by
+ *            c->api->arg(c), so kernels that differ in a setting share one
+ *            setup; may be NULL (or left out of the initializer). */
 typedef struct br_kernel {
     const char *name;
     int (*setup)(br_case *c);
     int (*run)(br_case *c);
     int (*verify)(br_case *c);
     void (*teardown)(br_case *c);
+    /* ---- ABI 2; add new members below this line only ---- */
+    const void *arg;
 } br_kernel;
 
 /* What a module exports under BR_MODULE_SYMBOL. */
@@ -103,6 +126,8 @@ typedef struct br_module {
     uint32_t abi_version; /* BR_KERNEL_ABI_VERSION the module was built with */
     uint32_t n_kernels;
     const br_kernel *kernels;
+    /* ---- ABI 2; add new members below this line only ---- */
+    uint32_t kernel_size; /* sizeof(br_kernel) of the module: the stride of kernels[] */
 } br_module;
 
 #ifdef __cplusplus
@@ -117,7 +142,7 @@ typedef struct br_module {
     BR_MODULE_LINKAGE const br_module benchrun_module;                                             \
     const br_module benchrun_module = {BR_KERNEL_ABI_VERSION,                                      \
                                        (uint32_t)(sizeof(kernel_array) / sizeof(kernel_array[0])), \
-                                       kernel_array}
+                                       kernel_array, (uint32_t)sizeof(br_kernel)}
 
 /* SplitMix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number
  * generators", OOPSLA 2014): a small, well-mixed generator for test inputs. */

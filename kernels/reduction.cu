@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
 #include "reduction_common.h"
 
@@ -76,13 +77,6 @@ struct red_state {
     void *cub_temp;      /* device (runner allocation) */
     size_t cub_temp_bytes;
 };
-
-#define RED_CHECK(c, call)                                                                         \
-    do {                                                                                           \
-        cudaError_t red_err_ = (call);                                                             \
-        if (red_err_ != cudaSuccess)                                                               \
-            return (c)->api->fail((c), "%s: %s", #call, cudaGetErrorString(red_err_));             \
-    } while (0)
 
 /* ---- device helpers ---------------------------------------------------- */
 
@@ -240,10 +234,6 @@ __global__ void __launch_bounds__(RED_BLOCK)
 
 /* ---- host side --------------------------------------------------------- */
 
-static cudaStream_t red_stream(br_case *c) {
-    return (cudaStream_t)c->api->stream(c);
-}
-
 /* Temporary storage for cub::DeviceReduce::Sum; 32-bit offsets when n fits,
  * as most callers use. */
 static cudaError_t red_cub_sum(void *temp, size_t *temp_bytes, const float *x, float *out,
@@ -288,7 +278,7 @@ static int red_setup(br_case *c, red_kind kind) {
     s->kind = kind;
     if (br_red_param_n(c, &s->n) != 0)
         return -1;
-    const cudaStream_t stream = red_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
 
     float *x = (float *)c->api->alloc(c, (size_t)s->n * sizeof(float), BR_MEM_DEVICE);
     s->ctl = (red_ctl *)c->api->alloc(c, sizeof(red_ctl), BR_MEM_DEVICE);
@@ -298,8 +288,8 @@ static int red_setup(br_case *c, red_kind kind) {
     if (red_upload(c, s, x, stream) != 0)
         return -1;
     /* acc = 0 and count = 0 once, here; out = NaN (all ones) until a run. */
-    RED_CHECK(c, cudaMemsetAsync(s->ctl, 0, sizeof(red_ctl), stream));
-    RED_CHECK(c, cudaMemsetAsync(&s->ctl->out, 0xff, sizeof(float), stream));
+    BR_CUDA_TRY(c, cudaMemsetAsync(s->ctl, 0, sizeof(red_ctl), stream));
+    BR_CUDA_TRY(c, cudaMemsetAsync(&s->ctl->out, 0xff, sizeof(float), stream));
 
     int64_t blocks = 0;
     switch (kind) {
@@ -314,10 +304,10 @@ static int red_setup(br_case *c, red_kind kind) {
         /* Exactly the blocks that can be resident at once, and no more than
          * there are float4s to give them. */
         int dev = 0, sms = 0, per_sm = 0;
-        RED_CHECK(c, cudaGetDevice(&dev));
-        RED_CHECK(c, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        RED_CHECK(c, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vec_kernel,
-                                                                   RED_BLOCK, 0));
+        BR_CUDA_TRY(c, cudaGetDevice(&dev));
+        BR_CUDA_TRY(c, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        BR_CUDA_TRY(c, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_vec_kernel,
+                                                                     RED_BLOCK, 0));
         if (per_sm < 1)
             return c->api->fail(c, "reduce_vec_kernel cannot run %d threads per block", RED_BLOCK);
         const int64_t needed = (s->n / 4 + RED_BLOCK - 1) / RED_BLOCK;
@@ -327,7 +317,7 @@ static int red_setup(br_case *c, red_kind kind) {
         break;
     }
     case RED_CUB:
-        RED_CHECK(c, red_cub_sum(NULL, &s->cub_temp_bytes, x, &s->ctl->out, s->n, stream));
+        BR_CUDA_TRY(c, red_cub_sum(NULL, &s->cub_temp_bytes, x, &s->ctl->out, s->n, stream));
         s->cub_temp =
             c->api->alloc(c, s->cub_temp_bytes > 0 ? s->cub_temp_bytes : 1, BR_MEM_DEVICE);
         if (!s->cub_temp)
@@ -338,62 +328,46 @@ static int red_setup(br_case *c, red_kind kind) {
         return c->api->fail(c, "n = %lld needs %lld blocks, more than a grid holds",
                             (long long)s->n, (long long)blocks);
     s->blocks = (unsigned int)blocks;
-    RED_CHECK(c, cudaStreamSynchronize(stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
     return 0;
 }
 
-static int setup_naive(br_case *c) {
-    return red_setup(c, RED_NAIVE);
-}
-static int setup_smem(br_case *c) {
-    return red_setup(c, RED_SMEM);
-}
-static int setup_warp(br_case *c) {
-    return red_setup(c, RED_WARP);
-}
-static int setup_vec(br_case *c) {
-    return red_setup(c, RED_VEC);
-}
-static int setup_cub(br_case *c) {
-    return red_setup(c, RED_CUB);
-}
+/* One setup for every kernel: the kernel's arg is its red_kind. */
+static const red_kind red_kinds[] = {RED_NAIVE, RED_SMEM, RED_WARP, RED_VEC, RED_CUB};
 
-static int red_launched(br_case *c, const char *what) {
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        return c->api->fail(c, "launch of %s: %s", what, cudaGetErrorString(err));
-    return 0;
+static int setup(br_case *c) {
+    return red_setup(c, *(const red_kind *)c->api->arg(c));
 }
 
 static int run_naive(br_case *c) {
     red_state *s = (red_state *)c->state;
-    reduce_naive_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
-    return red_launched(c, "reduce_naive_kernel");
+    reduce_naive_kernel<<<s->blocks, RED_BLOCK, 0, br_cuda_stream(c)>>>(s->x, s->n, s->ctl);
+    return br_cuda_launched(c, "reduce_naive_kernel");
 }
 
 static int run_smem(br_case *c) {
     red_state *s = (red_state *)c->state;
-    reduce_smem_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
-    return red_launched(c, "reduce_smem_kernel");
+    reduce_smem_kernel<<<s->blocks, RED_BLOCK, 0, br_cuda_stream(c)>>>(s->x, s->n, s->ctl);
+    return br_cuda_launched(c, "reduce_smem_kernel");
 }
 
 static int run_warp(br_case *c) {
     red_state *s = (red_state *)c->state;
-    reduce_warp_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
-    return red_launched(c, "reduce_warp_kernel");
+    reduce_warp_kernel<<<s->blocks, RED_BLOCK, 0, br_cuda_stream(c)>>>(s->x, s->n, s->ctl);
+    return br_cuda_launched(c, "reduce_warp_kernel");
 }
 
 static int run_vec(br_case *c) {
     red_state *s = (red_state *)c->state;
-    reduce_vec_kernel<<<s->blocks, RED_BLOCK, 0, red_stream(c)>>>(s->x, s->n, s->ctl);
-    return red_launched(c, "reduce_vec_kernel");
+    reduce_vec_kernel<<<s->blocks, RED_BLOCK, 0, br_cuda_stream(c)>>>(s->x, s->n, s->ctl);
+    return br_cuda_launched(c, "reduce_vec_kernel");
 }
 
 static int run_cub(br_case *c) {
     red_state *s = (red_state *)c->state;
     size_t bytes = s->cub_temp_bytes;
-    RED_CHECK(c, red_cub_sum(s->cub_temp, &bytes, s->x, &s->ctl->out, s->n, red_stream(c)));
-    return red_launched(c, "cub::DeviceReduce::Sum");
+    BR_CUDA_TRY(c, red_cub_sum(s->cub_temp, &bytes, s->x, &s->ctl->out, s->n, br_cuda_stream(c)));
+    return br_cuda_launched(c, "cub::DeviceReduce::Sum");
 }
 
 static int verify(br_case *c) {
@@ -401,8 +375,8 @@ static int verify(br_case *c) {
     float got = 0.0f;
     /* The run was on the case's stream, which may not synchronise with the
      * legacy default stream that cudaMemcpy uses. */
-    RED_CHECK(c, cudaStreamSynchronize(red_stream(c)));
-    RED_CHECK(c, cudaMemcpy(&got, &s->ctl->out, sizeof got, cudaMemcpyDeviceToHost));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(br_cuda_stream(c)));
+    BR_CUDA_TRY(c, cudaMemcpy(&got, &s->ctl->out, sizeof got, cudaMemcpyDeviceToHost));
     return br_red_check(c, s->n, got, s->ref);
 }
 
@@ -412,10 +386,10 @@ static void teardown(br_case *c) {
 }
 
 static const br_kernel kernels[] = {
-    {"reduce_naive", setup_naive, run_naive, verify, teardown},
-    {"reduce_smem", setup_smem, run_smem, verify, teardown},
-    {"reduce_warp", setup_warp, run_warp, verify, teardown},
-    {"reduce_vec", setup_vec, run_vec, verify, teardown},
-    {"reduce_cub", setup_cub, run_cub, verify, teardown},
+    {"reduce_naive", setup, run_naive, verify, teardown, &red_kinds[RED_NAIVE]},
+    {"reduce_smem", setup, run_smem, verify, teardown, &red_kinds[RED_SMEM]},
+    {"reduce_warp", setup, run_warp, verify, teardown, &red_kinds[RED_WARP]},
+    {"reduce_vec", setup, run_vec, verify, teardown, &red_kinds[RED_VEC]},
+    {"reduce_cub", setup, run_cub, verify, teardown, &red_kinds[RED_CUB]},
 };
 BR_MODULE(kernels);

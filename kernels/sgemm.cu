@@ -53,6 +53,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
 
 /* cuBLAS math mode: CUBLAS_PEDANTIC_MATH, so that cublasSgemm runs with
@@ -131,13 +132,6 @@ struct sg_state {
     bool have_handle;
 };
 
-#define SG_CHECK(c, call)                                                                          \
-    do {                                                                                           \
-        cudaError_t sg_err_ = (call);                                                              \
-        if (sg_err_ != cudaSuccess)                                                                \
-            return (c)->api->fail((c), "%s: %s", #call, cudaGetErrorString(sg_err_));              \
-    } while (0)
-
 #define SG_CUBLAS(c, call)                                                                         \
     do {                                                                                           \
         cublasStatus_t sg_st_ = (call);                                                            \
@@ -152,11 +146,7 @@ struct sg_state {
  * br_splitmix64 started at seed, its top 24 bits r mapped to r * 2^-23 - 1, a
  * multiple of 2^-23 in [-1, 1) computed exactly on host and device alike. */
 __host__ __device__ __forceinline__ float sg_value(uint64_t seed, uint64_t index) {
-    uint64_t z = seed + (index + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (float)(uint32_t)(z >> 40) * (1.0f / 8388608.0f) - 1.0f;
+    return (float)(uint32_t)(br_draw(seed, (int64_t)index) >> 40) * (1.0f / 8388608.0f) - 1.0f;
 }
 
 __global__ void sg_fill_kernel(float *__restrict__ x, uint64_t count, uint64_t seed) {
@@ -405,10 +395,6 @@ __global__ void __launch_bounds__(SG_THREADS, 2)
 
 /* ---- host side --------------------------------------------------------- */
 
-static cudaStream_t sg_stream(br_case *c) {
-    return (cudaStream_t)c->api->stream(c);
-}
-
 /* Read the dimension `name` and check it is in 1..SG_MAX_DIM. */
 static int sg_param_dim(br_case *c, const char *name, int *out) {
     int64_t v = 0;
@@ -512,7 +498,7 @@ static int sg_setup(br_case *c, sg_kind kind) {
     if (sg_param_dim(c, "m", &s->m) != 0 || sg_param_dim(c, "n", &s->n) != 0 ||
         sg_param_dim(c, "k", &s->k) != 0)
         return -1;
-    const cudaStream_t stream = sg_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
     uint64_t rng = c->api->seed(c);
     s->seed_a = br_splitmix64(&rng);
     s->seed_b = br_splitmix64(&rng);
@@ -528,8 +514,8 @@ static int sg_setup(br_case *c, sg_kind kind) {
      * writes fails verify. */
     sg_fill_kernel<<<1024, 256, 0, stream>>>(s->a, (uint64_t)(m * k), s->seed_a);
     sg_fill_kernel<<<1024, 256, 0, stream>>>(s->b, (uint64_t)(k * n), s->seed_b);
-    SG_CHECK(c, cudaGetLastError());
-    SG_CHECK(c, cudaMemsetAsync(s->c, 0xff, m * n * sizeof(float), stream));
+    BR_CUDA_TRY(c, cudaGetLastError());
+    BR_CUDA_TRY(c, cudaMemsetAsync(s->c, 0xff, m * n * sizeof(float), stream));
 
     /* The host reference, while the device fills. */
     if (sg_make_probes(c, s) != 0)
@@ -542,44 +528,31 @@ static int sg_setup(br_case *c, sg_kind kind) {
         SG_CUBLAS(c, cublasSetStream(s->handle, stream));
         SG_CUBLAS(c, cublasSetMathMode(s->handle, (cublasMath_t)(SG_CUBLAS_MATH)));
     }
-    SG_CHECK(c, cudaStreamSynchronize(stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
     return 0;
 }
 
-static int setup_naive(br_case *c) {
-    return sg_setup(c, SG_NAIVE);
-}
-static int setup_smem(br_case *c) {
-    return sg_setup(c, SG_SMEM);
-}
-static int setup_reg(br_case *c) {
-    return sg_setup(c, SG_REG);
-}
-static int setup_cublas(br_case *c) {
-    return sg_setup(c, SG_CUBLAS);
-}
+/* One setup for every kernel: the kernel's arg is its sg_kind. */
+static const sg_kind sg_kinds[] = {SG_NAIVE, SG_SMEM, SG_REG, SG_CUBLAS};
 
-static int sg_launched(br_case *c, const char *what) {
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        return c->api->fail(c, "launch of %s: %s", what, cudaGetErrorString(err));
-    return 0;
+static int setup(br_case *c) {
+    return sg_setup(c, *(const sg_kind *)c->api->arg(c));
 }
 
 static int run_naive(br_case *c) {
     sg_state *s = (sg_state *)c->state;
     const dim3 block(SG_NAIVE_BX, SG_NAIVE_BY);
     const dim3 grid((s->n + SG_NAIVE_BX - 1) / SG_NAIVE_BX, (s->m + SG_NAIVE_BY - 1) / SG_NAIVE_BY);
-    sgemm_naive_kernel<<<grid, block, 0, sg_stream(c)>>>(s->a, s->b, s->c, s->m, s->n, s->k);
-    return sg_launched(c, "sgemm_naive_kernel");
+    sgemm_naive_kernel<<<grid, block, 0, br_cuda_stream(c)>>>(s->a, s->b, s->c, s->m, s->n, s->k);
+    return br_cuda_launched(c, "sgemm_naive_kernel");
 }
 
 static int run_smem(br_case *c) {
     sg_state *s = (sg_state *)c->state;
     const dim3 block(SG_TILE, SG_TILE);
     const dim3 grid((s->n + SG_TILE - 1) / SG_TILE, (s->m + SG_TILE - 1) / SG_TILE);
-    sgemm_smem_kernel<<<grid, block, 0, sg_stream(c)>>>(s->a, s->b, s->c, s->m, s->n, s->k);
-    return sg_launched(c, "sgemm_smem_kernel");
+    sgemm_smem_kernel<<<grid, block, 0, br_cuda_stream(c)>>>(s->a, s->b, s->c, s->m, s->n, s->k);
+    return br_cuda_launched(c, "sgemm_smem_kernel");
 }
 
 static int run_reg(br_case *c) {
@@ -587,12 +560,12 @@ static int run_reg(br_case *c) {
     const int grid_m = (s->m + SG_BM - 1) / SG_BM, grid_n = (s->n + SG_BN - 1) / SG_BN;
     const unsigned int blocks = (unsigned int)(grid_m * grid_n); /* at most 2^18 */
     if (s->reg_checked)
-        sgemm_reg_kernel<true><<<blocks, SG_THREADS, 0, sg_stream(c)>>>(s->a, s->b, s->c, s->m,
-                                                                        s->n, s->k, grid_m, grid_n);
-    else
-        sgemm_reg_kernel<false><<<blocks, SG_THREADS, 0, sg_stream(c)>>>(
+        sgemm_reg_kernel<true><<<blocks, SG_THREADS, 0, br_cuda_stream(c)>>>(
             s->a, s->b, s->c, s->m, s->n, s->k, grid_m, grid_n);
-    return sg_launched(c, s->reg_checked ? "sgemm_reg_kernel<checked>" : "sgemm_reg_kernel");
+    else
+        sgemm_reg_kernel<false><<<blocks, SG_THREADS, 0, br_cuda_stream(c)>>>(
+            s->a, s->b, s->c, s->m, s->n, s->k, grid_m, grid_n);
+    return br_cuda_launched(c, s->reg_checked ? "sgemm_reg_kernel<checked>" : "sgemm_reg_kernel");
 }
 
 static int run_cublas(br_case *c) {
@@ -602,18 +575,18 @@ static int run_cublas(br_case *c) {
      * n x k column-major matrix (ld n), A as k x m (ld k), C as n x m (ld n). */
     SG_CUBLAS(c, cublasSgemm(s->handle, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b,
                              s->n, s->a, s->k, &zero, s->c, s->n));
-    return sg_launched(c, "cublasSgemm");
+    return br_cuda_launched(c, "cublasSgemm");
 }
 
 static int verify(br_case *c) {
     sg_state *s = (sg_state *)c->state;
-    const cudaStream_t stream = sg_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
     const unsigned int blocks = (unsigned int)((s->n_probes + 255) / 256);
     sg_gather_kernel<<<blocks, 256, 0, stream>>>(s->c, s->probe_at_d, s->got_d, s->n_probes);
-    SG_CHECK(c, cudaGetLastError());
-    SG_CHECK(c, cudaMemcpyAsync(s->got, s->got_d, (size_t)s->n_probes * sizeof(float),
-                                cudaMemcpyDeviceToHost, stream));
-    SG_CHECK(c, cudaStreamSynchronize(stream));
+    BR_CUDA_TRY(c, cudaGetLastError());
+    BR_CUDA_TRY(c, cudaMemcpyAsync(s->got, s->got_d, (size_t)s->n_probes * sizeof(float),
+                                   cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
 
     int64_t bad = 0, first = -1;
     for (int64_t t = 0; t < s->n_probes; t++) {
@@ -648,9 +621,9 @@ static void teardown(br_case *c) {
 }
 
 static const br_kernel kernels[] = {
-    {"sgemm_naive", setup_naive, run_naive, verify, teardown},
-    {"sgemm_smem", setup_smem, run_smem, verify, teardown},
-    {"sgemm_reg", setup_reg, run_reg, verify, teardown},
-    {"sgemm_cublas", setup_cublas, run_cublas, verify, teardown},
+    {"sgemm_naive", setup, run_naive, verify, teardown, &sg_kinds[SG_NAIVE]},
+    {"sgemm_smem", setup, run_smem, verify, teardown, &sg_kinds[SG_SMEM]},
+    {"sgemm_reg", setup, run_reg, verify, teardown, &sg_kinds[SG_REG]},
+    {"sgemm_cublas", setup, run_cublas, verify, teardown, &sg_kinds[SG_CUBLAS]},
 };
 BR_MODULE(kernels);

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
 
 /* Threads per block of the STREAM kernels (a multiple of 32).
@@ -127,28 +128,14 @@ struct st_state {
     unsigned int blocks;
 };
 
-#define ST_CHECK(c, call)                                                                          \
-    do {                                                                                           \
-        cudaError_t st_err_ = (call);                                                              \
-        if (st_err_ != cudaSuccess)                                                                \
-            return (c)->api->fail((c), "%s: %s", #call, cudaGetErrorString(st_err_));              \
-    } while (0)
-
 /* ---- inputs (host and device) ------------------------------------------ */
 
 /* The i-th value (from 0) that br_splitmix64 returns from state key: the
  * generator adds the constant once per draw, so draw i mixes key + (i+1) * it. */
-__host__ __device__ __forceinline__ uint64_t st_draw(uint64_t key, int64_t i) {
-    uint64_t z = key + (uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Element i of the array with this key: sign bit and 52 fraction bits from the
  * draw, exponent 0, so +-[1, 2). */
 __host__ __device__ __forceinline__ double st_value(uint64_t key, int64_t i) {
-    const uint64_t bits = (st_draw(key, i) & 0x800FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+    const uint64_t bits = (br_draw(key, i) & 0x800FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
     double v;
     memcpy(&v, &bits, sizeof v);
     return v;
@@ -250,10 +237,6 @@ __global__ void __launch_bounds__(STREAM_BLOCK)
 
 /* ---- host side --------------------------------------------------------- */
 
-static cudaStream_t st_stream(br_case *c) {
-    return (cudaStream_t)c->api->stream(c);
-}
-
 /* Grid for the STREAM kernels: one block per tile (at least one, which also
  * does the last element when n is 1), or with STREAM_WAVES > 0 no more than
  * that many waves of resident blocks. */
@@ -262,10 +245,10 @@ static int st_grid(br_case *c, st_state *s) {
     int64_t blocks = tiles > 0 ? tiles : 1;
 #if STREAM_WAVES > 0
     int dev = 0, sms = 0, per_sm = 0;
-    ST_CHECK(c, cudaGetDevice(&dev));
-    ST_CHECK(c, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    ST_CHECK(c, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_triad_kernel,
-                                                              STREAM_BLOCK, 0));
+    BR_CUDA_TRY(c, cudaGetDevice(&dev));
+    BR_CUDA_TRY(c, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    BR_CUDA_TRY(c, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_triad_kernel,
+                                                                 STREAM_BLOCK, 0));
     if (per_sm < 1)
         per_sm = 1;
     const int64_t cap = (int64_t)STREAM_WAVES * sms * per_sm;
@@ -290,7 +273,7 @@ static int st_setup(br_case *c, int op) {
     if (s->n < 1 || s->n > STREAM_N_MAX)
         return c->api->fail(c, "parameter n must be between 1 and %lld, got %lld",
                             (long long)STREAM_N_MAX, (long long)s->n);
-    const cudaStream_t stream = st_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
     const size_t bytes = (size_t)s->n * sizeof(double);
 
     /* The keys do not depend on the kernel: a given seed gives a, b and c the
@@ -313,66 +296,56 @@ static int st_setup(br_case *c, int op) {
         if (a == st_roles[op].out) {
             /* All ones (a NaN) until a run writes it, so verify sees any
              * element a run missed. */
-            ST_CHECK(c, cudaMemsetAsync(s->arr[a], 0xff, bytes, stream));
+            BR_CUDA_TRY(c, cudaMemsetAsync(s->arr[a], 0xff, bytes, stream));
         } else {
             const int64_t want = (s->n + 255) / 256;
             const unsigned int blocks = (unsigned int)(want < 65536 ? want : 65536);
             st_fill_kernel<<<blocks, 256, 0, stream>>>(s->arr[a], s->n, s->key[a]);
-            ST_CHECK(c, cudaGetLastError());
+            BR_CUDA_TRY(c, cudaGetLastError());
         }
     }
     if (st_grid(c, s) != 0)
         return -1;
-    ST_CHECK(c, cudaStreamSynchronize(stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
     return 0;
 }
 
-static int setup_copy(br_case *c) {
-    return st_setup(c, ST_COPY);
-}
-static int setup_scale(br_case *c) {
-    return st_setup(c, ST_SCALE);
-}
-static int setup_add(br_case *c) {
-    return st_setup(c, ST_ADD);
-}
-static int setup_triad(br_case *c) {
-    return st_setup(c, ST_TRIAD);
+/* One setup for every kernel: the kernel's arg is its st_op. */
+static const int st_ops[] = {ST_COPY, ST_SCALE, ST_ADD, ST_TRIAD};
+
+static int setup(br_case *c) {
+    return st_setup(c, *(const int *)c->api->arg(c));
 }
 
 static int st_launched(br_case *c) {
-    const st_state *s = (const st_state *)c->state;
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        return c->api->fail(c, "launch of %s: %s", st_kernel_names[s->op], cudaGetErrorString(err));
-    return 0;
+    return br_cuda_launched(c, st_kernel_names[((const st_state *)c->state)->op]);
 }
 
 static int run_copy(br_case *c) {
     st_state *s = (st_state *)c->state;
-    stream_copy_kernel<<<s->blocks, STREAM_BLOCK, 0, st_stream(c)>>>(s->arr[ST_C], s->arr[ST_A],
-                                                                     s->n);
+    stream_copy_kernel<<<s->blocks, STREAM_BLOCK, 0, br_cuda_stream(c)>>>(s->arr[ST_C],
+                                                                          s->arr[ST_A], s->n);
     return st_launched(c);
 }
 
 static int run_scale(br_case *c) {
     st_state *s = (st_state *)c->state;
-    stream_scale_kernel<<<s->blocks, STREAM_BLOCK, 0, st_stream(c)>>>(s->arr[ST_B], s->arr[ST_C],
-                                                                      s->n);
+    stream_scale_kernel<<<s->blocks, STREAM_BLOCK, 0, br_cuda_stream(c)>>>(s->arr[ST_B],
+                                                                           s->arr[ST_C], s->n);
     return st_launched(c);
 }
 
 static int run_add(br_case *c) {
     st_state *s = (st_state *)c->state;
-    stream_add_kernel<<<s->blocks, STREAM_BLOCK, 0, st_stream(c)>>>(s->arr[ST_C], s->arr[ST_A],
-                                                                    s->arr[ST_B], s->n);
+    stream_add_kernel<<<s->blocks, STREAM_BLOCK, 0, br_cuda_stream(c)>>>(s->arr[ST_C], s->arr[ST_A],
+                                                                         s->arr[ST_B], s->n);
     return st_launched(c);
 }
 
 static int run_triad(br_case *c) {
     st_state *s = (st_state *)c->state;
-    stream_triad_kernel<<<s->blocks, STREAM_BLOCK, 0, st_stream(c)>>>(s->arr[ST_A], s->arr[ST_B],
-                                                                      s->arr[ST_C], s->n);
+    stream_triad_kernel<<<s->blocks, STREAM_BLOCK, 0, br_cuda_stream(c)>>>(
+        s->arr[ST_A], s->arr[ST_B], s->arr[ST_C], s->n);
     return st_launched(c);
 }
 
@@ -422,7 +395,7 @@ static void st_check(const double *got, int64_t i0, int64_t len, uint64_t kx, ui
 
 static int verify(br_case *c) {
     st_state *s = (st_state *)c->state;
-    const cudaStream_t stream = st_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
     const int out = st_roles[s->op].out, x = st_roles[s->op].x, y = st_roles[s->op].y;
     const uint64_t kx = s->key[x], ky = y != ST_NONE ? s->key[y] : 0;
     const int64_t chunk = (int64_t)1 << 22; /* 32 MiB of doubles */
@@ -476,9 +449,9 @@ static void teardown(br_case *c) {
 }
 
 static const br_kernel kernels[] = {
-    {"stream_copy", setup_copy, run_copy, verify, teardown},
-    {"stream_scale", setup_scale, run_scale, verify, teardown},
-    {"stream_add", setup_add, run_add, verify, teardown},
-    {"stream_triad", setup_triad, run_triad, verify, teardown},
+    {"stream_copy", setup, run_copy, verify, teardown, &st_ops[ST_COPY]},
+    {"stream_scale", setup, run_scale, verify, teardown, &st_ops[ST_SCALE]},
+    {"stream_add", setup, run_add, verify, teardown, &st_ops[ST_ADD]},
+    {"stream_triad", setup, run_triad, verify, teardown, &st_ops[ST_TRIAD]},
 };
 BR_MODULE(kernels);

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
 
 #define TR_TILE    32 /* tile side; also the block's x extent */
@@ -57,28 +58,12 @@ struct tr_state {
     dim3 grid;
 };
 
-#define TR_CHECK(c, call)                                                                          \
-    do {                                                                                           \
-        cudaError_t tr_err_ = (call);                                                              \
-        if (tr_err_ != cudaSuccess)                                                                \
-            return (c)->api->fail((c), "%s: %s", #call, cudaGetErrorString(tr_err_));              \
-    } while (0)
-
 /* ---- inputs (host and device) ------------------------------------------ */
-
-/* The k-th value (from 0) that br_splitmix64 returns from state key: the
- * generator adds the constant once per draw, so draw k mixes key + (k+1) * it. */
-__host__ __device__ __forceinline__ uint64_t tr_draw(uint64_t key, int64_t k) {
-    uint64_t z = key + (uint64_t)(k + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Bits of element k of in: sign and 23 fraction bits from the draw's high
  * half, exponent 0, so +-[1, 2). */
 __host__ __device__ __forceinline__ uint32_t tr_bits(uint64_t key, int64_t k) {
-    return ((uint32_t)(tr_draw(key, k) >> 32) & 0x807FFFFFu) | 0x3F800000u;
+    return ((uint32_t)(br_draw(key, k) >> 32) & 0x807FFFFFu) | 0x3F800000u;
 }
 
 __global__ void tr_fill_kernel(float *__restrict__ x, int64_t count, uint64_t key) {
@@ -138,10 +123,6 @@ __global__ void __launch_bounds__(TR_THREADS)
 
 /* ---- host side --------------------------------------------------------- */
 
-static cudaStream_t tr_stream(br_case *c) {
-    return (cudaStream_t)c->api->stream(c);
-}
-
 /* Read parameter `name` into *out and check it is in 1..TR_DIM_MAX. */
 static int tr_param(br_case *c, const char *name, int *out) {
     int64_t v = 0;
@@ -162,7 +143,7 @@ static int tr_setup(br_case *c, int kind) {
     s->kind = kind;
     if (tr_param(c, "m", &s->m) != 0 || tr_param(c, "n", &s->n) != 0)
         return -1;
-    const cudaStream_t stream = tr_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
     const int64_t count = (int64_t)s->m * s->n;
     const size_t bytes = (size_t)count * sizeof(float);
 
@@ -176,59 +157,51 @@ static int tr_setup(br_case *c, int kind) {
     const int64_t want = (count + 255) / 256;
     tr_fill_kernel<<<(unsigned int)(want < 65536 ? want : 65536), 256, 0, stream>>>(s->in, count,
                                                                                     s->key);
-    TR_CHECK(c, cudaGetLastError());
-    TR_CHECK(c, cudaMemsetAsync(s->out, 0xff, bytes, stream));
+    BR_CUDA_TRY(c, cudaGetLastError());
+    BR_CUDA_TRY(c, cudaMemsetAsync(s->out, 0xff, bytes, stream));
 
     const int rows = kind == TR_NAIVE ? TR_ROWS : TR_TILE; /* rows of in per block */
     s->grid = dim3((unsigned int)((s->n + TR_TILE - 1) / TR_TILE),
                    (unsigned int)((s->m + rows - 1) / rows)); /* y at most 8192 */
-    TR_CHECK(c, cudaStreamSynchronize(stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
     return 0;
 }
 
-static int setup_naive(br_case *c) {
-    return tr_setup(c, TR_NAIVE);
-}
-static int setup_tiled(br_case *c) {
-    return tr_setup(c, TR_TILED);
-}
-static int setup_padded(br_case *c) {
-    return tr_setup(c, TR_PADDED);
+/* One setup for every kernel: the kernel's arg is its tr_kind. */
+static const int tr_kinds[] = {TR_NAIVE, TR_TILED, TR_PADDED};
+
+static int setup(br_case *c) {
+    return tr_setup(c, *(const int *)c->api->arg(c));
 }
 
 static int tr_launched(br_case *c) {
-    const tr_state *s = (const tr_state *)c->state;
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        return c->api->fail(c, "launch of %s: %s", tr_kernel_names[s->kind],
-                            cudaGetErrorString(err));
-    return 0;
+    return br_cuda_launched(c, tr_kernel_names[((const tr_state *)c->state)->kind]);
 }
 
 static int run_naive(br_case *c) {
     tr_state *s = (tr_state *)c->state;
-    transpose_naive_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, tr_stream(c)>>>(s->out, s->in,
-                                                                                 s->m, s->n);
+    transpose_naive_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, br_cuda_stream(c)>>>(s->out, s->in,
+                                                                                      s->m, s->n);
     return tr_launched(c);
 }
 
 static int run_tiled(br_case *c) {
     tr_state *s = (tr_state *)c->state;
-    transpose_tiled_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, tr_stream(c)>>>(s->out, s->in,
-                                                                                 s->m, s->n);
+    transpose_tiled_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, br_cuda_stream(c)>>>(s->out, s->in,
+                                                                                      s->m, s->n);
     return tr_launched(c);
 }
 
 static int run_padded(br_case *c) {
     tr_state *s = (tr_state *)c->state;
-    transpose_padded_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, tr_stream(c)>>>(s->out, s->in,
-                                                                                  s->m, s->n);
+    transpose_padded_kernel<<<s->grid, dim3(TR_TILE, TR_ROWS), 0, br_cuda_stream(c)>>>(
+        s->out, s->in, s->m, s->n);
     return tr_launched(c);
 }
 
 static int verify(br_case *c) {
     tr_state *s = (tr_state *)c->state;
-    const cudaStream_t stream = tr_stream(c);
+    const cudaStream_t stream = br_cuda_stream(c);
     const int64_t m = s->m, n = s->n;
     /* Whole rows of out (m floats each), about 16 MiB at a time. */
     int64_t rows = ((int64_t)1 << 22) / m;
@@ -290,8 +263,8 @@ static void teardown(br_case *c) {
 }
 
 static const br_kernel kernels[] = {
-    {"transpose_naive", setup_naive, run_naive, verify, teardown},
-    {"transpose_tiled", setup_tiled, run_tiled, verify, teardown},
-    {"transpose_padded", setup_padded, run_padded, verify, teardown},
+    {"transpose_naive", setup, run_naive, verify, teardown, &tr_kinds[TR_NAIVE]},
+    {"transpose_tiled", setup, run_tiled, verify, teardown, &tr_kinds[TR_TILED]},
+    {"transpose_padded", setup, run_padded, verify, teardown, &tr_kinds[TR_PADDED]},
 };
 BR_MODULE(kernels);

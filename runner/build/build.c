@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -445,6 +446,40 @@ static void finish_job(compile_job *j, int status) {
                              : br_strfmt("compile failed (exit status %d)", status);
 }
 
+/* The size of a br_kernel in a module built against ABI version v: the
+ * members up to arg were there from version 1. */
+static size_t kernel_size_of(const br_module *m) {
+    return m->abi_version >= 2 ? m->kernel_size : offsetof(br_kernel, arg);
+}
+
+/* The module's table as this benchrun reads it: a copy whose kernels have
+ * every member of this ABI, those the module's version lacks zeroed.
+ * Returns NULL with the error set (out of memory, or a table that cannot
+ * be one of ABI 2 or later). */
+static br_module *copy_table(const br_module *m) {
+    size_t stride = kernel_size_of(m);
+    if (stride < offsetof(br_kernel, arg)) {
+        br_error_set("the module's kernel table has entries of %zu bytes, fewer than any kernel "
+                     "ABI has",
+                     stride);
+        return NULL;
+    }
+    size_t take = stride < sizeof(br_kernel) ? stride : sizeof(br_kernel);
+    br_module *t = calloc(1, sizeof *t + (m->n_kernels ? m->n_kernels : 1) * sizeof(br_kernel));
+    if (!t) {
+        br_error_set("out of memory");
+        return NULL;
+    }
+    br_kernel *k = (br_kernel *)(t + 1);
+    for (uint32_t i = 0; i < m->n_kernels; i++)
+        memcpy(&k[i], (const char *)m->kernels + i * stride, take);
+    t->abi_version = m->abi_version;
+    t->n_kernels = m->n_kernels;
+    t->kernels = k;
+    t->kernel_size = (uint32_t)sizeof(br_kernel);
+    return t;
+}
+
 static void load_module(br_module_handle *h) {
     h->dl = dlopen(h->so_path, RTLD_NOW | RTLD_LOCAL);
     if (!h->dl) {
@@ -460,96 +495,99 @@ static void load_module(br_module_handle *h) {
                                BR_MODULE_SYMBOL);
         return;
     }
-    if (m->abi_version != BR_KERNEL_ABI_VERSION) {
+    /* Older modules load (the header is append-only); a newer one may use
+     * what this benchrun does not offer. */
+    if (m->abi_version > BR_KERNEL_ABI_VERSION) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strfmt(
+            "the module was built for kernel ABI %u, newer than this benchrun's %u: update "
+            "benchrun, or build the module against this benchrun's benchrun_kernel.h (%s)",
+            m->abi_version, BR_KERNEL_ABI_VERSION, br_build_include_dir());
+        return;
+    }
+    if (m->abi_version < 1) {
         h->state = BR_MODULE_FAILED;
         h->message = br_strfmt("the module was built for kernel ABI %u, benchrun has %u",
                                m->abi_version, BR_KERNEL_ABI_VERSION);
         return;
     }
-    h->module = m;
+    if (!(h->module = copy_table(m))) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strdup(br_error_get());
+    }
 }
 
-int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
-                     const br_build_opts *o) {
-    int compiled = 0, rc = -1;
-    compile_job *jobs = calloc(n ? n : 1, sizeof *jobs);
-    size_t n_jobs = 0;
-    char *nv_version = NULL, *cc_version = NULL;
-    int nv_tried = 0, cc_tried = 0;
-    if (!jobs)
-        return br_error_set("out of memory");
-    memset(out, 0, n * sizeof *out);
-    if (br_mkdir_p(o->cache_dir) != 0)
-        goto done;
+/* The compilers' version texts, found out once per kind (part of every key). */
+typedef struct compiler_versions {
+    char *nv, *cc;
+    int nv_tried, cc_tried;
+} compiler_versions;
 
-    for (size_t i = 0; i < n; i++) {
-        br_module_handle *h = &out[i];
-        h->source = br_strdup(sources[i].path);
-        if (!h->source)
-            goto done;
-        h->is_gpu = br_has_suffix(h->source, ".cu");
-        if (!h->is_gpu && !br_has_suffix(h->source, ".c")) {
-            h->state = BR_MODULE_FAILED;
-            h->message = br_strdup("unknown kind of source (expected .cu or .c)");
-            continue;
-        }
-        char **version = h->is_gpu ? &nv_version : &cc_version;
-        int *tried = h->is_gpu ? &nv_tried : &cc_tried;
-        compile_job *j = &jobs[n_jobs];
-        if (prepare_job(j, h, &sources[i], o) != 0)
-            goto done;
-        if (!*tried) {
-            *tried = 1;
-            *version = compiler_version(j->argv[0], o->cache_dir);
-            if (*version && !h->is_gpu) {
-                char *target = host_target();
-                char *both = target ? br_strfmt("%s\n%s", *version, target) : NULL;
-                free(target);
-                free(*version);
-                *version = both;
-            }
-        }
-        if (!*version) {
-            if (h->is_gpu && !o->gpu_arch) {
-                /* No GPU and no nvcc: nothing to build or run. */
-                h->state = BR_MODULE_SKIPPED;
-                h->message = br_strdup(o->gpu_skip_reason ? o->gpu_skip_reason : "no usable GPU");
-            } else {
-                h->state = BR_MODULE_FAILED;
-                h->message = br_strfmt("cannot run the compiler: %s", br_error_get());
-            }
-            job_free(j);
-            memset(j, 0, sizeof *j);
-            continue;
-        }
-        const char *inc[] = {br_build_include_dir()};
-        const char *key_flags[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
-        size_t n_key = 0;
-        for (size_t f = 1; f <= j->n_flags; f++)
-            key_flags[n_key++] = j->argv[f];
-        for (size_t f = 0; f < j->n_libs; f++)
-            key_flags[n_key++] = j->libs[f];
-        if (br_build_key(h->key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) !=
-            0) {
-            h->state = BR_MODULE_FAILED;
-            h->message = br_strdup(br_error_get());
-            job_free(j);
-            memset(j, 0, sizeof *j);
-            continue;
-        }
-        h->so_path = br_strfmt("%s/%s.so", o->cache_dir, h->key);
-        if (!h->so_path)
-            goto done;
-        if (is_regular(h->so_path)) {
-            h->from_cache = 1;
-            job_free(j);
-            memset(j, 0, sizeof *j);
-            continue;
-        }
-        n_jobs++;
+/* Whether job j must be dropped (its handle h is decided: FAILED, SKIPPED or
+ * cached), 0 when it must compile, -1 with the error set (out of memory). */
+static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *src,
+                       const br_build_opts *o, compiler_versions *cv) {
+    h->source = br_strdup(src->path);
+    if (!h->source)
+        return -1;
+    h->is_gpu = br_has_suffix(h->source, ".cu");
+    if (!h->is_gpu && !br_has_suffix(h->source, ".c")) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strdup("unknown kind of source (expected .cu or .c)");
+        return 1;
     }
+    char **version = h->is_gpu ? &cv->nv : &cv->cc;
+    int *tried = h->is_gpu ? &cv->nv_tried : &cv->cc_tried;
+    if (prepare_job(j, h, src, o) != 0)
+        return -1;
+    if (!*tried) {
+        *tried = 1;
+        *version = compiler_version(j->argv[0], o->cache_dir);
+        if (*version && !h->is_gpu) {
+            char *target = host_target();
+            char *both = target ? br_strfmt("%s\n%s", *version, target) : NULL;
+            free(target);
+            free(*version);
+            *version = both;
+        }
+    }
+    if (!*version) {
+        if (h->is_gpu && !o->gpu_arch) {
+            /* No GPU and no nvcc: nothing to build or run. */
+            h->state = BR_MODULE_SKIPPED;
+            h->message = br_strdup(o->gpu_skip_reason ? o->gpu_skip_reason : "no usable GPU");
+        } else {
+            h->state = BR_MODULE_FAILED;
+            h->message = br_strfmt("cannot run the compiler: %s", br_error_get());
+        }
+        return 1;
+    }
+    const char *inc[] = {br_build_include_dir()};
+    const char *key_flags[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
+    size_t n_key = 0;
+    for (size_t f = 1; f <= j->n_flags; f++)
+        key_flags[n_key++] = j->argv[f];
+    for (size_t f = 0; f < j->n_libs; f++)
+        key_flags[n_key++] = j->libs[f];
+    if (br_build_key(h->key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) != 0) {
+        h->state = BR_MODULE_FAILED;
+        h->message = br_strdup(br_error_get());
+        return 1;
+    }
+    h->so_path = br_strfmt("%s/%s.so", o->cache_dir, h->key);
+    if (!h->so_path)
+        return -1;
+    if (is_regular(h->so_path)) {
+        h->from_cache = 1;
+        return 1;
+    }
+    return 0;
+}
 
-    /* Run the compiles, at most o->jobs at a time. */
+/* Run the n compile jobs, at most o->jobs at a time. Returns the number
+ * that ran, or -1 with the error set (a failed wait; compiles may still run). */
+static int run_compiles(compile_job *jobs, size_t n_jobs, const br_build_opts *o) {
+    int compiled = 0;
     size_t next = 0, running = 0;
     int max_jobs = o->jobs > 0 ? o->jobs : 1;
     while (next < n_jobs || running > 0) {
@@ -576,8 +614,7 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
         if (pid < 0) {
             if (errno == EINTR)
                 continue;
-            br_error_set("waiting for the compiler: %s", strerror(errno));
-            goto done;
+            return br_error_set("waiting for the compiler: %s", strerror(errno));
         }
         for (size_t i = 0; i < n_jobs; i++) {
             if (jobs[i].pid == pid) {
@@ -589,7 +626,35 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
             }
         }
     }
+    return compiled;
+}
 
+int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
+                     const br_build_opts *o) {
+    int rc = -1;
+    compile_job *jobs = calloc(n ? n : 1, sizeof *jobs);
+    size_t n_jobs = 0;
+    compiler_versions cv = {0};
+    if (!jobs)
+        return br_error_set("out of memory");
+    memset(out, 0, n * sizeof *out);
+    if (br_mkdir_p(o->cache_dir) != 0)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        compile_job *j = &jobs[n_jobs];
+        int drop = plan_module(j, &out[i], &sources[i], o, &cv);
+        if (drop < 0)
+            goto done;
+        if (drop) {
+            job_free(j);
+            memset(j, 0, sizeof *j);
+            continue;
+        }
+        n_jobs++;
+    }
+    int compiled = run_compiles(jobs, n_jobs, o);
+    if (compiled < 0)
+        goto done;
     for (size_t i = 0; i < n; i++)
         if (out[i].state == BR_MODULE_LOADED)
             load_module(&out[i]);
@@ -607,14 +672,15 @@ done:
         job_free(&jobs[i]);
     }
     free(jobs);
-    free(nv_version);
-    free(cc_version);
+    free(cv.nv);
+    free(cv.cc);
     return rc;
 }
 
 void br_module_handle_dispose(br_module_handle *m) {
     if (!m)
         return;
+    free((void *)m->module);
     if (m->dl)
         dlclose(m->dl);
     free(m->source);

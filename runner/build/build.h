@@ -34,15 +34,17 @@ typedef struct br_module_handle {
     char *source; /* owned: the source path */
     int is_gpu;   /* 1 for .cu sources */
     br_module_state state;
-    int from_cache;          /* 1 when no compile was needed */
-    double compile_ns;       /* wall time of the compile, ns (0 when cached) */
-    char key[41];            /* cache key */
-    char *so_path;           /* owned: the shared object in the cache */
-    char *command;           /* owned: the compile command, for messages */
-    char *log;               /* owned: the compiler's diagnostics when it failed (or warned) */
-    char *message;           /* owned: why FAILED or SKIPPED; NULL when loaded */
-    void *dl;                /* dlopen handle */
-    const br_module *module; /* the module's table, valid while dl is open */
+    int from_cache;    /* 1 when no compile was needed */
+    double compile_ns; /* wall time of the compile, ns (0 when cached) */
+    char key[41];      /* cache key */
+    char *so_path;     /* owned: the shared object in the cache */
+    char *command;     /* owned: the compile command, for messages */
+    char *log;         /* owned: the compiler's diagnostics when it failed (or warned) */
+    char *message;     /* owned: why FAILED or SKIPPED; NULL when loaded */
+    void *dl;          /* dlopen handle */
+    /* owned: the module's table as this benchrun's ABI reads it (a copy; its
+     * kernels point into the module, valid while dl is open); NULL unless LOADED */
+    const br_module *module;
 } br_module_handle;
 
 typedef struct br_build_opts {

@@ -95,6 +95,101 @@ static const struct link_key *find_link(const struct link_key *keys, size_t n,
  * Durations are summed in double (exact below 2^53 ns in all). Returns 0, or
  * -1 with the error set (a NULL array with a non-zero count, out of memory);
  * on failure *out is disposed (when not NULL) and *counts untouched. */
+/* The links sorted by correlation id, the first of each id kept, into a
+ * malloc'd *keys (*n_keys of them). Returns 0, or -1 with the error set. */
+static int sort_links(struct link_key **keys, size_t *n_keys, const br_corr_link *links,
+                      size_t n_links) {
+    struct link_key *k = NULL;
+    if (n_links > SIZE_MAX / sizeof *k || !(k = malloc(n_links * sizeof *k)))
+        return br_error_set("out of memory sorting %zu correlation links", n_links);
+    for (size_t i = 0; i < n_links; i++)
+        k[i] = (struct link_key){links[i].correlation, links[i].external, i};
+    qsort(k, n_links, sizeof *k, cmp_link);
+    size_t n = 0;
+    for (size_t i = 0; i < n_links; i++)
+        if (n == 0 || k[n - 1].correlation != k[i].correlation)
+            k[n++] = k[i];
+    *keys = k;
+    *n_keys = n;
+    return 0;
+}
+
+/* What the operations of one tag add up to. */
+typedef struct linked_sum {
+    size_t n_lin;
+    double kernel_ns;
+    uint64_t first_start, last_end;
+} linked_sum;
+
+/* Classify the operations (counted in *c); the well-formed ones of `tag`
+ * into lin[] (room for n_ops) and summed into *sum. */
+static void link_ops(struct linked_op *lin, linked_sum *sum, br_attr_counts *c,
+                     const br_op_record *ops, size_t n_ops, const struct link_key *keys,
+                     size_t n_keys, uint64_t tag) {
+    *sum = (linked_sum){0, 0.0, UINT64_MAX, 0};
+    for (size_t i = 0; i < n_ops; i++) {
+        const br_op_record *op = &ops[i];
+        const struct link_key *k = find_link(keys, n_keys, op->correlation);
+        if (!k) {
+            c->excluded++;
+        } else if (k->external != tag) {
+            c->other++;
+        } else if (op->end_ns < op->start_ns) {
+            c->malformed++;
+        } else {
+            uint64_t dur = op->end_ns - op->start_ns;
+            lin[sum->n_lin++] = (struct linked_op){op->name, (int)op->kind, op->start_ns, dur, i};
+            sum->kernel_ns += (double)dur;
+            if (op->start_ns < sum->first_start)
+                sum->first_start = op->start_ns;
+            if (op->end_ns > sum->last_end)
+                sum->last_end = op->end_ns;
+        }
+    }
+}
+
+/* Tallies: one run per (name, kind) of lin[] (sorted here), ordered by
+ * first start, into a malloc'd *groups. Returns the count, or -1 with the
+ * error set. */
+static long tally_groups(struct group **groups, struct linked_op *lin, size_t n_lin) {
+    struct group *gs = NULL;
+    size_t n_groups = 0;
+    qsort(lin, n_lin, sizeof *lin, cmp_linked);
+    if (n_lin > SIZE_MAX / sizeof *gs || !(gs = malloc(n_lin * sizeof *gs)))
+        return br_error_set("out of memory tallying %zu operations", n_lin);
+    for (size_t i = 0; i < n_lin; i++) {
+        const struct linked_op *o = &lin[i];
+        struct group *g = n_groups ? &gs[n_groups - 1] : NULL;
+        if (!g || g->t.name != o->name || (int)g->t.kind != o->kind) {
+            g = &gs[n_groups++];
+            *g = (struct group){o->start, o->pos, {o->name, (br_op_kind)o->kind, 0, 0.0}};
+        }
+        g->t.count++;
+        g->t.sum_ns += (double)o->dur;
+    }
+    qsort(gs, n_groups, sizeof *gs, cmp_group);
+    *groups = gs;
+    return (long)n_groups;
+}
+
+/* The tallies into out->tally (grown as needed). Returns 0, or -1 with the error set. */
+static int store_tally(br_sample_ops *out, const struct group *groups, size_t n_groups) {
+    if (!out->tally)
+        out->cap_tally = 0;
+    if (n_groups > out->cap_tally) {
+        br_op_tally *t =
+            n_groups > SIZE_MAX / sizeof *t ? NULL : realloc(out->tally, n_groups * sizeof *t);
+        if (!t)
+            return br_error_set("out of memory for %zu operation tallies", n_groups);
+        out->tally = t;
+        out->cap_tally = n_groups;
+    }
+    for (size_t i = 0; i < n_groups; i++)
+        out->tally[i] = groups[i].t;
+    out->n_tally = n_groups;
+    return 0;
+}
+
 int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
                           size_t n_ops, const br_corr_link *links, size_t n_links, uint64_t tag,
                           size_t dropped) {
@@ -111,90 +206,25 @@ int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_o
                      n_ops && !ops ? " (NULL)" : "", n_links, n_links && !links ? " (NULL)" : "");
         goto done;
     }
-
-    /* Links: sorted by correlation id, the first of each id kept. */
     size_t n_keys = 0;
-    if (n_ops && n_links) {
-        if (n_links > SIZE_MAX / sizeof *keys || !(keys = malloc(n_links * sizeof *keys))) {
-            br_error_set("out of memory sorting %zu correlation links", n_links);
-            goto done;
-        }
-        for (size_t i = 0; i < n_links; i++)
-            keys[i] = (struct link_key){links[i].correlation, links[i].external, i};
-        qsort(keys, n_links, sizeof *keys, cmp_link);
-        for (size_t i = 0; i < n_links; i++)
-            if (n_keys == 0 || keys[n_keys - 1].correlation != keys[i].correlation)
-                keys[n_keys++] = keys[i];
-    }
-
-    /* Operations: classified; the well-formed ones of `tag` collected. */
-    size_t n_lin = 0;
+    if (n_ops && n_links && sort_links(&keys, &n_keys, links, n_links) != 0)
+        goto done;
     if (n_keys) {
         if (n_ops > SIZE_MAX / sizeof *lin || !(lin = malloc(n_ops * sizeof *lin))) {
             br_error_set("out of memory attributing %zu operation records", n_ops);
             goto done;
         }
     }
-    double kernel_ns = 0.0;
-    uint64_t first_start = UINT64_MAX, last_end = 0;
-    for (size_t i = 0; i < n_ops; i++) {
-        const br_op_record *op = &ops[i];
-        const struct link_key *k = find_link(keys, n_keys, op->correlation);
-        if (!k) {
-            c.excluded++;
-        } else if (k->external != tag) {
-            c.other++;
-        } else if (op->end_ns < op->start_ns) {
-            c.malformed++;
-        } else {
-            uint64_t dur = op->end_ns - op->start_ns;
-            lin[n_lin++] = (struct linked_op){op->name, (int)op->kind, op->start_ns, dur, i};
-            kernel_ns += (double)dur;
-            if (op->start_ns < first_start)
-                first_start = op->start_ns;
-            if (op->end_ns > last_end)
-                last_end = op->end_ns;
-        }
-    }
-
-    /* Tallies: one run per (name, kind), ordered by first start. */
-    size_t n_groups = 0;
-    if (n_lin) {
-        qsort(lin, n_lin, sizeof *lin, cmp_linked);
-        if (n_lin > SIZE_MAX / sizeof *groups || !(groups = malloc(n_lin * sizeof *groups))) {
-            br_error_set("out of memory tallying %zu operations", n_lin);
-            goto done;
-        }
-        for (size_t i = 0; i < n_lin; i++) {
-            const struct linked_op *o = &lin[i];
-            struct group *g = n_groups ? &groups[n_groups - 1] : NULL;
-            if (!g || g->t.name != o->name || (int)g->t.kind != o->kind) {
-                g = &groups[n_groups++];
-                *g = (struct group){o->start, o->pos, {o->name, (br_op_kind)o->kind, 0, 0.0}};
-            }
-            g->t.count++;
-            g->t.sum_ns += (double)o->dur;
-        }
-        qsort(groups, n_groups, sizeof *groups, cmp_group);
-    }
-    if (!out->tally)
-        out->cap_tally = 0;
-    if (n_groups > out->cap_tally) {
-        br_op_tally *t =
-            n_groups > SIZE_MAX / sizeof *t ? NULL : realloc(out->tally, n_groups * sizeof *t);
-        if (!t) {
-            br_error_set("out of memory for %zu operation tallies", n_groups);
-            goto done;
-        }
-        out->tally = t;
-        out->cap_tally = n_groups;
-    }
-    for (size_t i = 0; i < n_groups; i++)
-        out->tally[i] = groups[i].t;
-    out->n_tally = n_groups;
-    out->kernel_ns = kernel_ns;
-    out->span_ns = n_lin ? (double)(last_end - first_start) : 0.0;
-    out->n_ops = n_lin;
+    linked_sum sum;
+    link_ops(lin, &sum, &c, ops, n_ops, keys, n_keys, tag);
+    long n_groups = 0;
+    if (sum.n_lin && (n_groups = tally_groups(&groups, lin, sum.n_lin)) < 0)
+        goto done;
+    if (store_tally(out, groups, (size_t)n_groups) != 0)
+        goto done;
+    out->kernel_ns = sum.kernel_ns;
+    out->span_ns = sum.n_lin ? (double)(sum.last_end - sum.first_start) : 0.0;
+    out->n_ops = sum.n_lin;
     out->complete = dropped == 0 && c.malformed == 0;
     if (counts)
         *counts = c;

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "suite/suite.h"
+#include "results/types.h"
 
 #ifdef __cplusplus
 extern "C" {

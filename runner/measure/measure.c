@@ -155,9 +155,130 @@ static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, b
     return ops->sample(state, o, run, ctx, smp);
 }
 
+/* What the sampling loop runs: the timer, the execution and the sample options. */
+typedef struct sampler {
+    const br_timer_ops *ops;
+    void *state;
+    br_sample_opts *o;
+    br_exec_fn run;
+    void *ctx;
+    double (*now)(void);
+} sampler;
+
+/* Batch sizing (batch mode) and the warmup: out->warmup_runs,
+ * warmup_ns and reps, and sm->o->reps. Returns 0, or -1 with the error set. */
+static int warm_up(br_timing *out, const sampler *sm, const br_measure_params *p) {
+    br_sample smp;
+    br_sample_opts *o = sm->o;
+    double t0 = sm->now();
+    if (p->batch) {
+        /* One execution tells how many fill BR_BATCH_TARGET_NS. */
+        if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
+            return -1;
+        out->warmup_runs++;
+        double est = smp.ns > 1.0 ? smp.ns : 1.0;
+        double reps = ceil(BR_BATCH_TARGET_NS / est);
+        o->reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
+        /* The first batch captures the graph; without one, stay behind the
+         * hold. A batch of one execution needs no graph. */
+        if (o->reps > 1) {
+            if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
+                return -1;
+            out->warmup_runs += o->reps;
+            if (!smp.graph && o->reps > BR_BATCH_MAX_PLAIN_REPS)
+                o->reps = BR_BATCH_MAX_PLAIN_REPS;
+        }
+    }
+    while (sm->now() - t0 < p->warmup_ns) {
+        if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
+            return -1;
+        out->warmup_runs += o->reps;
+    }
+    out->warmup_ns = sm->now() - t0;
+    out->reps = o->reps;
+    return 0;
+}
+
+/* Samples until a stopping rule says stop: kept or discarded by consider,
+ * in groups when the timer resolves them so. Returns the reason (and sets
+ * out->measure_ns), or -1 with the error set. Kept as one loop: it is the
+ * timed region, and a group's state lives across its iterations. */
+static int sample_until_stop(kept_ctx *k, const sampler *sm) {
+    br_timing *out = k->out;
+    const br_measure_params *p = k->p;
+    br_sample_opts *o = sm->o;
+    br_sample smp;
+    /* A timer that can resolve samples in groups defers their operations:
+     * one CUPTI flush per group instead of one per sample. */
+    o->defer = sm->ops->resolve != NULL;
+    uint64_t tags[BR_GROUP_MAX];
+    br_sample group[BR_GROUP_MAX];
+    const br_sample_ops *resolved[BR_GROUP_MAX];
+    size_t n_group = 0;
+    double s0 = sm->now(), group_t0 = 0;
+    br_stop stop = BR_STOP_NONE;
+    while (stop == BR_STOP_NONE) {
+        if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
+            return -1;
+        out->graph = smp.graph;
+        double elapsed = sm->now() - s0;
+        if (!smp.tag) {
+            if (consider(k, &smp) != 0)
+                return -1;
+            stop = br_stopper_check(k->st, elapsed);
+            continue;
+        }
+        if (n_group == 0)
+            group_t0 = elapsed;
+        tags[n_group] = smp.tag;
+        group[n_group++] = smp;
+        /* Resolve the group when it is full, when its executions could fill
+         * CUPTI's buffers, when it has taken BR_GROUP_MAX_WALL_NS (so a
+         * slow kernel does not take many more samples than it needs), or
+         * when the samples so far might already stop. */
+        int full = n_group == BR_GROUP_MAX || n_group * o->reps >= BR_GROUP_MAX_EXECUTIONS ||
+                   elapsed - group_t0 >= BR_GROUP_MAX_WALL_NS;
+        int may_stop = elapsed >= p->cfg.timeout_ns || k->st->n + n_group >= p->cfg.max_samples;
+        if (!full && !may_stop)
+            continue;
+        const char *const *gnames = NULL;
+        size_t gn = 0;
+        if (sm->ops->resolve(sm->state, tags, n_group, resolved, &gnames, &gn) != 0)
+            return -1;
+        for (size_t i = 0; i < n_group && stop == BR_STOP_NONE; i++) {
+            group[i].ops = resolved[i];
+            group[i].op_names = gnames;
+            group[i].n_op_names = gn;
+            if (consider(k, &group[i]) != 0)
+                return -1;
+            /* Samples after a stop are dropped, as if never taken. */
+            stop = br_stopper_check(k->st, elapsed);
+        }
+        n_group = 0;
+    }
+    out->measure_ns = sm->now() - s0;
+    return (int)stop;
+}
+
+/* The medians and the operation breakdown of the kept samples. Returns 0,
+ * or -1 with the error set. */
+static int summarise(br_timing *out, const kept_ctx *k, br_breakdown *bd, size_t reps) {
+    out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
+    if (out->event_ns)
+        out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
+    if (out->kernel_ns) {
+        out->kernel_median_ns = br_stats_finite_median(out->kernel_ns, out->n_samples);
+        out->span_median_ns = br_stats_finite_median(out->span_ns, out->n_samples);
+        out->ops_median = br_stats_finite_median(out->ops, out->n_samples);
+        if (br_breakdown_finish(&out->breakdown, &out->n_breakdown, bd, k->names, k->n_names,
+                                reps) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
                br_exec_fn run, void *ctx) {
-    double (*now)(void) = p->now ? p->now : br_now_ns;
     memset(out, 0, sizeof *out);
     out->throttled_min_mhz = NAN;
     out->sm_mhz_median = NAN;
@@ -170,105 +291,24 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         .ranges = p->ranges,
         .n_ranges = p->n_ranges,
     };
-    br_sample smp;
+    sampler sm = {ops, state, &o, run, ctx, p->now ? p->now : br_now_ns};
     br_breakdown bd;
     br_breakdown_init(&bd);
     columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC, .probe = p->probe};
     out->clock = p->clock;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
-
-    double t0 = now();
-    if (p->batch) {
-        /* One execution tells how many fill BR_BATCH_TARGET_NS. */
-        if (take(ops, state, &o, run, ctx, &smp) != 0)
-            goto fail;
-        out->warmup_runs++;
-        double est = smp.ns > 1.0 ? smp.ns : 1.0;
-        double reps = ceil(BR_BATCH_TARGET_NS / est);
-        o.reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
-        /* The first batch captures the graph; without one, stay behind the
-         * hold. A batch of one execution needs no graph. */
-        if (o.reps > 1) {
-            if (take(ops, state, &o, run, ctx, &smp) != 0)
-                goto fail;
-            out->warmup_runs += o.reps;
-            if (!smp.graph && o.reps > BR_BATCH_MAX_PLAIN_REPS)
-                o.reps = BR_BATCH_MAX_PLAIN_REPS;
-        }
-    }
-    while (now() - t0 < p->warmup_ns) {
-        if (take(ops, state, &o, run, ctx, &smp) != 0)
-            goto fail;
-        out->warmup_runs += o.reps;
-    }
-    out->warmup_ns = now() - t0;
-    out->reps = o.reps;
-
+    if (warm_up(out, &sm, p) != 0)
+        goto fail;
     br_stopper st;
     br_stopper_init(&st, &p->cfg);
     kept_ctx k = {
         .out = out, .col = &col, .bd = &bd, .st = &st, .p = p, .limit = limit, .reps = o.reps};
-    /* A timer that can resolve samples in groups defers their operations:
-     * one CUPTI flush per group instead of one per sample. */
-    o.defer = ops->resolve != NULL;
-    uint64_t tags[BR_GROUP_MAX];
-    br_sample group[BR_GROUP_MAX];
-    const br_sample_ops *resolved[BR_GROUP_MAX];
-    size_t n_group = 0;
-    double s0 = now(), group_t0 = 0;
-    br_stop stop = BR_STOP_NONE;
-    while (stop == BR_STOP_NONE) {
-        if (take(ops, state, &o, run, ctx, &smp) != 0)
-            goto fail;
-        out->graph = smp.graph;
-        double elapsed = now() - s0;
-        if (!smp.tag) {
-            if (consider(&k, &smp) != 0)
-                goto fail;
-            stop = br_stopper_check(&st, elapsed);
-            continue;
-        }
-        if (n_group == 0)
-            group_t0 = elapsed;
-        tags[n_group] = smp.tag;
-        group[n_group++] = smp;
-        /* Resolve the group when it is full, when its executions could fill
-         * CUPTI's buffers, when it has taken BR_GROUP_MAX_WALL_NS (so a
-         * slow kernel does not take many more samples than it needs), or
-         * when the samples so far might already stop. */
-        int full = n_group == BR_GROUP_MAX || n_group * o.reps >= BR_GROUP_MAX_EXECUTIONS ||
-                   elapsed - group_t0 >= BR_GROUP_MAX_WALL_NS;
-        int may_stop = elapsed >= p->cfg.timeout_ns || st.n + n_group >= p->cfg.max_samples;
-        if (!full && !may_stop)
-            continue;
-        const char *const *gnames = NULL;
-        size_t gn = 0;
-        if (ops->resolve(state, tags, n_group, resolved, &gnames, &gn) != 0)
-            goto fail;
-        for (size_t i = 0; i < n_group && stop == BR_STOP_NONE; i++) {
-            group[i].ops = resolved[i];
-            group[i].op_names = gnames;
-            group[i].n_op_names = gn;
-            if (consider(&k, &group[i]) != 0)
-                goto fail;
-            /* Samples after a stop are dropped, as if never taken. */
-            stop = br_stopper_check(&st, elapsed);
-        }
-        n_group = 0;
-    }
-    out->measure_ns = now() - s0;
-    out->stop_reason = br_stop_name(stop);
-    out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
-    if (out->event_ns)
-        out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
-    if (out->kernel_ns) {
-        out->kernel_median_ns = br_stats_finite_median(out->kernel_ns, out->n_samples);
-        out->span_median_ns = br_stats_finite_median(out->span_ns, out->n_samples);
-        out->ops_median = br_stats_finite_median(out->ops, out->n_samples);
-        if (br_breakdown_finish(&out->breakdown, &out->n_breakdown, &bd, k.names, k.n_names,
-                                o.reps) != 0)
-            goto fail;
-    }
+    int stop = sample_until_stop(&k, &sm);
+    if (stop < 0)
+        goto fail;
+    out->stop_reason = br_stop_name((br_stop)stop);
+    if (summarise(out, &k, &bd, o.reps) != 0)
+        goto fail;
     br_breakdown_dispose(&bd);
     out->present = 1;
     return 0;

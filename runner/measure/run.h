@@ -1,133 +1,18 @@
-/* run.h - orchestration: suite -> plan -> build -> measure -> results.
+/* run.h - orchestration: suite -> plan -> build -> measure -> results, for
+ * the command line, which includes this one header.
  *
- * Preparing (loading the suite, expanding the plan, evaluating bytes and
- * flops for every combination) is separate from executing, so every suite
- * given on the command line is checked before anything runs.
+ * The parts live in the stages they belong to: the run settings and the
+ * session in measure/session.h, the job in plan/job.h, the build and kernel
+ * resolution in build/resolve.h, the measuring of a built job in
+ * measure/execute.h. This header only gathers them (and so points from
+ * measure/ to plan/ and build/): callers may include the parts instead.
  */
 #ifndef BR_RUN_H
 #define BR_RUN_H
 
-#include <stddef.h>
+#include "build/resolve.h"
+#include "execute.h"
+#include "plan/job.h"
+#include "session.h"
 
-#include "plan/plan.h"
-#include "results/results.h"
-#include "suite/suite.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* Command-line settings that replace the suite's (a negative or zero value,
- * as noted, leaves the suite's). */
-typedef struct br_measure_overrides {
-    size_t min_samples; /* 0: suite */
-    double min_time_ns; /* < 0: suite */
-    double max_noise;   /* < 0: suite */
-    double timeout_ns;  /* < 0: suite */
-    size_t max_samples; /* 0: suite */
-    double throttle;    /* < 0: suite; 0 turns the check off */
-    int hold;           /* < 0: suite; 0 off, 1 on */
-    br_mode mode;       /* 0: suite */
-    br_mode headline;   /* 0: suite */
-    double warmup_ns;   /* < 0: suite */
-    int cache;          /* < 0: suite; else a br_cache_policy */
-    double watchdog_ns; /* < 0: suite */
-} br_measure_overrides;
-
-/* Overrides that change nothing. */
-void br_measure_overrides_init(br_measure_overrides *o);
-
-typedef struct br_run_opts {
-    const char *cache_dir;       /* compile cache; NULL: br_build_default_cache_dir() */
-    const char *const *patterns; /* -k globs over kernel names; may be NULL */
-    size_t n_patterns;
-    int jobs;                     /* parallel compiles; <= 0: number of CPUs */
-    int quiet;                    /* 1: no progress lines on stderr */
-    br_measure_overrides measure; /* command-line measurement settings */
-    /* The clock of GPU headline times: 0 (the default) the kernel clock
-     * when CUPTI can be used, else CUDA events (said once on stderr);
-     * BR_CLOCK_EVENTS or BR_CLOCK_KERNEL as asked (kernel still falls back
-     * to events, saying why, where CUPTI cannot be used). */
-    int gpu_clock;
-    int no_cupti; /* 1: collect no CUPTI activity at all (GPU times are CUDA events only) */
-    /* -p settings: replace (or, for zipped params, select) parameter values
-     * of every suite that has the parameter (br_plan_apply_overrides). */
-    const br_param_override *params;
-    size_t n_params;
-    double budget_ns;   /* --budget: bound on the whole invocation's measuring, ns; 0: none */
-    size_t total_cases; /* cases of every job of the invocation, for the progress line and the
-                           budget (0: each job counts its own) */
-    int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
-} br_run_opts;
-
-/* The clock of GPU headline times (br_run_opts.gpu_clock), given whether
- * the GPU timer collects the kernel clock (`kernel`) and, when not, why
- * (`why`, may be NULL): BR_CLOCK_KERNEL when it collects and events were not
- * asked for; else BR_CLOCK_EVENTS, and when the kernel clock was wanted
- * (asked, or the default) but cannot be had, a note for the user in
- * note[0..len) ("" otherwise). no_cupti: the user turned CUPTI off, which
- * needs no note. */
-br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
-                              size_t len);
-
-/* Most compile-time variants one suite may have. */
-#define BR_MAX_VARIANTS 1024
-
-/* A suite ready to run. */
-typedef struct br_job {
-    br_suite suite;
-    br_plan plan;
-    double *bytes;  /* owned: per case, bytes per execution; NAN when the suite has none */
-    double *flops;  /* owned: per case, FLOP per execution; NAN when the suite has none */
-    double *memory; /* owned: per case, its footprint in bytes (`memory`); NAN when none */
-    /* Compile-time variants: the distinct value sets of the `defines`
-     * params (one variant, with no -D flags, when there are none). */
-    size_t n_variants;
-    size_t *variant_of;         /* owned: per combination, its variant */
-    size_t *variant_combo;      /* owned: per variant, the first combination that has it */
-    struct br_job_build *built; /* owned: loaded modules and resolved kernels (br_job_build) */
-} br_job;
-
-/* Load the suite at `path`, apply the command-line measurement and
- * parameter overrides, expand its plan, evaluate `bytes` and `flops` for
- * every case and find the compile-time variants.
- * Returns 0, or -1 with a file:line:column error (bad input, or overrides
- * that contradict each other or the suite). Dispose *out with br_job_dispose in either case. */
-int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts);
-
-/* Release what *j owns; accepts NULL. */
-void br_job_dispose(br_job *j);
-
-/* What is shared by the suites of one invocation: the device, the timers. */
-typedef struct br_session br_session;
-
-/* Open a session: finds out whether a GPU is usable (and why not). Returns 0,
- * or -1 with the error set (out of memory). */
-int br_session_open(br_session **out, const br_run_opts *opts);
-
-/* Close; accepts NULL. */
-void br_session_close(br_session *s);
-
-/* Compile (or take from the cache) and load the job's kernel sources, once
- * per compile-time variant (in parallel, each a cache entry of its own:
- * `-DNAME=VALUE` for each `defines` param, `-lNAME` for each `link`
- * library), and find each suite kernel in them. Diagnostics of failed compiles go to
- * standard error; those kernels' cases will be reported failed. Without a
- * usable GPU, GPU kernels are still built when nvcc can run (so compile
- * errors and unknown names show) and their cases will be skipped. Returns 0,
- * or -1 with the error set: bad input (a kernel that no source defines, or
- * that two define: file:line:column) or an unusable cache. Call for every job
- * before executing any, so bad input runs nothing. */
-int br_job_build(br_job *job, br_session *s);
-
-/* Measure a built job: for every case setup, one execution and verify,
- * warmup, samples, verify again, teardown. Cases that fail are recorded as
- * failed and the run goes on; GPU cases without a usable GPU are recorded as
- * skipped. Fills *out (dispose with br_run_dispose, also after a failure).
- * Returns 0, or -1 with the error set (out of memory, or a job not built). */
-int br_job_execute(br_run *out, const br_job *job, br_session *s);
-
-#ifdef __cplusplus
-}
-#endif
 #endif

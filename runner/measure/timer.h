@@ -119,6 +119,17 @@ typedef struct br_timer_ops {
      * that never defers). */
     int (*resolve)(void *state, const uint64_t *tags, size_t n, const br_sample_ops **out,
                    const char *const **names, size_t *n_names);
+
+    /* Memory of the timer's device for a case: `bytes` bytes of device
+     * memory (pinned 0) or of page-locked host memory (pinned 1). Returns 0
+     * and sets *out, or -1 with *why the device's reason (a static string).
+     * May be NULL: the backend has no device (the host timer). */
+    int (*alloc)(void *state, void **out, size_t bytes, int pinned, const char **why);
+    /* Release p from alloc (pinned as it was allocated). NULL when alloc is. */
+    void (*free)(void *state, void *p, int pinned);
+    /* Clear a non-sticky error a case left, so the next case starts clean.
+     * May be NULL. */
+    void (*clear_error)(void *state);
 } br_timer_ops;
 
 /* The backend called `name`, or NULL. "cuda-events" exists only in builds

@@ -211,30 +211,29 @@ static int build_graph(cuda_timer *t, br_exec_fn run, void *ctx, size_t reps) {
     return 0;
 }
 
-static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, void *ctx,
-                       br_sample *out) {
-    cuda_timer *t = state;
-    size_t reps = o->reps ? o->reps : 1;
-    out->ns = NAN;
-    out->sm_mhz = NAN;
-    out->graph = 0;
-    out->ops = NULL;
-    out->op_names = NULL;
-    out->n_op_names = 0;
-    out->tag = 0;
-    uint64_t tag = ++t->tag;
+/* One sample's course, from before its launch to after its wait. */
+typedef struct sample_run {
+    uint64_t tag;
+    size_t reps;
+    int use_graph, hold, defer;
+    int rc;                     /* the launch's outcome: 0, or -1 with the error set */
+    cudaError_t rec, prb, sync; /* stop event, second probe, the wait */
+} sample_run;
 
-    int use_graph = 0;
-    if (reps > 1 && o->graph && !t->graph_failed) {
-        if (!t->graph || t->graph_run != run || t->graph_ctx != ctx || t->graph_reps != reps) {
-            int g = build_graph(t, run, ctx, reps);
+/* Before the sample: the graph of a batch (built or reused), the flush and
+ * the launch hold, all enqueued ahead of the timed span. Returns 0, or -1
+ * with the error set. */
+static int sample_prepare(cuda_timer *t, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                          sample_run *r) {
+    if (r->reps > 1 && o->graph && !t->graph_failed) {
+        if (!t->graph || t->graph_run != run || t->graph_ctx != ctx || t->graph_reps != r->reps) {
+            int g = build_graph(t, run, ctx, r->reps);
             if (g < 0)
                 return -1;
         }
-        use_graph = t->graph != NULL;
+        r->use_graph = t->graph != NULL;
     }
-    int hold = o->hold && (use_graph || reps <= BR_HOLD_MAX_LAUNCHES);
-
+    r->hold = o->hold && (r->use_graph || r->reps <= BR_HOLD_MAX_LAUNCHES);
     if (o->flush == BR_FLUSH_READ) {
         if (BR_CUDA(
                 br_gpu_read_flush(t->stream, t->flush_buf, t->flush_bytes, t->sink, t->sm_count)))
@@ -243,63 +242,36 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
         if (BR_CUDA(cudaMemsetAsync(t->flush_buf, 0, t->flush_bytes, t->stream)))
             return -1;
     }
-    if (hold) {
+    if (r->hold) {
         t->hold->release = 0;
         t->hold->timed_out = 0;
         if (BR_CUDA(br_gpu_hold_launch(t->stream, t->hold_dev, (uint64_t)BR_HOLD_TIMEOUT_NS)))
             return -1;
     }
-    int rc = 0;
-    if (o->probe)
-        rc = BR_CUDA(br_gpu_clock_probe(t->stream, &t->clock_dev[0], NULL, 0));
-    /* The CUPTI region opens before the start event and closes after the
-     * stop event, so its host calls stay out of the event-timed span (the
-     * event records enqueue no GPU operation; the probes stay outside). */
-    int pushed = 0;
-    if (rc == 0 && t->cupti) {
-        rc = br_cupti_push(tag);
-        pushed = rc == 0;
-    }
-    if (rc == 0)
-        rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
-    if (rc == 0) {
-        if (use_graph) {
-            rc = BR_CUDA(cudaGraphLaunch(t->graph, t->stream));
-        } else {
-            for (size_t i = 0; i < reps && rc == 0; i++)
-                rc = run(ctx) != 0 ? -1 : 0;
-        }
-    }
-    /* Record, release and wait even when something failed, so nothing stays
-     * in flight and the hold never waits for its timeout. */
-    cudaError_t rec = cudaEventRecord(t->stop, t->stream);
-    if (pushed && br_cupti_pop() != 0 && rc == 0)
-        rc = -1;
-    cudaError_t prb = cudaSuccess;
-    if (o->probe)
-        prb = br_gpu_clock_probe(t->stream, &t->clock_dev[1], &t->clock_dev[0],
-                                 (uint64_t)BR_PROBE_MIN_WINDOW_NS);
-    if (hold)
-        __atomic_store_n(&t->hold->release, 1, __ATOMIC_SEQ_CST);
-    cudaError_t sync = cudaStreamSynchronize(t->stream);
+    return 0;
+}
+
+/* After the wait: CUPTI's records collected (or left to cuda_resolve), the
+ * errors checked, the event time and the SM clock into *out. Returns 0, or
+ * -1 with the error set. */
+static int sample_finish(cuda_timer *t, const br_sample_opts *o, sample_run *r, br_sample *out) {
     /* Collect even after a failure, so no record of this sample is left for
      * the next one to count as late. */
-    int defer = t->cupti && o->defer;
-    int collected = t->cupti && !defer && sync == cudaSuccess && rc == 0
-                        ? (ops_reserve(t, 1) || br_cupti_collect(t->ops, &tag, 1))
+    int collected = t->cupti && !r->defer && r->sync == cudaSuccess && r->rc == 0
+                        ? (ops_reserve(t, 1) || br_cupti_collect(t->ops, &r->tag, 1))
                         : 0;
-    if (rc != 0) {
-        if (t->cupti && sync == cudaSuccess && ops_reserve(t, 1) == 0) {
+    if (r->rc != 0) {
+        if (t->cupti && r->sync == cudaSuccess && ops_reserve(t, 1) == 0) {
             char keep[BR_ERROR_MAX];
             snprintf(keep, sizeof keep, "%s", br_error_get());
-            br_cupti_collect(t->ops, &tag, 1);
+            br_cupti_collect(t->ops, &r->tag, 1);
             br_error_set("%s", keep);
         }
         return -1;
     }
-    if (BR_CUDA(rec) || BR_CUDA(prb) || BR_CUDA(sync) || BR_CUDA(cudaGetLastError()))
+    if (BR_CUDA(r->rec) || BR_CUDA(r->prb) || BR_CUDA(r->sync) || BR_CUDA(cudaGetLastError()))
         return -1;
-    if (hold && t->hold->timed_out)
+    if (r->hold && t->hold->timed_out)
         return br_error_set("the launch hold timed out after %.0f s: the kernel's run waited for "
                             "the GPU (run must only enqueue work); set 'hold: false' under "
                             "'measure' to time such a kernel",
@@ -308,9 +280,9 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     if (BR_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop)))
         return -1;
     out->ns = (double)ms * 1e6;
-    out->graph = use_graph;
-    if (defer) {
-        out->tag = tag;
+    out->graph = r->use_graph;
+    if (r->defer) {
+        out->tag = r->tag;
     } else if (t->cupti) {
         if (collected != 0)
             return -1;
@@ -329,6 +301,80 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     return 0;
 }
 
+/* One sample. The timed span (start event to stop event, and the CUPTI
+ * region around it) stays here whole, with nothing but the launches in it. */
+static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, void *ctx,
+                       br_sample *out) {
+    cuda_timer *t = state;
+    out->ns = NAN;
+    out->sm_mhz = NAN;
+    out->graph = 0;
+    out->ops = NULL;
+    out->op_names = NULL;
+    out->n_op_names = 0;
+    out->tag = 0;
+    sample_run r = {.tag = ++t->tag, .reps = o->reps ? o->reps : 1};
+    if (sample_prepare(t, o, run, ctx, &r) != 0)
+        return -1;
+    if (o->probe)
+        r.rc = BR_CUDA(br_gpu_clock_probe(t->stream, &t->clock_dev[0], NULL, 0));
+    /* The CUPTI region opens before the start event and closes after the
+     * stop event, so its host calls stay out of the event-timed span (the
+     * event records enqueue no GPU operation; the probes stay outside). */
+    int pushed = 0;
+    if (r.rc == 0 && t->cupti) {
+        r.rc = br_cupti_push(r.tag);
+        pushed = r.rc == 0;
+    }
+    if (r.rc == 0)
+        r.rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
+    if (r.rc == 0) {
+        if (r.use_graph) {
+            r.rc = BR_CUDA(cudaGraphLaunch(t->graph, t->stream));
+        } else {
+            for (size_t i = 0; i < r.reps && r.rc == 0; i++)
+                r.rc = run(ctx) != 0 ? -1 : 0;
+        }
+    }
+    /* Record, release and wait even when something failed, so nothing stays
+     * in flight and the hold never waits for its timeout. */
+    r.rec = cudaEventRecord(t->stop, t->stream);
+    if (pushed && br_cupti_pop() != 0 && r.rc == 0)
+        r.rc = -1;
+    r.prb = cudaSuccess;
+    if (o->probe)
+        r.prb = br_gpu_clock_probe(t->stream, &t->clock_dev[1], &t->clock_dev[0],
+                                   (uint64_t)BR_PROBE_MIN_WINDOW_NS);
+    if (r.hold)
+        __atomic_store_n(&t->hold->release, 1, __ATOMIC_SEQ_CST);
+    r.sync = cudaStreamSynchronize(t->stream);
+    r.defer = t->cupti && o->defer;
+    return sample_finish(t, o, &r, out);
+}
+
+static int cuda_alloc(void *state, void **out, size_t bytes, int pinned, const char **why) {
+    (void)state;
+    cudaError_t e = pinned ? cudaMallocHost(out, bytes) : cudaMalloc(out, bytes);
+    if (e == cudaSuccess)
+        return 0;
+    *out = NULL;
+    *why = cudaGetErrorString(e);
+    return -1;
+}
+
+static void cuda_free(void *state, void *p, int pinned) {
+    (void)state;
+    if (pinned)
+        cudaFreeHost(p);
+    else
+        cudaFree(p);
+}
+
+static void cuda_clear_error(void *state) {
+    (void)state;
+    cudaGetLastError();
+}
+
 const br_timer_ops br_timer_cuda_events = {
     .name = "cuda-events",
     .open = cuda_open,
@@ -338,6 +384,9 @@ const br_timer_ops br_timer_cuda_events = {
     .end_case = cuda_end_case,
     .kernel_clock = cuda_kernel_clock,
     .resolve = cuda_resolve,
+    .alloc = cuda_alloc,
+    .free = cuda_free,
+    .clear_error = cuda_clear_error,
 };
 
 #endif /* BR_HAVE_CUDA */

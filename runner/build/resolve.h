@@ -1,0 +1,56 @@
+/* resolve.h - a job's kernels: its sources compiled (or taken from the
+ * cache) and loaded once per compile-time variant, and each kernel of the
+ * suite found in them.
+ */
+#ifndef BR_RESOLVE_H
+#define BR_RESOLVE_H
+
+#include <stddef.h>
+
+#include "build.h"
+#include "measure/session.h"
+#include "plan/job.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One suite kernel of one variant, resolved. */
+typedef struct br_kernel_ref {
+    const br_kernel *k;   /* NULL when not resolved */
+    br_module_handle *mh; /* module that defines it, or the failed/skipped one */
+    br_case_status status;
+} br_kernel_ref;
+
+/* What br_job_build made for a job (br_job.built, owned by the job). */
+struct br_job_build {
+    br_module_handle *mods; /* variant-major: n_variants x n_sources, sources in suite order */
+    size_t n_mods;
+    br_kernel_ref *refs; /* variant-major: n_variants x n_kernels */
+};
+
+/* Release a build result; accepts NULL. */
+void br_job_build_free(struct br_job_build *b);
+
+/* The kernel of case i of a built job (job->built set). */
+const br_kernel_ref *br_job_case_ref(const br_job *job, size_t i);
+
+/* Where a resolved kernel runs: the GPU when its module is a GPU module. */
+br_backend br_kernel_ref_backend(const br_kernel_ref *ref);
+
+/* Compile (or take from the cache) and load the job's kernel sources, once
+ * per compile-time variant (in parallel, each a cache entry of its own:
+ * `-DNAME=VALUE` for each `defines` param, `-lNAME` for each `link`
+ * library), and find each suite kernel in them. Diagnostics of failed compiles go to
+ * br_log; those kernels' cases will be reported failed. Without a
+ * usable GPU, GPU kernels are still built when nvcc can run (so compile
+ * errors and unknown names show) and their cases will be skipped. Returns 0,
+ * or -1 with the error set: bad input (a kernel that no source defines, or
+ * that two define: file:line:column) or an unusable cache. Call for every job
+ * before executing any, so bad input runs nothing. */
+int br_job_build(br_job *job, br_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,54 @@
+/* case.h - one case's life in the process that runs it: the handle a
+ * module sees (br_case_api), then setup, one checked execution, the timed
+ * measurements, a second verify and teardown.
+ */
+#ifndef BR_CASE_H
+#define BR_CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchrun_kernel.h"
+#include "results/results.h"
+#include "timer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where a case is timed: the backend's timer and the clock settings. */
+typedef struct br_case_ctx {
+    const br_timer_ops *ops; /* the backend's timer */
+    void *state;             /* its open state; NULL: it could not be opened (error set) */
+    br_clock clock;          /* the headline clock (GPU: resolved; host: monotonic) */
+    double max_mhz;          /* the SM clock's maximum, MHz, for the throttle check; 0: none */
+} br_case_ctx;
+
+/* What a case is: its parameters as the module sees them and how it is measured. */
+typedef struct br_case_spec {
+    const char *const *param_names; /* n_params names, in the suite's order */
+    const int64_t *values;          /* n_params values */
+    size_t n_params;
+    uint64_t seed;             /* api->seed (br_case_seed) */
+    br_backend backend;        /* where the kernel runs */
+    br_cache_policy cache;     /* the suite's cache policy */
+    const br_measure_cfg *cfg; /* measurement settings (budget applied) */
+    double warmup_ns;
+} br_case_spec;
+
+/* FNV-1a over the suite name and the parameter values: the same inputs for
+ * every kernel at the same parameters, and in every run. */
+uint64_t br_case_seed(const char *suite_name, const int64_t *values, size_t n_values);
+
+/* Run one case of kernel k and fill out->status, stage, message, cold and
+ * batch (out->cold/batch are disposed unless the case is OK). Never fails
+ * as a whole: every failure is the case's (status BR_STATUS_FAILED, with the
+ * stage and the module's first message or the error). Sets the worker's
+ * stage (worker.h) as it goes. */
+void br_case_run(br_case_result *out, const br_case_ctx *ctx, const br_kernel *k,
+                 const br_case_spec *spec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,384 @@
+/* case_proto.c - the worker's request and reply (case_proto.h): the
+ * parent asks for the device, the measured peak or one case; the worker
+ * answers with the session fields it found out and, for a case, its result
+ * as a results document (the json reporter's, read back with
+ * br_results_parse). */
+#define _GNU_SOURCE /* open_memstream */
+#include "case_proto.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "build/resolve.h"
+#include "plan/job.h"
+#include "case.h"
+#include "reporters/reporter.h"
+#include "results/resultsfile.h"
+#include "session_impl.h"
+
+/* A request, sent as its bytes. The worker is a fork of this process made
+ * after the builds (br_job_build ends the session's worker), so `job` and
+ * what it points to are valid in it. */
+typedef struct worker_request {
+    int kind;           /* BR_REQ_* */
+    const br_job *job;  /* BR_REQ_CASE */
+    size_t index;       /* BR_REQ_CASE: the case, in job->plan */
+    br_measure_cfg cfg; /* BR_REQ_CASE: its measurement settings (budget applied) */
+    double warmup_ns;   /* BR_REQ_CASE */
+} worker_request;
+
+/* A reply: the session fields the worker found out, then (BR_REQ_CASE) the
+ * case's result as a results document of one run with one case (the json
+ * reporter's), text_len bytes. */
+typedef struct worker_reply {
+    int gpu_ok;
+    char gpu_why[512];
+    br_device device;
+    char gpu_arch[16];
+    br_clock gpu_clock;
+    char clock_note[600];
+    double peak_gbps; /* BR_REQ_PEAK */
+    size_t text_len;
+} worker_reply;
+
+_Static_assert(sizeof(((worker_reply *)0)->gpu_why) == sizeof(((br_session *)0)->gpu_why) &&
+                   sizeof(((worker_reply *)0)->gpu_arch) == sizeof(((br_session *)0)->gpu_arch) &&
+                   sizeof(((worker_reply *)0)->clock_note) == sizeof(((br_session *)0)->clock_note),
+               "worker_reply carries the session's fields whole");
+
+/* What case i is, before it runs: kernel, combination, a copy of its
+ * parameter values, bytes and flops. Returns 0, or -1 (out of memory). */
+int br_case_init(br_case_result *r, const br_job *job, size_t i) {
+    const br_plan_case *pc = &job->plan.cases[i];
+    size_t np = job->suite.n_params;
+    r->kernel = pc->kernel;
+    r->combo = pc->combo;
+    r->params = malloc((np ? np : 1) * sizeof *r->params);
+    if (!r->params)
+        return br_error_set("out of memory");
+    if (np)
+        memcpy(r->params, br_plan_params(&job->plan, pc->combo), np * sizeof *r->params);
+    r->bytes = job->bytes[i];
+    r->flops = job->flops[i];
+    return 0;
+}
+
+/* In the worker: the results document of case i with result *r (whose
+ * contents it takes), into a malloc'd text of *len bytes; NULL with the
+ * error set on failure. */
+static char *case_document(size_t *len, const br_job *job, const br_session *s, br_case_result *r) {
+    br_run run = {0};
+    char *text = NULL;
+    size_t size = 0;
+    int ok = br_run_header_fill(&run, job, s) == 0 && (run.cases = malloc(sizeof *r)) != NULL;
+    if (run.cases) {
+        run.cases[0] = *r;
+        run.n_cases = 1;
+        memset(r, 0, sizeof *r);
+    }
+    br_run_derive(&run);
+    FILE *f = ok ? open_memstream(&text, &size) : NULL;
+    const br_reporter *rep = br_reporter_find("json");
+    const br_run *runs[] = {&run};
+    br_report_opts opts = {0};
+    ok = f && rep && rep->write(f, runs, 1, &opts) == 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    br_run_dispose(&run); /* and what *r held */
+    if (!ok) {
+        free(text);
+        br_error_set("cannot write a case's result");
+        return NULL;
+    }
+    *len = size;
+    return text;
+}
+
+/* In the worker: run the case q asks for and write its result document
+ * into *text (*len bytes). Returns 0 when it measured, 1 when it failed
+ * (after a failure the process may be poisoned, by a sticky CUDA error: a
+ * fresh worker takes the next case), -1 when no document could be made. */
+static int serve_case(char **text, size_t *len, br_session *s, const worker_request *q) {
+    br_worker_set_stage("init"); /* a fresh worker starts CUDA and CUPTI first */
+    const br_suite *suite = &q->job->suite;
+    br_case_result r = {0};
+    const br_kernel_ref *ref = br_job_case_ref(q->job, q->index);
+    const char **names = malloc((suite->n_params ? suite->n_params : 1) * sizeof *names);
+    if (!names || br_case_init(&r, q->job, q->index) != 0) {
+        free(names);
+        return -1;
+    }
+    for (size_t p = 0; p < suite->n_params; p++)
+        names[p] = suite->params[p].name;
+    br_backend backend = br_kernel_ref_backend(ref);
+    int gpu = backend == BR_BACKEND_GPU;
+    br_case_ctx ctx = {.ops = br_session_timer_ops(backend),
+                       .state = br_session_timer(s, backend),
+                       .clock = gpu ? s->gpu_clock : BR_CLOCK_MONOTONIC,
+                       .max_mhz = gpu ? s->device.sm_clock_khz / 1e3 : 0};
+    br_case_spec spec = {.param_names = names,
+                         .values = r.params,
+                         .n_params = suite->n_params,
+                         .seed = br_case_seed(suite->name.text, r.params, suite->n_params),
+                         .backend = backend,
+                         .cache = suite->cache,
+                         .cfg = &q->cfg,
+                         .warmup_ns = q->warmup_ns};
+    br_case_run(&r, &ctx, ref->k, &spec);
+    free(names);
+    int rc = r.status == BR_STATUS_OK ? 0 : 1;
+    if (!(*text = case_document(len, q->job, s, &r)))
+        return -1;
+    return rc;
+}
+
+/* The worker's request handler (br_worker_serve_fn); ctx is the session
+ * (the worker's copy). */
+static int worker_serve(void *ctx, const void *req, size_t len, void **reply, size_t *reply_len) {
+    br_session *s = ctx;
+    if (!req) { /* the parent is done with this worker: flush CUPTI, release the GPU */
+        for (int b = 0; b < 2; b++)
+            if (s->timer_state[b])
+                br_session_timer_ops((br_backend)b)->close(s->timer_state[b]);
+        memset(s->timer_state, 0, sizeof s->timer_state);
+        return 0;
+    }
+    worker_request q;
+    worker_reply h;
+    if (len != sizeof q)
+        return -1;
+    memcpy(&q, req, sizeof q);
+    memset(&h, 0, sizeof h);
+    char *text = NULL;
+    int rc = 0;
+    switch (q.kind) {
+    case BR_REQ_DEVICE:
+        br_session_query_gpu_here(s);
+        break;
+    case BR_REQ_PEAK:
+        h.peak_gbps = br_session_measure_peak_here(s);
+        rc = isnan(h.peak_gbps); /* it failed: a fresh worker runs the cases */
+        break;
+    case BR_REQ_CASE:
+        if ((rc = serve_case(&text, &h.text_len, s, &q)) < 0)
+            return -1;
+        break;
+    default:
+        return -1;
+    }
+    h.gpu_ok = s->gpu_ok;
+    memcpy(h.gpu_why, s->gpu_why, sizeof h.gpu_why);
+    h.device = s->device;
+    memcpy(h.gpu_arch, s->gpu_arch, sizeof h.gpu_arch);
+    h.gpu_clock = s->gpu_clock;
+    memcpy(h.clock_note, s->clock_note, sizeof h.clock_note);
+    char *buf = malloc(sizeof h + h.text_len);
+    if (!buf) {
+        free(text);
+        return -1;
+    }
+    memcpy(buf, &h, sizeof h);
+    if (h.text_len)
+        memcpy(buf + sizeof h, text, h.text_len);
+    free(text);
+    *reply = buf;
+    *reply_len = sizeof h + h.text_len;
+    return rc;
+}
+
+/* The session's worker, started when none runs. Returns 0, or -1 with the
+ * error set. */
+static int session_worker(br_session *s) {
+    if (br_worker_alive(s->worker))
+        return 0;
+    br_session_drop_worker(s);
+    return br_worker_start(&s->worker, worker_serve, s);
+}
+
+/* Send q to the worker and take the session fields of its reply; *text
+ * (may be NULL) gets the text that follows (malloc'd, NUL-terminated, *len
+ * bytes). Returns BR_WORKER_OK, or another br_worker_result (the worker is
+ * gone; the error is set for BR_WORKER_DIED and BR_WORKER_ERROR). */
+static br_worker_result call_worker(br_session *s, const worker_request *q, double timeout_ns,
+                                    char **text, size_t *len) {
+    void *reply = NULL;
+    size_t n = 0;
+    if (session_worker(s) != 0)
+        return BR_WORKER_ERROR;
+    br_worker_result wr = br_worker_call(s->worker, q, sizeof *q, timeout_ns, &reply, &n);
+    if (wr != BR_WORKER_OK)
+        return wr;
+    worker_reply h;
+    if (n < sizeof h || (memcpy(&h, reply, sizeof h), h.text_len != n - sizeof h)) {
+        free(reply);
+        br_session_drop_worker(s);
+        br_error_set("the worker process sent a malformed reply");
+        return BR_WORKER_ERROR;
+    }
+    s->gpu_ok = h.gpu_ok;
+    memcpy(s->gpu_why, h.gpu_why, sizeof s->gpu_why);
+    s->gpu_why[sizeof s->gpu_why - 1] = '\0';
+    s->device = h.device;
+    memcpy(s->gpu_arch, h.gpu_arch, sizeof s->gpu_arch);
+    s->gpu_arch[sizeof s->gpu_arch - 1] = '\0';
+    s->gpu_clock = h.gpu_clock;
+    memcpy(s->clock_note, h.clock_note, sizeof s->clock_note);
+    s->clock_note[sizeof s->clock_note - 1] = '\0';
+    if (q->kind == BR_REQ_PEAK)
+        s->peak_gbps = h.peak_gbps;
+    if (text) {
+        /* The text moves to the front of the reply's buffer. */
+        memmove(reply, (char *)reply + sizeof h, h.text_len);
+        ((char *)reply)[h.text_len] = '\0'; /* the header was longer than one byte */
+        *text = reply;
+        *len = h.text_len;
+    } else {
+        free(reply);
+    }
+    return BR_WORKER_OK;
+}
+
+/* Ask the worker for the device (BR_REQ_DEVICE: fills s->gpu_ok, gpu_why,
+ * device, gpu_arch) or the measured peak (BR_REQ_PEAK: fills s->peak_gbps,
+ * GB/s). Returns 0, or -1 with the error set. */
+int br_session_ask(br_session *s, int kind) {
+    worker_request q = {.kind = kind};
+    /* Both take seconds at most; a minute is a driver that hangs. */
+    br_worker_result wr = call_worker(s, &q, 60e9, NULL, NULL);
+    if (wr == BR_WORKER_TIMED_OUT)
+        return br_error_set("the worker process gave no answer in 1 min");
+    if (wr == BR_WORKER_STOPPED)
+        return br_error_set("interrupted");
+    return wr == BR_WORKER_OK ? 0 : -1;
+}
+
+/* Run case i of job in the worker and fill *r (prepared by case_init)
+ * with its outcome: measured, failed, or failed because the worker died
+ * (the signal or exit status) or ran past the watchdog's limit (then it
+ * is killed). After a failure the worker is replaced. Returns 0, or 1 when
+ * an interrupt stopped the case (*r untouched; the worker is killed). */
+int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
+                 const br_measure_cfg *cfg, double warmup_ns) {
+    const br_suite *suite = &job->suite;
+    worker_request q = {
+        .kind = BR_REQ_CASE, .job = job, .index = i, .cfg = *cfg, .warmup_ns = warmup_ns};
+    int modes = (cfg->mode & BR_MODE_COLD ? 1 : 0) + (cfg->mode & BR_MODE_BATCH ? 1 : 0);
+    double limit = modes * (warmup_ns + cfg->timeout_ns) + suite->watchdog_ns;
+    char *text = NULL;
+    size_t len = 0;
+    br_worker_result wr = call_worker(s, &q, limit, &text, &len);
+    if (wr == BR_WORKER_STOPPED) {
+        br_session_drop_worker(s);
+        return 1;
+    }
+    if (wr == BR_WORKER_OK) {
+        br_run *runs = NULL;
+        size_t n = 0;
+        if (br_results_parse(&runs, &n, text, len, "the worker's result") == 0 && n == 1 &&
+            runs[0].n_cases == 1) {
+            br_case_result *c = &runs[0].cases[0];
+            r->status = c->status;
+            r->stage = c->stage;
+            r->message = c->message;
+            r->cold = c->cold;
+            r->batch = c->batch;
+            c->stage = c->message = NULL;
+            memset(&c->cold, 0, sizeof c->cold);
+            memset(&c->batch, 0, sizeof c->batch);
+        } else {
+            if (n == 1)
+                br_error_set("it holds %zu cases", runs[0].n_cases);
+            r->status = BR_STATUS_FAILED;
+            r->stage = br_strdup("run");
+            r->message = br_strfmt("cannot read the worker process's result: %s", br_error_get());
+        }
+        br_results_free(runs, n);
+        free(text);
+        if (r->status != BR_STATUS_OK)
+            br_session_drop_worker(s); /* it exits after a failure */
+        return 0;
+    }
+    const char *stage = br_worker_stage(s->worker);
+    r->status = BR_STATUS_FAILED;
+    r->stage = br_strdup(stage[0] ? stage : "run");
+    if (wr == BR_WORKER_TIMED_OUT) {
+        char total[32], w[32], t[32], d[32];
+        br_format_duration(total, sizeof total, limit);
+        br_format_duration(w, sizeof w, warmup_ns);
+        br_format_duration(t, sizeof t, cfg->timeout_ns);
+        br_format_duration(d, sizeof d, suite->watchdog_ns);
+        r->message = br_strfmt("timed out after %s (%swarmup %s + timeout %s%s + watchdog %s): "
+                               "its worker process was killed",
+                               total, modes > 1 ? "(" : "", w, t, modes > 1 ? ") x 2" : "", d);
+    } else if (wr == BR_WORKER_ERROR) {
+        free(r->stage);
+        r->stage = br_strdup("setup");
+        r->message = br_strfmt("could not run the case in a worker process: %s", br_error_get());
+    } else {
+        r->message = br_strfmt("crashed: %s", br_error_get());
+    }
+    br_session_drop_worker(s);
+    return 0;
+}
+
+/* The run's header from the job and the session: everything but the
+ * cases, the git information and a measured peak. Returns 0, or -1 (out
+ * of memory). */
+int br_run_header_fill(br_run *out, const br_job *job, const br_session *s) {
+    const br_suite *suite = &job->suite;
+    const struct br_job_build *b = job->built;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    out->benchrun_version = br_strdup(BR_VERSION);
+    out->suite_name = br_strdup(suite->name.text);
+    out->suite_description = suite->description.text ? br_strdup(suite->description.text) : NULL;
+    out->suite_path = br_strdup(suite->path);
+    memcpy(out->suite_hash, suite->hash, sizeof out->suite_hash);
+    out->metric = suite->metric;
+    out->cache = suite->cache;
+    out->warmup_ns = suite->warmup_ns;
+    out->measure = suite->measure;
+    out->regression = suite->regression;
+    out->host = s->host;
+    out->n_params = suite->n_params;
+    out->param_names = calloc(suite->n_params ? suite->n_params : 1, sizeof *out->param_names);
+    out->n_kernels = suite->n_kernels;
+    out->kernels = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *out->kernels);
+    if (!out->benchrun_version || !out->suite_name || !out->suite_path || !out->param_names ||
+        !out->kernels)
+        return br_error_set("out of memory");
+    for (size_t p = 0; p < suite->n_params; p++)
+        if (!(out->param_names[p] = br_strdup(suite->params[p].name)))
+            return -1;
+    out->peak_kind = suite->peak;
+    out->peak_gbps = NAN;
+    out->peak_gflops = NAN;
+    for (size_t i = 0; s->gpu_ok && i < b->n_mods; i++) {
+        if (b->mods[i].is_gpu) {
+            out->has_device = 1;
+            out->device = s->device;
+        }
+    }
+    if (out->has_device) {
+        out->peak_gbps = out->device.peak_gbps;
+        out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
+    }
+    for (size_t i = 0; i < suite->n_kernels; i++) {
+        br_run_kernel *rk = &out->kernels[i];
+        const br_kernel_ref *ref = &b->refs[i];
+        rk->name = br_strdup(suite->kernels[i].text);
+        rk->source = br_strdup(ref->mh ? ref->mh->source : "");
+        rk->backend = br_kernel_ref_backend(ref);
+        if (!rk->name || !rk->source)
+            return -1;
+    }
+    out->gpu_clock = s->gpu_clock;
+    return 0;
+}

@@ -1,0 +1,50 @@
+/* case_proto.h - the worker's request and reply: every CUDA call and every
+ * case runs in a worker process (worker.h), forked after the builds; the
+ * parent asks it for the device, the measured peak or one case.
+ */
+#ifndef BR_CASE_PROTO_H
+#define BR_CASE_PROTO_H
+
+#include <stddef.h>
+
+#include "results/results.h"
+#include "session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct br_job; /* plan/job.h: a suite ready to run */
+
+/* What a worker is asked (br_session_ask's kind). */
+enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
+
+/* Ask the session's worker (started when none runs) for the device
+ * (BR_REQ_DEVICE: fills the session's gpu_ok, gpu_why, device, gpu_arch) or
+ * the measured peak (BR_REQ_PEAK: fills its peak_gbps, GB/s). Returns 0, or
+ * -1 with the error set. */
+int br_session_ask(br_session *s, int kind);
+
+/* What case i of job is, before it runs: kernel, combination, a copy of its
+ * parameter values (r->params, owned by *r), bytes and flops. Returns 0, or
+ * -1 (out of memory). */
+int br_case_init(br_case_result *r, const struct br_job *job, size_t i);
+
+/* Run case i of a built job in the worker and fill *r (prepared by
+ * br_case_init) with its outcome: measured, failed, or failed because the
+ * worker died (the signal or exit status) or ran past the watchdog's limit
+ * (then it is killed). After a failure the worker is replaced. Returns 0,
+ * or 1 when an interrupt stopped the case (*r untouched; the worker is
+ * killed). */
+int br_case_exec(br_case_result *r, const struct br_job *job, br_session *s, size_t i,
+                 const br_measure_cfg *cfg, double warmup_ns);
+
+/* The run's header from a built job and the session: everything but the
+ * cases, the git information and a measured peak. Returns 0, or -1 (out of
+ * memory); dispose *out with br_run_dispose in either case. */
+int br_run_header_fill(br_run *out, const struct br_job *job, const br_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

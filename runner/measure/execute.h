@@ -1,0 +1,24 @@
+/* execute.h - measuring one built suite. */
+#ifndef BR_EXECUTE_H
+#define BR_EXECUTE_H
+
+#include "results/results.h"
+#include "session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct br_job; /* plan/job.h: a suite ready to run */
+
+/* Measure a built job: for every case setup, one execution and verify,
+ * warmup, samples, verify again, teardown. Cases that fail are recorded as
+ * failed and the run goes on; GPU cases without a usable GPU are recorded as
+ * skipped. Fills *out (dispose with br_run_dispose, also after a failure).
+ * Returns 0, or -1 with the error set (out of memory, or a job not built). */
+int br_job_execute(br_run *out, const struct br_job *job, br_session *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
