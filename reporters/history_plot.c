@@ -468,6 +468,70 @@ int br_history_have_gnuplot(void) {
     }
 }
 
+/* Create the temporary SVG beside svg_path (tmp_svg: "svg_path.XXXXXX",
+ * replaced by the name made) with the mode a new file would get. Returns 0,
+ * or -1 with the error set (the file, if made, is left for the caller to
+ * unlink; *made says whether it was). */
+static int make_tmp_svg(char *tmp_svg, int *made, const char *svg_path) {
+    int svg_fd = mkstemp(tmp_svg);
+    *made = svg_fd >= 0;
+    if (svg_fd < 0)
+        return br_error_set("--plot %s: cannot create %s: %s", svg_path, tmp_svg, strerror(errno));
+    /* mkstemp made it 0600; the plot gets the mode a new file would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(svg_fd, 0666 & ~mask) != 0) {
+        br_error_set("--plot %s: cannot set the mode of %s: %s", svg_path, tmp_svg,
+                     strerror(errno));
+        close(svg_fd);
+        return -1;
+    }
+    close(svg_fd);
+    return 0;
+}
+
+/* Write the script drawing h into tmp_svg to a new temporary file `script`
+ * ("DIR/benchrun-history-XXXXXX.gp", replaced by the name made). Returns 0,
+ * or -1 with the error set (*made says whether `script` exists). */
+static int write_script(char *script, int *made, const br_history *h, const char *tmp_svg) {
+    int fd = mkstemps(script, 3);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    *made = fd >= 0;
+    if (!f) {
+        br_error_set("cannot create a temporary gnuplot script %s: %s", script, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int wrc = br_history_plot_script(f, h, tmp_svg);
+    if (fclose(f) != 0 && wrc == 0)
+        wrc = br_error_set("cannot write the gnuplot script %s: %s", script, strerror(errno));
+    return wrc;
+}
+
+/* Run gnuplot on `script` (drawing svg_path) and wait for it. Returns 0, or
+ * -1 with the error set. */
+static int run_gnuplot(const char *script, const char *svg_path) {
+    char *argv[] = {"gnuplot", (char *)script, NULL};
+    pid_t pid;
+    int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (e != 0)
+        return br_error_set("cannot run gnuplot: %s", strerror(e));
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR)
+            return br_error_set("waiting for gnuplot: %s", strerror(errno));
+    }
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        if (WIFEXITED(st))
+            return br_error_set(
+                "gnuplot failed (exit status %d) drawing %s; its messages are above",
+                WEXITSTATUS(st), svg_path);
+        return br_error_set("gnuplot was killed by signal %d drawing %s", WTERMSIG(st), svg_path);
+    }
+    return 0;
+}
+
 int br_history_plot(const br_history *h, const char *svg_path) {
     if (!br_history_have_gnuplot())
         return br_error_set("benchrun history --plot needs gnuplot (apt-get install "
@@ -476,68 +540,13 @@ int br_history_plot(const br_history *h, const char *svg_path) {
         if ((unsigned char)*s < 0x20)
             return br_error_set("--plot %s: a control character in the file name", svg_path);
     }
-    int rc = -1, fd = -1, svg_fd = -1;
-    FILE *f = NULL;
+    int rc = -1, svg_made = 0, script_made = 0;
     const char *tmpdir = getenv("TMPDIR");
     char *script = br_strfmt("%s/benchrun-history-XXXXXX.gp", tmpdir && *tmpdir ? tmpdir : "/tmp");
     char *tmp_svg = br_strfmt("%s.XXXXXX", svg_path);
-    if (!script || !tmp_svg)
+    if (!script || !tmp_svg || make_tmp_svg(tmp_svg, &svg_made, svg_path) != 0 ||
+        write_script(script, &script_made, h, tmp_svg) != 0 || run_gnuplot(script, svg_path) != 0)
         goto done;
-    if ((svg_fd = mkstemp(tmp_svg)) < 0) {
-        br_error_set("--plot %s: cannot create %s: %s", svg_path, tmp_svg, strerror(errno));
-        free(tmp_svg);
-        tmp_svg = NULL;
-        goto done;
-    }
-    /* mkstemp made it 0600; the plot gets the mode a new file would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(svg_fd, 0666 & ~mask) != 0) {
-        br_error_set("--plot %s: cannot set the mode of %s: %s", svg_path, tmp_svg,
-                     strerror(errno));
-        close(svg_fd);
-        goto done;
-    }
-    close(svg_fd);
-    if ((fd = mkstemps(script, 3)) < 0 || !(f = fdopen(fd, "w"))) {
-        br_error_set("cannot create a temporary gnuplot script %s: %s", script, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(script);
-        }
-        free(script);
-        script = NULL;
-        goto done;
-    }
-    fd = -1;
-    int wrc = br_history_plot_script(f, h, tmp_svg);
-    if (fclose(f) != 0 && wrc == 0)
-        wrc = br_error_set("cannot write the gnuplot script %s: %s", script, strerror(errno));
-    f = NULL;
-    if (wrc != 0)
-        goto done;
-    char *argv[] = {"gnuplot", script, NULL};
-    pid_t pid;
-    int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (e != 0) {
-        br_error_set("cannot run gnuplot: %s", strerror(e));
-        goto done;
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR) {
-            br_error_set("waiting for gnuplot: %s", strerror(errno));
-            goto done;
-        }
-    }
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (WIFEXITED(st))
-            br_error_set("gnuplot failed (exit status %d) drawing %s; its messages are above",
-                         WEXITSTATUS(st), svg_path);
-        else
-            br_error_set("gnuplot was killed by signal %d drawing %s", WTERMSIG(st), svg_path);
-        goto done;
-    }
     struct stat sb;
     if (stat(tmp_svg, &sb) != 0 || sb.st_size == 0) {
         br_error_set("gnuplot wrote nothing drawing %s", svg_path);
@@ -547,19 +556,14 @@ int br_history_plot(const br_history *h, const char *svg_path) {
         br_error_set("--plot %s: cannot rename %s over it: %s", svg_path, tmp_svg, strerror(errno));
         goto done;
     }
-    free(tmp_svg);
-    tmp_svg = NULL;
+    svg_made = 0;
     rc = 0;
 done:
-    if (f)
-        fclose(f);
-    if (script) {
+    if (script_made)
         unlink(script);
-        free(script);
-    }
-    if (tmp_svg) {
+    if (svg_made)
         unlink(tmp_svg);
-        free(tmp_svg);
-    }
+    free(script);
+    free(tmp_svg);
     return rc;
 }

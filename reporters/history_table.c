@@ -113,7 +113,8 @@ static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g) {
         }
     }
     for (size_t j = 0; j < v->n; j++)
-        dirty |= br_history_has_commit(br_history_view_run(v, j)) && br_history_view_run(v, j)->git.dirty;
+        dirty |= br_history_has_commit(br_history_view_run(v, j)) &&
+                 br_history_view_run(v, j)->git.dirty;
 
     /* The rules of the newer side of the comparisons: one line when all agree. */
     int same_rules = 1;
@@ -173,35 +174,42 @@ static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g) {
     }
 }
 
-/* Print the table of one suite's view. */
-static int print_view(FILE *f, const br_history_view *v, int ascii) {
-    const tglyphs *g = ascii ? &ascii_tg : &utf8_tg;
-    size_t np = v->n_pnames, n_cols = 1 + np + v->n;
-    size_t n_head = v->n_devices > 1 ? 3 : 2;
-    size_t *w = calloc(n_cols, sizeof *w);
-    size_t *vw = calloc(v->n + 1, sizeof *vw), *mw = calloc(v->n + 1, sizeof *mw);
-    char(*head)[3][64] = calloc(n_cols, sizeof *head);
-    int rc = -1;
-    if (!w || !vw || !mw || !head) {
-        br_error_set("out of memory");
-        goto done;
-    }
-    snprintf(head[0][0], 64, "kernel");
+/* The layout of one suite's table: the header cells and the column widths. */
+typedef struct tlayout {
+    const br_history_view *v;
+    const tglyphs *g;
+    size_t np, n_cols, n_head; /* parameters, columns, header lines */
+    size_t *w;                 /* per column: its width */
+    size_t *vw, *mw;           /* per run: the widths of its values and its marks */
+    char (*head)[3][64];       /* per column: its header lines */
+} tlayout;
+
+/* The header cells of t and the column widths they need. */
+static void layout_head(tlayout *t, int ascii) {
+    const br_history_view *v = t->v;
+    size_t np = t->np;
+    snprintf(t->head[0][0], 64, "kernel");
     for (size_t p = 0; p < np; p++)
-        snprintf(head[1 + p][0], 64, "%s", v->pnames[p]);
+        snprintf(t->head[1 + p][0], 64, "%s", v->pnames[p]);
     for (size_t j = 0; j < v->n; j++) {
-        char *h3 = head[1 + np + j][0];
+        char *h3 = t->head[1 + np + j][0];
         br_history_label(h3, 64, v->h, v->first + j, ascii);
-        br_history_short_date(head[1 + np + j][1], 64, br_history_view_run(v, j)->date);
-        if (n_head == 3)
-            snprintf(head[1 + np + j][2], 64, "dev %zu", v->dev[j] + 1);
+        br_history_short_date(t->head[1 + np + j][1], 64, br_history_view_run(v, j)->date);
+        if (t->n_head == 3)
+            snprintf(t->head[1 + np + j][2], 64, "dev %zu", v->dev[j] + 1);
     }
-    for (size_t c = 0; c < n_cols; c++) {
-        for (size_t k = 0; k < n_head; k++) {
-            size_t hw = br_report_display_width(head[c][k]);
-            w[c] = hw > w[c] ? hw : w[c];
+    for (size_t c = 0; c < t->n_cols; c++) {
+        for (size_t k = 0; k < t->n_head; k++) {
+            size_t hw = br_report_display_width(t->head[c][k]);
+            t->w[c] = hw > t->w[c] ? hw : t->w[c];
         }
     }
+}
+
+/* Widen the columns of t to the rows' cells. */
+static void layout_rows(tlayout *t) {
+    const br_history_view *v = t->v;
+    size_t np = t->np, *w = t->w;
     char val[64], mark[64], buf[64];
     for (size_t row = 0; row < v->n_rows; row++) {
         const br_run *r = br_history_view_run(v, v->rows[row].run);
@@ -217,78 +225,115 @@ static int print_view(FILE *f, const br_history_view *v, int ascii) {
             }
         }
         for (size_t j = 0; j < v->n; j++) {
-            cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g);
+            cell_text(val, sizeof val, mark, sizeof mark, v, row, j, t->g);
             size_t a = br_report_display_width(val), b = br_report_display_width(mark);
-            vw[j] = a > vw[j] ? a : vw[j];
-            mw[j] = b > mw[j] ? b : mw[j];
+            t->vw[j] = a > t->vw[j] ? a : t->vw[j];
+            t->mw[j] = b > t->mw[j] ? b : t->mw[j];
         }
     }
     for (size_t j = 0; j < v->n; j++) {
-        size_t cw = vw[j] + (mw[j] ? 1 + mw[j] : 0);
+        size_t cw = t->vw[j] + (t->mw[j] ? 1 + t->mw[j] : 0);
         w[1 + np + j] = cw > w[1 + np + j] ? cw : w[1 + np + j];
     }
+}
 
-    put_title(f, v, g);
-    for (size_t k = 0; k < n_head; k++) {
-        for (size_t c = 0; c < n_cols; c++) {
-            const char *s = head[c][k];
-            int right = c >= 1 && c < 1 + np;
+/* The header lines of t and the rule under them. */
+static void put_head(FILE *f, const tlayout *t) {
+    const tglyphs *g = t->g;
+    for (size_t k = 0; k < t->n_head; k++) {
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const char *s = t->head[c][k];
+            int right = c >= 1 && c < 1 + t->np;
             if (c)
                 fprintf(f, " %s ", g->v);
             else
                 fputc(' ', f);
             if (right)
-                pad(f, w[c] - br_report_display_width(s));
+                pad(f, t->w[c] - br_report_display_width(s));
             fputs(s, f);
-            if (!right && c + 1 < n_cols)
-                pad(f, w[c] - br_report_display_width(s));
+            if (!right && c + 1 < t->n_cols)
+                pad(f, t->w[c] - br_report_display_width(s));
         }
         fputc('\n', f);
     }
-    for (size_t c = 0; c < n_cols; c++) {
+    for (size_t c = 0; c < t->n_cols; c++) {
         if (c)
             fputs(g->cross, f);
-        for (size_t k = 0; k < w[c] + 2; k++)
+        for (size_t k = 0; k < t->w[c] + 2; k++)
             fputs(g->h, f);
     }
     fputc('\n', f);
-    for (size_t row = 0; row < v->n_rows; row++) {
-        const br_run *r = br_history_view_run(v, v->rows[row].run);
-        const br_case_result *c = &r->cases[v->rows[row].ci];
-        const char *k = br_history_kernel_of(r, c);
-        fprintf(f, " %s", k);
-        pad(f, w[0] - br_report_display_width(k));
-        for (size_t p = 0; p < np; p++) {
-            int64_t x;
-            buf[0] = '\0';
-            if (br_history_param_of(&x, r, c, v->pnames[p]))
-                br_format_param(buf, sizeof buf, x);
-            fprintf(f, " %s ", g->v);
-            pad(f, w[1 + p] - br_report_display_width(buf));
-            fputs(buf, f);
-        }
-        for (size_t j = 0; j < v->n; j++) {
-            cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g);
-            fprintf(f, " %s ", g->v);
-            pad(f, vw[j] - br_report_display_width(val));
-            fputs(val, f);
-            size_t used = vw[j];
-            if (mark[0]) {
-                fprintf(f, " %s", mark);
-                used += 1 + br_report_display_width(mark);
-            }
-            if (j + 1 < v->n)
-                pad(f, w[1 + np + j] - used);
-        }
-        fputc('\n', f);
+}
+
+/* One row of t. */
+static void put_row(FILE *f, const tlayout *t, size_t row) {
+    const br_history_view *v = t->v;
+    const tglyphs *g = t->g;
+    size_t np = t->np;
+    char val[64], mark[64], buf[64];
+    const br_run *r = br_history_view_run(v, v->rows[row].run);
+    const br_case_result *c = &r->cases[v->rows[row].ci];
+    const char *k = br_history_kernel_of(r, c);
+    fprintf(f, " %s", k);
+    pad(f, t->w[0] - br_report_display_width(k));
+    for (size_t p = 0; p < np; p++) {
+        int64_t x;
+        buf[0] = '\0';
+        if (br_history_param_of(&x, r, c, v->pnames[p]))
+            br_format_param(buf, sizeof buf, x);
+        fprintf(f, " %s ", g->v);
+        pad(f, t->w[1 + p] - br_report_display_width(buf));
+        fputs(buf, f);
     }
-    put_legend(f, v, g);
+    for (size_t j = 0; j < v->n; j++) {
+        cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g);
+        fprintf(f, " %s ", g->v);
+        pad(f, t->vw[j] - br_report_display_width(val));
+        fputs(val, f);
+        size_t used = t->vw[j];
+        if (mark[0]) {
+            fprintf(f, " %s", mark);
+            used += 1 + br_report_display_width(mark);
+        }
+        if (j + 1 < v->n)
+            pad(f, t->w[1 + np + j] - used);
+    }
+    fputc('\n', f);
+}
+
+/* Print the table of one suite's view. */
+static int print_view(FILE *f, const br_history_view *v, int ascii) {
+    tlayout t = {v,
+                 ascii ? &ascii_tg : &utf8_tg,
+                 v->n_pnames,
+                 1 + v->n_pnames + v->n,
+                 v->n_devices > 1 ? 3 : 2,
+                 NULL,
+                 NULL,
+                 NULL,
+                 NULL};
+    t.w = calloc(t.n_cols, sizeof *t.w);
+    t.vw = calloc(v->n + 1, sizeof *t.vw);
+    t.mw = calloc(v->n + 1, sizeof *t.mw);
+    t.head = calloc(t.n_cols, sizeof *t.head);
+    int rc = -1;
+    if (!t.w || !t.vw || !t.mw || !t.head) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    layout_head(&t, ascii);
+    layout_rows(&t);
+    put_title(f, v, t.g);
+    put_head(f, &t);
+    for (size_t row = 0; row < v->n_rows; row++)
+        put_row(f, &t, row);
+    put_legend(f, v, t.g);
     rc = ferror(f) ? br_error_set("cannot write the history table: %s", strerror(errno)) : 0;
 done:
-    free(w);
-    free(vw);
-    free(mw);
-    free(head);
+    free(t.w);
+    free(t.vw);
+    free(t.mw);
+    free(t.head);
     return rc;
 }
 

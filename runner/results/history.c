@@ -195,26 +195,23 @@ static void number_reruns(br_history *h) {
             const br_run *o = &h->runs[j].run;
             if (strcmp(o->suite_name ? o->suite_name : "", r->suite_name ? r->suite_name : ""))
                 break;
-            int same = br_history_has_commit(r) ? br_history_has_commit(o) && strcmp(o->git.sha, r->git.sha) == 0
-                                     : !br_history_has_commit(o);
+            int same = br_history_has_commit(r)
+                           ? br_history_has_commit(o) && strcmp(o->git.sha, r->git.sha) == 0
+                           : !br_history_has_commit(o);
             k += same;
         }
         h->runs[i].rerun = k;
     }
 }
 
-int br_history_load(br_history *out, const char *dir, const br_history_filter *f) {
-    memset(out, 0, sizeof *out);
-    static const br_history_filter all = {0};
-    if (!f)
-        f = &all;
+/* Read every results file directly in dir into *out (unsorted). Returns 0,
+ * or -1 with the error set. */
+static int load_dir(br_history *out, const char *dir) {
     struct dirent **names = NULL;
     int n_names = -1, rc = -1;
     size_t cap = 0;
     char *path = NULL;
 
-    if (!(out->dir = br_strdup(dir)))
-        return -1;
     n_names = scandir(dir, &names, is_json_name, alphasort);
     if (n_names < 0)
         return br_error_set("%s: cannot open directory: %s", dir, strerror(errno));
@@ -235,9 +232,18 @@ int br_history_load(br_history *out, const char *dir, const br_history_filter *f
         br_error_set("%s: holds no results files (*.json)", dir);
         goto done;
     }
-    if (out->n_runs > 1)
-        qsort(out->runs, out->n_runs, sizeof *out->runs, cmp_runs);
+    rc = 0;
+done:
+    free(path);
+    for (int i = 0; i < n_names; i++)
+        free(names[i]);
+    free(names);
+    return rc;
+}
 
+/* Drop the runs of *out (sorted) that f's suite, kernels and parameters do
+ * not select. Returns 0, or -1 with the error set. */
+static int filter_runs(br_history *out, const char *dir, const br_history_filter *f) {
     if (f->suite) {
         char suites[512];
         br_history_suite_list(suites, sizeof suites, out);
@@ -246,19 +252,17 @@ int br_history_load(br_history *out, const char *dir, const br_history_filter *f
             if (!name || strcmp(name, f->suite) != 0)
                 drop_run(out, i);
         }
-        if (out->n_runs == 0) {
-            br_error_set("%s: holds no run of suite '%s' (suites: %s)", dir, f->suite,
-                         suites[0] ? suites : "none");
-            goto done;
-        }
+        if (out->n_runs == 0)
+            return br_error_set("%s: holds no run of suite '%s' (suites: %s)", dir, f->suite,
+                                suites[0] ? suites : "none");
     }
     for (size_t p = 0; p < f->n_params; p++) {
         if (!has_param(out, f->params[p].name)) {
             char known[512];
             param_list(known, sizeof known, out);
-            br_error_set("-p %s=...: no run of the history has a parameter '%s' (parameters: %s)",
-                         f->params[p].name, f->params[p].name, known[0] ? known : "none");
-            goto done;
+            return br_error_set(
+                "-p %s=...: no run of the history has a parameter '%s' (parameters: %s)",
+                f->params[p].name, f->params[p].name, known[0] ? known : "none");
         }
     }
     if (f->n_kernels > 0 || f->n_params > 0) {
@@ -267,33 +271,45 @@ int br_history_load(br_history *out, const char *dir, const br_history_filter *f
             if (out->runs[i].run.n_cases == 0)
                 drop_run(out, i);
         }
-        if (out->n_runs == 0) {
-            br_error_set("%s: no case matches the filters (-k, -p)", dir);
-            goto done;
-        }
+        if (out->n_runs == 0)
+            return br_error_set("%s: no case matches the filters (-k, -p)", dir);
     }
-    if (f->last > 0) {
-        /* Keep the newest `last` of each suite: drop from the front of each group. */
-        for (size_t i = out->n_runs; i-- > 0;) {
-            size_t newer = 0;
-            for (size_t j = i + 1; j < out->n_runs; j++) {
-                const char *a = out->runs[i].run.suite_name, *b = out->runs[j].run.suite_name;
-                if (strcmp(a ? a : "", b ? b : "") != 0)
-                    break;
-                newer++;
-            }
-            if (newer >= f->last)
-                drop_run(out, i);
+    return 0;
+}
+
+/* Keep the newest `last` runs of each suite of h (sorted): drop from the
+ * front of each group. */
+static void keep_last(br_history *h, size_t last) {
+    for (size_t i = h->n_runs; i-- > 0;) {
+        size_t newer = 0;
+        for (size_t j = i + 1; j < h->n_runs; j++) {
+            const char *a = h->runs[i].run.suite_name, *b = h->runs[j].run.suite_name;
+            if (strcmp(a ? a : "", b ? b : "") != 0)
+                break;
+            newer++;
         }
+        if (newer >= last)
+            drop_run(h, i);
     }
+}
+
+int br_history_load(br_history *out, const char *dir, const br_history_filter *f) {
+    memset(out, 0, sizeof *out);
+    static const br_history_filter all = {0};
+    if (!f)
+        f = &all;
+    if (!(out->dir = br_strdup(dir)))
+        return -1;
+    if (load_dir(out, dir) != 0)
+        return -1;
+    if (out->n_runs > 1)
+        qsort(out->runs, out->n_runs, sizeof *out->runs, cmp_runs);
+    if (filter_runs(out, dir, f) != 0)
+        return -1;
+    if (f->last > 0)
+        keep_last(out, f->last);
     number_reruns(out);
-    rc = 0;
-done:
-    free(path);
-    for (int i = 0; i < n_names; i++)
-        free(names[i]);
-    free(names);
-    return rc;
+    return 0;
 }
 
 void br_history_dispose(br_history *h) {
@@ -313,7 +329,9 @@ void br_history_label(char *buf, size_t len, const br_history *h, size_t i, int 
         return;
     const br_history_run *hr = &h->runs[i];
     const br_run *r = &hr->run;
-    const char *base = br_history_has_commit(r) ? r->git.short_sha : r->git.present ? "no commit" : "no git";
+    const char *base = br_history_has_commit(r) ? r->git.short_sha
+                       : r->git.present         ? "no commit"
+                                                : "no git";
     const char *dirty = br_history_has_commit(r) && r->git.dirty ? "*" : "";
     if (hr->rerun > 1)
         snprintf(buf, len, "%s%s%s%zu", base, dirty, ascii ? "." : "·", hr->rerun);
@@ -453,32 +471,10 @@ static int view_judge(br_history_view *v) {
     return 0;
 }
 
-/* Build the view of runs h->runs[first .. first + n) (one suite); with
- * `judge`, compare the cells too. Returns 0, or -1 with the error set. */
-int br_history_view_build(br_history_view *v, const br_history *h, size_t first, size_t n,
-                          int judge) {
-    memset(v, 0, sizeof *v);
-    v->h = h;
-    v->first = first;
-    v->n = n;
-    v->newest = br_history_view_run(v, n - 1);
-    v->metric = v->newest->metric;
-    int rc = -1;
-    triple *t = NULL;
-    size_t n_t = 0, total = 0, cap_p = 0;
-    for (size_t j = 0; j < n; j++) {
-        total += br_history_view_run(v, j)->n_cases;
-        cap_p += br_history_view_run(v, j)->n_params;
-    }
-    t = calloc(total + 1, sizeof *t);
-    v->pnames = calloc(cap_p + 1, sizeof *v->pnames);
-    v->devices = calloc(n, sizeof *v->devices);
-    v->dev = calloc(n, sizeof *v->dev);
-    if (!t || !v->pnames || !v->devices || !v->dev)
-        goto oom;
-
-    /* Devices and parameter names. */
-    for (size_t j = 0; j < n; j++) {
+/* The distinct devices of v's runs (v->devices, v->dev) and the union of
+ * their parameter names, newest run first (v->pnames). */
+static void view_names(br_history_view *v) {
+    for (size_t j = 0; j < v->n; j++) {
         const char *d = br_baseline_device(br_history_view_run(v, j));
         size_t k = 0;
         while (k < v->n_devices && strcmp(v->devices[k], d) != 0)
@@ -487,7 +483,7 @@ int br_history_view_build(br_history_view *v, const br_history *h, size_t first,
             v->devices[v->n_devices++] = d;
         v->dev[j] = k;
     }
-    for (size_t j = n; j-- > 0;) {
+    for (size_t j = v->n; j-- > 0;) {
         const br_run *r = br_history_view_run(v, j);
         for (size_t p = 0; p < r->n_params; p++) {
             size_t k = 0;
@@ -497,35 +493,44 @@ int br_history_view_build(br_history_view *v, const br_history *h, size_t first,
                 v->pnames[v->n_pnames++] = r->param_names[p];
         }
     }
+}
 
-    /* Every case, newest run first, grouped by key. */
+/* Every case of v into t[0 .. *n_t), newest run first, sorted by key.
+ * Returns 0, or -1 with the error set (the keys made so far are in t). */
+static int view_keys(triple *t, size_t *n_t, const br_history_view *v) {
     size_t pos = 0;
-    for (size_t j = n; j-- > 0;) {
+    for (size_t j = v->n; j-- > 0;) {
         const br_run *r = br_history_view_run(v, j);
         for (size_t ci = 0; ci < r->n_cases; ci++, pos++) {
-            if (!(t[n_t].key = br_baseline_case_key(r, &r->cases[ci])))
-                goto done;
-            t[n_t].run = j;
-            t[n_t].ci = ci;
-            t[n_t].pos = pos;
-            n_t++;
+            if (!(t[*n_t].key = br_baseline_case_key(r, &r->cases[ci])))
+                return -1;
+            t[*n_t].run = j;
+            t[*n_t].ci = ci;
+            t[*n_t].pos = pos;
+            (*n_t)++;
         }
     }
-    qsort(t, n_t, sizeof *t, cmp_triple);
+    qsort(t, *n_t, sizeof *t, cmp_triple);
+    return 0;
+}
+
+/* The rows of v (one per key of the sorted t, in order of first
+ * appearance) and its cells. Returns 0, or -1 with the error set. */
+static int view_rows(br_history_view *v, const triple *t, size_t n_t) {
     v->rows = calloc(n_t + 1, sizeof *v->rows);
     if (!v->rows)
-        goto oom;
+        return br_error_set("out of memory");
     for (size_t k = 0; k < n_t; k++) {
         if (k > 0 && strcmp(t[k].key, t[k - 1].key) == 0)
             continue;
         v->rows[v->n_rows++] = (br_history_row){t[k].run, t[k].ci, k, t[k].pos};
     }
     qsort(v->rows, v->n_rows, sizeof *v->rows, cmp_rank);
-    v->cells = calloc(v->n_rows * n + 1, sizeof *v->cells);
+    v->cells = calloc(v->n_rows * v->n + 1, sizeof *v->cells);
     if (!v->cells)
-        goto oom;
+        return br_error_set("out of memory");
     for (size_t row = 0; row < v->n_rows; row++) {
-        for (size_t j = 0; j < n; j++)
+        for (size_t j = 0; j < v->n; j++)
             *br_history_view_cell(v, row, j) =
                 (br_history_cell){BR_HISTORY_NONE, 0, BR_CHANGE_SAME, NAN};
         for (size_t k = v->rows[row].first; k < n_t; k++) {
@@ -536,14 +541,39 @@ int br_history_view_build(br_history_view *v, const br_history *h, size_t first,
                 c->ci = t[k].ci;
         }
     }
+    return 0;
+}
+
+int br_history_view_build(br_history_view *v, const br_history *h, size_t first, size_t n,
+                          int judge) {
+    memset(v, 0, sizeof *v);
+    v->h = h;
+    v->first = first;
+    v->n = n;
+    v->newest = br_history_view_run(v, n - 1);
+    v->metric = v->newest->metric;
+    int rc = -1;
+    size_t n_t = 0, total = 0, cap_p = 0;
+    for (size_t j = 0; j < n; j++) {
+        total += br_history_view_run(v, j)->n_cases;
+        cap_p += br_history_view_run(v, j)->n_params;
+    }
+    triple *t = calloc(total + 1, sizeof *t);
+    v->pnames = calloc(cap_p + 1, sizeof *v->pnames);
+    v->devices = calloc(n, sizeof *v->devices);
+    v->dev = calloc(n, sizeof *v->dev);
+    if (!t || !v->pnames || !v->devices || !v->dev) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    view_names(v);
+    if (view_keys(t, &n_t, v) != 0 || view_rows(v, t, n_t) != 0)
+        goto done;
     if (judge && view_judge(v) != 0)
         goto done;
     rc = 0;
-    goto done;
-oom:
-    br_error_set("out of memory");
 done:
-    for (size_t k = 0; k < n_t; k++)
+    for (size_t k = 0; t && k < n_t; k++)
         free(t[k].key);
     free(t);
     if (rc != 0)
