@@ -202,33 +202,10 @@ static int panel1_data(FILE *f, panel1 *p, const br_history_view *v) {
     return 0;
 }
 
-/* Panel 1's commands. */
-static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) {
+/* Panel 1's x axis: its scale and format, or its tics (one per parameter
+ * combination or kernel). */
+static void panel1_xaxis(FILE *f, const panel1 *p) {
     const br_run *r = p->r;
-    char when[64], label[64], title[1024];
-    br_history_short_date(when, sizeof when, r->date);
-    br_history_label(label, sizeof label, v->h, v->first + v->n - 1, 0);
-    const char *against = p->mode == X_PARAM   ? r->param_names[p->px]
-                          : p->mode == X_BYTES ? "bytes per execution"
-                          : p->mode == X_FLOPS ? "FLOP per execution"
-                          : p->mode == X_COMBO ? "parameters"
-                                               : "kernel";
-    snprintf(title, sizeof title, "%s: %s against %s, newest run %s (%s)",
-             r->suite_name ? r->suite_name : "?", metric_title(v->metric), against, label, when);
-    fputs("\n# panel 1: the newest run against problem size\nset title ", f);
-    put_gp_string(f, title);
-    fputs(" noenhanced\nset xlabel ", f);
-    char xl[512];
-    if (p->mode == X_PARAM)
-        snprintf(xl, sizeof xl, "%s%s", against, p->log2x ? " (log2 scale)" : "");
-    else if (p->mode == X_BYTES || p->mode == X_FLOPS)
-        snprintf(xl, sizeof xl, "%s (log scale)", against);
-    else
-        snprintf(xl, sizeof xl, "%s", against);
-    put_gp_string(f, xl);
-    fputs(" noenhanced\nset ylabel ", f);
-    put_gp_string(f, metric_axis(v->metric));
-    fputs(" noenhanced\n", f);
     if (p->mode == X_PARAM && p->log2x)
         fputs("set logscale x 2\nset format x \"2^{%L}\"\nset xtics autofreq\nset autoscale x\n",
               f);
@@ -264,6 +241,36 @@ static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) 
         }
         fputs(")\n", f);
     }
+}
+
+/* Panel 1's commands. */
+static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) {
+    const br_run *r = p->r;
+    char when[64], label[64], title[1024];
+    br_history_short_date(when, sizeof when, r->date);
+    br_history_label(label, sizeof label, v->h, v->first + v->n - 1, 0);
+    const char *against = p->mode == X_PARAM   ? r->param_names[p->px]
+                          : p->mode == X_BYTES ? "bytes per execution"
+                          : p->mode == X_FLOPS ? "FLOP per execution"
+                          : p->mode == X_COMBO ? "parameters"
+                                               : "kernel";
+    snprintf(title, sizeof title, "%s: %s against %s, newest run %s (%s)",
+             r->suite_name ? r->suite_name : "?", metric_title(v->metric), against, label, when);
+    fputs("\n# panel 1: the newest run against problem size\nset title ", f);
+    put_gp_string(f, title);
+    fputs(" noenhanced\nset xlabel ", f);
+    char xl[512];
+    if (p->mode == X_PARAM)
+        snprintf(xl, sizeof xl, "%s%s", against, p->log2x ? " (log2 scale)" : "");
+    else if (p->mode == X_BYTES || p->mode == X_FLOPS)
+        snprintf(xl, sizeof xl, "%s (log scale)", against);
+    else
+        snprintf(xl, sizeof xl, "%s", against);
+    put_gp_string(f, xl);
+    fputs(" noenhanced\nset ylabel ", f);
+    put_gp_string(f, metric_axis(v->metric));
+    fputs(" noenhanced\n", f);
+    panel1_xaxis(f, p);
     put_yscale(f, p->ylo, p->yhi);
     fputs("set key below height 1\n", f);
     size_t m = 0;
