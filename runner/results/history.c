@@ -18,6 +18,9 @@
 #include "base/error.h"
 #include "resultsfile.h"
 #include "base/util.h"
+/* The -k / -p filters: br_param_override and br_plan_kernel_selected; both
+ * belong below results/ (a layering exception until they move). */
+#include "plan/plan.h"
 
 /* ---- loading -------------------------------------------------------------------------- */
 

@@ -21,7 +21,11 @@
  *     (each column says which device when there are several) but never
  *     compared with each other: another GPU is not a regression.
  *   - Filters (-k, -p) drop the cases that do not match before anything is
- *     compared; a run left without cases is dropped. */
+ *     compared; a run left without cases is dropped.
+ *
+ * This is the model (loading, order, filters, one suite's view); the table
+ * and the plot are views of it: reporters/history_table.h and
+ * reporters/history_plot.h. */
 #ifndef BR_HISTORY_H
 #define BR_HISTORY_H
 
@@ -29,12 +33,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "plan/plan.h" /* br_param_override: to move to results/types.h */
 #include "results.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct br_param_override; /* plan/plan.h (-p NAME=VALUES) */
 
 /* Which runs and cases br_history_load keeps. Every pointer is borrowed;
  * a zeroed filter keeps everything. */
@@ -43,9 +48,9 @@ typedef struct br_history_filter {
     const char *const *kernels; /* fnmatch(3) globs: a case is kept when its kernel matches
                                    one (none given: every kernel) */
     size_t n_kernels;
-    const br_param_override *params; /* a case is kept when, for each of these, its run has
-                                        that parameter and the case's value is one of the
-                                        values given (br_param_override_parse) */
+    /* A case is kept when, for each of these, its run has that parameter
+     * and the case's value is one of the values given (br_param_override_parse). */
+    const struct br_param_override *params;
     size_t n_params;
     size_t last; /* keep only the newest `last` runs of each suite (after the other
                     filters); 0: all */
