@@ -122,10 +122,8 @@ static void put_verdict(FILE *f, const br_comparison *c) {
             c->device_forced ? " The baseline is from another device (forced)." : "");
 }
 
-static void put_results(FILE *f, const br_run *r) {
-    br_mode mode = r->measure.mode == BR_MODE_BATCH || r->measure.mode == BR_MODE_BOTH
-                       ? r->measure.mode
-                       : BR_MODE_COLD;
+/* The header and alignment lines of run r's results table (mode: the shown one). */
+static void put_results_head(FILE *f, const br_run *r, br_mode mode) {
     int has_metric = r->metric != BR_METRIC_NONE, has_peak = br_report_has_peak_column(r);
     int has_events = br_report_has_events_column(r);
     fputs("| kernel |", f);
@@ -148,43 +146,46 @@ static void put_results(FILE *f, const br_run *r) {
     for (size_t i = 0; i < n_right; i++)
         fputs("--:|", f);
     fputc('\n', f);
-    for (size_t i = 0; i < r->n_cases; i++) {
-        const br_case_result *c = &r->cases[i];
-        if (c->status == BR_STATUS_SKIPPED)
-            continue;
-        int ok = c->status == BR_STATUS_OK;
-        fputc('|', f);
-        cell(f, kernel_name(r, c));
-        for (size_t p = 0; p < r->n_params; p++) {
-            char v[32];
-            br_format_param(v, sizeof v, c->params[p]);
-            cell(f, v);
-        }
-        if (mode != BR_MODE_BATCH) {
-            if (!ok)
-                cell(f, "**FAILED**");
-            else
-                cell_us(f, c->cold.present && c->cold.stats.n ? c->cold.stats.median : NAN);
-        }
-        if (mode != BR_MODE_COLD) {
-            if (!ok && mode == BR_MODE_BATCH)
-                cell(f, "**FAILED**");
-            else
-                cell_us(f,
-                        ok && c->batch.present && c->batch.stats.n ? c->batch.stats.median : NAN);
-        }
-        const br_timing *h = br_case_headline(r, c);
-        if (has_events)
-            cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
-        cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%", 0);
-        if (has_metric)
-            cell_num(f, ok ? (r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops) : NAN, 1, "", 0);
-        if (has_peak)
-            cell_num(f, ok ? c->pct_peak : NAN, 1, "%", 0);
-        cell_num(f, ok ? c->speedup : NAN, 2, "×", 0);
-        fputc('\n', f);
+}
+
+/* The row of case c (not skipped) of run r's results table. */
+static void put_results_row(FILE *f, const br_run *r, const br_case_result *c, br_mode mode) {
+    int has_metric = r->metric != BR_METRIC_NONE, has_peak = br_report_has_peak_column(r);
+    int has_events = br_report_has_events_column(r);
+    int ok = c->status == BR_STATUS_OK;
+    fputc('|', f);
+    cell(f, kernel_name(r, c));
+    for (size_t p = 0; p < r->n_params; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, c->params[p]);
+        cell(f, v);
     }
+    if (mode != BR_MODE_BATCH) {
+        if (!ok)
+            cell(f, "**FAILED**");
+        else
+            cell_us(f, c->cold.present && c->cold.stats.n ? c->cold.stats.median : NAN);
+    }
+    if (mode != BR_MODE_COLD) {
+        if (!ok && mode == BR_MODE_BATCH)
+            cell(f, "**FAILED**");
+        else
+            cell_us(f, ok && c->batch.present && c->batch.stats.n ? c->batch.stats.median : NAN);
+    }
+    const br_timing *h = br_case_headline(r, c);
+    if (has_events)
+        cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
+    cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%", 0);
+    if (has_metric)
+        cell_num(f, ok ? (r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops) : NAN, 1, "", 0);
+    if (has_peak)
+        cell_num(f, ok ? c->pct_peak : NAN, 1, "%", 0);
+    cell_num(f, ok ? c->speedup : NAN, 2, "×", 0);
     fputc('\n', f);
+}
+
+/* The failed cases of run r (one line each) and the count of skipped ones. */
+static void put_failures(FILE *f, const br_run *r) {
     size_t skipped = 0;
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
@@ -210,6 +211,20 @@ static void put_results(FILE *f, const br_run *r) {
                 r->gpu_skip_reason ? r->gpu_skip_reason : "not run");
     if (skipped || r->n_cases == 0)
         fputc('\n', f);
+}
+
+/* Run r's results table in Markdown, then its failed and skipped cases. */
+static void put_results(FILE *f, const br_run *r) {
+    br_mode mode = r->measure.mode == BR_MODE_BATCH || r->measure.mode == BR_MODE_BOTH
+                       ? r->measure.mode
+                       : BR_MODE_COLD;
+    put_results_head(f, r, mode);
+    for (size_t i = 0; i < r->n_cases; i++) {
+        if (r->cases[i].status != BR_STATUS_SKIPPED)
+            put_results_row(f, r, &r->cases[i], mode);
+    }
+    fputc('\n', f);
+    put_failures(f, r);
 }
 
 static void put_comparison(FILE *f, const br_comparison *c) {

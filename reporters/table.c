@@ -168,6 +168,64 @@ static void format_flops_peak(char *buf, size_t len, double gflops) {
         snprintf(buf, len, "%.0f GFLOP/s", gflops);
 }
 
+/* The suite description with each run of white space as one space and
+ * none leading (owned by the caller); NULL when out of memory. */
+static char *collapse_space(const char *text) {
+    char *desc = malloc(strlen(text) + 1);
+    if (!desc)
+        return NULL;
+    size_t n = 0;
+    int space = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            space = n > 0;
+            continue;
+        }
+        if (space)
+            desc[n++] = ' ';
+        space = 0;
+        desc[n++] = *p;
+    }
+    desc[n] = '\0';
+    return desc;
+}
+
+/* "1a2b3c4-dirty (main)", "... (detached)", "no commit", "no git" for run r. */
+static void git_text(char *git, size_t len, const br_run *r) {
+    if (!r->git.present) {
+        snprintf(git, len, "no git");
+        return;
+    }
+    const char *sha = r->git.unborn ? "no commit" : r->git.short_sha;
+    const char *dirty = r->git.dirty ? "-dirty" : "";
+    if (r->git.detached)
+        snprintf(git, len, "%s%s (detached)", sha, dirty);
+    else if (r->git.branch[0])
+        snprintf(git, len, "%s%s (%s)", sha, dirty, r->git.branch);
+    else
+        snprintf(git, len, "%s%s", sha, dirty);
+}
+
+/* The "% peak of ..." title line of r, or NULL (*none set) when it has
+ * none; NULL with *none 0 when out of memory. */
+static char *peak_line(const br_run *r, int *none) {
+    *none = 0;
+    if (r->metric == BR_METRIC_GBPS && r->has_device && isfinite(r->peak_gbps) &&
+        r->peak_gbps > 0.0)
+        return br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
+                         br_peak_kind_name(r->peak_kind));
+    if (r->metric == BR_METRIC_GFLOPS && r->has_device && isfinite(r->peak_gflops) &&
+        r->peak_gflops > 0.0) {
+        char peak[64];
+        format_flops_peak(peak, sizeof peak, r->peak_gflops);
+        return br_strfmt("%% peak of %s FP32 theoretical peak%s", peak,
+                         r->peak_kind == BR_PEAK_MEASURED ? " (`peak: measured` is for GB/s only)"
+                                                          : "");
+    }
+    *none = 1;
+    return NULL;
+}
+
 /* The title of a run's box, up to four lines (each owned by the caller):
  *   suite · description · git   (runs of whitespace in the description
  *                                collapsed to one space)
@@ -182,39 +240,10 @@ static int make_title(char *lines[4], const br_run *r, const glyphs *g, int asci
     int n_lines = -1;
     char *desc = NULL;
     lines[0] = lines[1] = lines[2] = lines[3] = NULL;
-    if (r->suite_description) {
-        desc = malloc(strlen(r->suite_description) + 1);
-        if (!desc)
-            goto done;
-        size_t n = 0;
-        int space = 0;
-        for (const char *p = r->suite_description; *p; p++) {
-            if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-                space = n > 0;
-                continue;
-            }
-            if (space)
-                desc[n++] = ' ';
-            space = 0;
-            desc[n++] = *p;
-        }
-        desc[n] = '\0';
-    }
-
+    if (r->suite_description && !(desc = collapse_space(r->suite_description)))
+        goto done;
     char git[512];
-    if (!r->git.present) {
-        snprintf(git, sizeof git, "no git");
-    } else {
-        const char *sha = r->git.unborn ? "no commit" : r->git.short_sha;
-        const char *dirty = r->git.dirty ? "-dirty" : "";
-        if (r->git.detached)
-            snprintf(git, sizeof git, "%s%s (detached)", sha, dirty);
-        else if (r->git.branch[0])
-            snprintf(git, sizeof git, "%s%s (%s)", sha, dirty, r->git.branch);
-        else
-            snprintf(git, sizeof git, "%s%s", sha, dirty);
-    }
-
+    git_text(git, sizeof git, r);
     const char *name = r->suite_name ? r->suite_name : "?";
     if (desc && desc[0])
         lines[0] = br_strfmt("%s %s %s %s %s", name, g->dot, desc, g->dot, git);
@@ -238,20 +267,12 @@ static int make_title(char *lines[4], const br_run *r, const glyphs *g, int asci
         }
         n_lines++;
     }
-    if (r->metric == BR_METRIC_GBPS && r->has_device && isfinite(r->peak_gbps) &&
-        r->peak_gbps > 0.0) {
-        lines[n_lines] = br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
-                                   br_peak_kind_name(r->peak_kind));
-        n_lines = lines[n_lines] ? n_lines + 1 : -1;
-    } else if (r->metric == BR_METRIC_GFLOPS && r->has_device && isfinite(r->peak_gflops) &&
-               r->peak_gflops > 0.0) {
-        char peak[64];
-        format_flops_peak(peak, sizeof peak, r->peak_gflops);
-        lines[n_lines] = br_strfmt(
-            "%% peak of %s FP32 theoretical peak%s", peak,
-            r->peak_kind == BR_PEAK_MEASURED ? " (`peak: measured` is for GB/s only)" : "");
-        n_lines = lines[n_lines] ? n_lines + 1 : -1;
-    }
+    int none;
+    lines[n_lines] = peak_line(r, &none);
+    if (lines[n_lines])
+        n_lines++;
+    else if (!none)
+        n_lines = -1;
 done:
     free(desc);
     if (n_lines < 0) {
@@ -308,139 +329,177 @@ static void format_flags(char *buf, size_t len, unsigned flags) {
              flags & FLAG_O ? "O" : "");
 }
 
+/* The columns of a run's table: which there are and where. */
+typedef struct tcols {
+    size_t n_times;    /* time columns: 1, or 2 in mode both */
+    int time_batch[2]; /* per time column: 1 when it shows the batch timing */
+    const char *time_head[2];
+    int has_events, has_metric, has_peak;
+    size_t time, events, noise, metric, peak, speedup, flags; /* column indices */
+} tcols;
+
+/* The columns of run r's table. */
+static tcols table_cols(const br_run *r) {
+    br_mode mode = shown_mode(r);
+    tcols k = {mode == BR_MODE_BOTH ? 2 : 1,
+               {mode == BR_MODE_BATCH, 1},
+               {mode == BR_MODE_COLD    ? "time"
+                : mode == BR_MODE_BATCH ? "batch"
+                                        : "cold",
+                "batch"},
+               br_report_has_events_column(r),
+               r->metric != BR_METRIC_NONE,
+               br_report_has_peak_column(r),
+               0,
+               0,
+               0,
+               0,
+               0,
+               0,
+               0};
+    k.time = 1 + r->n_params;
+    k.events = k.time + k.n_times;
+    k.noise = k.events + (size_t)k.has_events;
+    k.metric = k.noise + 1;
+    k.peak = k.metric + (size_t)k.has_metric;
+    k.speedup = k.peak + (size_t)k.has_peak;
+    k.flags = k.speedup + 1;
+    return k;
+}
+
+/* The header row of run r's table. Returns 0, or -1 with the error set. */
+static int table_header(table *t, const br_run *r, const glyphs *g, const tcols *k) {
+    char buf[128];
+    if (set_cell(t, 0, 0, "kernel") < 0)
+        return -1;
+    for (size_t p = 0; p < r->n_params; p++) {
+        if (set_cell(t, 0, 1 + p, r->param_names[p] ? r->param_names[p] : "?") < 0)
+            return -1;
+    }
+    for (size_t i = 0; i < k->n_times; i++) {
+        snprintf(buf, sizeof buf, "%s (%ss)", k->time_head[i], g->micro);
+        if (set_cell(t, 0, k->time + i, buf) < 0)
+            return -1;
+    }
+    if (k->has_events) {
+        snprintf(buf, sizeof buf, "events (%ss)", g->micro);
+        if (set_cell(t, 0, k->events, buf) < 0)
+            return -1;
+    }
+    if (set_cell(t, 0, k->noise, "noise") < 0)
+        return -1;
+    if (k->has_metric && set_cell(t, 0, k->metric, br_metric_name(r->metric)) < 0)
+        return -1;
+    if (k->has_peak && set_cell(t, 0, k->peak, "% peak") < 0)
+        return -1;
+    if (set_cell(t, 0, k->speedup, "speedup") < 0)
+        return -1;
+    return set_cell(t, 0, k->flags, "!") < 0 ? -1 : 0;
+}
+
+/* The time and events cells of case c (row `row`). Returns 0, or -1 with
+ * the error set. */
+static int table_times(table *t, size_t row, const br_run *r, const br_case_result *c,
+                       const glyphs *g, const tcols *k) {
+    char buf[128];
+    int ok = c->status == BR_STATUS_OK;
+    for (size_t i = 0; i < k->n_times; i++) {
+        const br_timing *tm = k->time_batch[i] ? &c->batch : &c->cold;
+        if (!ok && i == 0)
+            snprintf(buf, sizeof buf, "FAILED");
+        else if (shown(c, tm) && tm->stats.n > 0 && isfinite(tm->stats.median))
+            format_us(buf, sizeof buf, tm->stats.median / 1000.0);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, k->time + i, buf) < 0)
+            return -1;
+    }
+    const br_timing *head = br_case_headline(r, c);
+    if (k->has_events) {
+        if (shown(c, head) && head->event_ns && isfinite(head->event_median_ns))
+            format_us(buf, sizeof buf, head->event_median_ns / 1000.0);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, k->events, buf) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The row of case c (row `row`). Returns 0, or -1 with the error set. */
+static int table_row(table *t, size_t row, const br_run *r, const br_case_result *c,
+                     const glyphs *g, const tcols *k) {
+    char buf[128];
+    int ok = c->status == BR_STATUS_OK;
+    t->combo[row] = c->combo;
+    const char *kname = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : NULL;
+    if (set_cell(t, row, 0, kname ? kname : "?") < 0)
+        return -1;
+    for (size_t p = 0; p < r->n_params; p++) {
+        br_format_param(buf, sizeof buf, c->params[p]);
+        if (set_cell(t, row, 1 + p, buf) < 0)
+            return -1;
+    }
+    if (table_times(t, row, r, c, g, k) < 0)
+        return -1;
+    const br_timing *head = br_case_headline(r, c);
+    if (shown(c, head) && head->stats.n > 0 && isfinite(head->stats.noise))
+        snprintf(buf, sizeof buf, "%.1f%%", 100.0 * head->stats.noise);
+    else
+        snprintf(buf, sizeof buf, "%s", g->dash);
+    if (set_cell(t, row, k->noise, buf) < 0)
+        return -1;
+    if (k->has_metric) {
+        double v = r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops;
+        if (ok && isfinite(v))
+            snprintf(buf, sizeof buf, "%.1f", v);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, k->metric, buf) < 0)
+            return -1;
+    }
+    if (k->has_peak) {
+        if (ok && isfinite(c->pct_peak))
+            snprintf(buf, sizeof buf, "%.1f%%", c->pct_peak);
+        else
+            snprintf(buf, sizeof buf, "%s", g->dash);
+        if (set_cell(t, row, k->peak, buf) < 0)
+            return -1;
+    }
+    if (ok && isfinite(c->speedup))
+        snprintf(buf, sizeof buf, "%.2f%s", c->speedup, g->times);
+    else
+        snprintf(buf, sizeof buf, "%s", g->dash);
+    if (set_cell(t, row, k->speedup, buf) < 0)
+        return -1;
+    format_flags(buf, sizeof buf, case_flags(c));
+    return set_cell(t, row, k->flags, buf) < 0 ? -1 : 0;
+}
+
 /* Fill *t with the header and one row per case that is not skipped. */
 static int table_build(table *t, const br_run *r, const glyphs *g) {
-    int rc = -1;
-    br_mode mode = shown_mode(r);
-    int has_metric = r->metric != BR_METRIC_NONE;
-    int has_peak = br_report_has_peak_column(r);
-    /* The timings of the time columns, in order, with their headers. */
-    size_t n_times = mode == BR_MODE_BOTH ? 2 : 1;
-    int time_batch[2] = {mode == BR_MODE_BATCH, 1};
-    const char *time_head[2] = {mode == BR_MODE_COLD    ? "time"
-                                : mode == BR_MODE_BATCH ? "batch"
-                                                        : "cold",
-                                "batch"};
-    int has_events = br_report_has_events_column(r);
-    size_t col_time = 1 + r->n_params;
-    size_t col_events = col_time + n_times;
-    size_t col_noise = col_events + (size_t)has_events;
-    size_t col_metric = col_noise + 1;
-    size_t col_peak = col_metric + (size_t)has_metric;
-    size_t col_speedup = col_peak + (size_t)has_peak;
-    size_t col_flags = col_speedup + 1;
-
-    t->n_cols = col_flags + 1;
+    tcols k = table_cols(r);
+    t->n_cols = k.flags + 1;
     t->n_rows = 1;
     for (size_t i = 0; i < r->n_cases; i++)
         t->n_rows += r->cases[i].status != BR_STATUS_SKIPPED;
     if (table_alloc(t, 0) < 0)
-        goto done;
-    for (size_t c = 1; c < col_flags; c++)
+        return -1;
+    for (size_t c = 1; c < k.flags; c++)
         t->right[c] = 1;
-
-    char buf[128];
-    if (set_cell(t, 0, 0, "kernel") < 0)
-        goto done;
-    for (size_t p = 0; p < r->n_params; p++) {
-        if (set_cell(t, 0, 1 + p, r->param_names[p] ? r->param_names[p] : "?") < 0)
-            goto done;
-    }
-    for (size_t k = 0; k < n_times; k++) {
-        snprintf(buf, sizeof buf, "%s (%ss)", time_head[k], g->micro);
-        if (set_cell(t, 0, col_time + k, buf) < 0)
-            goto done;
-    }
-    if (has_events) {
-        snprintf(buf, sizeof buf, "events (%ss)", g->micro);
-        if (set_cell(t, 0, col_events, buf) < 0)
-            goto done;
-    }
-    if (set_cell(t, 0, col_noise, "noise") < 0)
-        goto done;
-    if (has_metric && set_cell(t, 0, col_metric, br_metric_name(r->metric)) < 0)
-        goto done;
-    if (has_peak && set_cell(t, 0, col_peak, "% peak") < 0)
-        goto done;
-    if (set_cell(t, 0, col_speedup, "speedup") < 0)
-        goto done;
-    if (set_cell(t, 0, col_flags, "!") < 0)
-        goto done;
-
+    if (table_header(t, r, g, &k) < 0)
+        return -1;
     size_t row = 1;
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
         if (c->status == BR_STATUS_SKIPPED)
             continue;
-        int ok = c->status == BR_STATUS_OK;
-        t->combo[row] = c->combo;
-        const char *kname = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : NULL;
-        if (set_cell(t, row, 0, kname ? kname : "?") < 0)
-            goto done;
-        for (size_t p = 0; p < r->n_params; p++) {
-            br_format_param(buf, sizeof buf, c->params[p]);
-            if (set_cell(t, row, 1 + p, buf) < 0)
-                goto done;
-        }
-        for (size_t k = 0; k < n_times; k++) {
-            const br_timing *tm = time_batch[k] ? &c->batch : &c->cold;
-            if (!ok && k == 0)
-                snprintf(buf, sizeof buf, "FAILED");
-            else if (shown(c, tm) && tm->stats.n > 0 && isfinite(tm->stats.median))
-                format_us(buf, sizeof buf, tm->stats.median / 1000.0);
-            else
-                snprintf(buf, sizeof buf, "%s", g->dash);
-            if (set_cell(t, row, col_time + k, buf) < 0)
-                goto done;
-        }
-        const br_timing *head = br_case_headline(r, c);
-        if (has_events) {
-            if (shown(c, head) && head->event_ns && isfinite(head->event_median_ns))
-                format_us(buf, sizeof buf, head->event_median_ns / 1000.0);
-            else
-                snprintf(buf, sizeof buf, "%s", g->dash);
-            if (set_cell(t, row, col_events, buf) < 0)
-                goto done;
-        }
-        if (shown(c, head) && head->stats.n > 0 && isfinite(head->stats.noise))
-            snprintf(buf, sizeof buf, "%.1f%%", 100.0 * head->stats.noise);
-        else
-            snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, col_noise, buf) < 0)
-            goto done;
-        if (has_metric) {
-            double v = r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops;
-            if (ok && isfinite(v))
-                snprintf(buf, sizeof buf, "%.1f", v);
-            else
-                snprintf(buf, sizeof buf, "%s", g->dash);
-            if (set_cell(t, row, col_metric, buf) < 0)
-                goto done;
-        }
-        if (has_peak) {
-            if (ok && isfinite(c->pct_peak))
-                snprintf(buf, sizeof buf, "%.1f%%", c->pct_peak);
-            else
-                snprintf(buf, sizeof buf, "%s", g->dash);
-            if (set_cell(t, row, col_peak, buf) < 0)
-                goto done;
-        }
-        if (ok && isfinite(c->speedup))
-            snprintf(buf, sizeof buf, "%.2f%s", c->speedup, g->times);
-        else
-            snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, col_speedup, buf) < 0)
-            goto done;
-        format_flags(buf, sizeof buf, case_flags(c));
-        if (set_cell(t, row, col_flags, buf) < 0)
-            goto done;
+        if (table_row(t, row, r, c, g, &k) < 0)
+            return -1;
         row++;
     }
-
     table_fit(t);
-    rc = 0;
-done:
-    return rc;
+    return 0;
 }
 
 /* A rule across the columns: left, then per column fill (width + 2) joined

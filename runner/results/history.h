@@ -21,19 +21,25 @@
  *     (each column says which device when there are several) but never
  *     compared with each other: another GPU is not a regression.
  *   - Filters (-k, -p) drop the cases that do not match before anything is
- *     compared; a run left without cases is dropped. */
+ *     compared; a run left without cases is dropped.
+ *
+ * This is the model (loading, order, filters, one suite's view); the table
+ * and the plot are views of it: reporters/history_table.h and
+ * reporters/history_plot.h. */
 #ifndef BR_HISTORY_H
 #define BR_HISTORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#include "plan/plan.h"
 #include "results.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct br_param_override; /* plan/plan.h (-p NAME=VALUES) */
 
 /* Which runs and cases br_history_load keeps. Every pointer is borrowed;
  * a zeroed filter keeps everything. */
@@ -42,9 +48,9 @@ typedef struct br_history_filter {
     const char *const *kernels; /* fnmatch(3) globs: a case is kept when its kernel matches
                                    one (none given: every kernel) */
     size_t n_kernels;
-    const br_param_override *params; /* a case is kept when, for each of these, its run has
-                                        that parameter and the case's value is one of the
-                                        values given (br_param_override_parse) */
+    /* A case is kept when, for each of these, its run has that parameter
+     * and the case's value is one of the values given (br_param_override_parse). */
+    const struct br_param_override *params;
     size_t n_params;
     size_t last; /* keep only the newest `last` runs of each suite (after the other
                     filters); 0: all */
@@ -93,59 +99,95 @@ void br_history_dispose(br_history *h);
  * (truncated to len - 1 bytes). */
 void br_history_label(char *buf, size_t len, const br_history *h, size_t i, int ascii);
 
-/* Print h to f, one table per suite: a title line (suite, metric, runs,
- * device), a header (kernel, the parameters, then one column per run: its
- * label, its date "YYYY-MM-DD HH:MM" (UTC), and its device letter when the
- * suite's runs used several devices), one row per case (kernel name +
- * parameter values) in the newest run's order, then cases only older runs
- * had. A cell holds the headline metric (GB/s or GFLOP/s, 1 decimal; the
- * headline median time in µs for metric none) and its change against the
- * previous run of the same device that measured the case:
- *   "▼-16.7%"  slower (baseline rules), with the change of the value shown
- *   "▲+20.1%"  faster
- *   "?"        unknown (too few samples, too noisy, another clock, ...)
- *   (nothing)  same, or nothing earlier to compare with
- * "failed" and "–" (skipped) replace the value; "·" marks a run without
- * that case. ascii 1: "v", "^", "-", "." and "u" for "▼", "▲", "–", "·"
- * and "µ". A legend under each table says all this and the rules used.
- * Returns 0, or -1 with the error set (out of memory, a comparison that
- * failed). */
+/* BR_HISTORY_NONE: no such case (br_history_cell.ci) or entry. */
+#define BR_HISTORY_NONE SIZE_MAX
+
+/* ---- one suite's view: rows (cases) x columns (runs), what the table and
+ * the plot (reporters/history_table.h, history_plot.h) show ---- */
+
+typedef struct br_history_cell {
+    size_t ci;        /* index of the case in its run; BR_HISTORY_NONE: the run has no such case */
+    int compared;     /* 1: compared with an earlier run (change, pct) */
+    br_change change; /* br_baseline_compare's label */
+    double pct;       /* change of the value shown, a fraction; NAN when not computable */
+} br_history_cell;
+
+typedef struct br_history_row {
+    size_t run, ci; /* the newest run (view index) with this case, and the case there */
+    size_t first;   /* first triple of the row's group (build only) */
+    size_t rank;    /* position of its first appearance, newest run first */
+} br_history_row;
+
+typedef struct br_history_cmp {
+    size_t i, j; /* view indices: base and current */
+    br_comparison cmp;
+    size_t *entry_of; /* per case of run j: its entry, or BR_HISTORY_NONE */
+} br_history_cmp;
+
+typedef struct br_history_view {
+    const br_history *h;
+    size_t first, n;      /* the runs h->runs[first .. first + n) */
+    const br_run *newest; /* the last of them */
+    br_metric metric;     /* the newest run's */
+    const char **pnames;  /* union of the runs' parameter names (borrowed), newest first */
+    size_t n_pnames;
+    br_history_row *rows;
+    size_t n_rows;
+    br_history_cell *cells; /* n_rows x n */
+    const char **devices;   /* distinct devices, in order of first use (borrowed) */
+    size_t n_devices;
+    size_t *dev; /* per run: index into devices */
+    br_history_cmp *cmps;
+    size_t n_cmps;
+} br_history_view;
+
+/* Build into *v the view of runs h->runs[first .. first + n) (one suite,
+ * n >= 1; h is borrowed and must outlive v): the devices and parameter
+ * names, one row per case key (newest run's order first), and per row and
+ * run the case's index; with `judge`, each measured cell compared with the
+ * latest earlier run of the same device that measured its case. Returns 0,
+ * or -1 with the error set (out of memory, a comparison that failed); *v is
+ * disposed on failure. */
+int br_history_view_build(br_history_view *v, const br_history *h, size_t first, size_t n,
+                          int judge);
+
+/* Release what *v owns and zero it. */
+void br_history_view_dispose(br_history_view *v);
+
+/* Run j (0 .. v->n - 1) of view v, borrowed. */
+const br_run *br_history_view_run(const br_history_view *v, size_t j);
+
+/* The cell of row `row` and run j of view v, borrowed. */
+br_history_cell *br_history_view_cell(const br_history_view *v, size_t row, size_t j);
+
+/* 1 when run r records a commit (git info with a SHA). */
+int br_history_has_commit(const br_run *r);
+
+/* The value a cell shows for case c of run r under metric m: GB/s, GFLOP/s
+ * or the headline median in µs; NAN when the case has none. */
+double br_history_case_value(const br_run *r, const br_case_result *c, br_metric m);
+
+/* The value of parameter `name` in case c of run r: 1 and *out, or 0 when
+ * the run has no such parameter. */
+int br_history_param_of(int64_t *out, const br_run *r, const br_case_result *c, const char *name);
+
+/* "n=2^20 b=256" for case c of run r in r's parameter order into buf
+ * (truncated to len - 1 bytes; len > 0). */
+void br_history_params_label(char *buf, size_t len, const br_run *r, const br_case_result *c);
+
+/* The kernel name of case c of run r ("?" when unknown), borrowed. */
+const char *br_history_kernel_of(const br_run *r, const br_case_result *c);
+
+/* "2026-11-22 10:00" from an ISO 8601 date ("2026-11-22T10:00:00Z") into
+ * buf; another text as it is, "" as "no date". */
+void br_history_short_date(char *buf, size_t len, const char *iso);
+
+/* Declared here too, for runner/cli/cmd_history.c, until it includes
+ * reporters/history_table.h and reporters/history_plot.h (their contracts
+ * are there); then these four lines go. */
 int br_history_print(FILE *f, const br_history *h, int ascii);
-
-/* Write the gnuplot script that draws h (which must hold runs of exactly
- * one suite) into `svg_path` to f: `set terminal svg size 1200,900 dynamic
- * enhanced`, a two-panel multiplot, the data inline in `$name << EOD`
- * blocks so that the script stands alone:
- *   1. the metric against problem size per kernel for the newest run: x is
- *      the one parameter that varies among its cases when exactly one does
- *      (a log2 axis when all its values are powers of two), else bytes
- *      (GB/s) or FLOP (GFLOP/s) per execution on a log axis, else (metric
- *      none) the parameter combination; one line with points per kernel;
- *   2. the metric across the runs per case: x is the run's position in
- *      commit order, tics labelled with br_history_label; one line per case
- *      (broken where the case was not measured), the legend below, left out
- *      (and the title says so) above BR_HISTORY_PLOT_MAX_KEYS cases.
- * Both panels are titled with the suite name and the metric. Every string
- * from the results is escaped for a double-quoted gnuplot string and
- * printed noenhanced. The script writes `svg_path` itself (escaped).
- * Returns 0, or -1 with the error set (h empty or of several suites, a
- * write error). */
 int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path);
-
-/* Most cases given a legend entry in panel 2 of the plot. */
-#define BR_HISTORY_PLOT_MAX_KEYS 16
-
-/* Draw h into `svg_path` with gnuplot: the script of
- * br_history_plot_script is piped to `gnuplot`, which writes a temporary
- * file beside svg_path that is renamed over it when gnuplot succeeds (so a
- * failure leaves an earlier plot whole). Returns 0; -1 with the error set
- * when gnuplot is not on PATH ("benchrun history --plot needs gnuplot
- * (apt-get install gnuplot-nox); the table above is complete without it"),
- * fails (its own messages are on stderr), or the script cannot be
- * written. */
 int br_history_plot(const br_history *h, const char *svg_path);
-
-/* 1 when an executable `gnuplot` is on PATH, else 0. */
 int br_history_have_gnuplot(void);
 
 /* The distinct suite names of h's runs, in run order ("reduction, sgemm"),
@@ -155,7 +197,6 @@ void br_history_suite_list(char *buf, size_t len, const br_history *h);
 /* How many runs from index `first` on (first < h->n_runs) belong to the
  * suite of run `first` (runs are ordered by suite, then time): at least 1. */
 size_t br_history_suite_runs(const br_history *h, size_t first);
-
 
 #ifdef __cplusplus
 }
