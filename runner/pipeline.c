@@ -126,7 +126,7 @@ static int build_and_execute(pipeline *p) {
     }
     size_t n_built = 0;
     for (; n_built < p->n_jobs && !br_stop_signal(); n_built++) {
-        if (br_job_build(&p->jobs[n_built], p->session) != 0) {
+        if (br_session_build_job(p->session, &p->jobs[n_built]) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             return -1;
         }

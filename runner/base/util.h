@@ -86,6 +86,12 @@ void br_format_duration(char *buf, size_t len, double ns);
 /* Elapsed wall time as a clock: "42s", "3m07s", "1h02m", into buf. */
 void br_format_clock(char *buf, size_t len, double ns);
 
+/* The host's physical memory, bytes; INFINITY when it cannot be read. */
+double br_host_memory(void);
+
+/* Bytes for a message in decimal units, into buf[0..len): "512 B", "4.29 GB", "4.5 PB". */
+void br_format_bytes(char *buf, size_t len, double bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,8 +12,6 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "measure/device.h"
-#include "measure/session_impl.h"
 
 void br_job_build_free(struct br_job_build *b) {
     if (!b)
@@ -148,7 +146,7 @@ br_backend br_kernel_ref_backend(const br_kernel_ref *ref) {
  * than the memory where it would run: the device's for a GPU kernel (when a
  * GPU is usable), the host's physical memory for a host kernel. Returns 0,
  * or -1 with a file:line:column error naming the case. */
-static int check_memory(const br_job *job, const br_session *s) {
+static int check_memory(const br_job *job, const br_build_target *t) {
     const br_suite *suite = &job->suite;
     if (!br_work_present(&suite->memory))
         return 0;
@@ -156,8 +154,8 @@ static int check_memory(const br_job *job, const br_session *s) {
     for (size_t i = 0; i < job->plan.n_cases; i++) {
         const br_plan_case *pc = &job->plan.cases[i];
         int gpu = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_GPU;
-        double need = job->memory[i], have = gpu ? (double)s->device.global_mem_bytes : host;
-        if (isnan(need) || (gpu && !s->gpu_ok) || need <= have)
+        double need = job->memory[i], have = gpu ? t->gpu_mem_bytes : host;
+        if (isnan(need) || (gpu && !t->gpu_arch) || need <= have)
             continue;
         char where[512], a[32], b[32];
         br_plan_describe(where, sizeof where, suite, br_plan_params(&job->plan, pc->combo));
@@ -166,12 +164,19 @@ static int check_memory(const br_job *job, const br_session *s) {
         return br_error_at(br_work_expr(&suite->memory, pc->kernel)->pos,
                            "'memory' is %s for %s%s%s: more than the %s of %s", a,
                            suite->kernels[pc->kernel].text, suite->n_params ? " at " : "", where, b,
-                           gpu ? s->device.name : "host memory");
+                           gpu ? t->gpu_name : "host memory");
     }
     return 0;
 }
 
-int br_job_build(br_job *job, br_session *s) {
+int br_job_needs_gpu(const br_job *job) {
+    for (size_t i = 0; i < job->suite.n_sources; i++)
+        if (br_has_suffix(job->suite.sources[i].text, ".cu"))
+            return 1;
+    return 0;
+}
+
+int br_job_build(br_job *job, const br_build_target *t) {
     const br_suite *suite = &job->suite;
     size_t n_src = suite->n_sources, n_var = job->n_variants ? job->n_variants : 1;
     /* The suite keeps defines + link within BR_BUILD_MAX_EXTRA_FLAGS. */
@@ -189,7 +194,6 @@ int br_job_build(br_job *job, br_session *s) {
         br_error_set("out of memory");
         goto done;
     }
-    int needs_gpu = 0;
     for (size_t x = 0; x < n_var; x++) {
         char **f = flags + x * n_flags_each;
         int nf = job->variant_combo ? variant_flags(f, job, x) : 0;
@@ -200,44 +204,40 @@ int br_job_build(br_job *job, br_session *s) {
         for (size_t i = 0; i < n_src; i++) {
             srcs[x * n_src + i] =
                 (br_build_src){suite->sources[i].text, (const char *const *)f, (size_t)nf};
-            needs_gpu |= br_has_suffix(suite->sources[i].text, ".cu");
         }
     }
-    if (needs_gpu)
-        br_session_gpu(s);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     br_build_opts bo = {
-        .cache_dir = s->cache_dir,
-        .gpu_arch = s->gpu_ok ? s->gpu_arch : NULL,
-        .gpu_skip_reason = s->gpu_why,
-        .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
+        .cache_dir = t->cache_dir,
+        .gpu_arch = t->gpu_arch,
+        .gpu_skip_reason = t->gpu_why,
+        .jobs = t->jobs,
     };
-    if (!s->opts.quiet) {
+    if (!t->quiet) {
         if (n_var > 1)
             br_log(BR_LOG_NOTE,
                    "benchrun: %s: building %zu kernel module(s): %zu source(s) x %zu "
                    "compile-time variants (cache %s)\n",
-                   suite->path, n_mods, n_src, n_var, s->cache_dir);
+                   suite->path, n_mods, n_src, n_var, t->cache_dir);
         else
             br_log(BR_LOG_NOTE, "benchrun: %s: building %zu kernel module(s) (cache %s)\n",
-                   suite->path, n_mods, s->cache_dir);
+                   suite->path, n_mods, t->cache_dir);
     }
     if (br_build_modules(b->mods, srcs, n_mods, &bo) < 0)
         goto done;
-    report_modules(b->mods, n_mods, s->opts.quiet);
+    report_modules(b->mods, n_mods, t->quiet);
     for (size_t x = 0; x < n_var; x++)
         if (resolve_kernels(b->refs + x * suite->n_kernels, suite, b->mods + x * n_src, n_src,
-                            s->gpu_ok) != 0)
+                            t->gpu_arch != NULL) != 0)
             goto done;
-    br_job_build_free(job->built);
+    if (job->built_free)
+        job->built_free(job->built);
     job->built = b;
+    job->built_free = br_job_build_free;
     b = NULL;
-    if (check_memory(job, s) != 0)
+    if (check_memory(job, t) != 0)
         goto done;
     rc = 0;
 done:
-    /* A worker forked before these modules were loaded does not have them. */
-    br_session_drop_worker(s);
     br_job_build_free(b);
     for (size_t i = 0; flags && i < n_var * n_flags_each; i++)
         free(flags[i]);

@@ -8,7 +8,6 @@
 #include <stddef.h>
 
 #include "build.h"
-#include "measure/session.h"
 #include "plan/job.h"
 
 #ifdef __cplusplus
@@ -38,6 +37,22 @@ const br_kernel_ref *br_job_case_ref(const br_job *job, size_t i);
 /* Where a resolved kernel runs: the GPU when its module is a GPU module. */
 br_backend br_kernel_ref_backend(const br_kernel_ref *ref);
 
+/* Where and how a job is built: what the session found out about the
+ * machine, handed down so the build stage knows nothing of the session. */
+typedef struct br_build_target {
+    const char *cache_dir; /* the compile cache */
+    const char *gpu_arch;  /* "sm_90" etc.; NULL without a usable GPU */
+    const char *gpu_why;   /* why GPU kernels cannot run (gpu_arch NULL); may be NULL */
+    int jobs;              /* parallel compiles, >= 1 */
+    int quiet;             /* 1: no build notes through br_log */
+    double gpu_mem_bytes;  /* the GPU's memory, bytes (0 without a usable GPU) */
+    const char *gpu_name;  /* the GPU's name, for messages; "" without one */
+} br_build_target;
+
+/* 1 when the job has a GPU (.cu) source, so its build needs the GPU's
+ * architecture (br_build_target.gpu_arch). */
+int br_job_needs_gpu(const br_job *job);
+
 /* Compile (or take from the cache) and load the job's kernel sources, once
  * per compile-time variant (in parallel, each a cache entry of its own:
  * `-DNAME=VALUE` for each `defines` param, `-lNAME` for each `link`
@@ -48,7 +63,7 @@ br_backend br_kernel_ref_backend(const br_kernel_ref *ref);
  * or -1 with the error set: bad input (a kernel that no source defines, or
  * that two define: file:line:column) or an unusable cache. Call for every job
  * before executing any, so bad input runs nothing. */
-int br_job_build(br_job *job, br_session *s);
+int br_job_build(br_job *job, const br_build_target *t);
 
 #ifdef __cplusplus
 }

@@ -237,20 +237,3 @@ void br_host_query(br_host *out) {
         out->hostname[0] = '\0';
     out->hostname[sizeof out->hostname - 1] = '\0';
 }
-
-/* The host's physical memory, bytes; INFINITY when it cannot be read. */
-double br_host_memory(void) {
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
-}
-
-/* Bytes for a message in decimal units: "512 B", "4.29 GB", "4.5 PB". */
-void br_format_bytes(char *buf, size_t len, double bytes) {
-    static const char *const units[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
-    size_t u = 0;
-    while (bytes >= 1000 && u + 1 < sizeof units / sizeof *units) {
-        bytes /= 1000;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
-}

@@ -45,12 +45,6 @@ double br_device_peak_gflops_fp32(int cc_major, int cc_minor, int sm_count, int 
 /* Fill *out for this machine's CPU; never fails (unknown fields stay empty). */
 void br_host_query(br_host *out);
 
-/* The host's physical memory, bytes; INFINITY when it cannot be read. */
-double br_host_memory(void);
-
-/* Bytes for a message in decimal units, into buf[0..len): "512 B", "4.29 GB", "4.5 PB". */
-void br_format_bytes(char *buf, size_t len, double bytes);
-
 #ifdef __cplusplus
 }
 #endif

@@ -248,3 +248,21 @@ double br_session_measured_peak(br_session *s) {
     }
     return s->peak_gbps;
 }
+
+int br_session_build_job(br_session *s, br_job *job) {
+    if (br_job_needs_gpu(job))
+        br_session_gpu(s);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    br_build_target t = {
+        .cache_dir = s->cache_dir,
+        .gpu_arch = s->gpu_ok ? s->gpu_arch : NULL,
+        .gpu_why = s->gpu_why,
+        .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
+        .quiet = s->opts.quiet,
+        .gpu_mem_bytes = s->gpu_ok ? (double)s->device.global_mem_bytes : 0,
+        .gpu_name = s->gpu_ok ? s->device.name : "",
+    };
+    int rc = br_job_build(job, &t);
+    br_session_drop_worker(s);
+    return rc;
+}

@@ -1,62 +1,18 @@
-/* session.h - what the suites of one invocation share: the command line's
- * run settings, the device (found out in a worker process), the timers, the
- * GPU clock choice and the measured peak.
+/* session.h - what the suites of one invocation share: the device (found out in a worker process),
+ * the timers, the GPU clock choice and the measured peak.
  */
 #ifndef BR_SESSION_H
 #define BR_SESSION_H
 
 #include <stddef.h>
 
+#include "build/resolve.h"
+#include "plan/run_opts.h"
 #include "results/types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct br_param_override; /* plan/plan.h: -p settings, passed through untouched */
-
-/* Command-line settings that replace the suite's (a negative or zero value,
- * as noted, leaves the suite's). */
-typedef struct br_measure_overrides {
-    size_t min_samples; /* 0: suite */
-    double min_time_ns; /* < 0: suite */
-    double max_noise;   /* < 0: suite */
-    double timeout_ns;  /* < 0: suite */
-    size_t max_samples; /* 0: suite */
-    double throttle;    /* < 0: suite; 0 turns the check off */
-    int hold;           /* < 0: suite; 0 off, 1 on */
-    br_mode mode;       /* 0: suite */
-    br_mode headline;   /* 0: suite */
-    double warmup_ns;   /* < 0: suite */
-    int cache;          /* < 0: suite; else a br_cache_policy */
-    double watchdog_ns; /* < 0: suite */
-} br_measure_overrides;
-
-/* Overrides that change nothing. */
-void br_measure_overrides_init(br_measure_overrides *o);
-
-typedef struct br_run_opts {
-    const char *cache_dir;       /* compile cache; NULL: br_build_default_cache_dir() */
-    const char *const *patterns; /* -k globs over kernel names; may be NULL */
-    size_t n_patterns;
-    int jobs;                     /* parallel compiles; <= 0: number of CPUs */
-    int quiet;                    /* 1: no progress lines on stderr */
-    br_measure_overrides measure; /* command-line measurement settings */
-    /* The clock of GPU headline times: 0 (the default) the kernel clock
-     * when CUPTI can be used, else CUDA events (said once on stderr);
-     * BR_CLOCK_EVENTS or BR_CLOCK_KERNEL as asked (kernel still falls back
-     * to events, saying why, where CUPTI cannot be used). */
-    int gpu_clock;
-    int no_cupti; /* 1: collect no CUPTI activity at all (GPU times are CUDA events only) */
-    /* -p settings: replace (or, for zipped params, select) parameter values
-     * of every suite that has the parameter (br_plan_apply_overrides). */
-    const struct br_param_override *params;
-    size_t n_params;
-    double budget_ns;   /* --budget: bound on the whole invocation's measuring, ns; 0: none */
-    size_t total_cases; /* cases of every job of the invocation, for the progress line and the
-                           budget (0: each job counts its own) */
-    int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
-} br_run_opts;
 
 /* The clock of GPU headline times (br_run_opts.gpu_clock), given whether
  * the GPU timer collects the kernel clock (`kernel`) and, when not, why
@@ -77,6 +33,14 @@ int br_session_open(br_session **out, const br_run_opts *opts);
 
 /* Close; accepts NULL. */
 void br_session_close(br_session *s);
+
+/* Build (br_job_build) one job for this session: when the job has GPU
+ * sources, first finds out about the GPU (in a worker, once per session);
+ * hands the build the target (cache, architecture, compile jobs, memory);
+ * then retires the worker, since one forked before the modules were loaded
+ * does not have them. Returns br_job_build's result (0, or -1 with the
+ * error set). */
+int br_session_build_job(br_session *s, br_job *job);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,6 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "build/resolve.h"
 #include "suite/expr.h"
 
 /* Evaluate the `bytes` or `flops` expression(s) w for every case of the
@@ -186,6 +185,7 @@ void br_job_dispose(br_job *j) {
     free(j->memory);
     free(j->variant_of);
     free(j->variant_combo);
-    br_job_build_free(j->built);
+    if (j->built_free)
+        j->built_free(j->built);
     memset(j, 0, sizeof *j);
 }

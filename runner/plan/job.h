@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "measure/session.h"
+#include "run_opts.h"
 #include "plan.h"
 #include "suite/suite.h"
 
@@ -33,7 +33,10 @@ typedef struct br_job {
     size_t n_variants;
     size_t *variant_of;         /* owned: per combination, its variant */
     size_t *variant_combo;      /* owned: per variant, the first combination that has it */
-    struct br_job_build *built; /* owned: loaded modules and resolved kernels (br_job_build) */
+    struct br_job_build *built; /* owned: loaded modules and resolved kernels (build/resolve.h's
+                                   br_job_build sets it, and built_free, which br_job_dispose
+                                   calls: the plan knows nothing of builds) */
+    void (*built_free)(struct br_job_build *b);
 } br_job;
 
 /* Load the suite at `path`, apply the command-line measurement and
