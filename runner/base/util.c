@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -374,4 +375,13 @@ void br_format_bytes(char *buf, size_t len, double bytes) {
         u++;
     }
     snprintf(buf, len, u ? "%.3g %s" : "%.0f %s", bytes, units[u]);
+}
+
+int br_glob_any(const char *name, const char *const *patterns, size_t n_patterns) {
+    if (n_patterns == 0)
+        return 1;
+    for (size_t i = 0; i < n_patterns; i++)
+        if (patterns[i] && name && fnmatch(patterns[i], name, 0) == 0)
+            return 1;
+    return 0;
 }

@@ -92,6 +92,11 @@ double br_host_memory(void);
 /* Bytes for a message in decimal units, into buf[0..len): "512 B", "4.29 GB", "4.5 PB". */
 void br_format_bytes(char *buf, size_t len, double bytes);
 
+/* 1 when `name` matches one of the n_patterns fnmatch(3) globs, or when
+ * there are none (no -k: every kernel). NULL patterns and a NULL name match
+ * nothing. */
+int br_glob_any(const char *name, const char *const *patterns, size_t n_patterns);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@
 #include "commands.h"
 #include "common.h"
 #include "msg.h"
+#include "reporters/history_plot.h"
+#include "reporters/history_table.h"
 #include "results/history.h"
 
 #define PROG "benchrun history"

@@ -11,15 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int br_plan_kernel_selected(const char *name, const char *const *patterns, size_t n_patterns) {
-    if (n_patterns == 0)
-        return 1;
-    for (size_t i = 0; i < n_patterns; i++)
-        if (patterns[i] && name && fnmatch(patterns[i], name, 0) == 0)
-            return 1;
-    return 0;
-}
-
 void br_plan_describe(char *buf, size_t len, const br_suite *s, const int64_t *values) {
     size_t off = 0;
     if (len)
@@ -91,7 +82,7 @@ static int plan_kernels(builder *b, const char *const *patterns, size_t n_patter
             return br_error_at(b->at, "out of memory");
     }
     for (size_t k = 0; k < s->n_kernels; k++) {
-        b->selected[k] = br_plan_kernel_selected(s->kernels[k].text, patterns, n_patterns) != 0;
+        b->selected[k] = br_glob_any(s->kernels[k].text, patterns, n_patterns) != 0;
         b->n_kernels += b->selected[k];
     }
     return 0;

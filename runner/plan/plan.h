@@ -52,10 +52,6 @@ int br_plan_build(br_plan *out, const br_suite *s, const char *const *patterns, 
  * evaluated for; without a where, BR_PLAN_MAX_CASES. */
 size_t br_plan_max_sweep(size_t where_len);
 
-/* 1 when kernel `name` matches one of the n_patterns fnmatch(3) globs, or
- * when there are none (no -k: every kernel). */
-int br_plan_kernel_selected(const char *name, const char *const *patterns, size_t n_patterns);
-
 /* The parameter values `values` (one per param of s, in suite order) for a
  * message, "n=4096, m=64", into buf (NUL-terminated when len > 0; cut when
  * too long). */
@@ -66,15 +62,6 @@ const int64_t *br_plan_params(const br_plan *p, size_t combo);
 
 /* Release what *p owns; accepts NULL and a zeroed plan. */
 void br_plan_dispose(br_plan *p);
-
-/* A command-line parameter setting (`-p NAME=VALUE` or `-p NAME=[a,b,c]`):
- * the values replace the suite's values of that parameter (benchrun), or
- * select the cases that have one of them (benchrun history). */
-typedef struct br_param_override {
-    char *name;      /* owned; a C identifier */
-    int64_t *values; /* owned; n_values >= 1, distinct, in the order given */
-    size_t n_values;
-} br_param_override;
 
 /* Parse `text` ("n=4096", "n=2^20", "n=[256, 512, 2^10]": each value an
  * integer constant expression, expr.h) into *out (dispose with

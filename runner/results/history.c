@@ -18,9 +18,6 @@
 #include "base/error.h"
 #include "resultsfile.h"
 #include "base/util.h"
-/* The -k / -p filters: br_param_override and br_plan_kernel_selected; both
- * belong below results/ (a layering exception until they move). */
-#include "plan/plan.h"
 
 /* ---- loading -------------------------------------------------------------------------- */
 
@@ -57,7 +54,7 @@ static int is_json_name(const struct dirent *d) {
 /* 1 when case c of run r passes the kernel and parameter filters of f. */
 static int case_selected(const br_run *r, const br_case_result *c, const br_history_filter *f) {
     const char *kernel = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : NULL;
-    if (!br_plan_kernel_selected(kernel, f->kernels, f->n_kernels))
+    if (!br_glob_any(kernel, f->kernels, f->n_kernels))
         return 0;
     for (size_t i = 0; i < f->n_params; i++) {
         const br_param_override *o = &f->params[i];

@@ -39,8 +39,6 @@
 extern "C" {
 #endif
 
-struct br_param_override; /* plan/plan.h (-p NAME=VALUES) */
-
 /* Which runs and cases br_history_load keeps. Every pointer is borrowed;
  * a zeroed filter keeps everything. */
 typedef struct br_history_filter {
@@ -181,14 +179,6 @@ const char *br_history_kernel_of(const br_run *r, const br_case_result *c);
 /* "2026-11-22 10:00" from an ISO 8601 date ("2026-11-22T10:00:00Z") into
  * buf; another text as it is, "" as "no date". */
 void br_history_short_date(char *buf, size_t len, const char *iso);
-
-/* Declared here too, for runner/cli/cmd_history.c, until it includes
- * reporters/history_table.h and reporters/history_plot.h (their contracts
- * are there); then these four lines go. */
-int br_history_print(FILE *f, const br_history *h, int ascii);
-int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path);
-int br_history_plot(const br_history *h, const char *svg_path);
-int br_history_have_gnuplot(void);
 
 /* The distinct suite names of h's runs, in run order ("reduction, sgemm"),
  * into buf[0..len) (truncated when it does not fit). */

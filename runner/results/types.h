@@ -154,6 +154,17 @@ typedef enum br_stop {
     BR_STOP_MAX_SAMPLES
 } br_stop;
 
+/* --- a -p setting (plan/plan.h parses and applies it) ------------------ */
+
+/* A command-line parameter setting (`-p NAME=VALUE` or `-p NAME=[a,b,c]`):
+ * the values replace the suite's values of that parameter (benchrun), or
+ * select the cases that have one of them (benchrun history). */
+typedef struct br_param_override {
+    char *name;      /* owned; a C identifier */
+    int64_t *values; /* owned; n_values >= 1, distinct, in the order given */
+    size_t n_values;
+} br_param_override;
+
 /* --- the GPU operations of a measurement (measure/activity.h) -------------- */
 
 typedef enum br_op_kind {
