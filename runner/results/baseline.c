@@ -12,7 +12,7 @@
 
 #include "base/error.h"
 #include "mannwhitney.h"
-#include "reporters/reporter.h"
+#include "json_write.h"
 #include "resultsfile.h"
 #include "base/util.h"
 
@@ -569,9 +569,7 @@ typedef struct save_ctx {
 
 static int write_baseline(FILE *f, void *p) {
     const save_ctx *s = p;
-    const br_reporter *json = br_reporter_find("json");
-    br_report_opts opts = {0};
-    return json->write(f, &s->run, 1, &opts);
+    return br_results_write(f, &s->run, 1);
 }
 
 int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats) {
