@@ -324,3 +324,15 @@ int br_json_get_enum(br_json_ctx *c, const json_t *obj, const char *key, int req
         snprintf(found, sizeof found, "%s", br_json_kind(v));
     return br_json_fail_key(c, key, "expected %s%s, found %s", list, req ? "" : " or null", found);
 }
+
+int br_json_get_name(br_json_ctx *c, const json_t *obj, const char *key, int req, const br_name *t,
+                     int dflt, int *out) {
+    const char *names[BR_JSON_MAX_NAMES];
+    int values[BR_JSON_MAX_NAMES];
+    size_t n = 0;
+    for (; t[n].name && n < BR_JSON_MAX_NAMES; n++) {
+        names[n] = t[n].name;
+        values[n] = t[n].value;
+    }
+    return br_json_get_enum(c, obj, key, req, names, values, n, dflt, out);
+}

@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "base/name.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -101,6 +103,15 @@ int br_json_get_bool(br_json_ctx *c, const json_t *obj, const char *key, int if_
  * optional and absent or null. */
 int br_json_get_enum(br_json_ctx *c, const json_t *obj, const char *key, int req,
                      const char *const *names, const int *values, size_t n, int dflt, int *out);
+
+/* Most names br_json_get_name reads from one table. */
+#define BR_JSON_MAX_NAMES 16
+
+/* obj[key] as one of the names of table t (base/name.h; at most
+ * BR_JSON_MAX_NAMES), its value into *out; `dflt` when optional and absent
+ * or null. A message lists the names in table order, as br_json_get_enum. */
+int br_json_get_name(br_json_ctx *c, const json_t *obj, const char *key, int req, const br_name *t,
+                     int dflt, int *out);
 
 #ifdef __cplusplus
 }

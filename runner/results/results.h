@@ -194,6 +194,10 @@ void br_format_param(char *buf, size_t len, int64_t v);
  * c; NULL only when c is NULL. */
 const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
 
+/* Free what case *c owns (params, stage, message, commit, its timings) and
+ * zero it; accepts NULL and a zeroed case. */
+void br_case_dispose(br_case_result *c);
+
 /* Release what *c owns and zero it; accepts NULL. */
 void br_comparison_dispose(br_comparison *c);
 
