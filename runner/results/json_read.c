@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,7 +211,8 @@ static int load_measure(br_json_ctx *c, const json_t *o, br_run *r) {
                : 0;
 }
 
-static int load_regression(br_json_ctx *c, const json_t *o, br_regression_cfg *g) {
+static int load_regression(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_regression_cfg *g = &r->regression;
     if (br_json_get_number(c, o, "threshold", REQ, &g->threshold) != 0 ||
         br_json_get_number(c, o, "alpha", REQ, &g->alpha) != 0)
         return -1;
@@ -223,7 +225,8 @@ static int load_regression(br_json_ctx *c, const json_t *o, br_regression_cfg *g
     return 0;
 }
 
-static int load_git(br_json_ctx *c, const json_t *o, br_gitinfo *g) {
+static int load_git(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_gitinfo *g = &r->git;
     const char *when;
     if (br_json_get_bool(c, o, "present", 0, &g->present) ||
         br_json_get_bool(c, o, "unborn", 0, &g->unborn) ||
@@ -271,7 +274,9 @@ static int get_mhz_as_khz(br_json_ctx *c, const json_t *o, const char *key, int 
     return 0;
 }
 
-static int load_device(br_json_ctx *c, const json_t *o, br_device *d) {
+static int load_device(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_device *d = &r->device;
+    r->has_device = 1;
     const char *cc;
     json_t *ecc;
     if (br_json_get_cint(c, o, "index", 0, INT_MAX, &d->index) ||
@@ -304,7 +309,8 @@ static int load_device(br_json_ctx *c, const json_t *o, br_device *d) {
     return 0;
 }
 
-static int load_host(br_json_ctx *c, const json_t *o, br_host *h) {
+static int load_host(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_host *h = &r->host;
     return br_json_get_text(c, o, "cpu_model", h->cpu_model, sizeof h->cpu_model) ||
                    br_json_get_cint(c, o, "logical_cores", 0, INT_MAX, &h->logical_cores) ||
                    br_json_get_text(c, o, "governor", h->governor, sizeof h->governor) ||
@@ -489,6 +495,71 @@ static int load_timing_clocks(br_json_ctx *c, const json_t *o, br_timing *t, siz
                : 0;
 }
 
+/* The array a (at `key`) as n finite numbers > 0 (ns) into out[0..n). */
+static int load_ns(br_json_ctx *c, const json_t *a, const char *key, double *out, size_t n) {
+    size_t old = br_json_push_key(c, key);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(c, i);
+        if (br_json_number_value(c, json_array_get(a, i), &out[i]) != 0)
+            return -1;
+        if (!isfinite(out[i]) || !(out[i] > 0.0))
+            return br_json_fail(c, "expected a number > 0 (ns), found %.17g", out[i]);
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    return 0;
+}
+
+/* "sm_mhz_samples" (the array mhz) of a timing of n samples into t->sm_mhz. */
+static int load_sm_mhz(br_json_ctx *c, const json_t *mhz, br_timing *t, size_t n) {
+    int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
+    for (size_t i = 0; i < json_array_size(mhz) && !any_mhz; i++)
+        any_mhz = !json_is_null(json_array_get(mhz, i));
+    if (!any_mhz && json_array_size(mhz) == n)
+        return 0;
+    size_t m = json_array_size(mhz);
+    if (m != n)
+        return br_json_fail_key(
+            c, "sm_mhz_samples",
+            "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
+    if (!(t->sm_mhz = calloc(n ? n : 1, sizeof *t->sm_mhz)))
+        return br_json_fail(c, "out of memory");
+    size_t old = br_json_push_key(c, "sm_mhz_samples");
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(c, i);
+        const json_t *v = json_array_get(mhz, i);
+        double x = NAN;
+        if (!json_is_null(v)) {
+            if (!json_is_number(v))
+                return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
+            x = json_number_value(v);
+            if (!(x >= 0.0))
+                return br_json_fail(c, "expected a number >= 0 (MHz) or null, found %.17g", x);
+        }
+        t->sm_mhz[i] = x;
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    return 0;
+}
+
+/* A baseline timing's optional "run_medians" into t. */
+static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
+    json_t *medians;
+    if (br_json_get_container(c, o, "run_medians", OPT, JSON_ARRAY, &medians) != 0)
+        return -1;
+    size_t m = medians ? json_array_size(medians) : 0;
+    if (m == 0)
+        return 0;
+    if (m > BR_RUN_MEDIANS_MAX)
+        return br_json_fail_key(c, "run_medians", "expected at most %d values, found %zu",
+                                BR_RUN_MEDIANS_MAX, m);
+    if (!(t->run_medians = calloc(m, sizeof *t->run_medians)))
+        return br_json_fail(c, "out of memory");
+    t->n_run_medians = m;
+    return load_ns(c, medians, "run_medians", t->run_medians, m);
+}
+
 /* One timing (an object: null was handled by the caller) of a case of
  * `backend` into *t. */
 static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
@@ -501,68 +572,9 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
     if (n > 0 && !(t->samples = calloc(n, sizeof *t->samples)))
         return br_json_fail(c, "out of memory");
     t->n_samples = n;
-    size_t old = br_json_push_key(c, "samples_ns");
-    for (size_t i = 0; i < n; i++) {
-        size_t at = br_json_push_index(c, i);
-        const json_t *v = json_array_get(samples, i);
-        if (br_json_number_value(c, v, &t->samples[i]) != 0)
-            return -1;
-        if (!isfinite(t->samples[i]) || !(t->samples[i] > 0.0))
-            return br_json_fail(c, "expected a number > 0 (ns), found %.17g", t->samples[i]);
-        br_json_pop(c, at);
-    }
-    br_json_pop(c, old);
-    int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
-    for (size_t i = 0; mhz && i < json_array_size(mhz) && !any_mhz; i++)
-        any_mhz = !json_is_null(json_array_get(mhz, i));
-    if (mhz && (any_mhz || json_array_size(mhz) != n)) {
-        size_t m = json_array_size(mhz);
-        if (m != n)
-            return br_json_fail_key(
-                c, "sm_mhz_samples",
-                "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
-        if (!(t->sm_mhz = calloc(n ? n : 1, sizeof *t->sm_mhz)))
-            return br_json_fail(c, "out of memory");
-        old = br_json_push_key(c, "sm_mhz_samples");
-        for (size_t i = 0; i < n; i++) {
-            size_t at = br_json_push_index(c, i);
-            const json_t *v = json_array_get(mhz, i);
-            double x = NAN;
-            if (!json_is_null(v)) {
-                if (!json_is_number(v))
-                    return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
-                x = json_number_value(v);
-                if (!(x >= 0.0))
-                    return br_json_fail(c, "expected a number >= 0 (MHz) or null, found %.17g", x);
-            }
-            t->sm_mhz[i] = x;
-            br_json_pop(c, at);
-        }
-        br_json_pop(c, old);
-    }
-    json_t *medians;
-    if (br_json_get_container(c, o, "run_medians", OPT, JSON_ARRAY, &medians) != 0)
+    if (load_ns(c, samples, "samples_ns", t->samples, n) != 0 ||
+        (mhz && load_sm_mhz(c, mhz, t, n) != 0) || load_run_medians(c, o, t) != 0)
         return -1;
-    if (medians && json_array_size(medians) > 0) {
-        size_t m = json_array_size(medians);
-        if (m > BR_RUN_MEDIANS_MAX)
-            return br_json_fail_key(c, "run_medians", "expected at most %d values, found %zu",
-                                    BR_RUN_MEDIANS_MAX, m);
-        if (!(t->run_medians = calloc(m, sizeof *t->run_medians)))
-            return br_json_fail(c, "out of memory");
-        t->n_run_medians = m;
-        old = br_json_push_key(c, "run_medians");
-        for (size_t i = 0; i < m; i++) {
-            size_t at = br_json_push_index(c, i);
-            if (br_json_number_value(c, json_array_get(medians, i), &t->run_medians[i]) != 0)
-                return -1;
-            if (!isfinite(t->run_medians[i]) || !(t->run_medians[i] > 0.0))
-                return br_json_fail(c, "expected a number > 0 (ns), found %.17g",
-                                    t->run_medians[i]);
-            br_json_pop(c, at);
-        }
-        br_json_pop(c, old);
-    }
     if (load_timing_clocks(c, o, t, n, backend) != 0)
         return -1;
     if (n > 0 && br_stats_compute(&t->stats, t->samples, n) != 0)
@@ -733,110 +745,101 @@ static int assign_combos(br_json_ctx *c, br_run *r) {
     return 0;
 }
 
-/* One element of "runs" into *r (zeroed by the caller; partly filled on
- * failure, for the caller to dispose). */
-static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
-    int rc = -1;
-    br_json_name_index *sorted = NULL;
-    json_t *suite, *measure, *peak, *regression, *git, *device, *host, *params, *kernels, *cases;
-    r->peak_gbps = NAN;
-    r->peak_gflops = NAN;
-    r->warmup_ns = NAN;
-    r->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
-    r->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
-    if (!json_is_object(o)) {
-        br_json_fail(c, "expected an object, found %s", br_json_kind(o));
-        goto done;
-    }
-    r->gpu_clock = BR_CLOCK_EVENTS;
-    if (br_json_get_dup(c, o, "benchrun_version", OPT, &r->benchrun_version) ||
-        (c->schema >= 4 && (get_gpu_clock(c, o, "gpu_clock", &r->gpu_clock) ||
-                            br_json_get_dup(c, o, "clock_note", OPT, &r->clock_note))) ||
-        br_json_get_text(c, o, "date", r->date, sizeof r->date) ||
-        br_json_get_container(c, o, "suite", REQ, JSON_OBJECT, &suite) ||
-        br_json_get_container(c, o, "measure", REQ, JSON_OBJECT, &measure) ||
-        br_json_get_container(c, o, "peak", OPT, JSON_OBJECT, &peak) ||
-        br_json_get_container(c, o, "regression", c->schema >= 3 ? REQ : OPT, JSON_OBJECT,
-                              &regression) ||
-        br_json_get_container(c, o, "git", OPT, JSON_OBJECT, &git) ||
-        br_json_get_container(c, o, "device", OPT, JSON_OBJECT, &device) ||
-        br_json_get_dup(c, o, "gpu_skip_reason", OPT, &r->gpu_skip_reason) ||
-        br_json_get_dup(c, o, "interrupted", OPT, &r->interrupted) ||
-        br_json_get_container(c, o, "host", OPT, JSON_OBJECT, &host) ||
-        br_json_get_container(c, o, "params", REQ, JSON_ARRAY, &params) ||
-        br_json_get_container(c, o, "kernels", REQ, JSON_ARRAY, &kernels) ||
-        br_json_get_container(c, o, "cases", REQ, JSON_ARRAY, &cases))
-        goto done;
+static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
+    return get_peak_kind(c, o, "kind", &r->peak_kind) ||
+                   br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
+                   br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops)
+               ? -1
+               : 0;
+}
 
-    size_t old = br_json_push_key(c, "suite");
-    if (load_suite(c, suite, r) != 0)
-        goto done;
-    br_json_pop(c, old);
-    old = br_json_push_key(c, "measure");
-    if (load_measure(c, measure, r) != 0)
-        goto done;
-    br_json_pop(c, old);
-    if (peak) {
-        old = br_json_push_key(c, "peak");
-        if (get_peak_kind(c, peak, "kind", &r->peak_kind) != 0 ||
-            br_json_get_number(c, peak, "gbps", OPT, &r->peak_gbps) != 0 ||
-            br_json_get_number(c, peak, "gflops", OPT, &r->peak_gflops) != 0)
-            goto done;
-        br_json_pop(c, old);
-    }
-    if (regression) {
-        old = br_json_push_key(c, "regression");
-        if (load_regression(c, regression, &r->regression) != 0)
-            goto done;
-        br_json_pop(c, old);
-    }
-    if (git) {
-        old = br_json_push_key(c, "git");
-        if (load_git(c, git, &r->git) != 0)
-            goto done;
-        br_json_pop(c, old);
-    }
-    r->device.ecc = -1;
-    r->device.peak_gbps = NAN;
-    r->device.measured_peak_gbps = NAN;
-    r->device.peak_gflops = NAN;
-    if (device) {
-        r->has_device = 1;
-        old = br_json_push_key(c, "device");
-        if (load_device(c, device, &r->device) != 0)
-            goto done;
-        br_json_pop(c, old);
-    }
-    if (host) {
-        old = br_json_push_key(c, "host");
-        if (load_host(c, host, &r->host) != 0)
-            goto done;
-        br_json_pop(c, old);
-    }
-    old = br_json_push_key(c, "params");
-    if (load_params(c, params, r) != 0)
-        goto done;
-    br_json_pop(c, old);
-    old = br_json_push_key(c, "kernels");
-    if (load_kernels(c, kernels, r, &sorted) != 0)
-        goto done;
-    br_json_pop(c, old);
-
-    size_t n = json_array_size(cases);
-    if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases))) {
-        br_json_fail(c, "out of memory");
-        goto done;
-    }
+/* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
+ * then the combos numbered. */
+static int load_cases(br_json_ctx *c, const json_t *a, br_run *r,
+                      const br_json_name_index *sorted) {
+    size_t n = json_array_size(a);
+    if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases)))
+        return br_json_fail(c, "out of memory");
     r->n_cases = n;
-    old = br_json_push_key(c, "cases");
+    size_t old = br_json_push_key(c, "cases");
     for (size_t i = 0; i < n; i++) {
         size_t at = br_json_push_index(c, i);
-        if (br_json_case_read(c, json_array_get(cases, i), r, sorted, &r->cases[i]) != 0)
-            goto done;
+        if (br_json_case_read(c, json_array_get(a, i), r, sorted, &r->cases[i]) != 0)
+            return -1;
         br_json_pop(c, at);
     }
     br_json_pop(c, old);
-    if (assign_combos(c, r) != 0)
+    return assign_combos(c, r);
+}
+
+/* The members of a run between "date" and "kernels", in file order: the key,
+ * its JSON type, whether it is required (REQ_FROM_3: from schema 3 on), and
+ * the function that reads an object or array, or for a string the offset of
+ * the br_run member that gets a copy. */
+enum { REQ_FROM_3 = 2 };
+static const struct run_part {
+    const char *key;
+    json_type type;
+    int req;
+    int (*load)(br_json_ctx *c, const json_t *o, br_run *r);
+    size_t text;
+} run_parts[] = {
+    {"suite", JSON_OBJECT, REQ, load_suite, 0},
+    {"measure", JSON_OBJECT, REQ, load_measure, 0},
+    {"peak", JSON_OBJECT, OPT, load_peak, 0},
+    {"regression", JSON_OBJECT, REQ_FROM_3, load_regression, 0},
+    {"git", JSON_OBJECT, OPT, load_git, 0},
+    {"device", JSON_OBJECT, OPT, load_device, 0},
+    {"gpu_skip_reason", JSON_STRING, OPT, NULL, offsetof(br_run, gpu_skip_reason)},
+    {"interrupted", JSON_STRING, OPT, NULL, offsetof(br_run, interrupted)},
+    {"host", JSON_OBJECT, OPT, load_host, 0},
+    {"params", JSON_ARRAY, REQ, load_params, 0},
+};
+#define N_PARTS (sizeof run_parts / sizeof run_parts[0])
+
+/* One element of "runs" into *r (zeroed by the caller; partly filled on
+ * failure, for the caller to dispose). The members are checked in file order
+ * first (so a run missing two reports the first), then read. */
+static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
+    int rc = -1;
+    br_json_name_index *sorted = NULL;
+    json_t *part[N_PARTS], *kernels, *cases;
+    r->peak_gbps = r->peak_gflops = r->warmup_ns = NAN;
+    r->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
+    r->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
+    r->device.ecc = -1;
+    r->device.peak_gbps = r->device.measured_peak_gbps = r->device.peak_gflops = NAN;
+    r->gpu_clock = BR_CLOCK_EVENTS;
+    if (!json_is_object(o))
+        return br_json_fail(c, "expected an object, found %s", br_json_kind(o));
+    if (br_json_get_dup(c, o, "benchrun_version", OPT, &r->benchrun_version) ||
+        (c->schema >= 4 && (get_gpu_clock(c, o, "gpu_clock", &r->gpu_clock) ||
+                            br_json_get_dup(c, o, "clock_note", OPT, &r->clock_note))) ||
+        br_json_get_text(c, o, "date", r->date, sizeof r->date))
+        return -1;
+    for (size_t i = 0; i < N_PARTS; i++) {
+        const struct run_part *p = &run_parts[i];
+        int req = p->req == REQ_FROM_3 ? c->schema >= 3 : p->req;
+        if (p->load ? br_json_get_container(c, o, p->key, req, p->type, &part[i])
+                    : br_json_get_dup(c, o, p->key, req, (char **)((char *)r + p->text)))
+            return -1;
+    }
+    if (br_json_get_container(c, o, "kernels", REQ, JSON_ARRAY, &kernels) ||
+        br_json_get_container(c, o, "cases", REQ, JSON_ARRAY, &cases))
+        return -1;
+    for (size_t i = 0; i < N_PARTS; i++) {
+        if (!run_parts[i].load || !part[i])
+            continue;
+        size_t old = br_json_push_key(c, run_parts[i].key);
+        if (run_parts[i].load(c, part[i], r) != 0)
+            goto done;
+        br_json_pop(c, old);
+    }
+    size_t old = br_json_push_key(c, "kernels");
+    if (load_kernels(c, kernels, r, &sorted) != 0)
+        goto done;
+    br_json_pop(c, old);
+    if (load_cases(c, cases, r, sorted) != 0)
         goto done;
     br_run_derive(r);
     rc = 0;
