@@ -60,7 +60,7 @@ static int decode_case(br_json_ctx *c, const json_t *doc, br_case_result *out,
     const char *kernel;
     int backend;
     if (br_json_get_string(c, o, "kernel", BR_JSON_REQ, &kernel) != 0 ||
-        br_json_get_name(c, o, "backend", BR_JSON_REQ, br_backend_names, 0, &backend) != 0)
+        br_json_get_name(c, o, "backend", BR_JSON_REQ, br_backend_names, NULL, 0, 0, &backend) != 0)
         return -1;
     br_run_kernel k = {.name = (char *)kernel, .source = "", .backend = (br_backend)backend};
     br_run run = {.kernels = &k, .n_kernels = 1};

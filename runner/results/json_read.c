@@ -19,7 +19,6 @@
 #include "base/error.h"
 #include "json_case.h"
 #include "jsonread.h"
-#include "measure/measure.h"
 #include "stats.h"
 #include "base/util.h"
 
@@ -28,125 +27,25 @@ enum { OPT = BR_JSON_OPT, REQ = BR_JSON_REQ };
 
 /* --- enums -------------------------------------------------------------------- */
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+/* obj[key] as a name of table t (br_json_get_name) into the enum at `out`:
+ * every enum of types.h is int-sized with values >= 0, so it is read and
+ * written as the int it is compatible with. */
+#define GET_NAME(c, obj, key, req, t, dflt, out)                                                   \
+    br_json_get_name(c, obj, key, req, t, NULL, 0, dflt, (int *)(out))
+/* GET_NAME of the values of the array `only`, listed in its order. */
+#define GET_ONLY(c, obj, key, req, t, only, dflt, out)                                             \
+    br_json_get_name(c, obj, key, req, t, only, sizeof(only) / sizeof(only)[0], dflt, (int *)(out))
+_Static_assert(sizeof(br_metric) == sizeof(int) && sizeof(br_cache_policy) == sizeof(int) &&
+                   sizeof(br_mode) == sizeof(int) && sizeof(br_peak_kind) == sizeof(int) &&
+                   sizeof(br_backend) == sizeof(int) && sizeof(br_case_status) == sizeof(int) &&
+                   sizeof(br_clock) == sizeof(int) && sizeof(br_op_kind) == sizeof(int),
+               "the enums GET_NAME reads are int-sized");
 
-static int get_metric(br_json_ctx *c, const json_t *obj, const char *key, br_metric *out) {
-    const int v[] = {BR_METRIC_GBPS, BR_METRIC_GFLOPS, BR_METRIC_NONE};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_metric_name((br_metric)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
-    *out = (br_metric)x;
-    return rc;
-}
-
-static int get_cache(br_json_ctx *c, const json_t *obj, const char *key, br_cache_policy *out) {
-    const int v[] = {BR_CACHE_FLUSH, BR_CACHE_WARM, BR_CACHE_FLUSH_MEMSET};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_cache_name((br_cache_policy)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
-    *out = (br_cache_policy)x;
-    return rc;
-}
-
-/* A mode; `both_ok` 0 for the headline (cold or batch only). */
-static int get_mode(br_json_ctx *c, const json_t *obj, const char *key, int both_ok, br_mode *out) {
-    const int v[] = {BR_MODE_COLD, BR_MODE_BATCH, BR_MODE_BOTH};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_mode_name((br_mode)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, REQ, names, v, both_ok ? 3 : 2, BR_MODE_COLD, &x);
-    *out = (br_mode)x;
-    return rc;
-}
-
-static int get_peak_kind(br_json_ctx *c, const json_t *obj, const char *key, br_peak_kind *out) {
-    const int v[] = {BR_PEAK_THEORETICAL, BR_PEAK_MEASURED};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_peak_kind_name((br_peak_kind)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, OPT, names, v, COUNT(v), BR_PEAK_THEORETICAL, &x);
-    *out = (br_peak_kind)x;
-    return rc;
-}
-
-/* A backend; *out_present 0 when optional and absent or null. */
-static int get_backend(br_json_ctx *c, const json_t *obj, const char *key, int req, br_backend *out,
-                       int *out_present) {
-    const int v[] = {BR_BACKEND_HOST, BR_BACKEND_GPU};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_backend_name((br_backend)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, req, names, v, COUNT(v), -1, &x);
-    *out_present = x >= 0;
-    *out = x >= 0 ? (br_backend)x : BR_BACKEND_HOST;
-    return rc;
-}
-
-static int get_status(br_json_ctx *c, const json_t *obj, const char *key, br_case_status *out) {
-    const int v[] = {BR_STATUS_OK, BR_STATUS_FAILED, BR_STATUS_SKIPPED};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_status_name((br_case_status)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
-    *out = (br_case_status)x;
-    return rc;
-}
-
-/* The stop reason as the static string of br_stop_name; NULL when absent or null. */
-static int get_stop(br_json_ctx *c, const json_t *obj, const char *key, const char **out) {
-    const int v[] = {BR_STOP_NOISE, BR_STOP_PLATEAU, BR_STOP_TIMEOUT, BR_STOP_MAX_SAMPLES};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_stop_name((br_stop)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, OPT, names, v, COUNT(v), BR_STOP_NONE, &x);
-    *out = br_stop_name((br_stop)x);
-    return rc;
-}
-
-/* A timing's clock (required). */
-static int get_clock(br_json_ctx *c, const json_t *obj, const char *key, br_clock *out) {
-    const int v[] = {BR_CLOCK_MONOTONIC, BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_clock_name((br_clock)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
-    *out = (br_clock)x;
-    return rc;
-}
-
-/* A run's GPU clock: events or kernel; events when absent or null. */
-static int get_gpu_clock(br_json_ctx *c, const json_t *obj, const char *key, br_clock *out) {
-    const int v[] = {BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_clock_name((br_clock)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, OPT, names, v, COUNT(v), BR_CLOCK_EVENTS, &x);
-    *out = (br_clock)x;
-    return rc;
-}
-
-/* The kind of a GPU operation (required). */
-static int get_op_kind(br_json_ctx *c, const json_t *obj, const char *key, br_op_kind *out) {
-    const int v[] = {BR_OP_KERNEL, BR_OP_MEMCPY, BR_OP_MEMSET};
-    const char *names[COUNT(v)];
-    for (size_t i = 0; i < COUNT(v); i++)
-        names[i] = br_op_kind_name((br_op_kind)v[i]);
-    int x;
-    int rc = br_json_get_enum(c, obj, key, REQ, names, v, COUNT(v), 0, &x);
-    *out = (br_op_kind)x;
-    return rc;
-}
+/* Names accepted where a message lists them in another order than the
+ * table, or only some of them. */
+static const int metric_order[] = {BR_METRIC_GBPS, BR_METRIC_GFLOPS, BR_METRIC_NONE};
+static const int headline_modes[] = {BR_MODE_COLD, BR_MODE_BATCH};
+static const int gpu_clocks[] = {BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
 
 /* --- run parts ----------------------------------------------------------------- */
 
@@ -189,17 +88,18 @@ static int load_suite(br_json_ctx *c, const json_t *o, br_run *r) {
                    br_json_get_dup(c, o, "description", OPT, &r->suite_description) ||
                    br_json_get_dup(c, o, "path", OPT, &r->suite_path) ||
                    br_json_get_text(c, o, "hash", r->suite_hash, sizeof r->suite_hash) ||
-                   get_metric(c, o, "metric", &r->metric)
+                   GET_ONLY(c, o, "metric", REQ, br_metric_names, metric_order, 0, &r->metric)
                ? -1
                : 0;
 }
 
 static int load_measure(br_json_ctx *c, const json_t *o, br_run *r) {
     br_measure_cfg *m = &r->measure;
-    return get_cache(c, o, "cache", &r->cache) ||
+    return GET_NAME(c, o, "cache", REQ, br_cache_names, 0, &r->cache) ||
                    br_json_get_number(c, o, "warmup_ns", OPT, &r->warmup_ns) ||
-                   get_mode(c, o, "mode", 1, &m->mode) ||
-                   get_mode(c, o, "headline", 0, &m->headline) ||
+                   GET_NAME(c, o, "mode", REQ, br_mode_names, BR_MODE_COLD, &m->mode) ||
+                   GET_ONLY(c, o, "headline", REQ, br_mode_names, headline_modes, BR_MODE_COLD,
+                            &m->headline) ||
                    br_json_get_bool(c, o, "hold", 0, &m->hold) ||
                    br_json_get_number(c, o, "throttle", OPT, &m->throttle) ||
                    br_json_get_count(c, o, "min_samples", &m->min_samples) ||
@@ -372,13 +272,12 @@ static int load_kernels(br_json_ctx *c, const json_t *a, br_run *r,
     for (size_t i = 0; i < n; i++) {
         const json_t *k = json_array_get(a, i);
         br_run_kernel *rk = &r->kernels[i];
-        int present;
         size_t old = br_json_push_index(c, i);
         if (!json_is_object(k))
             return br_json_fail(c, "expected an object, found %s", br_json_kind(k));
         if (br_json_get_dup(c, k, "name", REQ, &rk->name) ||
             br_json_get_dup(c, k, "source", OPT, &rk->source) ||
-            get_backend(c, k, "backend", REQ, &rk->backend, &present))
+            GET_NAME(c, k, "backend", REQ, br_backend_names, BR_BACKEND_HOST, &rk->backend))
             return -1;
         sorted[i] = (br_json_name_index){rk->name, i};
         br_json_pop(c, old);
@@ -460,7 +359,8 @@ static int load_breakdown(br_json_ctx *c, const json_t *o, br_timing *t) {
         op->per_exec = op->median_ns = op->share = NAN;
         if (!json_is_object(x))
             return br_json_fail(c, "expected an object, found %s", br_json_kind(x));
-        if (br_json_get_dup(c, x, "name", REQ, &op->name) || get_op_kind(c, x, "kind", &op->kind) ||
+        if (br_json_get_dup(c, x, "name", REQ, &op->name) ||
+            GET_NAME(c, x, "kind", REQ, br_op_kind_names, 0, &op->kind) ||
             br_json_get_size(c, x, "count", REQ, &op->count) ||
             br_json_get_number(c, x, "per_execution", OPT, &op->per_exec) ||
             br_json_get_number(c, x, "median_ns", OPT, &op->median_ns) ||
@@ -483,7 +383,7 @@ static int load_timing_clocks(br_json_ctx *c, const json_t *o, br_timing *t, siz
         t->clock = backend == BR_BACKEND_GPU ? BR_CLOCK_EVENTS : BR_CLOCK_MONOTONIC;
         return 0;
     }
-    return get_clock(c, o, "clock", &t->clock) ||
+    return GET_NAME(c, o, "clock", REQ, br_clock_names, 0, &t->clock) ||
                    load_sample_array(c, o, "event_ns", n, 1, &t->event_ns, &t->event_median_ns) ||
                    load_sample_array(c, o, "kernel_ns", n, 0, &t->kernel_ns,
                                      &t->kernel_median_ns) ||
@@ -564,6 +464,7 @@ static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
  * `backend` into *t. */
 static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
     json_t *samples, *mhz;
+    int stop;
     if (br_json_get_container(c, o, "samples_ns", REQ, JSON_ARRAY, &samples) != 0 ||
         br_json_get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0)
         return -1;
@@ -586,10 +487,10 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_count(c, o, "warmup_runs", &t->warmup_runs) ||
                    br_json_get_number(c, o, "warmup_ns", OPT, &t->warmup_ns) ||
                    br_json_get_number(c, o, "measure_ns", OPT, &t->measure_ns) ||
-                   get_stop(c, o, "stop_reason", &t->stop_reason) ||
+                   GET_NAME(c, o, "stop_reason", OPT, br_stop_names, BR_STOP_NONE, &stop) ||
                    br_json_get_number(c, o, "sm_mhz", OPT, &t->sm_mhz_median)
                ? -1
-               : 0;
+               : (t->stop_reason = br_stop_name((br_stop)stop), 0);
 }
 
 /* obj[key]: a timing of a case of `backend`, or null (absent). */
@@ -637,8 +538,7 @@ static int load_case_params(br_json_ctx *c, const json_t *o, const br_run *r, br
 int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
                       br_case_result *k) {
     const char *kernel, *commit, *date;
-    br_backend backend;
-    int has_backend;
+    int backend;
     if (!json_is_object(o))
         return br_json_fail(c, "expected an object, found %s", br_json_kind(o));
     if (br_json_get_string(c, o, "kernel", REQ, &kernel) != 0)
@@ -667,13 +567,14 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
     k->kernel = hit->index;
     const br_run_kernel *rk = &r->kernels[k->kernel];
     if (load_case_params(c, o, r, k) != 0 ||
-        get_backend(c, o, "backend", OPT, &backend, &has_backend) != 0)
+        GET_NAME(c, o, "backend", OPT, br_backend_names, -1, &backend) != 0)
         return -1;
-    if (has_backend && backend != rk->backend)
-        return br_json_fail_key(c, "backend",
-                                "expected \"%s\" (the backend of kernel '%s'), found \"%s\"",
-                                br_backend_name(rk->backend), rk->name, br_backend_name(backend));
-    if (get_status(c, o, "status", &k->status) || br_json_get_dup(c, o, "stage", OPT, &k->stage) ||
+    if (backend >= 0 && (br_backend)backend != rk->backend)
+        return br_json_fail_key(
+            c, "backend", "expected \"%s\" (the backend of kernel '%s'), found \"%s\"",
+            br_backend_name(rk->backend), rk->name, br_backend_name((br_backend)backend));
+    if (GET_NAME(c, o, "status", REQ, br_status_names, 0, &k->status) ||
+        br_json_get_dup(c, o, "stage", OPT, &k->stage) ||
         br_json_get_dup(c, o, "message", OPT, &k->message) ||
         br_json_get_number(c, o, "bytes", OPT, &k->bytes) ||
         br_json_get_number(c, o, "flops", OPT, &k->flops) ||
@@ -746,7 +647,7 @@ static int assign_combos(br_json_ctx *c, br_run *r) {
 }
 
 static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
-    return get_peak_kind(c, o, "kind", &r->peak_kind) ||
+    return GET_NAME(c, o, "kind", OPT, br_peak_names, BR_PEAK_THEORETICAL, &r->peak_kind) ||
                    br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
                    br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops)
                ? -1
@@ -813,7 +714,8 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     if (!json_is_object(o))
         return br_json_fail(c, "expected an object, found %s", br_json_kind(o));
     if (br_json_get_dup(c, o, "benchrun_version", OPT, &r->benchrun_version) ||
-        (c->schema >= 4 && (get_gpu_clock(c, o, "gpu_clock", &r->gpu_clock) ||
+        (c->schema >= 4 && (GET_ONLY(c, o, "gpu_clock", OPT, br_clock_names, gpu_clocks,
+                                     BR_CLOCK_EVENTS, &r->gpu_clock) ||
                             br_json_get_dup(c, o, "clock_note", OPT, &r->clock_note))) ||
         br_json_get_text(c, o, "date", r->date, sizeof r->date))
         return -1;

@@ -326,13 +326,13 @@ int br_json_get_enum(br_json_ctx *c, const json_t *obj, const char *key, int req
 }
 
 int br_json_get_name(br_json_ctx *c, const json_t *obj, const char *key, int req, const br_name *t,
-                     int dflt, int *out) {
+                     const int *only, size_t n_only, int dflt, int *out) {
     const char *names[BR_JSON_MAX_NAMES];
     int values[BR_JSON_MAX_NAMES];
     size_t n = 0;
-    for (; t[n].name && n < BR_JSON_MAX_NAMES; n++) {
-        names[n] = t[n].name;
-        values[n] = t[n].value;
+    for (; (only ? n < n_only : t[n].name != NULL) && n < BR_JSON_MAX_NAMES; n++) {
+        values[n] = only ? only[n] : t[n].value;
+        names[n] = br_name_of(t, values[n], "?");
     }
     return br_json_get_enum(c, obj, key, req, names, values, n, dflt, out);
 }

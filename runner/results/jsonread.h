@@ -107,11 +107,13 @@ int br_json_get_enum(br_json_ctx *c, const json_t *obj, const char *key, int req
 /* Most names br_json_get_name reads from one table. */
 #define BR_JSON_MAX_NAMES 16
 
-/* obj[key] as one of the names of table t (base/name.h; at most
- * BR_JSON_MAX_NAMES), its value into *out; `dflt` when optional and absent
- * or null. A message lists the names in table order, as br_json_get_enum. */
+/* obj[key] as one of the names of table t (base/name.h), its value into
+ * *out; `dflt` when optional and absent or null. `only` (NULL: every entry
+ * of t, in table order) lists the n_only values accepted, in the order a
+ * message lists their names (at most BR_JSON_MAX_NAMES), as br_json_get_enum
+ * does. */
 int br_json_get_name(br_json_ctx *c, const json_t *obj, const char *key, int req, const br_name *t,
-                     int dflt, int *out);
+                     const int *only, size_t n_only, int dflt, int *out);
 
 #ifdef __cplusplus
 }
