@@ -196,14 +196,11 @@ static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
     return 0;
 }
 
-int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
-                        const br_run *cur, const br_regression_cfg *rules, int force_device) {
-    memset(out, 0, sizeof *out);
-    int rc = -1;
-    br_case_keys bk = {0};
-    char *key = NULL;
-    unsigned char *matched = NULL;
-
+/* Refuse rules out of range, and a baseline of another suite or (unless
+ * force_device) device. *out_same_device: whether the devices match.
+ * Returns 0, or -1 with the error set. */
+static int check_pair(int *out_same_device, const br_run *base, const char *base_path,
+                      const br_run *cur, const br_regression_cfg *rules, int force_device) {
     if (!(rules->threshold >= 0) || !isfinite(rules->threshold) || !(rules->alpha > 0) ||
         !(rules->alpha < 1))
         return br_error_set("regression rules out of range: threshold %g (expected >= 0), alpha "
@@ -214,15 +211,75 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
                             base->suite_name ? base->suite_name : "?",
                             cur->suite_name ? cur->suite_name : "?");
     const char *bdev = br_baseline_device(base), *cdev = br_baseline_device(cur);
-    int same_device = strcmp(bdev, cdev) == 0;
-    if (!same_device && !force_device)
+    *out_same_device = strcmp(bdev, cdev) == 0;
+    if (!*out_same_device && !force_device)
         return br_error_set("%s: the baseline was measured on '%s', this run on '%s'; a "
                             "baseline from another device is not comparable (--force-device "
                             "compares anyway)",
                             base_path, bdev, cdev);
+    return 0;
+}
+
+/* The next entry of out for case c of run r (case_index: its index in the
+ * compared run, SIZE_MAX for a missing case), with its kernel and params and
+ * no figures yet. NULL (error set) when out of memory. */
+static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br_case_result *c,
+                                   size_t case_index) {
+    br_compare_entry *e = &out->entries[out->n_entries++];
+    e->case_index = case_index;
+    e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
+    e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
+    e->params = case_params_label(r, c);
+    return e->kernel && e->params ? e : NULL;
+}
+
+/* Entry e of run case c against baseline case b (NULL: a new case; c NULL:
+ * a missing one) on `clock`. Returns 0, or -1 with the error set. */
+static int compare_case(br_compare_entry *e, const br_case_result *c, const br_case_result *b,
+                        br_mode clock, const br_regression_cfg *rules) {
+    const char *why = NULL;
+    const br_timing *ct = c ? compared_timing(c, clock, 0, &why) : NULL;
+    const br_timing *bt = b ? compared_timing(b, clock, 1, &why) : NULL;
+    if (ct) {
+        e->cur_median = ct->stats.median;
+        e->cur_n = ct->n_samples;
+    }
+    if (bt) {
+        e->base_median = bt->stats.median;
+        e->base_n = bt->n_samples;
+    }
+    if (!b || !c) {
+        e->status = b ? BR_CHANGE_MISSING : BR_CHANGE_NEW;
+        return 0;
+    }
+    if (ct && bt && ct->clock != bt->clock) {
+        why = bt->clock == BR_CLOCK_KERNEL
+                  ? "the baseline was timed on the kernel clock, this run on CUDA events"
+              : ct->clock == BR_CLOCK_KERNEL
+                  ? "the baseline was timed with CUDA events, this run on the kernel clock"
+                  : "the baseline was timed on another clock";
+        ct = NULL;
+    }
+    if (!ct || !bt) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = why;
+        return 0;
+    }
+    return judge(e, bt, ct, rules);
+}
+
+int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
+                        const br_run *cur, const br_regression_cfg *rules, int force_device) {
+    memset(out, 0, sizeof *out);
+    int rc = -1, same_device;
+    br_case_keys bk = {0};
+    char *key = NULL;
+    unsigned char *matched = NULL;
+    if (check_pair(&same_device, base, base_path, cur, rules, force_device) != 0)
+        return -1;
 
     out->baseline_path = br_strdup(base_path);
-    out->baseline_device = br_strdup(bdev);
+    out->baseline_device = br_strdup(br_baseline_device(base));
     if (base->git.present && !base->git.unborn && base->git.short_sha[0])
         out->baseline_commit = br_strdup(base->git.short_sha);
     snprintf(out->baseline_date, sizeof out->baseline_date, "%s", base->date);
@@ -231,87 +288,33 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
     out->clock = cur->measure.headline == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
     out->entries = calloc(cur->n_cases + base->n_cases + 1, sizeof *out->entries);
     matched = calloc(base->n_cases + 1, 1);
-    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched)
-        goto oom;
+    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched) {
+        br_error_set("out of memory comparing with %s", base_path);
+        goto done;
+    }
     if (br_case_keys_build(&bk, base) != 0)
         goto done;
-
     for (size_t i = 0; i < cur->n_cases; i++) {
         const br_case_result *c = &cur->cases[i];
-        br_compare_entry *e = &out->entries[out->n_entries++];
-        e->case_index = i;
-        e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
-        e->kernel = br_strdup(c->kernel < cur->n_kernels ? cur->kernels[c->kernel].name : "?");
-        e->params = case_params_label(cur, c);
-        if (!(key = br_baseline_case_key(cur, c)) || !e->kernel || !e->params)
+        br_compare_entry *e = new_entry(out, cur, c, i);
+        if (!e || !(key = br_baseline_case_key(cur, c)))
             goto done;
         size_t j = br_case_keys_find(&bk, key, matched);
         free(key);
         key = NULL;
-        if (j == SIZE_MAX) {
-            e->status = BR_CHANGE_NEW;
-            const char *why = NULL;
-            const br_timing *ct = compared_timing(c, out->clock, 0, &why);
-            if (ct) {
-                e->cur_median = ct->stats.median;
-                e->cur_n = ct->n_samples;
-            }
-            continue;
-        }
-        matched[j] = 1;
-        const br_case_result *b = &base->cases[j];
-        const char *why = NULL;
-        const br_timing *ct = compared_timing(c, out->clock, 0, &why);
-        const br_timing *bt = compared_timing(b, out->clock, 1, &why);
-        if (ct) {
-            e->cur_median = ct->stats.median;
-            e->cur_n = ct->n_samples;
-        }
-        if (bt) {
-            e->base_median = bt->stats.median;
-            e->base_n = bt->n_samples;
-        }
-        if (ct && bt && ct->clock != bt->clock) {
-            why = bt->clock == BR_CLOCK_KERNEL
-                      ? "the baseline was timed on the kernel clock, this run on CUDA events"
-                  : ct->clock == BR_CLOCK_KERNEL
-                      ? "the baseline was timed with CUDA events, this run on the kernel clock"
-                      : "the baseline was timed on another clock";
-            ct = NULL;
-        }
-        if (!ct || !bt) {
-            e->status = BR_CHANGE_UNKNOWN;
-            e->why = why;
-            continue;
-        }
-        if (judge(e, bt, ct, rules) != 0)
+        if (j != SIZE_MAX)
+            matched[j] = 1;
+        if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], out->clock, rules) != 0)
             goto done;
     }
     for (size_t j = 0; j < base->n_cases; j++) {
-        if (matched[j])
-            continue;
-        const br_case_result *b = &base->cases[j];
-        br_compare_entry *e = &out->entries[out->n_entries++];
-        e->case_index = SIZE_MAX;
-        e->status = BR_CHANGE_MISSING;
-        e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
-        e->kernel = br_strdup(b->kernel < base->n_kernels ? base->kernels[b->kernel].name : "?");
-        e->params = case_params_label(base, b);
-        if (!e->kernel || !e->params)
+        br_compare_entry *e = matched[j] ? NULL : new_entry(out, base, &base->cases[j], SIZE_MAX);
+        if (!matched[j] && (!e || compare_case(e, NULL, &base->cases[j], out->clock, rules) != 0))
             goto done;
-        const char *why = NULL;
-        const br_timing *bt = compared_timing(b, out->clock, 1, &why);
-        if (bt) {
-            e->base_median = bt->stats.median;
-            e->base_n = bt->n_samples;
-        }
     }
     for (size_t i = 0; i < out->n_entries; i++)
         out->count[out->entries[i].status]++;
     rc = 0;
-    goto done;
-oom:
-    br_error_set("out of memory comparing with %s", base_path);
 done:
     free(key);
     free(matched);
