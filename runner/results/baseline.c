@@ -244,146 +244,178 @@ static int write_baseline(FILE *f, void *p) {
     return br_results_write(f, &s->run, 1);
 }
 
-int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats) {
-    int rc = -1, have_old = 0;
-    br_run old, m;
-    br_save_stats st = {0};
-    br_case_keys written = {0}, oldk = {0};
-    char *dir = NULL, *key = NULL;
-    size_t kernel_cap = 0;
-    memset(&old, 0, sizeof old);
-    memset(&m, 0, sizeof m);
+/* A save in progress: the merged baseline m (kernel_cap: room in
+ * m.kernels), the old baseline (when have_old) with its case keys, the keys
+ * of the cases this run wrote, and the counts. */
+typedef struct saving {
+    br_run m, old;
+    size_t kernel_cap;
+    int have_old;
+    br_case_keys oldk, written;
+    br_save_stats st;
+} saving;
 
-    int lr = br_baseline_load(&old, path, r);
-    if (lr == 0 && br_case_keys_build(&oldk, &old) != 0)
-        goto done;
+/* Read the old baseline at path into v, refusing (-2, error set) a file that
+ * is not a readable baseline of r's suite, or another device's. */
+static int read_old(saving *v, const char *path, const br_run *r) {
+    int lr = br_baseline_load(&v->old, path, r);
+    if (lr == 0 && br_case_keys_build(&v->oldk, &v->old) != 0)
+        return -1;
     if (lr < 0) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", br_error_get());
         br_error_set("%s (not overwritten: fix or remove it to save a new baseline)", msg);
-        rc = -2;
-        goto done;
+        return -2;
     }
-    have_old = lr == 0;
-    if (have_old && strcmp(br_baseline_device(&old), br_baseline_device(r)) != 0) {
+    v->have_old = lr == 0;
+    if (v->have_old && strcmp(br_baseline_device(&v->old), br_baseline_device(r)) != 0) {
         br_error_set("%s: holds a baseline measured on '%s', not on '%s' (not overwritten)", path,
-                     br_baseline_device(&old), br_baseline_device(r));
-        rc = -2;
-        goto done;
+                     br_baseline_device(&v->old), br_baseline_device(r));
+        return -2;
     }
+    return 0;
+}
 
-    if (copy_header(&m, r) != 0)
-        goto done;
-    for (size_t i = 0; i < r->n_kernels; i++)
-        if (merged_kernel(&m, &kernel_cap, &r->kernels[i]) == SIZE_MAX)
-            goto done;
-    m.cases = calloc(r->n_cases + old.n_cases + 1, sizeof *m.cases);
-    if (!m.cases) {
-        br_error_set("out of memory");
-        goto done;
-    }
+/* The OK cases of r into v->m, measured at r's commit and date; each adds
+ * its median to the run medians of the old entry saved at the same clean
+ * commit. */
+static int add_run_cases(saving *v, const br_run *r) {
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
         if (c->status != BR_STATUS_OK) {
-            st.refused++;
+            v->st.refused++;
             continue;
         }
-        br_case_result *d = &m.cases[m.n_cases++];
+        br_case_result *d = &v->m.cases[v->m.n_cases++];
         if (copy_case(d, c, r->n_params) != 0)
-            goto done;
+            return -1;
         free(d->commit);
         d->commit = NULL; /* measured at the run's commit and date */
         d->date[0] = '\0';
         const br_case_result *prev = NULL;
-        if (have_old) {
-            if (!(key = br_baseline_case_key(r, c)))
-                goto done;
-            size_t j = br_case_keys_find(&oldk, key, NULL);
+        if (v->have_old) {
+            char *key = br_baseline_case_key(r, c);
+            if (!key)
+                return -1;
+            size_t j = br_case_keys_find(&v->oldk, key, NULL);
             free(key);
-            key = NULL;
-            if (j != SIZE_MAX && old.cases[j].status == BR_STATUS_OK &&
-                same_clean_commit(&old, &old.cases[j], r))
-                prev = &old.cases[j];
+            if (j != SIZE_MAX && v->old.cases[j].status == BR_STATUS_OK &&
+                same_clean_commit(&v->old, &v->old.cases[j], r))
+                prev = &v->old.cases[j];
         }
         if (add_run_median(&d->cold, prev ? &prev->cold : NULL) != 0 ||
             add_run_median(&d->batch, prev ? &prev->batch : NULL) != 0)
-            goto done;
-        st.written++;
+            return -1;
+        v->st.written++;
     }
-    /* Keys of what this run wrote: old entries with these keys are replaced. */
-    if (br_case_keys_build(&written, &m) != 0)
-        goto done;
+    return 0;
+}
 
-    /* Old cases keep their place when their params still match the suite's. */
+/* Old case c, not replaced by this run, into v->m (params reordered by map),
+ * keeping the commit and date it was measured at. */
+static int keep_old_case(saving *v, const br_case_result *c, const size_t *map, size_t n_params) {
+    const br_run *old = &v->old;
+    size_t k = merged_kernel(&v->m, &v->kernel_cap, &old->kernels[c->kernel]);
+    if (k == SIZE_MAX)
+        return -1;
+    br_case_result *d = &v->m.cases[v->m.n_cases++];
+    if (copy_case(d, c, old->n_params) != 0)
+        return -1;
+    d->kernel = k;
+    for (size_t p = 0; p < n_params; p++)
+        d->params[p] = c->params[map[p]];
+    /* Keep when it was measured, as `git describe --dirty` would say
+     * it: "<sha>-dirty" for a dirty work tree, "unknown" outside git
+     * (never equal to a run's SHA, so it survives a reload). */
+    if (!d->commit) {
+        if (old->git.present && !old->git.unborn && old->git.sha[0])
+            d->commit = br_strfmt("%s%s", old->git.sha, old->git.dirty ? "-dirty" : "");
+        else
+            d->commit = br_strdup("unknown");
+        if (!d->commit)
+            return -1;
+    }
+    if (!d->date[0])
+        memcpy(d->date, old->date, sizeof d->date);
+    v->st.kept++;
+    return 0;
+}
+
+/* The old cases this run did not replace, kept when their params still
+ * match the suite's (else dropped). */
+static int add_old_cases(saving *v, const br_run *r) {
+    const br_run *old = &v->old;
     size_t map[BR_SUITE_MAX_PARAMS + 1];
     int params_match =
-        have_old && old.n_params == r->n_params && r->n_params <= BR_SUITE_MAX_PARAMS;
+        v->have_old && old->n_params == r->n_params && r->n_params <= BR_SUITE_MAX_PARAMS;
     for (size_t p = 0; params_match && p < r->n_params; p++)
-        params_match = (map[p] = param_in(&old, r->param_names[p])) != SIZE_MAX;
-    for (size_t j = 0; have_old && j < old.n_cases; j++) {
-        br_case_result *c = &old.cases[j];
-        if (!params_match || c->status != BR_STATUS_OK || c->kernel >= old.n_kernels) {
-            st.dropped++;
+        params_match = (map[p] = param_in(old, r->param_names[p])) != SIZE_MAX;
+    for (size_t j = 0; v->have_old && j < old->n_cases; j++) {
+        const br_case_result *c = &old->cases[j];
+        if (!params_match || c->status != BR_STATUS_OK || c->kernel >= old->n_kernels) {
+            v->st.dropped++;
             continue;
         }
-        if (!(key = br_baseline_case_key(&old, c)))
-            goto done;
-        size_t hit = br_case_keys_find(&written, key, NULL);
+        char *key = br_baseline_case_key(old, c);
+        if (!key)
+            return -1;
+        size_t hit = br_case_keys_find(&v->written, key, NULL);
         free(key);
-        key = NULL;
-        if (hit != SIZE_MAX)
-            continue; /* replaced by this run */
-        size_t k = merged_kernel(&m, &kernel_cap, &old.kernels[c->kernel]);
-        if (k == SIZE_MAX)
-            goto done;
-        br_case_result *d = &m.cases[m.n_cases++];
-        if (copy_case(d, c, old.n_params) != 0)
-            goto done;
-        d->kernel = k;
-        for (size_t p = 0; p < r->n_params; p++)
-            d->params[p] = c->params[map[p]];
-        /* Keep when it was measured, as `git describe --dirty` would say
-         * it: "<sha>-dirty" for a dirty work tree, "unknown" outside git
-         * (never equal to a run's SHA, so it survives a reload). */
-        if (!d->commit) {
-            if (old.git.present && !old.git.unborn && old.git.sha[0])
-                d->commit = br_strfmt("%s%s", old.git.sha, old.git.dirty ? "-dirty" : "");
-            else
-                d->commit = br_strdup("unknown");
-            if (!d->commit)
-                goto done;
-        }
-        if (!d->date[0])
-            memcpy(d->date, old.date, sizeof d->date);
-        st.kept++;
+        if (hit == SIZE_MAX && keep_old_case(v, c, map, r->n_params) != 0)
+            return -1; /* (a hit is replaced by this run) */
     }
+    return 0;
+}
+
+int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats) {
+    int rc = -1;
+    saving v;
+    char *dir = NULL;
+    memset(&v, 0, sizeof v);
+    br_run *m = &v.m;
+    if ((rc = read_old(&v, path, r)) != 0)
+        goto done;
+    rc = -1;
+    if (copy_header(m, r) != 0)
+        goto done;
+    for (size_t i = 0; i < r->n_kernels; i++)
+        if (merged_kernel(m, &v.kernel_cap, &r->kernels[i]) == SIZE_MAX)
+            goto done;
+    m->cases = calloc(r->n_cases + v.old.n_cases + 1, sizeof *m->cases);
+    if (!m->cases) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    /* Keys of what this run wrote: old entries with these keys are replaced. */
+    if (add_run_cases(&v, r) != 0 || br_case_keys_build(&v.written, m) != 0 ||
+        add_old_cases(&v, r) != 0)
+        goto done;
 
     /* Plan-like order and combination indices, then the derived figures. */
-    sort_run = &m;
-    qsort(m.cases, m.n_cases, sizeof *m.cases, cmp_cases);
+    sort_run = m;
+    qsort(m->cases, m->n_cases, sizeof *m->cases, cmp_cases);
     sort_run = NULL;
-    for (size_t i = 0; i < m.n_cases; i++) {
+    for (size_t i = 0; i < m->n_cases; i++) {
         int same =
-            i > 0 && (m.n_params == 0 || memcmp(m.cases[i].params, m.cases[i - 1].params,
-                                                m.n_params * sizeof *m.cases[i].params) == 0);
-        m.cases[i].combo = i == 0 ? 0 : m.cases[i - 1].combo + (same ? 0 : 1);
+            i > 0 && (m->n_params == 0 || memcmp(m->cases[i].params, m->cases[i - 1].params,
+                                                 m->n_params * sizeof *m->cases[i].params) == 0);
+        m->cases[i].combo = i == 0 ? 0 : m->cases[i - 1].combo + (same ? 0 : 1);
     }
-    br_run_derive(&m);
+    br_run_derive(m);
 
     if (!(dir = br_path_dir(path)) || br_mkdir_p(dir) != 0)
         goto done;
-    save_ctx ctx = {&m};
+    save_ctx ctx = {m};
     if (br_write_atomic(path, write_baseline, &ctx) != 0)
         goto done;
     if (out_stats)
-        *out_stats = st;
+        *out_stats = v.st;
     rc = 0;
 done:
-    free(key);
     free(dir);
-    br_case_keys_dispose(&written);
-    br_case_keys_dispose(&oldk);
-    br_run_dispose(&m);
-    br_run_dispose(&old);
+    br_case_keys_dispose(&v.written);
+    br_case_keys_dispose(&v.oldk);
+    br_run_dispose(&v.m);
+    br_run_dispose(&v.old);
     return rc;
 }
