@@ -37,6 +37,7 @@ size_t br_json_push_key(br_json_ctx *c, const char *key);
 /* Append "[i]"; returns the length to restore with pop. */
 size_t br_json_push_index(br_json_ctx *c, size_t i);
 
+/* Cut the path back to the length `old` that a push returned. */
 void br_json_pop(br_json_ctx *c, size_t old);
 
 /* Set the error "NAME: PATH: message" ("NAME: message" at the root). Returns -1. */
