@@ -1,5 +1,5 @@
-/* baseline.c - baseline files, comparison with a baseline, and saving one
- * (rules and file layout in baseline.h). */
+/* baseline.c - baseline files: their names and paths, reading one, and
+ * saving (merging) one (file layout in baseline.h; comparing in compare.c). */
 #include "baseline.h"
 
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "base/error.h"
-#include "mannwhitney.h"
-#include "reporters/reporter.h"
+#include "compare.h"
+#include "json_write.h"
 #include "resultsfile.h"
 #include "base/util.h"
 
@@ -88,334 +88,6 @@ int br_baseline_load(br_run *out, const char *path, const br_run *r) {
         br_error_set("%s: holds no run of suite '%s'", path, r->suite_name ? r->suite_name : "?");
     br_results_free(runs, n);
     return rc;
-}
-
-/* ---- case identity ---------------------------------------------------------------------- */
-
-char *br_baseline_case_key(const br_run *r, const br_case_result *c) {
-    const char *kernel =
-        c->kernel < r->n_kernels && r->kernels[c->kernel].name ? r->kernels[c->kernel].name : "?";
-    size_t cap = strlen(kernel) + 1;
-    for (size_t p = 0; p < r->n_params; p++)
-        cap += strlen(r->param_names[p]) + 24;
-    char *key = malloc(cap);
-    if (!key) {
-        br_error_set("out of memory");
-        return NULL;
-    }
-    size_t used = (size_t)snprintf(key, cap, "%s", kernel);
-    /* Params by name: a selection over at most BR_SUITE_MAX_PARAMS-ish names. */
-    char done_mask[256] = {0};
-    for (size_t k = 0; k < r->n_params && k < sizeof done_mask; k++) {
-        size_t best = SIZE_MAX;
-        for (size_t p = 0; p < r->n_params && p < sizeof done_mask; p++) {
-            if (!done_mask[p] &&
-                (best == SIZE_MAX || strcmp(r->param_names[p], r->param_names[best]) < 0))
-                best = p;
-        }
-        done_mask[best] = 1;
-        used += (size_t)snprintf(key + used, cap - used, "\x1f%s=%lld", r->param_names[best],
-                                 (long long)c->params[best]);
-    }
-    return key;
-}
-
-/* "n=2^20 b=256" in r's param order (as reports show params). */
-static char *case_params_label(const br_run *r, const br_case_result *c) {
-    size_t cap = 1;
-    for (size_t p = 0; p < r->n_params; p++)
-        cap += strlen(r->param_names[p]) + 26;
-    char *s = malloc(cap);
-    if (!s) {
-        br_error_set("out of memory");
-        return NULL;
-    }
-    size_t used = 0;
-    s[0] = '\0';
-    for (size_t p = 0; p < r->n_params; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, c->params[p]);
-        used +=
-            (size_t)snprintf(s + used, cap - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
-    }
-    return s;
-}
-
-/* Keys of a run's cases with a sorted index for lookup. */
-typedef struct keyset {
-    char **keys;   /* per case, owned */
-    size_t *order; /* case indices sorted by key */
-    size_t n;
-} keyset;
-
-static const char *const *sort_keys; /* qsort has no context argument */
-
-static int cmp_order(const void *a, const void *b) {
-    return strcmp(sort_keys[*(const size_t *)a], sort_keys[*(const size_t *)b]);
-}
-
-static void keyset_dispose(keyset *k) {
-    for (size_t i = 0; k->keys && i < k->n; i++)
-        free(k->keys[i]);
-    free(k->keys);
-    free(k->order);
-    memset(k, 0, sizeof *k);
-}
-
-static int keyset_build(keyset *out, const br_run *r) {
-    memset(out, 0, sizeof *out);
-    out->keys = calloc(r->n_cases ? r->n_cases : 1, sizeof *out->keys);
-    out->order = calloc(r->n_cases ? r->n_cases : 1, sizeof *out->order);
-    if (!out->keys || !out->order) {
-        keyset_dispose(out);
-        return br_error_set("out of memory");
-    }
-    out->n = r->n_cases;
-    for (size_t i = 0; i < r->n_cases; i++) {
-        if (!(out->keys[i] = br_baseline_case_key(r, &r->cases[i]))) {
-            keyset_dispose(out);
-            return -1;
-        }
-        out->order[i] = i;
-    }
-    sort_keys = (const char *const *)out->keys;
-    qsort(out->order, out->n, sizeof *out->order, cmp_order);
-    sort_keys = NULL;
-    return 0;
-}
-
-/* Index of the first case with `key` not yet marked in `used` (duplicates
- * pair up in order; used NULL: the first), or SIZE_MAX. */
-static size_t keyset_find(const keyset *k, const char *key, const unsigned char *used) {
-    size_t lo = 0, hi = k->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(k->keys[k->order[mid]], key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < k->n && strcmp(k->keys[k->order[lo]], key) == 0; lo++)
-        if (!used || !used[k->order[lo]])
-            return k->order[lo];
-    return SIZE_MAX;
-}
-
-/* ---- comparing -------------------------------------------------------------------------- */
-
-/* The timing of case c compared under `clock`, or NULL (with *why) when it
- * has none. */
-static const br_timing *compared_timing(const br_case_result *c, br_mode clock, int baseline,
-                                        const char **why) {
-    if (c->status == BR_STATUS_FAILED) {
-        *why = baseline ? "failed in the baseline" : "failed in this run";
-        return NULL;
-    }
-    if (c->status == BR_STATUS_SKIPPED) {
-        *why = baseline ? "skipped in the baseline" : "skipped in this run";
-        return NULL;
-    }
-    const br_timing *t = clock == BR_MODE_BATCH ? &c->batch : &c->cold;
-    if (!t->present || t->n_samples == 0 || !t->samples) {
-        *why = clock == BR_MODE_BATCH
-                   ? (baseline ? "no batch timing in the baseline" : "no batch timing in this run")
-                   : (baseline ? "no cold timing in the baseline" : "no cold timing in this run");
-        return NULL;
-    }
-    return t;
-}
-
-/* How many times the baseline's rerun spread a change must exceed to count.
- * The spread is the range of k >= 2 run medians; for normally distributed
- * run medians the expected range of 3 is 1.69 sigma (Tippett 1925; the d2
- * constant of control charts), while a new run differs from the last saved
- * one by up to 2 * sqrt(2) = 2.83 sigma at the 95% level (two-sided 1.96
- * sigma of a difference of two runs would be 2.77): 2.83 / 1.69 = 1.7,
- * rounded up to 2 for the smaller ranges of two runs. */
-#define SPREAD_FACTOR 2.0
-
-/* The rerun spread of timing t (max / min - 1 of its run medians), NAN with
- * fewer than two. */
-static double rerun_spread(const br_timing *t) {
-    if (!t->run_medians || t->n_run_medians < 2)
-        return NAN;
-    double lo = t->run_medians[0], hi = lo;
-    for (size_t i = 1; i < t->n_run_medians; i++) {
-        lo = fmin(lo, t->run_medians[i]);
-        hi = fmax(hi, t->run_medians[i]);
-    }
-    return lo > 0 ? hi / lo - 1.0 : NAN;
-}
-
-/* Decide entry e from the two timings (both present). */
-static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                 const br_regression_cfg *rules) {
-    e->base_median = bt->stats.median;
-    e->cur_median = ct->stats.median;
-    e->base_n = bt->n_samples;
-    e->cur_n = ct->n_samples;
-    e->change = e->base_median > 0 ? e->cur_median / e->base_median - 1.0 : NAN;
-    e->spread = rerun_spread(bt);
-    br_mwu m;
-    if (br_mwu_test(&m, ct->samples, ct->n_samples, bt->samples, bt->n_samples) != 0)
-        return -1;
-    e->p_value = m.p;
-    e->p_exact = m.exact;
-    if (!isfinite(e->change)) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "baseline median is zero";
-    } else if (fabs(e->change) <= rules->threshold) {
-        e->status = BR_CHANGE_SAME;
-    } else if (!(m.min_p < rules->alpha)) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "too few samples";
-    } else if (!(m.p < rules->alpha)) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "too noisy to tell";
-    } else if (isfinite(e->spread) && fabs(e->change) <= SPREAD_FACTOR * e->spread) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "within the baseline's rerun spread";
-    } else {
-        e->status = e->change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
-    }
-    return 0;
-}
-
-int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
-                        const br_run *cur, const br_regression_cfg *rules, int force_device) {
-    memset(out, 0, sizeof *out);
-    int rc = -1;
-    keyset bk = {0};
-    char *key = NULL;
-    unsigned char *matched = NULL;
-
-    if (!(rules->threshold >= 0) || !isfinite(rules->threshold) || !(rules->alpha > 0) ||
-        !(rules->alpha < 1))
-        return br_error_set("regression rules out of range: threshold %g (expected >= 0), alpha "
-                            "%g (expected between 0 and 1)",
-                            rules->threshold, rules->alpha);
-    if (!base->suite_name || !cur->suite_name || strcmp(base->suite_name, cur->suite_name) != 0)
-        return br_error_set("%s: a baseline of suite '%s', not of '%s'", base_path,
-                            base->suite_name ? base->suite_name : "?",
-                            cur->suite_name ? cur->suite_name : "?");
-    const char *bdev = br_baseline_device(base), *cdev = br_baseline_device(cur);
-    int same_device = strcmp(bdev, cdev) == 0;
-    if (!same_device && !force_device)
-        return br_error_set("%s: the baseline was measured on '%s', this run on '%s'; a "
-                            "baseline from another device is not comparable (--force-device "
-                            "compares anyway)",
-                            base_path, bdev, cdev);
-
-    out->baseline_path = br_strdup(base_path);
-    out->baseline_device = br_strdup(bdev);
-    if (base->git.present && !base->git.unborn && base->git.short_sha[0])
-        out->baseline_commit = br_strdup(base->git.short_sha);
-    snprintf(out->baseline_date, sizeof out->baseline_date, "%s", base->date);
-    out->device_forced = !same_device;
-    out->rules = *rules;
-    out->clock = cur->measure.headline == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
-    out->entries = calloc(cur->n_cases + base->n_cases + 1, sizeof *out->entries);
-    matched = calloc(base->n_cases + 1, 1);
-    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched)
-        goto oom;
-    if (keyset_build(&bk, base) != 0)
-        goto done;
-
-    for (size_t i = 0; i < cur->n_cases; i++) {
-        const br_case_result *c = &cur->cases[i];
-        br_compare_entry *e = &out->entries[out->n_entries++];
-        e->case_index = i;
-        e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
-        e->kernel = br_strdup(c->kernel < cur->n_kernels ? cur->kernels[c->kernel].name : "?");
-        e->params = case_params_label(cur, c);
-        if (!(key = br_baseline_case_key(cur, c)) || !e->kernel || !e->params)
-            goto done;
-        size_t j = keyset_find(&bk, key, matched);
-        free(key);
-        key = NULL;
-        if (j == SIZE_MAX) {
-            e->status = BR_CHANGE_NEW;
-            const char *why = NULL;
-            const br_timing *ct = compared_timing(c, out->clock, 0, &why);
-            if (ct) {
-                e->cur_median = ct->stats.median;
-                e->cur_n = ct->n_samples;
-            }
-            continue;
-        }
-        matched[j] = 1;
-        const br_case_result *b = &base->cases[j];
-        const char *why = NULL;
-        const br_timing *ct = compared_timing(c, out->clock, 0, &why);
-        const br_timing *bt = compared_timing(b, out->clock, 1, &why);
-        if (ct) {
-            e->cur_median = ct->stats.median;
-            e->cur_n = ct->n_samples;
-        }
-        if (bt) {
-            e->base_median = bt->stats.median;
-            e->base_n = bt->n_samples;
-        }
-        if (ct && bt && ct->clock != bt->clock) {
-            why = bt->clock == BR_CLOCK_KERNEL
-                      ? "the baseline was timed on the kernel clock, this run on CUDA events"
-                  : ct->clock == BR_CLOCK_KERNEL
-                      ? "the baseline was timed with CUDA events, this run on the kernel clock"
-                      : "the baseline was timed on another clock";
-            ct = NULL;
-        }
-        if (!ct || !bt) {
-            e->status = BR_CHANGE_UNKNOWN;
-            e->why = why;
-            continue;
-        }
-        if (judge(e, bt, ct, rules) != 0)
-            goto done;
-    }
-    for (size_t j = 0; j < base->n_cases; j++) {
-        if (matched[j])
-            continue;
-        const br_case_result *b = &base->cases[j];
-        br_compare_entry *e = &out->entries[out->n_entries++];
-        e->case_index = SIZE_MAX;
-        e->status = BR_CHANGE_MISSING;
-        e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
-        e->kernel = br_strdup(b->kernel < base->n_kernels ? base->kernels[b->kernel].name : "?");
-        e->params = case_params_label(base, b);
-        if (!e->kernel || !e->params)
-            goto done;
-        const char *why = NULL;
-        const br_timing *bt = compared_timing(b, out->clock, 1, &why);
-        if (bt) {
-            e->base_median = bt->stats.median;
-            e->base_n = bt->n_samples;
-        }
-    }
-    for (size_t i = 0; i < out->n_entries; i++)
-        out->count[out->entries[i].status]++;
-    rc = 0;
-    goto done;
-oom:
-    br_error_set("out of memory comparing with %s", base_path);
-done:
-    free(key);
-    free(matched);
-    keyset_dispose(&bk);
-    return rc;
-}
-
-int br_baseline_fails(const br_comparison *c, br_fail_on fail_on) {
-    if (!c)
-        return 0;
-    switch (fail_on) {
-    case BR_FAIL_ON_SLOWER:
-        return c->count[BR_CHANGE_SLOWER] > 0;
-    case BR_FAIL_ON_ANY:
-        return c->count[BR_CHANGE_SLOWER] > 0 || c->count[BR_CHANGE_FASTER] > 0;
-    case BR_FAIL_ON_NEVER:
-        return 0;
-    }
-    return 0;
 }
 
 /* ---- saving ----------------------------------------------------------------------------- */
@@ -569,151 +241,181 @@ typedef struct save_ctx {
 
 static int write_baseline(FILE *f, void *p) {
     const save_ctx *s = p;
-    const br_reporter *json = br_reporter_find("json");
-    br_report_opts opts = {0};
-    return json->write(f, &s->run, 1, &opts);
+    return br_results_write(f, &s->run, 1);
 }
 
-int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats) {
-    int rc = -1, have_old = 0;
-    br_run old, m;
-    br_save_stats st = {0};
-    keyset written = {0}, oldk = {0};
-    char *dir = NULL, *key = NULL;
-    size_t kernel_cap = 0;
-    memset(&old, 0, sizeof old);
-    memset(&m, 0, sizeof m);
+/* A save in progress: the merged baseline m (kernel_cap: room in
+ * m.kernels), the old baseline (when have_old) with its case keys, the keys
+ * of the cases this run wrote, and the counts. */
+typedef struct saving {
+    br_run m, old;
+    size_t kernel_cap;
+    int have_old;
+    br_case_keys oldk, written;
+    br_save_stats st;
+} saving;
 
-    int lr = br_baseline_load(&old, path, r);
-    if (lr == 0 && keyset_build(&oldk, &old) != 0)
-        goto done;
+/* Read the old baseline at path into v, refusing (-2, error set) a file that
+ * is not a readable baseline of r's suite, or another device's. */
+static int read_old(saving *v, const char *path, const br_run *r) {
+    int lr = br_baseline_load(&v->old, path, r);
+    if (lr == 0 && br_case_keys_build(&v->oldk, &v->old) != 0)
+        return -1;
     if (lr < 0) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", br_error_get());
         br_error_set("%s (not overwritten: fix or remove it to save a new baseline)", msg);
-        rc = -2;
-        goto done;
+        return -2;
     }
-    have_old = lr == 0;
-    if (have_old && strcmp(br_baseline_device(&old), br_baseline_device(r)) != 0) {
+    v->have_old = lr == 0;
+    if (v->have_old && strcmp(br_baseline_device(&v->old), br_baseline_device(r)) != 0) {
         br_error_set("%s: holds a baseline measured on '%s', not on '%s' (not overwritten)", path,
-                     br_baseline_device(&old), br_baseline_device(r));
-        rc = -2;
-        goto done;
+                     br_baseline_device(&v->old), br_baseline_device(r));
+        return -2;
     }
+    return 0;
+}
 
-    if (copy_header(&m, r) != 0)
-        goto done;
-    for (size_t i = 0; i < r->n_kernels; i++)
-        if (merged_kernel(&m, &kernel_cap, &r->kernels[i]) == SIZE_MAX)
-            goto done;
-    m.cases = calloc(r->n_cases + old.n_cases + 1, sizeof *m.cases);
-    if (!m.cases) {
-        br_error_set("out of memory");
-        goto done;
-    }
+/* The OK cases of r into v->m, measured at r's commit and date; each adds
+ * its median to the run medians of the old entry saved at the same clean
+ * commit. */
+static int add_run_cases(saving *v, const br_run *r) {
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
         if (c->status != BR_STATUS_OK) {
-            st.refused++;
+            v->st.refused++;
             continue;
         }
-        br_case_result *d = &m.cases[m.n_cases++];
+        br_case_result *d = &v->m.cases[v->m.n_cases++];
         if (copy_case(d, c, r->n_params) != 0)
-            goto done;
+            return -1;
         free(d->commit);
         d->commit = NULL; /* measured at the run's commit and date */
         d->date[0] = '\0';
         const br_case_result *prev = NULL;
-        if (have_old) {
-            if (!(key = br_baseline_case_key(r, c)))
-                goto done;
-            size_t j = keyset_find(&oldk, key, NULL);
+        if (v->have_old) {
+            char *key = br_baseline_case_key(r, c);
+            if (!key)
+                return -1;
+            size_t j = br_case_keys_find(&v->oldk, key, NULL);
             free(key);
-            key = NULL;
-            if (j != SIZE_MAX && old.cases[j].status == BR_STATUS_OK &&
-                same_clean_commit(&old, &old.cases[j], r))
-                prev = &old.cases[j];
+            if (j != SIZE_MAX && v->old.cases[j].status == BR_STATUS_OK &&
+                same_clean_commit(&v->old, &v->old.cases[j], r))
+                prev = &v->old.cases[j];
         }
         if (add_run_median(&d->cold, prev ? &prev->cold : NULL) != 0 ||
             add_run_median(&d->batch, prev ? &prev->batch : NULL) != 0)
-            goto done;
-        st.written++;
+            return -1;
+        v->st.written++;
     }
-    /* Keys of what this run wrote: old entries with these keys are replaced. */
-    if (keyset_build(&written, &m) != 0)
-        goto done;
+    return 0;
+}
 
-    /* Old cases keep their place when their params still match the suite's. */
+/* Old case c, not replaced by this run, into v->m (params reordered by map),
+ * keeping the commit and date it was measured at. */
+static int keep_old_case(saving *v, const br_case_result *c, const size_t *map, size_t n_params) {
+    const br_run *old = &v->old;
+    size_t k = merged_kernel(&v->m, &v->kernel_cap, &old->kernels[c->kernel]);
+    if (k == SIZE_MAX)
+        return -1;
+    br_case_result *d = &v->m.cases[v->m.n_cases++];
+    if (copy_case(d, c, old->n_params) != 0)
+        return -1;
+    d->kernel = k;
+    for (size_t p = 0; p < n_params; p++)
+        d->params[p] = c->params[map[p]];
+    /* Keep when it was measured, as `git describe --dirty` would say
+     * it: "<sha>-dirty" for a dirty work tree, "unknown" outside git
+     * (never equal to a run's SHA, so it survives a reload). */
+    if (!d->commit) {
+        if (old->git.present && !old->git.unborn && old->git.sha[0])
+            d->commit = br_strfmt("%s%s", old->git.sha, old->git.dirty ? "-dirty" : "");
+        else
+            d->commit = br_strdup("unknown");
+        if (!d->commit)
+            return -1;
+    }
+    if (!d->date[0])
+        memcpy(d->date, old->date, sizeof d->date);
+    v->st.kept++;
+    return 0;
+}
+
+/* The old cases this run did not replace, kept when their params still
+ * match the suite's (else dropped). */
+static int add_old_cases(saving *v, const br_run *r) {
+    const br_run *old = &v->old;
     size_t map[BR_SUITE_MAX_PARAMS + 1];
     int params_match =
-        have_old && old.n_params == r->n_params && r->n_params <= BR_SUITE_MAX_PARAMS;
+        v->have_old && old->n_params == r->n_params && r->n_params <= BR_SUITE_MAX_PARAMS;
     for (size_t p = 0; params_match && p < r->n_params; p++)
-        params_match = (map[p] = param_in(&old, r->param_names[p])) != SIZE_MAX;
-    for (size_t j = 0; have_old && j < old.n_cases; j++) {
-        br_case_result *c = &old.cases[j];
-        if (!params_match || c->status != BR_STATUS_OK || c->kernel >= old.n_kernels) {
-            st.dropped++;
+        params_match = (map[p] = param_in(old, r->param_names[p])) != SIZE_MAX;
+    for (size_t j = 0; v->have_old && j < old->n_cases; j++) {
+        const br_case_result *c = &old->cases[j];
+        if (!params_match || c->status != BR_STATUS_OK || c->kernel >= old->n_kernels) {
+            v->st.dropped++;
             continue;
         }
-        if (!(key = br_baseline_case_key(&old, c)))
-            goto done;
-        size_t hit = keyset_find(&written, key, NULL);
+        char *key = br_baseline_case_key(old, c);
+        if (!key)
+            return -1;
+        size_t hit = br_case_keys_find(&v->written, key, NULL);
         free(key);
-        key = NULL;
-        if (hit != SIZE_MAX)
-            continue; /* replaced by this run */
-        size_t k = merged_kernel(&m, &kernel_cap, &old.kernels[c->kernel]);
-        if (k == SIZE_MAX)
-            goto done;
-        br_case_result *d = &m.cases[m.n_cases++];
-        if (copy_case(d, c, old.n_params) != 0)
-            goto done;
-        d->kernel = k;
-        for (size_t p = 0; p < r->n_params; p++)
-            d->params[p] = c->params[map[p]];
-        /* Keep when it was measured, as `git describe --dirty` would say
-         * it: "<sha>-dirty" for a dirty work tree, "unknown" outside git
-         * (never equal to a run's SHA, so it survives a reload). */
-        if (!d->commit) {
-            if (old.git.present && !old.git.unborn && old.git.sha[0])
-                d->commit = br_strfmt("%s%s", old.git.sha, old.git.dirty ? "-dirty" : "");
-            else
-                d->commit = br_strdup("unknown");
-            if (!d->commit)
-                goto done;
-        }
-        if (!d->date[0])
-            memcpy(d->date, old.date, sizeof d->date);
-        st.kept++;
+        if (hit == SIZE_MAX && keep_old_case(v, c, map, r->n_params) != 0)
+            return -1; /* (a hit is replaced by this run) */
     }
+    return 0;
+}
+
+int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats) {
+    int rc = -1;
+    saving v;
+    char *dir = NULL;
+    memset(&v, 0, sizeof v);
+    br_run *m = &v.m;
+    if ((rc = read_old(&v, path, r)) != 0)
+        goto done;
+    rc = -1;
+    if (copy_header(m, r) != 0)
+        goto done;
+    for (size_t i = 0; i < r->n_kernels; i++)
+        if (merged_kernel(m, &v.kernel_cap, &r->kernels[i]) == SIZE_MAX)
+            goto done;
+    m->cases = calloc(r->n_cases + v.old.n_cases + 1, sizeof *m->cases);
+    if (!m->cases) {
+        br_error_set("out of memory");
+        goto done;
+    }
+    /* Keys of what this run wrote: old entries with these keys are replaced. */
+    if (add_run_cases(&v, r) != 0 || br_case_keys_build(&v.written, m) != 0 ||
+        add_old_cases(&v, r) != 0)
+        goto done;
 
     /* Plan-like order and combination indices, then the derived figures. */
-    sort_run = &m;
-    qsort(m.cases, m.n_cases, sizeof *m.cases, cmp_cases);
+    sort_run = m;
+    qsort(m->cases, m->n_cases, sizeof *m->cases, cmp_cases);
     sort_run = NULL;
-    for (size_t i = 0; i < m.n_cases; i++) {
+    for (size_t i = 0; i < m->n_cases; i++) {
         int same =
-            i > 0 && (m.n_params == 0 || memcmp(m.cases[i].params, m.cases[i - 1].params,
-                                                m.n_params * sizeof *m.cases[i].params) == 0);
-        m.cases[i].combo = i == 0 ? 0 : m.cases[i - 1].combo + (same ? 0 : 1);
+            i > 0 && (m->n_params == 0 || memcmp(m->cases[i].params, m->cases[i - 1].params,
+                                                 m->n_params * sizeof *m->cases[i].params) == 0);
+        m->cases[i].combo = i == 0 ? 0 : m->cases[i - 1].combo + (same ? 0 : 1);
     }
-    br_run_derive(&m);
+    br_run_derive(m);
 
     if (!(dir = br_path_dir(path)) || br_mkdir_p(dir) != 0)
         goto done;
-    save_ctx ctx = {&m};
+    save_ctx ctx = {m};
     if (br_write_atomic(path, write_baseline, &ctx) != 0)
         goto done;
     if (out_stats)
-        *out_stats = st;
+        *out_stats = v.st;
     rc = 0;
 done:
-    free(key);
     free(dir);
-    keyset_dispose(&written);
-    keyset_dispose(&oldk);
-    br_run_dispose(&m);
-    br_run_dispose(&old);
+    br_case_keys_dispose(&v.written);
+    br_case_keys_dispose(&v.oldk);
+    br_run_dispose(&v.m);
+    br_run_dispose(&v.old);
     return rc;
 }

@@ -223,6 +223,19 @@ void br_op_stats_free(br_op_stat *v, size_t n) {
     free(v);
 }
 
+/* Free what *c owns and zero it (results.h). */
+void br_case_dispose(br_case_result *c) {
+    if (!c)
+        return;
+    free(c->params);
+    free(c->stage);
+    free(c->message);
+    free(c->commit);
+    br_timing_dispose(&c->cold);
+    br_timing_dispose(&c->batch);
+    memset(c, 0, sizeof *c);
+}
+
 /* Free everything *r owns and zero it; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r) {
     if (!r)
@@ -242,14 +255,8 @@ void br_run_dispose(br_run *r) {
     free(r->gpu_skip_reason);
     free(r->clock_note);
     free(r->interrupted);
-    for (size_t i = 0; r->cases && i < r->n_cases; i++) {
-        free(r->cases[i].params);
-        free(r->cases[i].stage);
-        free(r->cases[i].message);
-        free(r->cases[i].commit);
-        br_timing_dispose(&r->cases[i].cold);
-        br_timing_dispose(&r->cases[i].batch);
-    }
+    for (size_t i = 0; r->cases && i < r->n_cases; i++)
+        br_case_dispose(&r->cases[i]);
     free(r->cases);
     br_comparison_dispose(r->comparison);
     free(r->comparison);

@@ -15,11 +15,10 @@
 extern "C" {
 #endif
 
-/* Version of the JSON results schema (reporters/json.c). */
+/* Version of the JSON results schema (json_write.c). */
 #define BR_SCHEMA_VERSION 4
 /* The oldest schema br_results_load still reads. */
 #define BR_SCHEMA_VERSION_MIN 2
-
 
 /* One measurement of a case: cold (one execution per sample) or batch (many
  * back-to-back executions per sample, reported per execution). */
@@ -100,7 +99,6 @@ typedef struct br_case_result {
     char *commit; /* owned; may be NULL */
     char date[32];
 } br_case_result;
-
 
 /* One case of a comparison. */
 typedef struct br_compare_entry {
@@ -196,9 +194,12 @@ void br_format_param(char *buf, size_t len, int64_t v);
  * c; NULL only when c is NULL. */
 const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
 
+/* Free what case *c owns (params, stage, message, commit, its timings) and
+ * zero it; accepts NULL and a zeroed case. */
+void br_case_dispose(br_case_result *c);
+
 /* Release what *c owns and zero it; accepts NULL. */
 void br_comparison_dispose(br_comparison *c);
-
 
 /* Free an array of operation stats (br_timing.breakdown, as activity.h's
  * br_breakdown_finish makes it): each name and the array; accepts NULL. */
@@ -227,11 +228,6 @@ void br_run_derive(br_run *r);
 
 /* Release what *r owns; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r);
-
-
-
-
-
 
 #ifdef __cplusplus
 }

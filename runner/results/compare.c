@@ -1,0 +1,337 @@
+/* compare.c - case keys, the Mann-Whitney U test with the threshold and the
+ * rerun spread, and the comparison of a run with its baseline (rules in
+ * compare.h). */
+#include "compare.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "baseline.h"
+#include "mannwhitney.h"
+
+/* ---- case identity ---------------------------------------------------------------------- */
+
+char *br_baseline_case_key(const br_run *r, const br_case_result *c) {
+    const char *kernel =
+        c->kernel < r->n_kernels && r->kernels[c->kernel].name ? r->kernels[c->kernel].name : "?";
+    size_t cap = strlen(kernel) + 1;
+    for (size_t p = 0; p < r->n_params; p++)
+        cap += strlen(r->param_names[p]) + 24;
+    char *key = malloc(cap);
+    if (!key) {
+        br_error_set("out of memory");
+        return NULL;
+    }
+    size_t used = (size_t)snprintf(key, cap, "%s", kernel);
+    /* Params by name: a selection over at most BR_SUITE_MAX_PARAMS-ish names. */
+    char done_mask[256] = {0};
+    for (size_t k = 0; k < r->n_params && k < sizeof done_mask; k++) {
+        size_t best = SIZE_MAX;
+        for (size_t p = 0; p < r->n_params && p < sizeof done_mask; p++) {
+            if (!done_mask[p] &&
+                (best == SIZE_MAX || strcmp(r->param_names[p], r->param_names[best]) < 0))
+                best = p;
+        }
+        done_mask[best] = 1;
+        used += (size_t)snprintf(key + used, cap - used, "\x1f%s=%lld", r->param_names[best],
+                                 (long long)c->params[best]);
+    }
+    return key;
+}
+
+/* "n=2^20 b=256" in r's param order (as reports show params). */
+static char *case_params_label(const br_run *r, const br_case_result *c) {
+    size_t cap = 1;
+    for (size_t p = 0; p < r->n_params; p++)
+        cap += strlen(r->param_names[p]) + 26;
+    char *s = malloc(cap);
+    if (!s) {
+        br_error_set("out of memory");
+        return NULL;
+    }
+    size_t used = 0;
+    s[0] = '\0';
+    for (size_t p = 0; p < r->n_params; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, c->params[p]);
+        used +=
+            (size_t)snprintf(s + used, cap - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
+    }
+    return s;
+}
+
+static const char *const *sort_keys; /* qsort has no context argument */
+
+static int cmp_order(const void *a, const void *b) {
+    return strcmp(sort_keys[*(const size_t *)a], sort_keys[*(const size_t *)b]);
+}
+
+void br_case_keys_dispose(br_case_keys *k) {
+    for (size_t i = 0; k->keys && i < k->n; i++)
+        free(k->keys[i]);
+    free(k->keys);
+    free(k->order);
+    memset(k, 0, sizeof *k);
+}
+
+int br_case_keys_build(br_case_keys *out, const br_run *r) {
+    memset(out, 0, sizeof *out);
+    out->keys = calloc(r->n_cases ? r->n_cases : 1, sizeof *out->keys);
+    out->order = calloc(r->n_cases ? r->n_cases : 1, sizeof *out->order);
+    if (!out->keys || !out->order) {
+        br_case_keys_dispose(out);
+        return br_error_set("out of memory");
+    }
+    out->n = r->n_cases;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        if (!(out->keys[i] = br_baseline_case_key(r, &r->cases[i]))) {
+            br_case_keys_dispose(out);
+            return -1;
+        }
+        out->order[i] = i;
+    }
+    sort_keys = (const char *const *)out->keys;
+    qsort(out->order, out->n, sizeof *out->order, cmp_order);
+    sort_keys = NULL;
+    return 0;
+}
+
+size_t br_case_keys_find(const br_case_keys *k, const char *key, const unsigned char *used) {
+    size_t lo = 0, hi = k->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(k->keys[k->order[mid]], key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < k->n && strcmp(k->keys[k->order[lo]], key) == 0; lo++)
+        if (!used || !used[k->order[lo]])
+            return k->order[lo];
+    return SIZE_MAX;
+}
+
+/* ---- comparing -------------------------------------------------------------------------- */
+
+/* The timing of case c compared under `clock`, or NULL (with *why) when it
+ * has none. */
+static const br_timing *compared_timing(const br_case_result *c, br_mode clock, int baseline,
+                                        const char **why) {
+    if (c->status == BR_STATUS_FAILED) {
+        *why = baseline ? "failed in the baseline" : "failed in this run";
+        return NULL;
+    }
+    if (c->status == BR_STATUS_SKIPPED) {
+        *why = baseline ? "skipped in the baseline" : "skipped in this run";
+        return NULL;
+    }
+    const br_timing *t = clock == BR_MODE_BATCH ? &c->batch : &c->cold;
+    if (!t->present || t->n_samples == 0 || !t->samples) {
+        *why = clock == BR_MODE_BATCH
+                   ? (baseline ? "no batch timing in the baseline" : "no batch timing in this run")
+                   : (baseline ? "no cold timing in the baseline" : "no cold timing in this run");
+        return NULL;
+    }
+    return t;
+}
+
+/* How many times the baseline's rerun spread a change must exceed to count.
+ * The spread is the range of k >= 2 run medians; for normally distributed
+ * run medians the expected range of 3 is 1.69 sigma (Tippett 1925; the d2
+ * constant of control charts), while a new run differs from the last saved
+ * one by up to 2 * sqrt(2) = 2.83 sigma at the 95% level (two-sided 1.96
+ * sigma of a difference of two runs would be 2.77): 2.83 / 1.69 = 1.7,
+ * rounded up to 2 for the smaller ranges of two runs. */
+#define SPREAD_FACTOR 2.0
+
+/* The rerun spread of timing t (max / min - 1 of its run medians), NAN with
+ * fewer than two. */
+static double rerun_spread(const br_timing *t) {
+    if (!t->run_medians || t->n_run_medians < 2)
+        return NAN;
+    double lo = t->run_medians[0], hi = lo;
+    for (size_t i = 1; i < t->n_run_medians; i++) {
+        lo = fmin(lo, t->run_medians[i]);
+        hi = fmax(hi, t->run_medians[i]);
+    }
+    return lo > 0 ? hi / lo - 1.0 : NAN;
+}
+
+/* Decide entry e from the two timings (both present). */
+static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
+                 const br_regression_cfg *rules) {
+    e->base_median = bt->stats.median;
+    e->cur_median = ct->stats.median;
+    e->base_n = bt->n_samples;
+    e->cur_n = ct->n_samples;
+    e->change = e->base_median > 0 ? e->cur_median / e->base_median - 1.0 : NAN;
+    e->spread = rerun_spread(bt);
+    br_mwu m;
+    if (br_mwu_test(&m, ct->samples, ct->n_samples, bt->samples, bt->n_samples) != 0)
+        return -1;
+    e->p_value = m.p;
+    e->p_exact = m.exact;
+    if (!isfinite(e->change)) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = "baseline median is zero";
+    } else if (fabs(e->change) <= rules->threshold) {
+        e->status = BR_CHANGE_SAME;
+    } else if (!(m.min_p < rules->alpha)) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = "too few samples";
+    } else if (!(m.p < rules->alpha)) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = "too noisy to tell";
+    } else if (isfinite(e->spread) && fabs(e->change) <= SPREAD_FACTOR * e->spread) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = "within the baseline's rerun spread";
+    } else {
+        e->status = e->change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
+    }
+    return 0;
+}
+
+/* Refuse rules out of range, and a baseline of another suite or (unless
+ * force_device) device. *out_same_device: whether the devices match.
+ * Returns 0, or -1 with the error set. */
+static int check_pair(int *out_same_device, const br_run *base, const char *base_path,
+                      const br_run *cur, const br_regression_cfg *rules, int force_device) {
+    if (!(rules->threshold >= 0) || !isfinite(rules->threshold) || !(rules->alpha > 0) ||
+        !(rules->alpha < 1))
+        return br_error_set("regression rules out of range: threshold %g (expected >= 0), alpha "
+                            "%g (expected between 0 and 1)",
+                            rules->threshold, rules->alpha);
+    if (!base->suite_name || !cur->suite_name || strcmp(base->suite_name, cur->suite_name) != 0)
+        return br_error_set("%s: a baseline of suite '%s', not of '%s'", base_path,
+                            base->suite_name ? base->suite_name : "?",
+                            cur->suite_name ? cur->suite_name : "?");
+    const char *bdev = br_baseline_device(base), *cdev = br_baseline_device(cur);
+    *out_same_device = strcmp(bdev, cdev) == 0;
+    if (!*out_same_device && !force_device)
+        return br_error_set("%s: the baseline was measured on '%s', this run on '%s'; a "
+                            "baseline from another device is not comparable (--force-device "
+                            "compares anyway)",
+                            base_path, bdev, cdev);
+    return 0;
+}
+
+/* The next entry of out for case c of run r (case_index: its index in the
+ * compared run, SIZE_MAX for a missing case), with its kernel and params and
+ * no figures yet. NULL (error set) when out of memory. */
+static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br_case_result *c,
+                                   size_t case_index) {
+    br_compare_entry *e = &out->entries[out->n_entries++];
+    e->case_index = case_index;
+    e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
+    e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
+    e->params = case_params_label(r, c);
+    return e->kernel && e->params ? e : NULL;
+}
+
+/* Entry e of run case c against baseline case b (NULL: a new case; c NULL:
+ * a missing one) on `clock`. Returns 0, or -1 with the error set. */
+static int compare_case(br_compare_entry *e, const br_case_result *c, const br_case_result *b,
+                        br_mode clock, const br_regression_cfg *rules) {
+    const char *why = NULL;
+    const br_timing *ct = c ? compared_timing(c, clock, 0, &why) : NULL;
+    const br_timing *bt = b ? compared_timing(b, clock, 1, &why) : NULL;
+    if (ct) {
+        e->cur_median = ct->stats.median;
+        e->cur_n = ct->n_samples;
+    }
+    if (bt) {
+        e->base_median = bt->stats.median;
+        e->base_n = bt->n_samples;
+    }
+    if (!b || !c) {
+        e->status = b ? BR_CHANGE_MISSING : BR_CHANGE_NEW;
+        return 0;
+    }
+    if (ct && bt && ct->clock != bt->clock) {
+        why = bt->clock == BR_CLOCK_KERNEL
+                  ? "the baseline was timed on the kernel clock, this run on CUDA events"
+              : ct->clock == BR_CLOCK_KERNEL
+                  ? "the baseline was timed with CUDA events, this run on the kernel clock"
+                  : "the baseline was timed on another clock";
+        ct = NULL;
+    }
+    if (!ct || !bt) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = why;
+        return 0;
+    }
+    return judge(e, bt, ct, rules);
+}
+
+int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
+                        const br_run *cur, const br_regression_cfg *rules, int force_device) {
+    memset(out, 0, sizeof *out);
+    int rc = -1, same_device;
+    br_case_keys bk = {0};
+    char *key = NULL;
+    unsigned char *matched = NULL;
+    if (check_pair(&same_device, base, base_path, cur, rules, force_device) != 0)
+        return -1;
+
+    out->baseline_path = br_strdup(base_path);
+    out->baseline_device = br_strdup(br_baseline_device(base));
+    if (base->git.present && !base->git.unborn && base->git.short_sha[0])
+        out->baseline_commit = br_strdup(base->git.short_sha);
+    snprintf(out->baseline_date, sizeof out->baseline_date, "%s", base->date);
+    out->device_forced = !same_device;
+    out->rules = *rules;
+    out->clock = cur->measure.headline == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
+    out->entries = calloc(cur->n_cases + base->n_cases + 1, sizeof *out->entries);
+    matched = calloc(base->n_cases + 1, 1);
+    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched) {
+        br_error_set("out of memory comparing with %s", base_path);
+        goto done;
+    }
+    if (br_case_keys_build(&bk, base) != 0)
+        goto done;
+    for (size_t i = 0; i < cur->n_cases; i++) {
+        const br_case_result *c = &cur->cases[i];
+        br_compare_entry *e = new_entry(out, cur, c, i);
+        if (!e || !(key = br_baseline_case_key(cur, c)))
+            goto done;
+        size_t j = br_case_keys_find(&bk, key, matched);
+        free(key);
+        key = NULL;
+        if (j != SIZE_MAX)
+            matched[j] = 1;
+        if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], out->clock, rules) != 0)
+            goto done;
+    }
+    for (size_t j = 0; j < base->n_cases; j++) {
+        br_compare_entry *e = matched[j] ? NULL : new_entry(out, base, &base->cases[j], SIZE_MAX);
+        if (!matched[j] && (!e || compare_case(e, NULL, &base->cases[j], out->clock, rules) != 0))
+            goto done;
+    }
+    for (size_t i = 0; i < out->n_entries; i++)
+        out->count[out->entries[i].status]++;
+    rc = 0;
+done:
+    free(key);
+    free(matched);
+    br_case_keys_dispose(&bk);
+    return rc;
+}
+
+int br_baseline_fails(const br_comparison *c, br_fail_on fail_on) {
+    if (!c)
+        return 0;
+    switch (fail_on) {
+    case BR_FAIL_ON_SLOWER:
+        return c->count[BR_CHANGE_SLOWER] > 0;
+    case BR_FAIL_ON_ANY:
+        return c->count[BR_CHANGE_SLOWER] > 0 || c->count[BR_CHANGE_FASTER] > 0;
+    case BR_FAIL_ON_NEVER:
+        return 0;
+    }
+    return 0;
+}
