@@ -1,24 +1,21 @@
 /* case_proto.c - the worker's request and reply (case_proto.h): the
  * parent asks for the device, the measured peak or one case; the worker
  * answers with the session fields it found out and, for a case, its result
- * as a results document (the json reporter's, read back with
- * br_results_parse). */
-#define _GNU_SOURCE /* open_memstream */
+ * as a typed case message (results/case_codec.h: the results document's own
+ * per-case codec). */
 #include "case_proto.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/error.h"
 #include "base/util.h"
 #include "build/resolve.h"
 #include "plan/job.h"
 #include "case.h"
-#include "reporters/reporter.h"
-#include "results/resultsfile.h"
+#include "results/case_codec.h"
 #include "session_impl.h"
 
 /* A request, sent as its bytes. The worker is a fork of this process made
@@ -33,8 +30,7 @@ typedef struct worker_request {
 } worker_request;
 
 /* A reply: the session fields the worker found out, then (BR_REQ_CASE) the
- * case's result as a results document of one run with one case (the json
- * reporter's), text_len bytes. */
+ * case's result as a case message (br_case_encode), text_len bytes. */
 typedef struct worker_reply {
     int gpu_ok;
     char gpu_why[512];
@@ -68,39 +64,8 @@ int br_case_init(br_case_result *r, const br_job *job, size_t i) {
     return 0;
 }
 
-/* In the worker: the results document of case i with result *r (whose
- * contents it takes), into a malloc'd text of *len bytes; NULL with the
- * error set on failure. */
-static char *case_document(size_t *len, const br_job *job, const br_session *s, br_case_result *r) {
-    br_run run = {0};
-    char *text = NULL;
-    size_t size = 0;
-    int ok = br_run_header_fill(&run, job, s) == 0 && (run.cases = malloc(sizeof *r)) != NULL;
-    if (run.cases) {
-        run.cases[0] = *r;
-        run.n_cases = 1;
-        memset(r, 0, sizeof *r);
-    }
-    br_run_derive(&run);
-    FILE *f = ok ? open_memstream(&text, &size) : NULL;
-    const br_reporter *rep = br_reporter_find("json");
-    const br_run *runs[] = {&run};
-    br_report_opts opts = {0};
-    ok = f && rep && rep->write(f, runs, 1, &opts) == 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    br_run_dispose(&run); /* and what *r held */
-    if (!ok) {
-        free(text);
-        br_error_set("cannot write a case's result");
-        return NULL;
-    }
-    *len = size;
-    return text;
-}
-
-/* In the worker: run the case q asks for and write its result document
- * into *text (*len bytes). Returns 0 when it measured, 1 when it failed
+/* In the worker: run the case q asks for and write its result as a case
+ * message into *text (*len bytes). Returns 0 when it measured, 1 when it failed
  * (after a failure the process may be poisoned, by a sticky CUDA error: a
  * fresh worker takes the next case), -1 when no document could be made. */
 static int serve_case(char **text, size_t *len, br_session *s, const worker_request *q) {
@@ -132,8 +97,9 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
     br_case_run(&r, &ctx, ref->k, &spec);
     free(names);
     int rc = r.status == BR_STATUS_OK ? 0 : 1;
-    if (!(*text = case_document(len, q->job, s, &r)))
-        return -1;
+    if (br_case_encode(text, len, &r, backend) != 0)
+        rc = -1;
+    br_case_dispose(&r);
     return rc;
 }
 
@@ -277,27 +243,22 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
         return 1;
     }
     if (wr == BR_WORKER_OK) {
-        br_run *runs = NULL;
-        size_t n = 0;
-        if (br_results_parse(&runs, &n, text, len, "the worker's result") == 0 && n == 1 &&
-            runs[0].n_cases == 1) {
-            br_case_result *c = &runs[0].cases[0];
-            r->status = c->status;
-            r->stage = c->stage;
-            r->message = c->message;
-            r->cold = c->cold;
-            r->batch = c->batch;
-            c->stage = c->message = NULL;
-            memset(&c->cold, 0, sizeof c->cold);
-            memset(&c->batch, 0, sizeof c->batch);
+        br_case_result got = {0};
+        if (br_case_decode(&got, NULL, text, len, "the worker's result") == 0) {
+            r->status = got.status;
+            r->stage = got.stage;
+            r->message = got.message;
+            r->cold = got.cold;
+            r->batch = got.batch;
+            got.stage = got.message = NULL;
+            memset(&got.cold, 0, sizeof got.cold);
+            memset(&got.batch, 0, sizeof got.batch);
         } else {
-            if (n == 1)
-                br_error_set("it holds %zu cases", runs[0].n_cases);
             r->status = BR_STATUS_FAILED;
             r->stage = br_strdup("run");
             r->message = br_strfmt("cannot read the worker process's result: %s", br_error_get());
         }
-        br_results_free(runs, n);
+        br_case_dispose(&got);
         free(text);
         if (r->status != BR_STATUS_OK)
             br_session_drop_worker(s); /* it exits after a failure */
@@ -323,62 +284,5 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
         r->message = br_strfmt("crashed: %s", br_error_get());
     }
     br_session_drop_worker(s);
-    return 0;
-}
-
-/* The run's header from the job and the session: everything but the
- * cases, the git information and a measured peak. Returns 0, or -1 (out
- * of memory). */
-int br_run_header_fill(br_run *out, const br_job *job, const br_session *s) {
-    const br_suite *suite = &job->suite;
-    const struct br_job_build *b = job->built;
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    out->benchrun_version = br_strdup(BR_VERSION);
-    out->suite_name = br_strdup(suite->name.text);
-    out->suite_description = suite->description.text ? br_strdup(suite->description.text) : NULL;
-    out->suite_path = br_strdup(suite->path);
-    memcpy(out->suite_hash, suite->hash, sizeof out->suite_hash);
-    out->metric = suite->metric;
-    out->cache = suite->cache;
-    out->warmup_ns = suite->warmup_ns;
-    out->measure = suite->measure;
-    out->regression = suite->regression;
-    out->host = s->host;
-    out->n_params = suite->n_params;
-    out->param_names = calloc(suite->n_params ? suite->n_params : 1, sizeof *out->param_names);
-    out->n_kernels = suite->n_kernels;
-    out->kernels = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *out->kernels);
-    if (!out->benchrun_version || !out->suite_name || !out->suite_path || !out->param_names ||
-        !out->kernels)
-        return br_error_set("out of memory");
-    for (size_t p = 0; p < suite->n_params; p++)
-        if (!(out->param_names[p] = br_strdup(suite->params[p].name)))
-            return -1;
-    out->peak_kind = suite->peak;
-    out->peak_gbps = NAN;
-    out->peak_gflops = NAN;
-    for (size_t i = 0; s->gpu_ok && i < b->n_mods; i++) {
-        if (b->mods[i].is_gpu) {
-            out->has_device = 1;
-            out->device = s->device;
-        }
-    }
-    if (out->has_device) {
-        out->peak_gbps = out->device.peak_gbps;
-        out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
-    }
-    for (size_t i = 0; i < suite->n_kernels; i++) {
-        br_run_kernel *rk = &out->kernels[i];
-        const br_kernel_ref *ref = &b->refs[i];
-        rk->name = br_strdup(suite->kernels[i].text);
-        rk->source = br_strdup(ref->mh ? ref->mh->source : "");
-        rk->backend = br_kernel_ref_backend(ref);
-        if (!rk->name || !rk->source)
-            return -1;
-    }
-    out->gpu_clock = s->gpu_clock;
     return 0;
 }

@@ -39,11 +39,6 @@ int br_case_init(br_case_result *r, const struct br_job *job, size_t i);
 int br_case_exec(br_case_result *r, const struct br_job *job, br_session *s, size_t i,
                  const br_measure_cfg *cfg, double warmup_ns);
 
-/* The run's header from a built job and the session: everything but the
- * cases, the git information and a measured peak. Returns 0, or -1 (out of
- * memory); dispose *out with br_run_dispose in either case. */
-int br_run_header_fill(br_run *out, const struct br_job *job, const br_session *s);
-
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/error.h"
 #include "base/log.h"
@@ -17,6 +18,63 @@
 #include "case_proto.h"
 #include "results/gitinfo.h"
 #include "session_impl.h"
+
+/* The run's header from the job and the session: everything but the
+ * cases, the git information and a measured peak. Returns 0, or -1 (out
+ * of memory). */
+static int run_header_fill(br_run *out, const br_job *job, const br_session *s) {
+    const br_suite *suite = &job->suite;
+    const struct br_job_build *b = job->built;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out->date, sizeof out->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    out->benchrun_version = br_strdup(BR_VERSION);
+    out->suite_name = br_strdup(suite->name.text);
+    out->suite_description = suite->description.text ? br_strdup(suite->description.text) : NULL;
+    out->suite_path = br_strdup(suite->path);
+    memcpy(out->suite_hash, suite->hash, sizeof out->suite_hash);
+    out->metric = suite->metric;
+    out->cache = suite->cache;
+    out->warmup_ns = suite->warmup_ns;
+    out->measure = suite->measure;
+    out->regression = suite->regression;
+    out->host = s->host;
+    out->n_params = suite->n_params;
+    out->param_names = calloc(suite->n_params ? suite->n_params : 1, sizeof *out->param_names);
+    out->n_kernels = suite->n_kernels;
+    out->kernels = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *out->kernels);
+    if (!out->benchrun_version || !out->suite_name || !out->suite_path || !out->param_names ||
+        !out->kernels)
+        return br_error_set("out of memory");
+    for (size_t p = 0; p < suite->n_params; p++)
+        if (!(out->param_names[p] = br_strdup(suite->params[p].name)))
+            return -1;
+    out->peak_kind = suite->peak;
+    out->peak_gbps = NAN;
+    out->peak_gflops = NAN;
+    for (size_t i = 0; s->gpu_ok && i < b->n_mods; i++) {
+        if (b->mods[i].is_gpu) {
+            out->has_device = 1;
+            out->device = s->device;
+        }
+    }
+    if (out->has_device) {
+        out->peak_gbps = out->device.peak_gbps;
+        out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
+    }
+    for (size_t i = 0; i < suite->n_kernels; i++) {
+        br_run_kernel *rk = &out->kernels[i];
+        const br_kernel_ref *ref = &b->refs[i];
+        rk->name = br_strdup(suite->kernels[i].text);
+        rk->source = br_strdup(ref->mh ? ref->mh->source : "");
+        rk->backend = br_kernel_ref_backend(ref);
+        if (!rk->name || !rk->source)
+            return -1;
+    }
+    out->gpu_clock = s->gpu_clock;
+    return 0;
+}
 
 /* Plan case i of job under the time budget(s): --budget over the whole
  * invocation (cases left: of every job) and the suite's `budget` over its
@@ -94,7 +152,7 @@ typedef struct exec_tally {
  * a job's run. Returns 0, or -1 with the error set. */
 static int execute_begin(br_run *out, const br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
-    if (br_run_header_fill(out, job, s) != 0)
+    if (run_header_fill(out, job, s) != 0)
         return -1;
     out->n_cases = job->plan.n_cases;
     out->cases = calloc(out->n_cases ? out->n_cases : 1, sizeof *out->cases);
