@@ -326,13 +326,9 @@ static int load_setting(br_measure_layer *l, br_setting f, const br_node *x) {
     }
     case BR_KIND_FRACTION: {
         double v = 0;
-        if (f == BR_SETTING_THROTTLE)
-            return get_fraction_or_off(&v, x, br_setting_key(f)) < 0
-                       ? -1
-                       : br_measure_layer_set_fraction(l, f, v, &at);
-        return br_get_fraction(&v, x, br_setting_key(f)) < 0
-                   ? -1
-                   : br_measure_layer_set_fraction(l, f, v, &at);
+        int rc = f == BR_SETTING_THROTTLE ? get_fraction_or_off(&v, x, br_setting_key(f))
+                                          : br_get_fraction(&v, x, br_setting_key(f));
+        return rc < 0 ? -1 : br_measure_layer_set_fraction(l, f, v, &at);
     }
     case BR_KIND_FLAG: {
         int on = 0;
