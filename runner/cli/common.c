@@ -1,7 +1,6 @@
 /* common.c - what the subcommands share (common.h). */
 #include "common.h"
 
-#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "results/settings.h"
 #include "suite/suite.h"
 
 int br_cli_locale(void) {
@@ -38,7 +38,7 @@ void br_cli_params_dispose(br_cli_params *p) {
 
 void br_cli_opts_init(br_cli_opts *o) {
     memset(o, 0, sizeof *o);
-    br_measure_overrides_init(&o->p.run.measure);
+    br_measure_layer_init(&o->p.run.measure);
     br_gate_opts_init(&o->p.gate);
 }
 
@@ -81,8 +81,12 @@ int br_cli_param(void *dst, const char *option, const char *arg) {
     return param_add(dst, arg, 0);
 }
 
-int br_cli_duration(void *dst, const char *option, const char *arg) {
-    return br_parse_duration(dst, option, arg);
+int br_cli_measure(void *dst, const char *option, const char *arg) {
+    static const br_setting_parsers parsers = {br_parse_duration, br_parse_fraction, br_parse_mode};
+    for (int f = 0; f < BR_SETTING_COUNT; f++)
+        if (strcmp(br_setting_option((br_setting)f), option) == 0)
+            return br_measure_layer_parse(dst, (br_setting)f, arg, &parsers);
+    return br_error_set("%s: not a measurement option", option);
 }
 
 int br_cli_duration_positive(void *dst, const char *option, const char *arg) {
@@ -103,25 +107,6 @@ int br_cli_fraction_or_zero(void *dst, const char *option, const char *arg) {
         return 0;
     }
     return br_parse_fraction(dst, option, arg);
-}
-
-int br_cli_samples(void *dst, const char *option, const char *arg) {
-    char *end;
-    errno = 0;
-    long long n = strtoll(arg, &end, 10);
-    if (*end || end == arg || errno || n < 1 || n > (long long)BR_MAX_SAMPLES_LIMIT)
-        return br_error_set("%s: expected a number from 1 to %llu, found '%s'", option,
-                            (unsigned long long)BR_MAX_SAMPLES_LIMIT, arg);
-    *(size_t *)dst = (size_t)n;
-    return 0;
-}
-
-int br_cli_mode(void *dst, const char *option, const char *arg) {
-    return br_parse_mode(dst, option, arg, 1);
-}
-
-int br_cli_headline(void *dst, const char *option, const char *arg) {
-    return br_parse_mode(dst, option, arg, 0);
 }
 
 int br_cli_jobs(void *dst, const char *option, const char *arg) {

@@ -42,19 +42,19 @@ void br_cli_opts_dispose(br_cli_opts *o);
 
 /* Converters (br_opt_fn): each returns 0, or -1 with the error set naming
  * the option. */
-int br_cli_param_unique(void *dst, const char *option, const char *arg);      /* br_cli_params, no
-                                                                                name twice */
-int br_cli_param(void *dst, const char *option, const char *arg);             /* br_cli_params */
-int br_cli_duration(void *dst, const char *option, const char *arg);          /* double ns */
+int br_cli_param_unique(void *dst, const char *option, const char *arg); /* br_cli_params, no
+                                                                           name twice */
+int br_cli_param(void *dst, const char *option, const char *arg);        /* br_cli_params */
+/* A measurement option (--mode ... --no-hold, by its name `option`) into
+ * the br_measure_layer at dst, through br_measure_layer_parse (arg: NULL for
+ * --no-hold); its messages are the command line's. */
+int br_cli_measure(void *dst, const char *option, const char *arg);
 int br_cli_duration_positive(void *dst, const char *option, const char *arg); /* double ns > 0 */
 int br_cli_fraction(void *dst, const char *option, const char *arg);          /* double */
 int br_cli_fraction_or_zero(void *dst, const char *option, const char *arg);  /* "0", "0%" too */
-int br_cli_samples(void *dst, const char *option, const char *arg);           /* size_t 1..limit */
-int br_cli_mode(void *dst, const char *option, const char *arg);              /* br_mode, both ok */
-int br_cli_headline(void *dst, const char *option, const char *arg); /* br_mode, not both */
-int br_cli_jobs(void *dst, const char *option, const char *arg);     /* int 1..1024 */
-int br_cli_file(void *dst, const char *option, const char *arg);     /* not empty, not "-" */
-int br_cli_dir(void *dst, const char *option, const char *arg);      /* not empty */
+int br_cli_jobs(void *dst, const char *option, const char *arg);              /* int 1..1024 */
+int br_cli_file(void *dst, const char *option, const char *arg); /* not empty, not "-" */
+int br_cli_dir(void *dst, const char *option, const char *arg);  /* not empty */
 
 #define BR_CLI_AT(field) offsetof(br_cli_opts, field)
 

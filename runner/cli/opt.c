@@ -87,42 +87,41 @@ static br_parse_result apply(br_opt_parsed *out, const br_opt_cmd *cmd, void *ds
                              const br_opt_spec *o, const char *arg) {
     void *p = field(dst, o);
     int rc = 0;
-    switch (o->kind) {
-    case BR_OPT_FLAG:
-        *(int *)p = o->flag_value;
-        break;
-    case BR_OPT_VALUE:
-        *(const char **)p = arg;
-        break;
-    case BR_OPT_LIST:
-        rc = list_add(p, arg);
-        break;
-    case BR_OPT_ENUM:
-        if ((rc = set_enum(p, o, arg)) != 0) {
-            const char *at = strstr(o->bad, "%s"); /* where the argument goes */
-            int before = at ? (int)(at - o->bad) : (int)strlen(o->bad);
-            fprintf(stderr, "%s: --%s: %.*s%s%s\n", cmd->prog, o->name, before, o->bad,
-                    at ? arg : "", at ? at + 2 : "");
-            return BR_PARSE_BAD;
-        }
-        break;
-    case BR_OPT_FN: {
+    if (o->fn) { /* a BR_OPT_FN row, or a flag or enum row with its own converter */
         char option[64];
         snprintf(option, sizeof option, "--%s", o->name);
-        rc = o->fn(p, option, arg);
-        break;
-    }
-    case BR_OPT_HELP:
-        return BR_PARSE_HELP;
-    case BR_OPT_VERSION:
-        return BR_PARSE_VERSION;
-    case BR_OPT_ACTION:
-        out->action = o;
-        out->action_arg = arg;
-        return BR_PARSE_ACTION;
-    default:
-        break;
-    }
+        rc = o->fn(p, option, o->kind == BR_OPT_FLAG ? NULL : arg);
+    } else
+        switch (o->kind) {
+        case BR_OPT_FLAG:
+            *(int *)p = o->flag_value;
+            break;
+        case BR_OPT_VALUE:
+            *(const char **)p = arg;
+            break;
+        case BR_OPT_LIST:
+            rc = list_add(p, arg);
+            break;
+        case BR_OPT_ENUM:
+            if ((rc = set_enum(p, o, arg)) != 0) {
+                const char *at = strstr(o->bad, "%s"); /* where the argument goes */
+                int before = at ? (int)(at - o->bad) : (int)strlen(o->bad);
+                fprintf(stderr, "%s: --%s: %.*s%s%s\n", cmd->prog, o->name, before, o->bad,
+                        at ? arg : "", at ? at + 2 : "");
+                return BR_PARSE_BAD;
+            }
+            break;
+        case BR_OPT_HELP:
+            return BR_PARSE_HELP;
+        case BR_OPT_VERSION:
+            return BR_PARSE_VERSION;
+        case BR_OPT_ACTION:
+            out->action = o;
+            out->action_arg = arg;
+            return BR_PARSE_ACTION;
+        default:
+            break;
+        }
     if (rc != 0) {
         fprintf(stderr, "%s: %s\n", cmd->prog, br_error_get());
         return BR_PARSE_BAD;

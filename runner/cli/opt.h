@@ -46,7 +46,9 @@ typedef struct br_opt_spec {
     size_t offset;          /* where the value goes in the command's options struct */
     const char *value_name; /* "FILE", "DUR", ...; NULL for flags */
     const char *help;       /* help text; "\n" starts a continuation line */
-    br_opt_fn fn;           /* BR_OPT_FN */
+    br_opt_fn fn;           /* BR_OPT_FN; also a BR_OPT_FLAG or BR_OPT_ENUM row's converter
+                               when set (a flag's arg is NULL; an enum's names then only
+                               serve the help and the completion) */
     const br_name *names;   /* BR_OPT_ENUM: the vocabulary's table */
     const char *bad;        /* BR_OPT_ENUM: "expected ..., found '%s'" after "--name: "; the
                                argument replaces its one "%s" */

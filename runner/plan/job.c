@@ -86,65 +86,11 @@ static int find_variants(br_job *j) {
     return 0;
 }
 
-void br_measure_overrides_init(br_measure_overrides *o) {
-    memset(o, 0, sizeof *o);
-    o->min_time_ns = o->max_noise = o->timeout_ns = o->throttle = o->warmup_ns = -1;
-    o->watchdog_ns = -1;
-    o->hold = o->cache = -1;
-}
-
-/* The suite's measurement settings with the command line's on top. */
-static int apply_overrides(br_suite *s, const br_measure_overrides *o) {
-    br_measure_cfg *m = &s->measure;
-    br_pos at = {s->path, 0, 0};
-    if (o->min_samples)
-        m->min_samples = o->min_samples;
-    if (o->min_time_ns >= 0)
-        m->min_time_ns = o->min_time_ns;
-    if (o->max_noise >= 0)
-        m->max_noise = o->max_noise;
-    if (o->timeout_ns >= 0)
-        m->timeout_ns = o->timeout_ns;
-    if (o->max_samples)
-        m->max_samples = o->max_samples;
-    if (o->throttle >= 0)
-        m->throttle = o->throttle;
-    if (o->hold >= 0)
-        m->hold = o->hold;
-    if (o->warmup_ns >= 0)
-        s->warmup_ns = o->warmup_ns;
-    if (o->watchdog_ns > 0)
-        s->watchdog_ns = o->watchdog_ns;
-    if (o->cache >= 0)
-        s->cache = (br_cache_policy)o->cache;
-    if (o->mode) {
-        m->mode = o->mode;
-        if (!o->headline && !(m->mode & m->headline))
-            m->headline = m->mode == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
-    }
-    if (o->headline)
-        m->headline = o->headline;
-    if (!(m->mode & m->headline))
-        return br_error_at(at, "headline '%s' is not measured: mode is '%s' (--headline, --mode)",
-                           br_mode_name(m->headline), br_mode_name(m->mode));
-    if (m->min_time_ns > m->timeout_ns)
-        return br_error_at(at,
-                           "min_time (%g ms) is longer than timeout (%g ms) (--min-time, "
-                           "--timeout)",
-                           m->min_time_ns / 1e6, m->timeout_ns / 1e6);
-    if (m->min_samples > m->max_samples)
-        return br_error_at(at,
-                           "min_samples (%zu) is larger than max_samples (%zu) "
-                           "(--min-samples, --max-samples)",
-                           m->min_samples, m->max_samples);
-    return 0;
-}
-
 int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
     memset(out, 0, sizeof *out);
     if (br_suite_load(&out->suite, path) != 0)
         return -1;
-    if (apply_overrides(&out->suite, &opts->measure) != 0)
+    if (br_suite_apply_measure(&out->suite, &opts->measure) != 0)
         return -1;
     if (br_plan_apply_overrides(&out->suite, opts->params, opts->n_params, NULL) != 0)
         return -1;

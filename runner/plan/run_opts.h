@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "results/settings.h"
 #include "results/types.h"
 
 #ifdef __cplusplus
@@ -15,33 +16,15 @@ extern "C" {
 
 struct br_param_override; /* plan/plan.h: -p settings, passed through untouched */
 
-/* Command-line settings that replace the suite's (a negative or zero value,
- * as noted, leaves the suite's). */
-typedef struct br_measure_overrides {
-    size_t min_samples; /* 0: suite */
-    double min_time_ns; /* < 0: suite */
-    double max_noise;   /* < 0: suite */
-    double timeout_ns;  /* < 0: suite */
-    size_t max_samples; /* 0: suite */
-    double throttle;    /* < 0: suite; 0 turns the check off */
-    int hold;           /* < 0: suite; 0 off, 1 on */
-    br_mode mode;       /* 0: suite */
-    br_mode headline;   /* 0: suite */
-    double warmup_ns;   /* < 0: suite */
-    int cache;          /* < 0: suite; else a br_cache_policy */
-    double watchdog_ns; /* < 0: suite */
-} br_measure_overrides;
-
-/* Overrides that change nothing. */
-void br_measure_overrides_init(br_measure_overrides *o);
-
 typedef struct br_run_opts {
     const char *cache_dir;       /* compile cache; NULL: br_build_default_cache_dir() */
     const char *const *patterns; /* -k globs over kernel names; may be NULL */
     size_t n_patterns;
-    int jobs;                     /* parallel compiles; <= 0: number of CPUs */
-    int quiet;                    /* 1: no progress lines on stderr */
-    br_measure_overrides measure; /* command-line measurement settings */
+    int jobs;  /* parallel compiles; <= 0: number of CPUs */
+    int quiet; /* 1: no progress lines on stderr */
+    /* command-line measurement settings, laid over each suite's (a zeroed
+     * layer, or br_measure_layer_init, sets nothing) */
+    br_measure_layer measure;
     /* The clock of GPU headline times: 0 (the default) the kernel clock
      * when CUPTI can be used, else CUDA events (said once on stderr);
      * BR_CLOCK_EVENTS or BR_CLOCK_KERNEL as asked (kernel still falls back

@@ -36,6 +36,7 @@
  * metric is checked against bytes and flops). */
 typedef struct loader {
     br_suite *s;
+    br_measure_layer measure; /* the measurement settings the suite's keys give */
     const br_node *metric, *bytes, *flops, *memory, *defines;
 } loader;
 
@@ -289,7 +290,7 @@ static void work_dispose(br_work *w, size_t n_kernels) {
 /* A setting that is off when written as 0 or 0% (plain), else a fraction. */
 static int get_fraction_or_off(double *out, const br_node *x, const char *name) {
     if (x->kind == BR_NODE_SCALAR && x->style == YAML_PLAIN_SCALAR_STYLE &&
-        (strcmp(x->text, "0") == 0 || strcmp(x->text, "0%") == 0)) {
+        br_setting_text_is_off(x->text)) {
         *out = 0;
         return 0;
     }
@@ -305,103 +306,74 @@ static int get_positive_duration(double *out, const br_node *x, const char *name
     return 0;
 }
 
-static int load_min_samples(void *ctx, const br_node *x) {
-    int64_t n = 0;
-    if (br_get_int(&n, x) < 0)
-        return -1;
-    if (n < 1)
-        return br_error_at(x->pos, "min_samples must be at least 1, found %lld", (long long)n);
-    suite_of(ctx)->measure.min_samples = (size_t)n;
-    return 0;
-}
+static int load_cache_policy(br_cache_policy *out, const br_node *v);
 
-static int load_max_samples(void *ctx, const br_node *x) {
-    int64_t n = 0;
-    if (br_get_int(&n, x) < 0)
-        return -1;
-    if (n < 1 || n > (int64_t)BR_MAX_SAMPLES_LIMIT)
-        return br_error_at(x->pos, "max_samples must be between 1 and %llu, found %lld",
-                           (unsigned long long)BR_MAX_SAMPLES_LIMIT, (long long)n);
-    suite_of(ctx)->measure.max_samples = (size_t)n;
-    return 0;
-}
-
-static int load_min_time(void *ctx, const br_node *x) {
-    return br_get_duration(&suite_of(ctx)->measure.min_time_ns, x);
-}
-
-static int load_timeout(void *ctx, const br_node *x) {
-    return get_positive_duration(&suite_of(ctx)->measure.timeout_ns, x, "timeout");
-}
-
-static int load_max_noise(void *ctx, const br_node *x) {
-    return br_get_fraction(&suite_of(ctx)->measure.max_noise, x, "max_noise");
-}
-
-static int load_throttle(void *ctx, const br_node *x) {
-    return get_fraction_or_off(&suite_of(ctx)->measure.throttle, x, "throttle");
-}
-
-static int load_hold(void *ctx, const br_node *x) {
-    return br_get_bool(&suite_of(ctx)->measure.hold, x);
-}
-
-static int load_mode(void *ctx, const br_node *x) {
-    return br_get_mode(&suite_of(ctx)->measure.mode, x, true);
-}
-
-static int load_headline(void *ctx, const br_node *x) {
-    return br_get_mode(&suite_of(ctx)->measure.headline, x, false);
-}
-
-static const br_key_spec measure_keys[] = {{"min_samples", load_min_samples, 0},
-                                           {"min_time", load_min_time, 0},
-                                           {"max_noise", load_max_noise, 0},
-                                           {"timeout", load_timeout, 0},
-                                           {"max_samples", load_max_samples, 0},
-                                           {"throttle", load_throttle, 0},
-                                           {"hold", load_hold, 0},
-                                           {"mode", load_mode, 0},
-                                           {"headline", load_headline, 0}};
-
-/* The rules between measure's settings, once all are read. */
-static int check_measure(br_suite *s, const br_node *v) {
-    const br_node *headline = br_map_find(v, "headline");
-    if (!headline)
-        s->measure.headline = s->measure.mode == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
-    else if (!(s->measure.mode & s->measure.headline))
-        return br_error_at(headline->pos, "headline '%s' is not measured: mode is '%s'",
-                           br_mode_name(s->measure.headline), br_mode_name(s->measure.mode));
-    if (s->measure.min_samples > s->measure.max_samples)
-        return br_error_at(br_map_find(v, "min_samples") ? br_map_find(v, "min_samples")->pos
-                                                         : br_map_find(v, "max_samples")->pos,
-                           "min_samples (%zu) is larger than max_samples (%zu)",
-                           s->measure.min_samples, s->measure.max_samples);
-    const br_node *min_time = br_map_find(v, "min_time"), *timeout = br_map_find(v, "timeout");
-    if (s->measure.min_time_ns > s->measure.timeout_ns) {
-        char mq[BR_SHOW_MAX + 16], tq[BR_SHOW_MAX + 16];
-        if (min_time)
-            br_show_node(mq, sizeof mq, min_time);
-        if (timeout)
-            br_show_node(tq, sizeof tq, timeout);
-        if (min_time && timeout)
-            return br_error_at(min_time->pos, "min_time %s is longer than timeout %s", mq, tq);
-        if (min_time)
-            return br_error_at(min_time->pos, "min_time %s is longer than the default timeout (3s)",
-                               mq);
-        return br_error_at(timeout->pos, "timeout %s is shorter than the default min_time (10ms)",
-                           tq);
+/* The value x of measurement setting f into layer l, from x's position:
+ * read by f's kind, then range-checked by the layer's setter. */
+static int load_setting(br_measure_layer *l, br_setting f, const br_node *x) {
+    char shown[BR_SHOW_MAX + 16] = "";
+    if (x->kind == BR_NODE_SCALAR)
+        br_show_node(shown, sizeof shown, x);
+    br_setting_origin at = br_setting_from_key(x->pos, shown);
+    switch (br_setting_kind_of(f)) {
+    case BR_KIND_COUNT: {
+        int64_t n = 0;
+        return br_get_int(&n, x) < 0 ? -1 : br_measure_layer_set_count(l, f, (long long)n, &at);
     }
-    return 0;
+    case BR_KIND_DURATION: {
+        double ns = 0;
+        return br_get_duration(&ns, x) < 0 ? -1 : br_measure_layer_set_time(l, f, ns, &at);
+    }
+    case BR_KIND_FRACTION: {
+        double v = 0;
+        int rc = f == BR_SETTING_THROTTLE ? get_fraction_or_off(&v, x, br_setting_key(f))
+                                          : br_get_fraction(&v, x, br_setting_key(f));
+        return rc < 0 ? -1 : br_measure_layer_set_fraction(l, f, v, &at);
+    }
+    case BR_KIND_FLAG: {
+        int on = 0;
+        return br_get_bool(&on, x) < 0 ? -1 : br_measure_layer_set_flag(l, f, on, &at);
+    }
+    case BR_KIND_MODE: {
+        br_mode m = BR_MODE_COLD;
+        return br_get_mode(&m, x, f == BR_SETTING_MODE) < 0
+                   ? -1
+                   : br_measure_layer_set_mode(l, f, m, &at);
+    }
+    default: {
+        br_cache_policy c = BR_CACHE_FLUSH;
+        return load_cache_policy(&c, x) < 0 ? -1 : br_measure_layer_set_cache(l, c, &at);
+    }
+    }
 }
 
+/* The keys of `measure`: the settings before BR_SETTING_WARMUP, in the
+ * order of br_setting (warmup, cache and watchdog are root keys). */
+#define MEASURE_KEYS BR_SETTING_WARMUP
+
+/* `measure`: its keys into the loader's layer, then the rules between
+ * them (over the defaults), before the root keys that follow. */
 static int load_measure(void *ctx, const br_node *v) {
     if (v->kind != BR_NODE_MAP)
         return br_expected(v, "a mapping with min_samples, min_time, max_noise, timeout, "
                               "max_samples, throttle, hold, mode or headline");
-    if (br_keys_load(ctx, v, measure_keys, COUNT(measure_keys), " in measure") < 0)
+    const char *names[MEASURE_KEYS];
+    for (int f = 0; f < MEASURE_KEYS; f++)
+        names[f] = br_setting_key((br_setting)f);
+    if (br_keys_check(v, names, MEASURE_KEYS, " in measure") < 0)
         return -1;
-    return check_measure(suite_of(ctx), v);
+    br_measure_layer *l = &((loader *)ctx)->measure;
+    for (size_t i = 0; i < br_map_size(v); i++)
+        for (int f = 0; f < MEASURE_KEYS; f++)
+            if (br_key_is(br_map_key(v, i), names[f]) &&
+                load_setting(l, (br_setting)f, br_map_value(v, i)) < 0)
+                return -1;
+    br_measure_settings tmp;
+    br_measure_origins o;
+    br_measure_settings_defaults(&tmp);
+    br_measure_origins_init(&o, suite_of(ctx)->path);
+    br_measure_settings_apply(&tmp, &o, l);
+    return br_measure_settings_check(&tmp, &o);
 }
 
 /* The metric names in the order messages list them. */
@@ -445,12 +417,16 @@ static int get_named(int *out, const br_node *v, const br_name *t, const char *w
     return rc;
 }
 
-static int load_cache(void *ctx, const br_node *v) {
+static int load_cache_policy(br_cache_policy *out, const br_node *v) {
     int c = 0;
     if (get_named(&c, v, br_cache_names, "cache policy", "flush, warm or flush-memset") < 0)
         return -1;
-    suite_of(ctx)->cache = (br_cache_policy)c;
+    *out = (br_cache_policy)c;
     return 0;
+}
+
+static int load_cache(void *ctx, const br_node *v) {
+    return load_setting(&((loader *)ctx)->measure, BR_SETTING_CACHE, v);
 }
 
 static int load_peak(void *ctx, const br_node *v) {
@@ -489,7 +465,7 @@ static int load_where(void *ctx, const br_node *v) {
 }
 
 static int load_warmup(void *ctx, const br_node *v) {
-    return br_get_duration(&suite_of(ctx)->warmup_ns, v);
+    return load_setting(&((loader *)ctx)->measure, BR_SETTING_WARMUP, v);
 }
 
 static int load_budget(void *ctx, const br_node *v) {
@@ -497,7 +473,7 @@ static int load_budget(void *ctx, const br_node *v) {
 }
 
 static int load_watchdog(void *ctx, const br_node *v) {
-    return get_positive_duration(&suite_of(ctx)->watchdog_ns, v, "watchdog");
+    return load_setting(&((loader *)ctx)->measure, BR_SETTING_WATCHDOG, v);
 }
 
 /* Read after the other keys (see loader). */
@@ -567,6 +543,16 @@ static int check_exprs(br_suite *s, const br_node *metric) {
     return 0;
 }
 
+int br_suite_apply_measure(br_suite *s, const br_measure_layer *l) {
+    br_measure_settings m = {s->measure, s->warmup_ns, s->cache, s->watchdog_ns};
+    br_measure_settings_apply(&m, &s->measure_from, l);
+    s->measure = m.cfg;
+    s->warmup_ns = m.warmup_ns;
+    s->cache = m.cache;
+    s->watchdog_ns = m.watchdog_ns;
+    return br_measure_settings_check(&m, &s->measure_from);
+}
+
 /* Check the top-level mapping and fill the model. */
 static int load_root(br_suite *s, const br_node *root) {
     br_pos start = {s->path, 1, 1};
@@ -577,6 +563,8 @@ static int load_root(br_suite *s, const br_node *root) {
         return br_expected(root, "a mapping of suite keys (name, source, kernels, ...)");
     loader l = {.s = s};
     if (br_keys_load(&l, root, root_keys, COUNT(root_keys), "") < 0)
+        return -1;
+    if (br_suite_apply_measure(s, &l.measure) < 0) /* checked in load_measure: passes */
         return -1;
     if ((l.bytes && load_work(s, &s->bytes, l.bytes, "bytes") < 0) ||
         (l.flops && load_work(s, &s->flops, l.flops, "flops") < 0) ||
@@ -616,6 +604,7 @@ int br_suite_load(br_suite *out, const char *path) {
 
     out->path = br_strdup(path);
     out->dir = br_path_dir(path);
+    br_measure_origins_init(&out->measure_from, out->path);
     if (!out->path || !out->dir) {
         br_error_set("%s: out of memory", path);
         goto done;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "results/settings.h"
 #include "results/types.h"
 
 #ifdef __cplusplus
@@ -99,6 +100,10 @@ typedef struct br_suite {
      * (each measurement's) before it is killed and recorded as timed out, ns */
     double watchdog_ns;
     br_measure_cfg measure;
+    /* where measure, cache, warmup_ns and watchdog_ns came from (the
+     * suite's keys or the defaults; path borrowed from `path`), for the
+     * command line's layer and its check (plan/job.c) */
+    br_measure_origins measure_from;
     br_regression_cfg regression;
 } br_suite;
 
@@ -108,6 +113,13 @@ typedef struct br_suite {
  * files exist. Returns 0, or -1 with the last error naming path:line:column,
  * what was expected, and for a misspelt key a suggestion. */
 int br_suite_load(br_suite *out, const char *path);
+
+/* Lay l over s's measurement settings (measure, warmup_ns, cache,
+ * watchdog_ns; br_measure_settings_apply, origins into s->measure_from),
+ * then check them all (br_measure_settings_check: a rule that an option
+ * breaks names s's file and the options). Returns 0, or -1 with the error
+ * set (s then holds the settings that broke the rule). */
+int br_suite_apply_measure(br_suite *s, const br_measure_layer *l);
 
 /* The `bytes` (or `flops`) expression of kernel `kernel` (index into
  * kernels): the per-kernel one, else the common one; NULL when absent.

@@ -49,7 +49,7 @@ Test(abi, a_version_1_module_runs_through_the_normal_build_path) {
     br_log_set_sink(quiet_sink, NULL);
     char *cache = br_strfmt("%s/cache", tmp);
     br_run_opts opts = {.cache_dir = cache, .quiet = 1, .jobs = 1};
-    br_measure_overrides_init(&opts.measure);
+    br_measure_layer_init(&opts.measure);
     br_job job;
     br_session *s = NULL;
     br_run run;

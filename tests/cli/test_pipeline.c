@@ -32,7 +32,7 @@ static br_pipeline_opts opts_for(const char *const *suites, size_t n) {
     memset(&o, 0, sizeof o);
     o.suites = suites;
     o.n_suites = n;
-    br_measure_overrides_init(&o.run.measure);
+    br_measure_layer_init(&o.run.measure);
     br_gate_opts_init(&o.gate);
     o.gate.no_compare = 1;
     o.run.quiet = 1;

@@ -23,7 +23,7 @@ TestSuite(job, .init = make_tmp, .fini = drop_tmp, .timeout = 120);
 
 Test(job, variants_are_the_distinct_values_of_the_defines) {
     br_run_opts ro = {0};
-    br_measure_overrides_init(&ro.measure);
+    br_measure_layer_init(&ro.measure);
     br_job j;
     cr_assert_eq(br_job_prepare(&j, SWEEP "/defines.yaml", &ro), 0, "%s", br_error_get());
     /* n: 2 values, tile: 2 (defines), unroll: 1 (defines): 4 cases, 2 variants. */
@@ -75,7 +75,7 @@ Test(job, too_many_variants_and_an_overlong_where_sweep_are_refused) {
     char *path = e2e_put("v.yaml", "name: v\nsource: defines.c\nkernels: [k]\n"
                                    "params:\n  tile: {from: 1, to: 2000}\ndefines: [tile]\n");
     br_run_opts ro = {0};
-    br_measure_overrides_init(&ro.measure);
+    br_measure_layer_init(&ro.measure);
     br_job j;
     cr_assert_neq(br_job_prepare(&j, path, &ro), 0);
     cr_assert(strstr(br_error_get(),
