@@ -13,7 +13,10 @@
  */
 #include "suite/expr.h"
 #include "plan/plan.h"
-#include "measure/run.h"
+#include "build/resolve.h"
+#include "measure/execute.h"
+#include "measure/session.h"
+#include "plan/job.h"
 
 #include <git2.h>
 #include <stdint.h>

@@ -8,7 +8,10 @@
 #include <stddef.h>
 
 #include "gate.h"
-#include "measure/run.h"
+#include "build/resolve.h"
+#include "measure/execute.h"
+#include "measure/session.h"
+#include "plan/job.h"
 #include "outputs.h"
 
 /* Everything one invocation asks for. */

@@ -72,17 +72,6 @@ static int case_selected(const br_run *r, const br_case_result *c, const br_hist
     return 1;
 }
 
-/* Release what case c owns. */
-static void case_free(br_case_result *c) {
-    free(c->params);
-    free(c->stage);
-    free(c->message);
-    free(c->commit);
-    br_timing_dispose(&c->cold);
-    br_timing_dispose(&c->batch);
-    memset(c, 0, sizeof *c);
-}
-
 /* Drop the cases of r that f does not select. */
 static void filter_cases(br_run *r, const br_history_filter *f) {
     size_t kept = 0;
@@ -90,7 +79,7 @@ static void filter_cases(br_run *r, const br_history_filter *f) {
         if (case_selected(r, &r->cases[i], f))
             r->cases[kept++] = r->cases[i];
         else
-            case_free(&r->cases[i]);
+            br_case_dispose(&r->cases[i]);
     }
     r->n_cases = kept;
 }

@@ -14,7 +14,10 @@
 #include "e2e_util.h"
 #include "suite/expr.h"
 #include "plan/plan.h"
-#include "measure/run.h"
+#include "build/resolve.h"
+#include "measure/execute.h"
+#include "measure/session.h"
+#include "plan/job.h"
 #include "suite/suite.h"
 
 #define SWEEP BR_FIXTURES_DIR "/sweep"
