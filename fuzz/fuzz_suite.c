@@ -179,7 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     br_run_opts opts;
     memset(&opts, 0, sizeof opts);
-    br_measure_overrides_init(&opts.measure);
+    br_measure_layer_init(&opts.measure);
     opts.quiet = 1;
     br_job job;
     br_job_prepare(&job, suite_path, &opts);

@@ -44,7 +44,7 @@ int br_gate_attach(br_run *r, const br_gate_opts *g, int quiet) {
     memset(&base, 0, sizeof base);
     br_comparison *cmp = NULL;
     if (!path) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     int lr = br_baseline_load(&base, path, r);
@@ -64,7 +64,7 @@ int br_gate_attach(br_run *r, const br_gate_opts *g, int quiet) {
         goto done;
     }
     if (!(cmp = calloc(1, sizeof *cmp))) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     br_regression_cfg rules = r->regression;

@@ -177,7 +177,7 @@ static void save_all(br_outcome *out, const pipeline *p) {
     }
     for (size_t i = 0; i < p->n_runs; i++) {
         int sr = br_gate_save(&p->runs[i], &p->o->gate, p->ro.quiet);
-        if (sr == -2)
+        if (sr != 0 && br_error_kind_get() == BR_E_INPUT)
             out->bad_baseline = 1; /* an existing file refused: bad input */
         else if (sr != 0)
             out->write_failed = 1;

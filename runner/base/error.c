@@ -51,9 +51,7 @@ br_error_kind br_error_kind_get(void) {
     return last_kind;
 }
 
-int br_error_nomem(const char *file, int line) {
-    (void)file;
-    (void)line;
+int br_error_nomem(void) {
     br_error_set("out of memory");
     return br_error_set_kind(BR_E_NOMEM);
 }

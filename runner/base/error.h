@@ -61,10 +61,8 @@ int br_error_set_kind(br_error_kind kind);
  * since the message; every br_error_set/br_error_at resets it). */
 br_error_kind br_error_kind_get(void);
 
-/* Set the last error to "out of memory" (kind BR_E_NOMEM) when p is NULL.
- * Evaluates to 0 when p is not NULL, else -1. */
-#define BR_CHECK_ALLOC(p) ((p) ? 0 : br_error_nomem(__FILE__, __LINE__))
-int br_error_nomem(const char *file, int line);
+/* Set the last error to "out of memory", of kind BR_E_NOMEM. Returns -1. */
+int br_error_nomem(void);
 
 #ifdef __cplusplus
 }

@@ -35,7 +35,7 @@ void br_log_set_sink(br_log_fn fn, void *ctx);
 void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* br_log with a va_list. */
-void br_vlog(br_log_level level, const char *fmt, va_list ap);
+void br_vlog(br_log_level level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #ifdef __cplusplus
 }

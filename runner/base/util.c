@@ -29,7 +29,7 @@ char *br_strdup(const char *s) {
         return NULL;
     char *d = strdup(s);
     if (!d)
-        br_error_set("out of memory");
+        br_error_nomem();
     return d;
 }
 
@@ -44,7 +44,7 @@ char *br_strfmt(const char *fmt, ...) {
     }
     char *s = malloc((size_t)n + 1);
     if (!s) {
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     va_start(ap, fmt);
@@ -68,7 +68,7 @@ char *br_path_dir(const char *path) {
         return br_strdup("/");
     char *d = strndup(path, (size_t)(slash - path));
     if (!d)
-        br_error_set("out of memory");
+        br_error_nomem();
     return d;
 }
 
@@ -86,7 +86,7 @@ char *br_path_normalize(const char *path) {
         free(out);
         free(parts);
         free(copy);
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     int absolute = path[0] == '/';
@@ -300,9 +300,11 @@ static int write_file(const char *path, int (*write)(FILE *f, void *ctx), void *
         goto done;
     }
     if (replace ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
-        if (!replace && errno == EEXIST)
+        if (!replace && errno == EEXIST) {
+            br_error_set("%s exists", path);
+            br_error_set_kind(BR_E_EXISTS);
             rc = 1;
-        else
+        } else
             br_error_set("cannot %s %s to %s: %s", replace ? "rename" : "link", tmp, path,
                          strerror(errno));
         goto done;

@@ -60,7 +60,8 @@ int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ct
 
 /* As br_write_atomic, but never replaces: the file appears at `path` only
  * when no file is there (link(2) of the temporary file). Returns 0, 1 when
- * `path` exists (nothing written), or -1 (error set). */
+ * `path` exists (nothing written; the error says so, of kind BR_E_EXISTS),
+ * or -1 (error set). */
 int br_write_new(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
 
 /* For a signal handler that is about to _exit: remove the temporary file of

@@ -150,7 +150,7 @@ static int add_file(keybuf *kb, const char *path, const char *label,
             if (found) {
                 char real[PATH_MAX];
                 int fresh = realpath(found, real) ? seen_add(seen, real) : 1;
-                int sub = fresh < 0 ? br_error_set("out of memory")
+                int sub = fresh < 0 ? br_error_nomem()
                           : fresh   ? add_file(kb, found, name, include_dirs, n_include_dirs, seen,
                                                depth + 1)
                                     : 0;
@@ -188,7 +188,7 @@ int br_build_key(char out[41], const char *source, const char *compiler,
     if (add_file(&kb, source, "source", include_dirs, n_include_dirs, &seen, 0) != 0)
         goto done;
     if (kb.oom) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     rc = br_hash_blob(out, kb.p, kb.len);
@@ -467,7 +467,7 @@ static br_module *copy_table(const br_module *m) {
     size_t take = stride < sizeof(br_kernel) ? stride : sizeof(br_kernel);
     br_module *t = calloc(1, sizeof *t + (m->n_kernels ? m->n_kernels : 1) * sizeof(br_kernel));
     if (!t) {
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     br_kernel *k = (br_kernel *)(t + 1);
@@ -636,7 +636,7 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
     size_t n_jobs = 0;
     compiler_versions cv = {0};
     if (!jobs)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     memset(out, 0, n * sizeof *out);
     if (br_mkdir_p(o->cache_dir) != 0)
         goto done;

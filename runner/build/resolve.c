@@ -191,14 +191,14 @@ int br_job_build(br_job *job, const br_build_target *t) {
         b->n_mods = n_mods;
     }
     if (!srcs || !flags || !b || !b->mods || !b->refs) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     for (size_t x = 0; x < n_var; x++) {
         char **f = flags + x * n_flags_each;
         int nf = job->variant_combo ? variant_flags(f, job, x) : 0;
         if (nf < 0) {
-            br_error_set("out of memory");
+            br_error_nomem();
             goto done;
         }
         for (size_t i = 0; i < n_src; i++) {

@@ -64,7 +64,7 @@ static int param_add(br_cli_params *p, const char *arg, int unique) {
     br_param_override *items = realloc(p->items, (p->n + 1) * sizeof *items);
     if (!items) {
         br_param_override_dispose(&ov);
-        return br_error_set("out of memory");
+        return br_error_nomem();
     }
     p->items = items;
     p->items[p->n++] = ov;

@@ -62,7 +62,7 @@ static const br_opt_spec *find_short(const br_opt_spec *opts, char c) {
 static int list_add(br_opt_list *l, const char *v) {
     const char **items = realloc(l->items, (l->n + 1) * sizeof *items);
     if (!items)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     l->items = items;
     l->items[l->n++] = v;
     return 0;

@@ -234,7 +234,7 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     /* The host flush evicts the case's own host memory (timer.h). */
     br_mem_range *ranges = calloc(ci->n_allocs ? ci->n_allocs : 1, sizeof *ranges);
     if (!ranges) {
-        br_error_set("out of memory");
+        br_error_nomem();
         set_failed(r, "setup", NULL);
         return -1;
     }

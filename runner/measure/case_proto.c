@@ -56,7 +56,7 @@ int br_case_init(br_case_result *r, const br_job *job, size_t i) {
     r->combo = pc->combo;
     r->params = malloc((np ? np : 1) * sizeof *r->params);
     if (!r->params)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     if (np)
         memcpy(r->params, br_plan_params(&job->plan, pc->combo), np * sizeof *r->params);
     r->bytes = job->bytes[i];

@@ -46,7 +46,7 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     out->kernels = calloc(suite->n_kernels ? suite->n_kernels : 1, sizeof *out->kernels);
     if (!out->benchrun_version || !out->suite_name || !out->suite_path || !out->param_names ||
         !out->kernels)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     for (size_t p = 0; p < suite->n_params; p++)
         if (!(out->param_names[p] = br_strdup(suite->params[p].name)))
             return -1;
@@ -157,7 +157,7 @@ static int execute_begin(br_run *out, const br_job *job, br_session *s) {
     out->n_cases = job->plan.n_cases;
     out->cases = calloc(out->n_cases ? out->n_cases : 1, sizeof *out->cases);
     if (!out->cases)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     if (br_gitinfo_read(&out->git, suite->path) != 0) {
         br_log(BR_LOG_WARN, "benchrun: warning: %s: cannot read git information: %s\n", suite->path,
                br_error_get());

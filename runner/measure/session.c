@@ -27,7 +27,7 @@
 int br_session_open(br_session **out, const br_run_opts *opts) {
     br_session *s = calloc(1, sizeof *s);
     if (!s)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     s->opts = *opts;
     s->cache_dir = opts->cache_dir ? br_strdup(opts->cache_dir) : br_build_default_cache_dir();
     if (!s->cache_dir) {

@@ -68,7 +68,7 @@ static int ops_reserve(cuda_timer *t, size_t n) {
         return 0;
     br_sample_ops *p = realloc(t->ops, n * sizeof *p);
     if (!p)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     memset(p + t->cap_ops, 0, (n - t->cap_ops) * sizeof *p);
     t->ops = p;
     t->cap_ops = n;
@@ -113,7 +113,7 @@ static void cuda_close(void *state) {
 static int cuda_open(void **out_state, const br_timer_cfg *cfg) {
     cuda_timer *t = calloc(1, sizeof *t);
     if (!t)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     if (cfg && cfg->kernel_clock) {
         t->cupti_asked = 1;
         if (br_cupti_start() == 0)

@@ -38,7 +38,7 @@ static int host_open(void **out_state, const br_timer_cfg *cfg) {
     (void)cfg;
     host_timer *t = calloc(1, sizeof *t);
     if (!t)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     *out_state = t;
     return 0;
 }

@@ -114,7 +114,7 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
     *out = NULL;
     br_worker *w = calloc(1, sizeof *w);
     if (!w)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     w->fd = -1;
     w->shared =
         mmap(NULL, sizeof *w->shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -274,7 +274,7 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
     }
     if (r == 1 && !(buf = malloc(n ? n : 1))) {
         end_worker(w, NULL);
-        br_error_set("out of memory");
+        br_error_nomem();
         return BR_WORKER_ERROR;
     }
     if (r == 1)

@@ -58,7 +58,7 @@ static int find_variants(br_job *j) {
     j->variant_of = calloc(n ? n : 1, sizeof *j->variant_of);
     j->variant_combo = calloc(n ? n : 1, sizeof *j->variant_combo);
     if (!j->variant_of || !j->variant_combo)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     j->n_variants = n ? 0 : 1;
     for (size_t c = 0; c < n; c++) {
         const int64_t *v = br_plan_params(&j->plan, c);
@@ -113,7 +113,7 @@ int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
     out->flops = calloc(n, sizeof *out->flops);
     out->memory = calloc(n, sizeof *out->memory);
     if (!out->bytes || !out->flops || !out->memory)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     if (eval_per_case(out->bytes, out, &out->suite.bytes, "bytes") != 0 ||
         eval_per_case(out->flops, out, &out->suite.flops, "flops") != 0 ||
         eval_per_case(out->memory, out, &out->suite.memory, "memory") != 0)

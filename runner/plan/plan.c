@@ -229,7 +229,7 @@ int br_plan_apply_overrides(br_suite *s, const br_param_override *ov, size_t n, 
         if (!p->zip) {
             int64_t *vals = malloc(ov[o].n_values * sizeof *vals);
             if (!vals)
-                return br_error_set("out of memory");
+                return br_error_nomem();
             memcpy(vals, ov[o].values, ov[o].n_values * sizeof *vals);
             free(p->values);
             p->values = vals;
@@ -322,7 +322,7 @@ int br_param_override_parse(br_param_override *out, const char *text) {
         return override_error(text, "the parameter name before '=' is not a C identifier");
     out->name = malloc(nlen + 1);
     if (!out->name)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     memcpy(out->name, text, nlen);
     out->name[nlen] = '\0';
 
@@ -346,7 +346,7 @@ int br_param_override_parse(br_param_override *out, const char *text) {
         return override_error(text, "several values must be given as a list: NAME=[A,B]");
     out->values = calloc(cap, sizeof *out->values);
     if (!out->values)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     const char *p = v, *end = v + vlen;
     while (1) {
         const char *comma = memchr(p, ',', (size_t)(end - p));

@@ -100,7 +100,7 @@ static int copy_case(br_case_result *out, const br_case_result *c, size_t n_para
     memset(&out->cold, 0, sizeof out->cold);
     memset(&out->batch, 0, sizeof out->batch);
     if (!(out->params = malloc((n_params ? n_params : 1) * sizeof *out->params)))
-        return br_error_set("out of memory");
+        return br_error_nomem();
     if (n_params)
         memcpy(out->params, c->params, n_params * sizeof *out->params);
     if ((c->stage && !(out->stage = br_strdup(c->stage))) ||
@@ -140,7 +140,7 @@ static int copy_header(br_run *m, const br_run *r) {
     m->n_params = r->n_params;
     m->param_names = calloc(r->n_params ? r->n_params : 1, sizeof *m->param_names);
     if (!m->param_names)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     for (size_t p = 0; p < r->n_params; p++)
         if (!(m->param_names[p] = br_strdup(r->param_names[p])))
             return -1;
@@ -157,7 +157,7 @@ static size_t merged_kernel(br_run *m, size_t *cap, const br_run_kernel *from) {
         size_t nc = *cap ? 2 * *cap : 8;
         br_run_kernel *k = realloc(m->kernels, nc * sizeof *k);
         if (!k) {
-            br_error_set("out of memory");
+            br_error_nomem();
             return SIZE_MAX;
         }
         m->kernels = k;
@@ -230,7 +230,7 @@ static int add_run_median(br_timing *t, const br_timing *prev) {
     size_t first = n > BR_RUN_MEDIANS_MAX ? n - BR_RUN_MEDIANS_MAX : 0;
     t->n_run_medians = n - first;
     if (!(t->run_medians = malloc(t->n_run_medians * sizeof *t->run_medians)))
-        return br_error_set("out of memory");
+        return br_error_nomem();
     memcpy(t->run_medians, v + first, t->n_run_medians * sizeof *t->run_medians);
     return 0;
 }
@@ -265,12 +265,14 @@ static int read_old(saving *v, const char *path, const br_run *r) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", br_error_get());
         br_error_set("%s (not overwritten: fix or remove it to save a new baseline)", msg);
+        br_error_set_kind(BR_E_INPUT);
         return -2;
     }
     v->have_old = lr == 0;
     if (v->have_old && strcmp(br_baseline_device(&v->old), br_baseline_device(r)) != 0) {
         br_error_set("%s: holds a baseline measured on '%s', not on '%s' (not overwritten)", path,
                      br_baseline_device(&v->old), br_baseline_device(r));
+        br_error_set_kind(BR_E_INPUT);
         return -2;
     }
     return 0;
@@ -383,7 +385,7 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
             goto done;
     m->cases = calloc(r->n_cases + v.old.n_cases + 1, sizeof *m->cases);
     if (!m->cases) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     /* Keys of what this run wrote: old entries with these keys are replaced. */

@@ -61,9 +61,9 @@ typedef struct br_save_stats {
  * at the same commit, with neither work tree dirty, keeps its earlier run
  * medians and adds its own (at most BR_RUN_MEDIANS_MAX); otherwise its run
  * medians restart with its own. *out_stats may be
- * NULL. Returns 0; -2 with the error set when an existing file is refused
- * rather than overwritten (not a readable baseline of this suite, or
- * another device's); -1 with the error set for any other failure (a write
+ * NULL. Returns 0; -2 with the error set, of kind BR_E_INPUT, when an
+ * existing file is refused rather than overwritten (not a readable baseline
+ * of this suite, or another device's); -1 with the error set for any other failure (a write
  * error). */
 int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats);
 

@@ -24,7 +24,7 @@ char *br_baseline_case_key(const br_run *r, const br_case_result *c) {
         cap += strlen(r->param_names[p]) + 24;
     char *key = malloc(cap);
     if (!key) {
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     size_t used = (size_t)snprintf(key, cap, "%s", kernel);
@@ -51,7 +51,7 @@ static char *case_params_label(const br_run *r, const br_case_result *c) {
         cap += strlen(r->param_names[p]) + 26;
     char *s = malloc(cap);
     if (!s) {
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     size_t used = 0;
@@ -85,7 +85,7 @@ int br_case_keys_build(br_case_keys *out, const br_run *r) {
     out->order = calloc(r->n_cases ? r->n_cases : 1, sizeof *out->order);
     if (!out->keys || !out->order) {
         br_case_keys_dispose(out);
-        return br_error_set("out of memory");
+        return br_error_nomem();
     }
     out->n = r->n_cases;
     for (size_t i = 0; i < r->n_cases; i++) {

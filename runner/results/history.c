@@ -389,7 +389,7 @@ static const br_history_cmp *view_compare(br_history_view *v, size_t i, size_t j
     }
     br_history_cmp *grown = realloc(v->cmps, (v->n_cmps + 1) * sizeof *grown);
     if (!grown) {
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     v->cmps = grown;
@@ -410,7 +410,7 @@ static const br_history_cmp *view_compare(br_history_view *v, size_t i, size_t j
     c->entry_of = malloc((cur->n_cases + 1) * sizeof *c->entry_of);
     if (!c->entry_of) {
         br_comparison_dispose(&c->cmp);
-        br_error_set("out of memory");
+        br_error_nomem();
         return NULL;
     }
     for (size_t k = 0; k < cur->n_cases; k++)
@@ -508,7 +508,7 @@ static int view_keys(triple *t, size_t *n_t, const br_history_view *v) {
 static int view_rows(br_history_view *v, const triple *t, size_t n_t) {
     v->rows = calloc(n_t + 1, sizeof *v->rows);
     if (!v->rows)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     for (size_t k = 0; k < n_t; k++) {
         if (k > 0 && strcmp(t[k].key, t[k - 1].key) == 0)
             continue;
@@ -517,7 +517,7 @@ static int view_rows(br_history_view *v, const triple *t, size_t n_t) {
     qsort(v->rows, v->n_rows, sizeof *v->rows, cmp_rank);
     v->cells = calloc(v->n_rows * v->n + 1, sizeof *v->cells);
     if (!v->cells)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     for (size_t row = 0; row < v->n_rows; row++) {
         for (size_t j = 0; j < v->n; j++)
             *br_history_view_cell(v, row, j) =
@@ -552,7 +552,7 @@ int br_history_view_build(br_history_view *v, const br_history *h, size_t first,
     v->devices = calloc(n, sizeof *v->devices);
     v->dev = calloc(n, sizeof *v->dev);
     if (!t || !v->pnames || !v->devices || !v->dev) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     view_names(v);

@@ -160,7 +160,7 @@ static int dup_doubles(double **out, const double *v, size_t n) {
     if (!v || n == 0)
         return 0;
     if (!(*out = malloc(n * sizeof **out)))
-        return br_error_set("out of memory");
+        return br_error_nomem();
     memcpy(*out, v, n * sizeof **out);
     return 0;
 }
@@ -194,7 +194,7 @@ int br_timing_copy(br_timing *out, const br_timing *t) {
     }
     return 0;
 fail:
-    br_error_set("out of memory");
+    br_error_nomem();
     br_timing_dispose(out);
     return -1;
 }

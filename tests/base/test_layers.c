@@ -70,8 +70,8 @@ static int check_file(const char *path, const char *stage) {
         if (!find_layer(to))
             continue; /* not a stage (e.g. a system-style path) */
         if (!listed(me->may_include, to)) {
-            fprintf(stderr, "%s:%d: %s includes %s/: an arrow up the flow\n", path, lineno,
-                    stage, to);
+            fprintf(stderr, "%s:%d: %s includes %s/: an arrow up the flow\n", path, lineno, stage,
+                    to);
             bad++;
         }
     }
