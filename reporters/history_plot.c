@@ -130,7 +130,7 @@ static int panel1_setup(panel1 *p, const br_history_view *v) {
     if (!p->combos || !p->drawn) {
         free(p->combos);
         free(p->drawn);
-        return br_error_set("out of memory");
+        return br_error_nomem();
     }
     for (size_t i = 0; i < r->n_cases; i++) {
         if (!isfinite(br_history_case_value(r, &r->cases[i], v->metric)))
@@ -171,7 +171,7 @@ static int panel1_data(FILE *f, panel1 *p, const br_history_view *v) {
     const br_run *r = p->r;
     double(*pts)[2] = calloc(r->n_cases + 1, sizeof *pts);
     if (!pts)
-        return br_error_set("out of memory");
+        return br_error_nomem();
     for (size_t k = 0; k < r->n_kernels; k++) {
         size_t n_pts = 0;
         for (size_t i = 0; i < r->n_cases; i++) {
@@ -418,7 +418,7 @@ int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path) {
         return -1;
     }
     if (!(drawn = calloc(v.n_rows + 1, sizeof *drawn))) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     const br_run *r = v.newest;

@@ -318,7 +318,7 @@ static int print_view(FILE *f, const br_history_view *v, int ascii) {
     t.head = calloc(t.n_cols, sizeof *t.head);
     int rc = -1;
     if (!t.w || !t.vw || !t.mw || !t.head) {
-        br_error_set("out of memory");
+        br_error_nomem();
         goto done;
     }
     layout_head(&t, ascii);
