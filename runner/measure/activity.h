@@ -27,7 +27,6 @@
 extern "C" {
 #endif
 
-
 /* One GPU operation as CUPTI recorded it. */
 typedef struct br_op_record {
     br_op_kind kind;
@@ -87,7 +86,6 @@ typedef struct br_attr_counts {
 int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
                           size_t n_ops, const br_corr_link *links, size_t n_links, uint64_t tag,
                           size_t dropped);
-
 
 /* Per-name accumulation over the kept samples of one measurement. */
 typedef struct br_breakdown {

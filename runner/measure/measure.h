@@ -52,7 +52,6 @@ extern "C" {
  * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
 #define BR_GROUP_MAX_WALL_NS 10e6
 
-
 /* Running state of the stopping criterion. */
 typedef struct br_stopper {
     br_measure_cfg cfg;
