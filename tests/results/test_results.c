@@ -9,10 +9,8 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "reporters/reporter.h"
 #include "results/results.h"
 #include "results_fixture.h"
-#include "report_util.h"
 
 TestSuite(results, .init = fixtures_setup, .fini = fixtures_teardown);
 
