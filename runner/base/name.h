@@ -25,11 +25,6 @@ const char *br_name_of(const br_name *t, int value, const char *otherwise);
  * caller knows where the text stood). */
 int br_name_find(int *out, const br_name *t, const char *text);
 
-/* The table's names as a message lists them: "'flush', 'warm' or
- * 'flush-memset'", into buf[0..len) (always terminated, truncated if it
- * does not fit). */
-void br_name_list(char *buf, size_t len, const br_name *t);
-
 #ifdef __cplusplus
 }
 #endif

@@ -2,7 +2,6 @@
  * the project's real tables (results/names.c). */
 #include <criterion/criterion.h>
 
-#include <string.h>
 
 #include "base/name.h"
 #include "results/types.h"
@@ -25,17 +24,6 @@ Test(name, unknown_values_and_names) {
     cr_expect_eq(br_name_find(&v, br_cache_names, "Warm"), -1, "names are case-sensitive");
     cr_expect_eq(br_name_find(&v, br_cache_names, NULL), -1);
     cr_expect_eq(v, 42, "a failed look-up leaves *out alone");
-}
-
-Test(name, list_for_messages) {
-    char buf[128];
-    br_name_list(buf, sizeof buf, br_cache_names);
-    cr_expect_str_eq(buf, "'flush', 'warm' or 'flush-memset'");
-    br_name_list(buf, sizeof buf, br_backend_names);
-    cr_expect_str_eq(buf, "'host' or 'gpu'");
-    char small[8];
-    br_name_list(small, sizeof small, br_cache_names);
-    cr_expect_eq(strlen(small), sizeof small - 1, "cut, and terminated");
 }
 
 Test(name, wrappers_keep_their_fallbacks) {
