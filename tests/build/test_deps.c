@@ -1,10 +1,13 @@
-/* test_deps.c - the compiler's dependency file: its syntax. */
+/* test_deps.c - the compile cache follows every header the compiler read
+ * (its own dependency list): the dependency file's syntax, and headers the
+ * old "..." scan missed edited between two builds. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/error.h"
 #include "base/util.h"
+#include "build/build.h"
 #include "build/deps.h"
 #include "e2e_util.h"
 
@@ -52,4 +55,125 @@ Test(deps, parse_empty_and_refused) {
     cr_assert_eq(br_deps_parse(&l, "a.o: a.c\nno colon here\n"), -1);
     cr_assert(strstr(br_error_get(), "no ':'"), "%s", br_error_get());
     br_dep_list_free(&l);
+}
+
+/* ---- rebuilds after a header edit --------------------------------------------- */
+
+/* A host module whose kernel's run() returns HELPER, from what `includes` brings. */
+static char *put_module(const char *name, const char *includes) {
+    char *text = br_strfmt("#include \"benchrun_kernel.h\"\n%s"
+                           "static int run(br_case *c) { (void)c; return HELPER; }\n"
+                           "static int verify(br_case *c) { (void)c; return 0; }\n"
+                           "static const br_kernel k[] = {{\"k1\", 0, run, verify, 0}};\n"
+                           "BR_MODULE(k);\n",
+                           includes);
+    char *path = e2e_put(name, text);
+    free(text);
+    return path;
+}
+
+static char *put_helper(const char *name, int value) {
+    char *text = br_strfmt("#define HELPER %d\n", value);
+    char *path = e2e_put(name, text);
+    free(text);
+    return path;
+}
+
+/* Build src with flags; expect `compiled` compiles and run() returning `value`. */
+static void build_expect(const br_build_src *src, int compiled, int value) {
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1};
+    br_module_handle h;
+    cr_assert_eq(br_build_modules(&h, src, 1, &o), compiled, "%d compile(s) expected: %s", compiled,
+                 br_error_get());
+    cr_assert_eq(h.from_cache, !compiled);
+    cr_assert_eq(h.state, BR_MODULE_LOADED, "%s\n%s", h.message ? h.message : "",
+                 h.log ? h.log : "");
+    cr_assert_eq(h.module->kernels[0].run(NULL), value, "the code that runs is the newest");
+    br_module_handle_dispose(&h);
+    free(cache);
+}
+
+/* Build, edit the header, build: compiled again and the new value runs;
+ * then unchanged: from the cache. */
+static void edit_between_builds(const br_build_src *src, const char *header) {
+    free(put_helper(header, 1));
+    build_expect(src, 1, 1);
+    build_expect(src, 0, 1);
+    free(put_helper(header, 2));
+    build_expect(src, 1, 2);
+    build_expect(src, 0, 2);
+    free(put_helper(header, 1)); /* back: the first object, still recorded */
+    build_expect(src, 0, 1);
+}
+
+Test(deps, an_angle_bracket_header_of_the_suite_dir_is_followed) {
+    char *src = put_module("m.c", "#include <helper.h>\n");
+    br_build_src s = {src, NULL, 0};
+    edit_between_builds(&s, "helper.h");
+    free(src);
+}
+
+Test(deps, a_header_under_if_is_followed) {
+    char *src =
+        put_module("m.c", "#define EXTRA \"cond.h\"\n"
+                          "#if SOMETHING\n#include EXTRA\n#else\n#define HELPER 0\n#endif\n");
+    const char *flags[] = {"-DSOMETHING=1"};
+    br_build_src s = {src, flags, 1};
+    edit_between_builds(&s, "cond.h");
+    free(src);
+}
+
+Test(deps, a_header_of_an_include_directory_is_followed) {
+    char *src = put_module("m.c", "#include \"lib.h\"\n");
+    char *dir = br_strfmt("%s/inc", tmp);
+    char *flag = br_strfmt("-I%s", dir);
+    cr_assert_eq(br_mkdir_p(dir), 0);
+    const char *flags[] = {flag};
+    br_build_src s = {src, flags, 1};
+    edit_between_builds(&s, "inc/lib.h");
+    free(src);
+    free(dir);
+    free(flag);
+}
+
+Test(deps, a_deleted_header_compiles_again_and_fails) {
+    char *src = put_module("m.c", "#include <helper.h>\n");
+    char *hdr = put_helper("helper.h", 7);
+    br_build_src s = {src, NULL, 0};
+    build_expect(&s, 1, 7);
+    cr_assert_eq(unlink(hdr), 0);
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1};
+    br_module_handle h;
+    cr_assert_eq(br_build_modules(&h, &s, 1, &o), 1, "compiled again");
+    cr_assert_eq(h.from_cache, 0);
+    cr_assert_eq(h.state, BR_MODULE_FAILED);
+    cr_assert(strstr(h.message, "compile failed"), "%s", h.message);
+    cr_assert(h.log && strstr(h.log, "helper.h"), "diagnostics: %s", h.log);
+    br_module_handle_dispose(&h);
+    free(cache);
+    free(hdr);
+    free(src);
+}
+
+Test(deps, the_record_names_project_files_and_no_system_header) {
+    char *src = put_module("m.c", "#include <stdio.h>\n#include <helper.h>\n");
+    free(put_helper("helper.h", 3));
+    br_build_src s = {src, NULL, 0};
+    build_expect(&s, 1, 3);
+    char *cmd = br_strfmt("cat %s/cache/*.deps", tmp);
+    FILE *p = popen(cmd, "r");
+    char *text = calloc(1, 1 << 16);
+    cr_assert(fread(text, 1, (1 << 16) - 1, p) > 0);
+    pclose(p);
+    cr_assert(strncmp(text, "benchrun-deps 1\nobject ", 23) == 0, "%s", text);
+    char *want_hdr = br_strfmt("%s/helper.h\n", tmp);
+    cr_assert(strstr(text, "/m.c\n") && strstr(text, want_hdr), "%s", text);
+    cr_assert(strstr(text, "/benchrun_kernel.h\n"), "%s", text);
+    cr_assert_null(strstr(text, "/usr/include/"), "%s", text);
+    free(want_hdr);
+    free(text);
+    free(cmd);
+    free(src);
 }
