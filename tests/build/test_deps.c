@@ -177,3 +177,30 @@ Test(deps, the_record_names_project_files_and_no_system_header) {
     free(cmd);
     free(src);
 }
+
+/* The repro of issue 22 through the executable: a suite whose source
+ * includes <helper.h> from its own directory; helper.h edited between runs. */
+static void run_stale_suite(const char *expect, const char *want_modules) {
+    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *suite = br_strfmt("%s/stale/stale.yaml", tmp);
+    const char *args[] = {cache, suite, "-p", expect, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "%s: exit %d\n%s", expect, r.status, r.err);
+    cr_assert(strstr(r.err, want_modules), "%s: want '%s':\n%s", expect, want_modules, r.err);
+    cr_assert(strstr(r.err, "1 case(s): 1 ok"), "%s:\n%s", expect, r.err);
+    e2e_free(&r);
+    free(cache);
+    free(suite);
+}
+
+Test(deps, an_edited_suite_header_is_what_the_next_run_measures) {
+    char *cp = br_strfmt("cp -r '%s/stale' '%s/stale'", BR_FIXTURES_DIR, tmp);
+    cr_assert_eq(system(cp), 0);
+    run_stale_suite("expect=1", "1 compiled, 0 from cache");
+    run_stale_suite("expect=1", "0 compiled, 1 from cache");
+    free(put_helper("stale/helper.h", 2));
+    run_stale_suite("expect=2", "1 compiled, 0 from cache");
+    run_stale_suite("expect=2", "0 compiled, 1 from cache");
+    free(cp);
+}
