@@ -319,6 +319,8 @@ typedef struct compile_job {
     char *dep_path; /* the compiler's dependency file */
     pid_t pid;
     double t0;
+    struct timespec started; /* CLOCK_REALTIME when the compiler started */
+    int unrecorded;          /* 1: the object was loaded from tmp_so, to be removed */
     char *owned[5]; /* strings in argv owned by the job; owned[3] is the source's real path,
                        owned[4] the rpath option */
 } compile_job;
@@ -435,6 +437,7 @@ static int start_job(compile_job *j, const char *cache_dir) {
     free(j->h->command);
     j->h->command = join_argv(j->argv);
     j->t0 = br_now_ns();
+    clock_gettime(CLOCK_REALTIME, &j->started);
     return spawn_logged(&j->pid, j->argv, j->log_path);
 }
 
@@ -452,10 +455,18 @@ static int store_object(compile_job *j, const char *cache_dir) {
                                br_error_get());
         goto done;
     }
+    /* A file changed while it compiled (the compiler may have read other
+     * bytes than those hashed): load this object, keep nothing. */
+    j->unrecorded = br_deps_changed_since(&deps, &j->started);
     if (br_deps_object_key(h->key, j->input_key, &deps) != 0 ||
-        !(h->so_path = br_strfmt("%s/%s.so", cache_dir, h->key)) ||
+        !(h->so_path =
+              j->unrecorded ? br_strdup(j->tmp_so) : br_strfmt("%s/%s.so", cache_dir, h->key)) ||
         !(manifest = br_strfmt("%s/%s.deps", cache_dir, j->input_key))) {
         h->message = br_strdup(br_error_get());
+        goto done;
+    }
+    if (j->unrecorded) {
+        rc = 0;
         goto done;
     }
     if (rename(j->tmp_so, h->so_path) != 0) {
@@ -735,8 +746,11 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
     rc = compiled;
 done:
     /* Jobs beyond n_jobs may be half prepared; compiles still running (after a
-     * failed wait) are stopped and their files removed. */
+     * failed wait) are stopped and their files removed; so are the objects
+     * loaded but not kept. */
     for (size_t i = 0; i < n; i++) {
+        if (jobs[i].unrecorded)
+            unlink(jobs[i].tmp_so);
         if (jobs[i].pid > 0) {
             kill(jobs[i].pid, SIGKILL);
             waitpid(jobs[i].pid, NULL, 0);

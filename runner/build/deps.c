@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 #include "base/util.h"
@@ -194,6 +195,21 @@ done:
     br_dep_list_free(&raw);
     free(text);
     return rc;
+}
+
+static int at_or_after(const struct timespec *t, const struct timespec *since) {
+    return t->tv_sec > since->tv_sec ||
+           (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
+}
+
+int br_deps_changed_since(const br_dep_list *deps, const struct timespec *since) {
+    for (size_t i = 0; i < deps->n; i++) {
+        struct stat st;
+        if (stat(deps->v[i].path, &st) != 0 || at_or_after(&st.st_mtim, since) ||
+            at_or_after(&st.st_ctim, since))
+            return 1;
+    }
+    return 0;
 }
 
 int br_deps_object_key(char out[41], const char *input_key, const br_dep_list *deps) {

@@ -16,6 +16,7 @@
 #define BR_DEPS_H
 
 #include <stddef.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,6 +48,12 @@ int br_deps_parse(br_dep_list *out, const char *text);
  * 0, or -1 with the error set (the file unreadable or malformed, a
  * dependency gone or unreadable). */
 int br_deps_collect(br_dep_list *out, const char *depfile, const char *toolkit_root);
+
+/* 1 when a dependency was changed (modified, or its inode changed) at or
+ * after `since` (CLOCK_REALTIME), or cannot be looked at: the compiler may
+ * have read other bytes than those hashed, so the object must not be
+ * recorded (ccache's "too new" check); 0 otherwise. */
+int br_deps_changed_since(const br_dep_list *deps, const struct timespec *since);
 
 /* The key of the object built from the input `input_key` (source, flags,
  * compiler) with the dependencies `deps` as they are hashed: what names the

@@ -2,6 +2,9 @@
  * (its own dependency list): the dependency file's syntax, and headers the
  * old "..." scan missed edited between two builds. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -153,6 +156,37 @@ Test(deps, a_deleted_header_compiles_again_and_fails) {
     cr_assert(h.log && strstr(h.log, "helper.h"), "diagnostics: %s", h.log);
     br_module_handle_dispose(&h);
     free(cache);
+    free(hdr);
+    free(src);
+}
+
+static int count_objects(void) {
+    char *cmd = br_strfmt("ls %s/cache | grep -c '\\.so$'", tmp);
+    FILE *p = popen(cmd, "r");
+    int count = -1;
+    cr_assert_eq(fscanf(p, "%d", &count), 1);
+    pclose(p);
+    free(cmd);
+    return count;
+}
+
+Test(deps, a_header_changed_while_compiling_is_not_recorded) {
+    char *src = put_module("m.c", "#include <helper.h>\n");
+    char *hdr = put_helper("helper.h", 4);
+    br_build_src s = {src, NULL, 0};
+    /* Dated after the compile starts, as if edited while it ran. */
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec += 3600;
+    t[1] = t[0];
+    cr_assert_eq(utimensat(AT_FDCWD, hdr, t, 0), 0);
+    build_expect(&s, 1, 4);
+    build_expect(&s, 1, 4);
+    cr_assert_eq(count_objects(), 0, "an object not recorded is not kept");
+    free(put_helper("helper.h", 4));
+    build_expect(&s, 1, 4);
+    build_expect(&s, 0, 4);
+    cr_assert_eq(count_objects(), 1);
     free(hdr);
     free(src);
 }
