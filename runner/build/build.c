@@ -504,7 +504,7 @@ static void finish_job(compile_job *j, int status, const char *cache_dir) {
     if (status == 0) /* store_object said why */
         return;
     free(h->message);
-    if (status != 0 && br_stop_signal()) { /* the compiler got the interrupt too */
+    if (br_stop_signal()) { /* the compiler got the interrupt too */
         free(h->log);
         h->log = NULL;
         h->message = br_strdup("not compiled: interrupted");
