@@ -15,6 +15,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "deps.h"
 
 extern char **environ;
 
@@ -287,6 +288,17 @@ static const char *nvcc_path(void) {
     return "nvcc";
 }
 
+/* The CUDA toolkit's root: the real directory above the bin/ of nvcc, when
+ * nvcc is named by a path. Caller frees; NULL when unknown. */
+static char *toolkit_root(void) {
+    char nv_real[PATH_MAX], *bin = NULL, *root = NULL;
+    const char *nv = nvcc_path();
+    if (strchr(nv, '/') && realpath(nv, nv_real) && (bin = br_path_dir(nv_real)))
+        root = br_path_dir(bin);
+    free(bin);
+    return root;
+}
+
 static const char *cc_path(void) {
     const char *env = getenv("CC");
     return env && env[0] && !strchr(env, ' ') ? env : "cc";
@@ -301,10 +313,14 @@ typedef struct compile_job {
      * line, as the linker resolves in order. */
     const char *libs[BR_BUILD_MAX_EXTRA_FLAGS + 2];
     size_t n_libs;
+    char input_key[41]; /* br_build_key's: names the record of what was built from it */
     char *tmp_so;
     char *log_path;
+    char *dep_path; /* the compiler's dependency file */
     pid_t pid;
     double t0;
+    struct timespec started; /* CLOCK_REALTIME when the compiler started */
+    int unrecorded;          /* 1: the object was loaded from tmp_so, to be removed */
     char *owned[5]; /* strings in argv owned by the job; owned[3] is the source's real path,
                        owned[4] the rpath option */
 } compile_job;
@@ -314,6 +330,7 @@ static void job_free(compile_job *j) {
         free(j->owned[i]);
     free(j->tmp_so);
     free(j->log_path);
+    free(j->dep_path);
 }
 
 static char *join_argv(char *const *argv) {
@@ -387,15 +404,12 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
     if (h->is_gpu && j->n_libs > 0) {
         /* The toolkit's libraries (cuBLAS ...) are found at dlopen time
          * through an rpath to nvcc's ../lib64, as nvcc does not set one. */
-        char nv_real[PATH_MAX], *bin = NULL, *root = NULL;
-        const char *nv = nvcc_path();
-        if (strchr(nv, '/') && realpath(nv, nv_real) && (bin = br_path_dir(nv_real)) &&
-            (root = br_path_dir(bin))) {
+        char *root = toolkit_root();
+        if (root) {
             j->owned[4] = br_strfmt("-Xlinker=-rpath=%s/lib64", root);
             if (j->owned[4])
                 j->libs[j->n_libs++] = j->owned[4];
         }
-        free(bin);
         free(root);
     }
     j->n_flags = k - 1;
@@ -404,11 +418,16 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
 }
 
 static int start_job(compile_job *j, const char *cache_dir) {
-    j->tmp_so = br_strfmt("%s/%s.%ld.tmp.so", cache_dir, j->h->key, (long)getpid());
-    j->log_path = br_strfmt("%s/%s.%ld.log", cache_dir, j->h->key, (long)getpid());
-    if (!j->tmp_so || !j->log_path)
+    j->tmp_so = br_strfmt("%s/%s.%ld.tmp.so", cache_dir, j->input_key, (long)getpid());
+    j->log_path = br_strfmt("%s/%s.%ld.log", cache_dir, j->input_key, (long)getpid());
+    j->dep_path = br_strfmt("%s/%s.%ld.d", cache_dir, j->input_key, (long)getpid());
+    if (!j->tmp_so || !j->log_path || !j->dep_path)
         return -1;
     size_t k = j->n_flags + 1;
+    /* The compiler's own list of what it read (nvcc spells -MMD -MD). */
+    j->argv[k++] = j->h->is_gpu ? "-MD" : "-MMD";
+    j->argv[k++] = "-MF";
+    j->argv[k++] = j->dep_path;
     j->argv[k++] = "-o";
     j->argv[k++] = j->tmp_so;
     j->argv[k++] = j->owned[3];
@@ -418,10 +437,55 @@ static int start_job(compile_job *j, const char *cache_dir) {
     free(j->h->command);
     j->h->command = join_argv(j->argv);
     j->t0 = br_now_ns();
+    clock_gettime(CLOCK_REALTIME, &j->started);
     return spawn_logged(&j->pid, j->argv, j->log_path);
 }
 
-static void finish_job(compile_job *j, int status) {
+/* Store a compiled object under the key of what it was built from (the
+ * compiler's dependency list, hashed) and record that list for later runs.
+ * Returns 0, or -1 with h->message set. */
+static int store_object(compile_job *j, const char *cache_dir) {
+    br_module_handle *h = j->h;
+    br_dep_list deps = {0};
+    char *root = h->is_gpu ? toolkit_root() : NULL;
+    char *manifest = NULL;
+    int rc = -1;
+    if (br_deps_collect(&deps, j->dep_path, root) != 0) {
+        h->message = br_strfmt("cannot read the compiler's dependency list %s: %s", j->dep_path,
+                               br_error_get());
+        goto done;
+    }
+    /* A file changed while it compiled (the compiler may have read other
+     * bytes than those hashed): load this object, keep nothing. */
+    j->unrecorded = br_deps_changed_since(&deps, &j->started);
+    if (br_deps_object_key(h->key, j->input_key, &deps) != 0 ||
+        !(h->so_path =
+              j->unrecorded ? br_strdup(j->tmp_so) : br_strfmt("%s/%s.so", cache_dir, h->key)) ||
+        !(manifest = br_strfmt("%s/%s.deps", cache_dir, j->input_key))) {
+        h->message = br_strdup(br_error_get());
+        goto done;
+    }
+    if (j->unrecorded) {
+        rc = 0;
+        goto done;
+    }
+    if (rename(j->tmp_so, h->so_path) != 0) {
+        h->message = br_strfmt("cannot store %s: %s", h->so_path, strerror(errno));
+        goto done;
+    }
+    /* Not recorded (a name with a newline, a cache that refuses the write):
+     * the object loads now and is compiled again next time. */
+    if (br_deps_record(manifest, h->key, &deps) != 0)
+        br_error_clear();
+    rc = 0;
+done:
+    br_dep_list_free(&deps);
+    free(root);
+    free(manifest);
+    return rc;
+}
+
+static void finish_job(compile_job *j, int status, const char *cache_dir) {
     br_module_handle *h = j->h;
     h->compile_ns = br_now_ns() - j->t0;
     char *log = NULL;
@@ -431,19 +495,22 @@ static void finish_job(compile_job *j, int status) {
         h->log = log;
     else
         free(log);
-    if (status == 0 && rename(j->tmp_so, h->so_path) == 0)
+    int stored = status == 0 ? store_object(j, cache_dir) : -1;
+    unlink(j->dep_path);
+    if (stored == 0)
         return;
     unlink(j->tmp_so);
     h->state = BR_MODULE_FAILED;
+    if (status == 0) /* store_object said why */
+        return;
     free(h->message);
-    if (status != 0 && br_stop_signal()) { /* the compiler got the interrupt too */
+    if (br_stop_signal()) { /* the compiler got the interrupt too */
         free(h->log);
         h->log = NULL;
         h->message = br_strdup("not compiled: interrupted");
         return;
     }
-    h->message = status == 0 ? br_strfmt("cannot store %s: %s", h->so_path, strerror(errno))
-                             : br_strfmt("compile failed (exit status %d)", status);
+    h->message = br_strfmt("compile failed (exit status %d)", status);
 }
 
 /* The size of a br_kernel in a module built against ABI version v: the
@@ -523,6 +590,29 @@ typedef struct compiler_versions {
     int nv_tried, cc_tried;
 } compiler_versions;
 
+/* Whether the record of what objects of `input_key` were built from names
+ * one whose every dependency is unchanged and whose object is in the cache:
+ * then h is that object (1); else 0 (compile), or -1 (out of memory). */
+static int cached_object(br_module_handle *h, const char *input_key, const char *cache_dir) {
+    char *manifest = br_strfmt("%s/%s.deps", cache_dir, input_key);
+    if (!manifest)
+        return -1;
+    int found = br_deps_lookup(h->key, manifest);
+    free(manifest);
+    if (!found)
+        return 0;
+    if (!(h->so_path = br_strfmt("%s/%s.so", cache_dir, h->key)))
+        return -1;
+    if (!is_regular(h->so_path)) {
+        free(h->so_path);
+        h->so_path = NULL;
+        h->key[0] = '\0';
+        return 0;
+    }
+    h->from_cache = 1;
+    return 1;
+}
+
 /* Whether job j must be dropped (its handle h is decided: FAILED, SKIPPED or
  * cached), 0 when it must compile, -1 with the error set (out of memory). */
 static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *src,
@@ -569,19 +659,13 @@ static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *
         key_flags[n_key++] = j->argv[f];
     for (size_t f = 0; f < j->n_libs; f++)
         key_flags[n_key++] = j->libs[f];
-    if (br_build_key(h->key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) != 0) {
+    if (br_build_key(j->input_key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) !=
+        0) {
         h->state = BR_MODULE_FAILED;
         h->message = br_strdup(br_error_get());
         return 1;
     }
-    h->so_path = br_strfmt("%s/%s.so", o->cache_dir, h->key);
-    if (!h->so_path)
-        return -1;
-    if (is_regular(h->so_path)) {
-        h->from_cache = 1;
-        return 1;
-    }
-    return 0;
+    return cached_object(h, j->input_key, o->cache_dir);
 }
 
 /* Run the n compile jobs, at most o->jobs at a time. Returns the number
@@ -620,7 +704,8 @@ static int run_compiles(compile_job *jobs, size_t n_jobs, const br_build_opts *o
             if (jobs[i].pid == pid) {
                 jobs[i].pid = 0;
                 running--;
-                finish_job(&jobs[i], WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+                finish_job(&jobs[i], WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
+                           o->cache_dir);
                 compiled++;
                 break;
             }
@@ -661,13 +746,17 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
     rc = compiled;
 done:
     /* Jobs beyond n_jobs may be half prepared; compiles still running (after a
-     * failed wait) are stopped and their files removed. */
+     * failed wait) are stopped and their files removed; so are the objects
+     * loaded but not kept. */
     for (size_t i = 0; i < n; i++) {
+        if (jobs[i].unrecorded)
+            unlink(jobs[i].tmp_so);
         if (jobs[i].pid > 0) {
             kill(jobs[i].pid, SIGKILL);
             waitpid(jobs[i].pid, NULL, 0);
             unlink(jobs[i].tmp_so);
             unlink(jobs[i].log_path);
+            unlink(jobs[i].dep_path);
         }
         job_free(&jobs[i]);
     }

@@ -2,13 +2,20 @@
  * cache, then load with dlopen.
  *
  * A .cu source is compiled with nvcc for the present GPU's architecture, a .c
- * source with the host C compiler. The cache key is the git blob id (SHA-1) of
- * everything that can change the object: the cache format and kernel ABI
- * versions, the compiler's path and `--version` text (for host modules, built
- * with -march=native, also the CPU model and feature flags), the flags, the source
- * bytes, and the bytes of every project header it includes ("..." includes,
- * followed recursively). A cached object is never rebuilt; a changed header
- * gives a new key.
+ * source with the host C compiler. Keys are git blob ids (SHA-1). The input
+ * key (br_build_key) covers what is known before compiling: the cache format
+ * and kernel ABI versions, the compiler's path and `--version` text (for host
+ * modules, built with -march=native, also the CPU model and feature flags),
+ * the flags, the source bytes and the "..." headers it names. The compiler is
+ * the authority on what else it read: every compile writes its dependency
+ * list (-MMD -MF for cc, -MD -MF for nvcc), and the cache records, per input
+ * key (<input>.deps), each object with every dependency outside the system's
+ * directories and its content hash (deps.h). The object's key, which names
+ * <key>.so, is the input key with those hashes. A later build uses a recorded
+ * object only while every one of its dependencies exists with the same
+ * content; otherwise it compiles again (ccache's "depend mode"). So a header
+ * reached through <...>, under #if, by a macro or through an include
+ * directory is followed too. A cached object is never rebuilt.
  */
 #ifndef BR_BUILD_H
 #define BR_BUILD_H
@@ -22,7 +29,7 @@ extern "C" {
 #endif
 
 /* Version of the cache's layout and key; part of every key. */
-#define BR_CACHE_FORMAT 1
+#define BR_CACHE_FORMAT 2
 
 typedef enum br_module_state {
     BR_MODULE_LOADED = 0, /* compiled (or cached) and loaded */
@@ -36,7 +43,7 @@ typedef struct br_module_handle {
     br_module_state state;
     int from_cache;    /* 1 when no compile was needed */
     double compile_ns; /* wall time of the compile, ns (0 when cached) */
-    char key[41];      /* cache key */
+    char key[41];      /* the object's key (its name in the cache); "" when not built */
     char *so_path;     /* owned: the shared object in the cache */
     char *command;     /* owned: the compile command, for messages */
     char *log;         /* owned: the compiler's diagnostics when it failed (or warned) */
@@ -84,10 +91,12 @@ typedef struct br_build_src {
 int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
                      const br_build_opts *opts);
 
-/* Compute the cache key of `source` compiled by `compiler` (whose version text
- * is `compiler_version`) with the `n_flags` flags, following "..." includes
- * relative to the source's directory and then `include_dirs`. Exposed for
- * tests. Returns 0 or -1 (error set: source unreadable). */
+/* Compute the input key of `source` compiled by `compiler` (whose version
+ * text is `compiler_version`) with the `n_flags` flags, following "..."
+ * includes relative to the source's directory and then `include_dirs` (a
+ * cheap first cut: what else the compiler reads is followed through its
+ * dependency list, see above). Exposed for tests. Returns 0 or -1 (error
+ * set: source unreadable). */
 int br_build_key(char out[41], const char *source, const char *compiler,
                  const char *compiler_version, const char *const *flags, size_t n_flags,
                  const char *const *include_dirs, size_t n_include_dirs);
