@@ -13,7 +13,7 @@
  */
 #include "suite/expr.h"
 #include "plan/plan.h"
-#include "build/resolve.h"
+#include "compile/resolve.h"
 #include "measure/execute.h"
 #include "measure/session.h"
 #include "plan/job.h"

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "gate.h"
-#include "build/resolve.h"
+#include "compile/resolve.h"
 #include "measure/execute.h"
 #include "measure/session.h"
 #include "plan/job.h"

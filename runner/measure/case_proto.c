@@ -12,7 +12,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "build/resolve.h"
+#include "compile/resolve.h"
 #include "plan/job.h"
 #include "case.h"
 #include "results/case_codec.h"

@@ -13,7 +13,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "budget.h"
-#include "build/resolve.h"
+#include "compile/resolve.h"
 #include "plan/job.h"
 #include "case_proto.h"
 #include "results/gitinfo.h"

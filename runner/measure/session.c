@@ -10,7 +10,7 @@
 
 #include "base/log.h"
 #include "base/util.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "case_proto.h"
 #include "device.h"
 #include "measure.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "build/resolve.h"
+#include "compile/resolve.h"
 #include "plan/run_opts.h"
 #include "results/types.h"
 

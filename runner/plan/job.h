@@ -33,7 +33,7 @@ typedef struct br_job {
     size_t n_variants;
     size_t *variant_of;         /* owned: per combination, its variant */
     size_t *variant_combo;      /* owned: per variant, the first combination that has it */
-    struct br_job_build *built; /* owned: loaded modules and resolved kernels (build/resolve.h's
+    struct br_job_build *built; /* owned: loaded modules and resolved kernels (compile/resolve.h's
                                    br_job_build sets it, and built_free, which br_job_dispose
                                    calls: the plan knows nothing of builds) */
     void (*built_free)(struct br_job_build *b);

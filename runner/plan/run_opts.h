@@ -1,7 +1,7 @@
 /* run_opts.h - the settings of one invocation that the stages read: what
  * the plan selects (-k, -p), the command line's measurement settings laid
  * over each suite's, and how the session builds and measures. Filled by the
- * command line; read by plan/job.c, build/ and measure/. */
+ * command line; read by plan/job.c, compile/ and measure/. */
 #ifndef BR_RUN_OPTS_H
 #define BR_RUN_OPTS_H
 

@@ -1,7 +1,7 @@
 /* test_layers.c - the tree shows the flow: every #include "stage/x.h" of
  * runner/ and reporters/ points down the flow (docs/architecture.md):
  *
- *   cli -> pipeline -> plan -> suite ; build ; measure -> results -> base
+ *   cli -> pipeline -> plan -> suite ; compile ; measure -> results -> base
  *   reporters -> results -> base
  *
  * A file's stage is its folder (runner/<stage>/, reporters/); the files at the
@@ -24,11 +24,11 @@ static const layer layers[] = {
     {"results", "base"},
     {"suite", "results base"},
     {"plan", "suite results base"},
-    {"build", "plan suite results base"},
-    {"measure", "build plan results base"},
+    {"compile", "plan suite results base"},
+    {"measure", "compile plan results base"},
     {"reporters", "results base"},
-    {"pipeline", "plan suite build measure results reporters base"},
-    {"cli", "pipeline plan suite build measure results reporters base"},
+    {"pipeline", "plan suite compile measure results reporters base"},
+    {"cli", "pipeline plan suite compile measure results reporters base"},
 };
 
 static const layer *find_layer(const char *stage) {
@@ -105,7 +105,7 @@ static int check_dir(const char *dir, const char *stage, int *n_files) {
 
 Test(layers, every_include_points_down_the_flow) {
     static const char *const stages[] = {"base",  "results", "suite", "plan",
-                                         "build", "measure", "cli"};
+                                         "compile", "measure", "cli"};
     char dir[4096];
     int bad = 0, n_files = 0;
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {

@@ -10,11 +10,11 @@
 
 #include "results/settings.h"
 #include "measure/budget.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "e2e_util.h"
 #include "suite/expr.h"
 #include "plan/plan.h"
-#include "build/resolve.h"
+#include "compile/resolve.h"
 #include "measure/execute.h"
 #include "measure/session.h"
 #include "plan/job.h"

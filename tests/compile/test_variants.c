@@ -6,7 +6,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "build/build.h"
+#include "compile/build.h"
 #include "e2e_util.h"
 
 #define SWEEP BR_FIXTURES_DIR "/sweep"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "build/build.h"
+#include "compile/build.h"
 #include "e2e_util.h"
 #include "base/error.h"
 #include "base/util.h"

@@ -10,8 +10,8 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "build/build.h"
-#include "build/deps.h"
+#include "compile/build.h"
+#include "compile/deps.h"
 #include "e2e_util.h"
 
 TestSuite(deps, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
