@@ -104,7 +104,7 @@ static int check_dir(const char *dir, const char *stage, int *n_files) {
 }
 
 Test(layers, every_include_points_down_the_flow) {
-    static const char *const stages[] = {"base",  "results", "suite", "plan",
+    static const char *const stages[] = {"base",    "results", "suite", "plan",
                                          "compile", "measure", "cli"};
     char dir[4096];
     int bad = 0, n_files = 0;

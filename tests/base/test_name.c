@@ -2,7 +2,6 @@
  * the project's real tables (results/names.c). */
 #include <criterion/criterion.h>
 
-
 #include "base/name.h"
 #include "results/types.h"
 
