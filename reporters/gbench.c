@@ -18,15 +18,21 @@
  *    "host_name"           the first run's host name that is known, else ""
  *    "executable"          "benchrun"
  *    "num_cpus"            logical CPU cores of the first run that knows them; 0 unknown
- *    "mhz_per_cpu"         0: benchrun does not record the CPU clock
- *    "cpu_scaling_enabled" false when the cpufreq governor is "performance", true
- *                          for any other governor (Google Benchmark's own rule on
- *                          Linux); left out when the governor is unknown, as
- *                          Google Benchmark does
- *    "caches"              []: benchrun does not record the CPU caches (Bencher
- *                          requires the key to be an array)
- *    "load_avg"            []: not recorded (Google Benchmark writes [] too when
- *                          it cannot read it)
+ *    "mhz_per_cpu"         the CPU clock, MHz, rounded to an integer (gbench_host.c reads it
+ *                          as Google Benchmark does: tsc_freq_khz, cpufreq, /proc/cpuinfo);
+ *                          0 when unknown
+ *    "cpu_scaling_enabled" true when some CPU's cpufreq governor is not "performance"
+ *                          (Google Benchmark's rule on Linux); from the run's recorded
+ *                          governor of CPU 0 when the host cannot be read; left out when
+ *                          no governor is known
+ *    "caches"              [{"type", "level", "size" (bytes), "num_sharing"}], cpu0's caches
+ *                          from sysfs as Google Benchmark reads them; [] when unknown
+ *                          (Bencher requires the key to be an array)
+ *    "load_avg"            getloadavg(3) when the file is written, as Google Benchmark
+ *                          does when it starts; [] when unknown
+ *   mhz_per_cpu, the governors, caches and load_avg are read when the file is
+ *   written, and only when the first run's host name is this machine's (the
+ *   run was measured here); for a run measured elsewhere they stay unknown.
  *    "library_version"     the benchrun version
  *    "library_build_type"  "release" when this file was built with NDEBUG, else
  *                          "debug" (Google Benchmark's rule, applied to benchrun)
@@ -39,6 +45,13 @@
  *    "git_commit"          full SHA of the commit measured
  *    "git_dirty"           "true" / "false": tracked files differed from it
  *    "gpu_name"            the CUDA device's name ("NVIDIA H100 80GB HBM3")
+ *    "benchrun_note"       only when "benchmarks" is empty: why nothing was measured
+ *                          ("nothing measured: 2 cases skipped (no-gpu: ...)"). The
+ *                          consumers refuse a file without benchmarks (github-action-
+ *                          benchmark: "No benchmark result was found in FILE. Benchmark
+ *                          output was '...'", printing this note with the file;
+ *                          Bencher: no results); benchrun still writes the file and its
+ *                          exit status stays the run's (skipped cases are not failures).
  *  },
  *  "benchmarks": [one entry per OK case]}
  *
@@ -98,23 +111,38 @@
  * would chart as a 0 ns point. An OK case whose headline timing is missing or
  * has no finite median is left out for the same reason.
  *
- * One "iteration" entry per case, not benchrun's samples as repetitions plus
- * mean/median/stddev/cv aggregates (--benchmark_repetitions):
- *  - github-action-benchmark's googlecpp maps every entry to a data point with
- *    value real_time and unit time_unit + "/iter" and filters nothing, so
- *    repetitions would chart n points under one name, and the "_cv" aggregate
- *    (a fraction, aggregate_unit "percentage") would be charted as ns/iter;
- *  - Bencher keys its latency metrics by name, so repeated names collide and
- *    "_cv" again reads as a latency;
- *  - compare.py pairs the i-th entries of a name in the two files, which for
- *    samples compares unrelated samples row by row; with one entry per name it
- *    prints one row per case with the change of the median, which is the
- *    comparison benchrun's own reports make. Its U test needs two or more
- *    repetitions per side and is therefore not run: `benchrun compare` and
- *    the baseline comparison run the Mann-Whitney test on the full samples.
- *  - a Google Benchmark repetition is an independent run of many iterations;
- *    a benchrun cold sample is one execution, so calling samples repetitions
- *    would misstate what the figures are.
+ * Two shapes (br_report_opts.gbench_repetitions, `--gbench-repetitions`):
+ *
+ * Default: one "iteration" entry per case, as above. github-action-benchmark's
+ * googlecpp maps every entry to a data point (value real_time, unit
+ * time_unit + "/iter") and filters nothing, and Bencher's cpp_google keys its
+ * latency by name (a repeated name keeps the last entry), so repetitions
+ * would chart n points under one name and the "_cv" aggregate (a fraction)
+ * as ns/iter. compare.py reads this shape too: one row per case with the
+ * change of the median, but no U test (it needs two or more repetitions).
+ *
+ * Repetitions: Google Benchmark's --benchmark_repetitions=N shape, for
+ * compare.py's U test. Per case, in this order:
+ *  - one "iteration" entry per kept sample of the headline timing, in the
+ *    order taken: "repetitions" the kept samples, "repetition_index" the
+ *    sample's index, "iterations" the executions per sample (reps),
+ *    real_time = cpu_time = the sample (ns per execution); the counters of
+ *    that sample (bytes and FLOP over the sample's time, its event and kernel
+ *    time when recorded);
+ *  - with two or more samples (Google Benchmark's ComputeStats writes no
+ *    aggregate for one), four "aggregate" entries named "<name>_mean",
+ *    "_median", "_stddev", "_cv", with "run_name" the case's name,
+ *    "aggregate_name" and "aggregate_unit" ("time"; "percentage" for cv), no
+ *    "repetition_index", "iterations" the number of samples, and real_time =
+ *    cpu_time = benchrun's own statistics of the kept samples (br_stats:
+ *    mean, median, stddev with n - 1, noise = stddev / mean as a fraction),
+ *    the same definitions as Google Benchmark's statistics.cc. Each counter
+ *    is the same statistic of its per-sample values (finite ones), as
+ *    ComputeStats computes counters.
+ * compare.py then pairs the samples as repetitions and runs its two-sided
+ * Mann-Whitney U test on real_time, which is `benchrun compare`'s test on the
+ * same samples. A cold sample is one execution, not a Google Benchmark
+ * repetition of many iterations: "iterations" says so (1 for cold).
  *
  * Reals are written with 17 significant digits; output ends in a newline. */
 #include "reporter.h"
@@ -125,12 +153,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "gbench_host.h"
 #include "json_text.h"
 
 #include "base/error.h"
+#include "base/util.h"
 
 /* Building state: `failed` is set when jansson or malloc could not allocate. */
 typedef struct builder {
@@ -275,7 +306,68 @@ static void context_date(char *buf, size_t len, const br_run *const *runs, size_
         strftime(buf, len, "%Y-%m-%dT%H:%M:%S+00:00", &tm);
 }
 
-static json_t *context_json(builder *b, const br_run *const *runs, size_t n_runs) {
+/* 1 when the host called `name` is this machine. */
+static int is_this_host(const char *name) {
+    char here[256];
+    if (!name || !name[0] || gethostname(here, sizeof here) != 0)
+        return 0;
+    here[sizeof here - 1] = '\0';
+    return strcmp(here, name) == 0;
+}
+
+static json_t *caches_json(builder *b, const br_gbench_host *h) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && h && i < h->n_caches; i++) {
+        json_t *c = json_object();
+        if (!c || json_array_append_new(a, c) != 0) {
+            b->failed = 1;
+            break;
+        }
+        put(b, c, "type", str(h->caches[i].type));
+        put(b, c, "level", integer(h->caches[i].level));
+        put(b, c, "size", integer(h->caches[i].size));
+        put(b, c, "num_sharing", integer(h->caches[i].num_sharing));
+    }
+    return a;
+}
+
+static json_t *load_avg_json(builder *b, const br_gbench_host *h) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && h && i < h->n_load_avg; i++)
+        if (json_array_append_new(a, json_real(h->load_avg[i])) != 0)
+            b->failed = 1;
+    return a;
+}
+
+/* "nothing measured: N cases skipped, M failed (stage: why)": the note of a
+ * document without entries; malloc'd, NULL when out of memory. */
+static char *empty_note(const br_run *const *runs, size_t n_runs) {
+    size_t skipped = 0, failed = 0, total = 0;
+    const br_case_result *first = NULL;
+    const char *gpu_reason = NULL;
+    for (size_t i = 0; i < n_runs; i++) {
+        if (!gpu_reason)
+            gpu_reason = runs[i]->gpu_skip_reason;
+        for (size_t c = 0; c < runs[i]->n_cases; c++) {
+            const br_case_result *x = &runs[i]->cases[c];
+            total++;
+            skipped += x->status == BR_STATUS_SKIPPED;
+            failed += x->status == BR_STATUS_FAILED;
+            if (!first && x->status != BR_STATUS_OK)
+                first = x;
+        }
+    }
+    const char *stage = first && first->stage ? first->stage : NULL;
+    const char *why = first && first->message ? first->message : gpu_reason;
+    if (total == 0)
+        return br_strfmt("nothing measured: no case was planned");
+    return br_strfmt("nothing measured: %zu of %zu cases skipped, %zu failed%s%s%s%s%s", skipped,
+                     total, failed, stage || why ? " (" : "", stage ? stage : "",
+                     stage && why ? ": " : "", why ? why : "", stage || why ? ")" : "");
+}
+
+static json_t *context_json(builder *b, const br_run *const *runs, size_t n_runs,
+                            size_t n_entries) {
     json_t *o = json_object();
     if (!o)
         return NULL;
@@ -302,17 +394,26 @@ static json_t *context_json(builder *b, const br_run *const *runs, size_t n_runs
 #endif
     char date[64];
     context_date(date, sizeof date, runs, n_runs);
+    int num_cpus = cores ? cores->logical_cores : 0;
+    br_gbench_host here;
+    const br_gbench_host *h = NULL;
+    if (host && is_this_host(host->hostname)) {
+        br_gbench_host_read(&here, "", num_cpus > 0 ? num_cpus : 1);
+        h = &here;
+    }
 
     put(b, o, "date", str(date));
     put(b, o, "host_name", str(host ? host->hostname : ""));
     put(b, o, "executable", str("benchrun"));
-    put(b, o, "num_cpus", integer(cores ? cores->logical_cores : 0));
-    put(b, o, "mhz_per_cpu", integer(0));
-    if (governor)
+    put(b, o, "num_cpus", integer(num_cpus));
+    put(b, o, "mhz_per_cpu", integer(h ? llround(h->mhz) : 0));
+    if (h && h->scaling >= 0)
+        put(b, o, "cpu_scaling_enabled", json_boolean(h->scaling == 1));
+    else if (governor)
         put(b, o, "cpu_scaling_enabled",
             json_boolean(strcmp(governor->governor, "performance") != 0));
-    put(b, o, "caches", json_array());
-    put(b, o, "load_avg", json_array());
+    put(b, o, "caches", caches_json(b, h));
+    put(b, o, "load_avg", load_avg_json(b, h));
     put(b, o, "library_version", str(version));
 #ifdef NDEBUG
     put(b, o, "library_build_type", str("release"));
@@ -320,6 +421,11 @@ static json_t *context_json(builder *b, const br_run *const *runs, size_t n_runs
     put(b, o, "library_build_type", str("debug"));
 #endif
     put(b, o, "json_schema_version", integer(1));
+    if (n_entries == 0) {
+        char *note = empty_note(runs, n_runs);
+        put(b, o, "benchrun_note", note ? str(note) : NULL);
+        free(note);
+    }
     if (git) {
         put(b, o, "git_commit", str(git->sha));
         put(b, o, "git_dirty", str(git->dirty ? "true" : "false"));
@@ -329,37 +435,148 @@ static json_t *context_json(builder *b, const br_run *const *runs, size_t n_runs
     return o;
 }
 
-/* The entry of e (see the layout at the top of the file). */
-static json_t *entry_json(builder *b, const entry *e, size_t family, size_t instance) {
-    json_t *o = json_object();
-    if (!o)
-        return NULL;
-    const br_timing *t = e->t;
-    double median_ns = t->stats.median;
-    double seconds = median_ns * 1e-9;
-    put(b, o, "name", str(e->name ? e->name : e->base));
-    put(b, o, "family_index", integer((long long)family));
-    put(b, o, "per_family_instance_index", integer((long long)instance));
-    put(b, o, "run_name", str(e->name ? e->name : e->base));
-    put(b, o, "run_type", str("iteration"));
-    put(b, o, "repetitions", integer(1));
-    put(b, o, "repetition_index", integer(0));
-    put(b, o, "threads", integer(1));
-    put(b, o, "iterations", integer((long long)(t->n_samples * t->reps)));
-    put(b, o, "real_time", json_real(median_ns));
-    put(b, o, "cpu_time", json_real(median_ns));
-    put(b, o, "time_unit", str("ns"));
+/* The counters of one figure (see the layout at the top): time_ns ns per
+ * execution, the event and kernel times (NAN: left out). */
+static void put_counters(builder *b, json_t *o, const entry *e, double time_ns, double event_ns,
+                         double kernel_ns) {
+    double seconds = time_ns * 1e-9;
     double bps = e->c->bytes / seconds;
     if (isfinite(bps))
         put(b, o, "bytes_per_second", json_real(bps));
-    if (t->event_ns && isfinite(t->event_median_ns))
-        put(b, o, "event_time_ns", json_real(t->event_median_ns));
+    if (isfinite(event_ns))
+        put(b, o, "event_time_ns", json_real(event_ns));
     double ips = e->c->flops / seconds;
     if (isfinite(ips))
         put(b, o, "items_per_second", json_real(ips));
-    if (t->kernel_ns && isfinite(t->kernel_median_ns))
-        put(b, o, "kernel_time_ns", json_real(t->kernel_median_ns));
+    if (isfinite(kernel_ns))
+        put(b, o, "kernel_time_ns", json_real(kernel_ns));
+}
+
+/* The keys every entry of e starts with, up to "threads" (json_reporter.cc):
+ * suffix "" for an iteration, else the aggregate's name; rep_index < 0
+ * leaves "repetition_index" out (aggregates). */
+static json_t *entry_head(builder *b, const entry *e, size_t family, size_t instance,
+                          const char *aggregate, long long repetitions, long long rep_index) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    const char *name = e->name ? e->name : e->base;
+    char *full = NULL;
+    if (aggregate[0] && !(full = br_strfmt("%s_%s", name, aggregate)))
+        b->failed = 1;
+    put(b, o, "name", str(full ? full : name));
+    free(full);
+    put(b, o, "family_index", integer((long long)family));
+    put(b, o, "per_family_instance_index", integer((long long)instance));
+    put(b, o, "run_name", str(name));
+    put(b, o, "run_type", str(aggregate[0] ? "aggregate" : "iteration"));
+    put(b, o, "repetitions", integer(repetitions));
+    if (rep_index >= 0)
+        put(b, o, "repetition_index", integer(rep_index));
+    put(b, o, "threads", integer(1));
     return o;
+}
+
+static void put_times(builder *b, json_t *o, long long iterations, double ns) {
+    put(b, o, "iterations", integer(iterations));
+    put(b, o, "real_time", json_real(ns));
+    put(b, o, "cpu_time", json_real(ns));
+    put(b, o, "time_unit", str("ns"));
+}
+
+/* Append the one entry of e (the default shape) to arr. */
+static void case_entry(builder *b, json_t *arr, const entry *e, size_t family, size_t instance) {
+    const br_timing *t = e->t;
+    json_t *o = entry_head(b, e, family, instance, "", 1, 0);
+    if (!o || json_array_append_new(arr, o) != 0) {
+        b->failed = 1;
+        return;
+    }
+    put_times(b, o, (long long)(t->n_samples * t->reps), t->stats.median);
+    put_counters(b, o, e, t->stats.median, t->event_ns ? t->event_median_ns : NAN,
+                 t->kernel_ns ? t->kernel_median_ns : NAN);
+}
+
+/* Which counter of sample i: 0 bytes_per_second, 1 event_time_ns, 2
+ * items_per_second, 3 kernel_time_ns (NAN when it has none). */
+static double counter_of(const entry *e, int which, size_t i) {
+    const br_timing *t = e->t;
+    switch (which) {
+    case 0:
+        return e->c->bytes / (t->samples[i] * 1e-9);
+    case 1:
+        return t->event_ns ? t->event_ns[i] : NAN;
+    case 2:
+        return e->c->flops / (t->samples[i] * 1e-9);
+    default:
+        return t->kernel_ns ? t->kernel_ns[i] : NAN;
+    }
+}
+
+/* The statistic `agg` (0 mean, 1 median, 2 stddev, 3 cv) of s. */
+static double stat_of(const br_stats *s, int agg) {
+    return agg == 0 ? s->mean : agg == 1 ? s->median : agg == 2 ? s->stddev : s->noise;
+}
+
+/* Statistic `agg` of counter `which` over the finite per-sample values;
+ * NAN when none is finite or memory runs out. */
+static double counter_stat(const entry *e, int which, int agg, double *scratch) {
+    size_t n = 0;
+    for (size_t i = 0; i < e->t->n_samples; i++) {
+        double v = counter_of(e, which, i);
+        if (isfinite(v))
+            scratch[n++] = v;
+    }
+    br_stats s;
+    if (n == 0 || br_stats_compute(&s, scratch, n) != 0)
+        return NAN;
+    return stat_of(&s, agg);
+}
+
+/* Append e's entries in the repetitions shape (see the top) to arr. */
+static void repetition_entries(builder *b, json_t *arr, const entry *e, size_t family,
+                               size_t instance) {
+    const br_timing *t = e->t;
+    long long n = (long long)t->n_samples;
+    for (size_t i = 0; i < t->n_samples && !b->failed; i++) {
+        json_t *o = entry_head(b, e, family, instance, "", n, (long long)i);
+        if (!o || json_array_append_new(arr, o) != 0) {
+            b->failed = 1;
+            return;
+        }
+        put_times(b, o, (long long)t->reps, t->samples[i]);
+        put_counters(b, o, e, t->samples[i], counter_of(e, 1, i), counter_of(e, 3, i));
+    }
+    if (t->n_samples < 2)
+        return;
+    static const char *const names[] = {"mean", "median", "stddev", "cv"};
+    double *scratch = malloc(t->n_samples * sizeof *scratch);
+    if (!scratch) {
+        b->failed = 1;
+        return;
+    }
+    for (int agg = 0; agg < 4 && !b->failed; agg++) {
+        json_t *o = entry_head(b, e, family, instance, names[agg], n, -1);
+        if (!o || json_array_append_new(arr, o) != 0) {
+            b->failed = 1;
+            break;
+        }
+        put(b, o, "aggregate_name", str(names[agg]));
+        put(b, o, "aggregate_unit", str(agg == 3 ? "percentage" : "time"));
+        put_times(b, o, n, stat_of(&t->stats, agg));
+        double c[4];
+        for (int which = 0; which < 4; which++)
+            c[which] = counter_stat(e, which, agg, scratch);
+        if (isfinite(c[0]))
+            put(b, o, "bytes_per_second", json_real(c[0]));
+        if (isfinite(c[1]))
+            put(b, o, "event_time_ns", json_real(c[1]));
+        if (isfinite(c[2]))
+            put(b, o, "items_per_second", json_real(c[2]));
+        if (isfinite(c[3]))
+            put(b, o, "kernel_time_ns", json_real(c[3]));
+    }
+    free(scratch);
 }
 
 /* Write one Google Benchmark JSON document holding every run to f (2-space
@@ -367,7 +584,7 @@ static json_t *entry_json(builder *b, const entry *e, size_t family, size_t inst
  * of memory, write error). */
 static int gbench_write(FILE *f, const br_run *const *runs, size_t n_runs,
                         const br_report_opts *opts) {
-    (void)opts;
+    int repetitions = opts && opts->gbench_repetitions;
     int rc = -1;
     builder b = {0};
     entry *entries = NULL;
@@ -413,7 +630,7 @@ static int gbench_write(FILE *f, const br_run *const *runs, size_t n_runs,
     if (!b.failed)
         name_entries(&b, entries, n);
 
-    put(&b, doc, "context", context_json(&b, runs, n_runs));
+    put(&b, doc, "context", context_json(&b, runs, n_runs, n));
     size_t family = 0, instance = 0;
     for (size_t i = 0; i < n && !b.failed; i++) {
         if (i > 0 && (entries[i].run != entries[i - 1].run ||
@@ -421,9 +638,10 @@ static int gbench_write(FILE *f, const br_run *const *runs, size_t n_runs,
             family++;
             instance = 0;
         }
-        json_t *x = entry_json(&b, &entries[i], family, instance++);
-        if (!x || json_array_append_new(arr, x) != 0)
-            b.failed = 1;
+        if (repetitions && entries[i].t->samples)
+            repetition_entries(&b, arr, &entries[i], family, instance++);
+        else
+            case_entry(&b, arr, &entries[i], family, instance++);
     }
     put(&b, doc, "benchmarks", arr);
     if (b.failed) {

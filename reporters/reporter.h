@@ -15,6 +15,8 @@ extern "C" {
 typedef struct br_report_opts {
     int ascii; /* 1: plain ASCII instead of UTF-8 box drawing and symbols (table) */
     int color; /* 1: ANSI colours (table; the caller decides: a TTY and NO_COLOR unset) */
+    int gbench_repetitions; /* 1: gbench writes each kept sample as a repetition, plus the
+                               mean/median/stddev/cv aggregates (--gbench-repetitions) */
 } br_report_opts;
 
 typedef struct br_reporter {

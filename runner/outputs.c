@@ -102,7 +102,8 @@ static int is_stdout(const char *path) {
 }
 
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {
-    br_report_opts opts = {.ascii = o->ascii, .color = o->color};
+    br_report_opts opts = {
+        .ascii = o->ascii, .color = o->color, .gbench_repetitions = o->gbench_repetitions};
     int stdout_taken =
         is_stdout(o->csv) || is_stdout(o->json) || is_stdout(o->markdown) || is_stdout(o->gbench);
     int failed = 0;

@@ -13,6 +13,7 @@ typedef struct br_outputs {
     const char *results_dir; /* --results-dir DIR */
     int ascii;               /* plain ASCII table */
     int color;               /* ANSI colours on the table (a terminal, NO_COLOR unset) */
+    int gbench_repetitions;  /* --gbench-repetitions: samples as repetitions (gbench.c) */
 } br_outputs;
 
 /* Write runs[0..n) with reporter `name` to path ("-": stdout) atomically.

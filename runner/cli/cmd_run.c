@@ -41,6 +41,10 @@ static const br_opt_spec run_opts[] = {
     BR_CLI_ROW_MARKDOWN,
     {BR_OPT_VALUE, "gbench", 0, AT(p.outputs.gbench), "FILE",
      "also write the results in Google Benchmark's JSON format"},
+    {BR_OPT_FLAG, "gbench-repetitions", 0, AT(p.outputs.gbench_repetitions), NULL,
+     "write --gbench with each sample as a repetition,\n"
+     "plus mean/median/stddev/cv (compare.py's U test)",
+     .flag_value = 1},
     {BR_OPT_VALUE, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
      "compile cache (default $XDG_CACHE_HOME/benchrun,\n"
      "else ~/.cache/benchrun)"},
@@ -139,6 +143,8 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
     }
     if (p->run.no_cupti && p->run.gpu_clock == BR_CLOCK_KERNEL)
         err = "--clock kernel needs CUPTI; it cannot go with --no-cupti";
+    else if (p->outputs.gbench_repetitions && !p->outputs.gbench)
+        err = "--gbench-repetitions shapes the --gbench file: give --gbench FILE with it";
     else if (p->run.cache_dir && !p->run.cache_dir[0])
         err = "--cache-dir expects a directory name";
     if (err) {
