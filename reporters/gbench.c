@@ -42,18 +42,18 @@
  *    known, from the first run that knows it. The consumers above ignore
  *    context keys they do not know (compare.py and github-action-benchmark
  *    read no context key, Bencher reads only "caches"):
- *    "git_commit"          full SHA of the commit measured
- *    "git_dirty"           "true" / "false": tracked files differed from it
- *    "gpu_name"            the CUDA device's name ("NVIDIA H100 80GB HBM3")
  *    "benchrun_note"       only when "benchmarks" is empty: why nothing was measured
- *                          ("nothing measured: 2 cases skipped (no-gpu: ...)"). The
+ *                          ("nothing measured: 2 of 2 cases skipped, 0 failed (no-gpu: ...)"). The
  *                          consumers refuse a file without benchmarks (github-action-
  *                          benchmark: "No benchmark result was found in FILE. Benchmark
  *                          output was '...'", printing this note with the file;
  *                          Bencher: no results); benchrun still writes the file and its
  *                          exit status stays the run's (skipped cases are not failures).
+ *    "git_commit"          full SHA of the commit measured
+ *    "git_dirty"           "true" / "false": tracked files differed from it
+ *    "gpu_name"            the CUDA device's name ("NVIDIA H100 80GB HBM3")
  *  },
- *  "benchmarks": [one entry per OK case]}
+ *  "benchmarks": [one entry per OK case; see "Two shapes" below]}
  *
  * An entry, keys in json_reporter.cc's order:
  *   "name"        "<kernel>/<param>:<value>/..." in the suite's parameter
