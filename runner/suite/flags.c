@@ -21,7 +21,7 @@ typedef struct refused_flag {
 } refused_flag;
 
 #define OUTPUT_WHY "benchrun names the output itself (an object in its compile cache)"
-#define STAGE_WHY  "benchrun builds a shared object, which this flag stops the compiler before"
+#define STAGE_WHY  "benchrun needs a shared object, and this flag stops the compiler before one"
 #define DEPS_WHY   "benchrun reads the compiler's dependency list from a file of its own"
 
 static const refused_flag refused[] = {
@@ -96,8 +96,8 @@ static int load_strings(br_located **out, size_t *n, const br_node *v, const cha
 
 int br_flags_load(br_located **out, size_t *n, const br_node *v, const char *key) {
     char expected[128];
-    snprintf(expected, sizeof expected,
-             "a compiler flag or a list of them (%s: [-O2, -DNDEBUG]), each one argument", key);
+    snprintf(expected, sizeof expected, "a compiler flag or a list of flags (%s: [-O2, -DNDEBUG])",
+             key);
     if (load_strings(out, n, v, "a compiler flag (a string)", expected) < 0)
         return -1;
     for (size_t i = 0; i < *n; i++)
@@ -142,7 +142,8 @@ static int resolve_dir(br_suite *s, br_located *l, const br_node *item) {
 }
 
 int br_include_dirs_load(br_suite *s, const br_node *v) {
-    const char *expected = "an include directory or a list of them (include_dirs: [include])";
+    const char *expected =
+        "an include directory or a list of directories (include_dirs: [include])";
     if (load_strings(&s->include_dirs, &s->n_include_dirs, v, "an include directory (a string)",
                      expected) < 0)
         return -1;
