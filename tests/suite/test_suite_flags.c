@@ -140,7 +140,8 @@ Test(suite_flags, include_dirs_must_be_directories) {
 Test(suite_flags, misspelt_keys_get_a_suggestion) {
     fails_with(HEAD "cflag: -O2\n", "4:1: unknown key 'cflag' (did you mean 'cflags'?)");
     fails_with(HEAD "nvcc_flag: -g\n", "4:1: unknown key 'nvcc_flag' (did you mean 'nvcc_flags'?)");
-    fails_with(HEAD "include: inc\n", "4:1: unknown key 'include' (did you mean 'include_dirs'?)");
+    fails_with(HEAD "includedirs: inc\n",
+               "4:1: unknown key 'includedirs' (did you mean 'include_dirs'?)");
 }
 
 Test(suite_flags, too_many_flags_are_refused) {
