@@ -3,6 +3,7 @@
 #include "baseline.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,11 +51,13 @@ void br_baseline_file_name(char *buf, size_t len, const char *device) {
         snprintf(buf, len, "unknown");
 }
 
-/* The folder a suite outside git keeps its baselines beside: the parent of
- * the suite's folder when that folder is named "suites" (DIR/suites/x.yaml:
+/* The folder a suite outside git keeps its baselines in: the parent of the
+ * suite's folder when that folder is named "suites" (DIR/suites/x.yaml:
  * DIR, the layout of a repository and of `benchrun init`), else the suite's
- * folder (DIR/x.yaml: DIR); "." without a suite path. Caller frees; NULL
- * (error set) when out of memory. */
+ * folder (DIR/x.yaml: DIR); "." without a suite path. The name is the real
+ * one ("x.yaml" run inside DIR/suites is DIR/suites/x.yaml); the result is
+ * relative when suite_path is. Caller frees; NULL (error set) when out of
+ * memory. */
 static char *project_dir(const char *suite_path) {
     char *given = br_path_dir(suite_path && suite_path[0] ? suite_path : "./x");
     char *dir = given ? br_path_normalize(given) : NULL; /* "a/suites/" -> "a/suites" */
@@ -63,11 +66,14 @@ static char *project_dir(const char *suite_path) {
         br_error_nomem();
         return NULL;
     }
-    const char *slash = strrchr(dir, '/');
-    const char *base = slash ? slash + 1 : dir;
-    if (strcmp(base, "suites") != 0)
+    char real[PATH_MAX];
+    const char *named = realpath(dir, real) ? real : dir;
+    const char *slash = strrchr(named, '/');
+    if (strcmp(slash ? slash + 1 : named, "suites") != 0)
         return dir;
-    char *parent = br_path_dir(dir);
+    char *up = br_path_join(dir, "..");
+    char *parent = up ? br_path_normalize(up) : NULL;
+    free(up);
     free(dir);
     if (!parent)
         br_error_nomem();
