@@ -466,12 +466,12 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
         else
             j->argv[k++] = (char *)src->flags[i];
     }
-    /* The user's flags, as given; a library (-lm) goes after the source,
-     * where the linker looks for what the source needs. */
+    /* The user's flags, as given; a library (-lm, but not nvcc's -lineinfo)
+     * goes after the source, where the linker looks for what it needs. */
     for (size_t i = 0; i < src->n_user_flags; i++) {
         if (!src->user_flags[i])
             return br_error_set("%s: user flag %zu is missing", h->source, i + 1);
-        if (strncmp(src->user_flags[i], "-l", 2) == 0 && j->kind != SRC_GPU)
+        if (strncmp(src->user_flags[i], "-l", 2) == 0 && strcmp(src->user_flags[i], "-lineinfo"))
             j->libs[j->n_libs++] = src->user_flags[i];
         else
             j->argv[k++] = (char *)src->user_flags[i];

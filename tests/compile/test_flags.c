@@ -18,6 +18,12 @@
 
 TestSuite(flags, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
 
+/* Skip the test, visibly, without a C++ compiler ($CXX, else c++). */
+static void need_cxx(void) {
+    if (system("command -v \"${CXX:-c++}\" >/dev/null 2>&1") != 0)
+        cr_skip_test("no C++ compiler (c++, or $CXX) on PATH: install g++");
+}
+
 /* Build src into tmp/cache; expect `compiled` compiles and, when value is
  * not -1, run() returning it. h is the caller's to dispose. */
 static void build_one(br_module_handle *h, const br_build_src *src, int compiled, int value) {
@@ -131,6 +137,7 @@ Test(flags, a_c_source_sees_m_pi) {
 }
 
 Test(flags, a_cpp_source_builds_with_cxx) {
+    need_cxx();
     const char *flags[] = {"-DFIXTURE_PERIODS=3"}, *dirs[] = {CXX_FIXTURE "/include"};
     br_build_src s = {.path = CXX_FIXTURE "/wave_cxx.cpp",
                       .user_flags = flags,
@@ -162,6 +169,7 @@ Test(flags, a_cpp_source_builds_with_cxx) {
 }
 
 Test(flags, cc_and_cxx_sources_in_one_build) {
+    need_cxx();
     char *c = e2e_put("a.c", "#include \"benchrun_kernel.h\"\n"
                              "static int run(br_case *c) { (void)c; return FLAG; }\n"
                              "static const br_kernel k[] = {{\"ka\", 0, run, 0, 0, 0}};\n"

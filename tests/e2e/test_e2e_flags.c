@@ -28,6 +28,12 @@ static void drop_tmp(void) {
 
 TestSuite(e2e_flags, .init = make_tmp, .fini = drop_tmp, .timeout = 240);
 
+/* Skip the test, visibly, without a C++ compiler ($CXX, else c++). */
+static void need_cxx(void) {
+    if (system("command -v \"${CXX:-c++}\" >/dev/null 2>&1") != 0)
+        cr_skip_test("no C++ compiler (c++, or $CXX) on PATH: install g++");
+}
+
 static json_t *first_run(const char *path) {
     json_error_t err;
     json_t *doc = json_load_file(path, 0, &err);
@@ -36,6 +42,7 @@ static json_t *first_run(const char *path) {
 }
 
 Test(e2e_flags, a_cpp_module_with_cflags_and_include_dirs_runs) {
+    need_cxx();
     char *json = br_strfmt("%s/out.json", tmp);
     const char *args[] = {cache_arg, "-q", "--json", json, CXX_FIXTURE "/wave.yaml", NULL};
     e2e_result r;
