@@ -6,6 +6,34 @@
 
 enum { HELP_COLUMN = 24, COMPACT_WIDTH = 79 };
 
+/* The environment variables benchrun reads (every getenv of runner/ and
+ * reporters/), for the main command's --help and the man page's
+ * ENVIRONMENT section. A "\n" in help continues under the first line. */
+typedef struct env_var {
+    const char *name, *help;
+} env_var;
+
+static const env_var env_vars[] = {
+    {"CC", "C compiler for .c kernel sources (default cc; a value\n"
+           "with a space, such as \"ccache gcc\", is not used)"},
+    {"CXX", "C++ compiler for .cpp, .cc and .cxx kernel sources\n"
+            "(default c++; a value with a space is not used)"},
+    {"BENCHRUN_NVCC", "nvcc for .cu sources (default: the one benchrun was\n"
+                      "built with, else nvcc on PATH)"},
+    {"BENCHRUN_INCLUDE_DIR", "directory holding benchrun_kernel.h (default: the\n"
+                             "one of this benchrun)"},
+    {"XDG_CACHE_HOME", "compile cache in $XDG_CACHE_HOME/benchrun (an absolute\n"
+                       "path; --cache-dir overrides)"},
+    {"HOME", "compile cache in $HOME/.cache/benchrun without\n"
+             "XDG_CACHE_HOME (else /tmp/benchrun-cache)"},
+    {"NO_COLOR", "set and not empty: no colour on a terminal"},
+    {"PATH", "where nvcc, cc, c++ and gnuplot are found"},
+    {"TMPDIR", "where history --plot writes its gnuplot script\n"
+               "(default /tmp)"},
+};
+
+#define N_ENV_VARS (sizeof env_vars / sizeof env_vars[0])
+
 static int shown(const br_opt_spec *o) {
     return o->kind != BR_OPT_END && o->kind != BR_OPT_SECTION && !o->hidden;
 }
@@ -105,6 +133,17 @@ static void help_compact(FILE *f, const br_opt_spec *opts) {
         fputc('\n', f);
 }
 
+/* The "environment:" rows of env_vars. */
+static void help_env(FILE *f) {
+    fputs("\nenvironment:\n", f);
+    for (size_t i = 0; i < N_ENV_VARS; i++) {
+        int n = fprintf(f, "  %s", env_vars[i].name);
+        fprintf(f, "%*s", n < HELP_COLUMN ? HELP_COLUMN - n : 2, "");
+        put_indented(f, env_vars[i].help, HELP_COLUMN);
+        fputc('\n', f);
+    }
+}
+
 void br_opt_help(FILE *f, const br_opt_cmd *cmd) {
     fputs(cmd->head, f);
     if (cmd->compact)
@@ -113,6 +152,9 @@ void br_opt_help(FILE *f, const br_opt_cmd *cmd) {
         help_rows(f, cmd->opts);
     if (cmd->foot)
         fputs(cmd->foot, f);
+    /* The main command ("benchrun", not "benchrun compare") lists them. */
+    if (!strchr(cmd->prog, ' '))
+        help_env(f);
 }
 
 /* roff text: a leading '.' or '\'' escaped, backslashes doubled, '-' as \-. */
@@ -170,6 +212,19 @@ void br_opt_man(FILE *f, const br_opt_cmd *const *cmds, size_t n, const char *ve
             fputs(".PP\n", f);
             put_roff(f, c->foot + (c->foot[0] == '\n'));
         }
+    }
+    fputs(".SH ENVIRONMENT\n", f);
+    for (size_t i = 0; i < N_ENV_VARS; i++) {
+        fputs(".TP\n\\fB", f);
+        put_roff(f, env_vars[i].name);
+        fputs("\\fR\n", f);
+        char line[512]; /* the help on one line: each "\n" a space */
+        snprintf(line, sizeof line, "%s", env_vars[i].help);
+        for (char *c = line; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        put_roff(f, line);
+        fputc('\n', f);
     }
 }
 

@@ -299,19 +299,44 @@ static char *toolkit_root(void) {
     return root;
 }
 
+/* $CC (else cc), $CXX (else c++): a name or path of one word (a value
+ * with a space, such as "ccache gcc", is not used). */
 static const char *cc_path(void) {
     const char *env = getenv("CC");
     return env && env[0] && !strchr(env, ' ') ? env : "cc";
 }
 
+static const char *cxx_path(void) {
+    const char *env = getenv("CXX");
+    return env && env[0] && !strchr(env, ' ') ? env : "c++";
+}
+
+/* What compiles a source: nvcc, the C or the C++ compiler. */
+typedef enum src_kind { SRC_GPU, SRC_C, SRC_CXX, SRC_UNKNOWN } src_kind;
+
+static src_kind kind_of(const char *path) {
+    if (br_has_suffix(path, ".cu"))
+        return SRC_GPU;
+    if (br_has_suffix(path, ".c"))
+        return SRC_C;
+    if (br_has_suffix(path, ".cpp") || br_has_suffix(path, ".cc") || br_has_suffix(path, ".cxx"))
+        return SRC_CXX;
+    return SRC_UNKNOWN;
+}
+
+/* Room on a command line: benchrun's flags, the variant's, the user's. */
+#define ARGV_MAX (MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + BR_BUILD_MAX_USER_FLAGS + 8)
+#define LIBS_MAX (BR_BUILD_MAX_EXTRA_FLAGS + BR_BUILD_MAX_USER_FLAGS + 2)
+
 typedef struct compile_job {
     br_module_handle *h;
-    char *argv[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
+    src_kind kind;
+    char *argv[ARGV_MAX];
     size_t n_flags; /* argv[1 .. n_flags] are the flags */
     /* Link options (-lNAME, and for GPU modules that link a library, an
      * rpath to the toolkit's libraries): after the source on the command
      * line, as the linker resolves in order. */
-    const char *libs[BR_BUILD_MAX_EXTRA_FLAGS + 2];
+    const char *libs[LIBS_MAX];
     size_t n_libs;
     char input_key[41]; /* br_build_key's: names the record of what was built from it */
     char *tmp_so;
@@ -323,11 +348,18 @@ typedef struct compile_job {
     int unrecorded;          /* 1: the object was loaded from tmp_so, to be removed */
     char *owned[5]; /* strings in argv owned by the job; owned[3] is the source's real path,
                        owned[4] the rpath option */
+    char *inc[BR_BUILD_MAX_USER_FLAGS];      /* -IDIR of the include dirs, owned */
+    char *inc_dirs[BR_BUILD_MAX_USER_FLAGS]; /* the include dirs (real paths), owned */
+    size_t n_inc;
 } compile_job;
 
 static void job_free(compile_job *j) {
     for (size_t i = 0; i < sizeof j->owned / sizeof j->owned[0]; i++)
         free(j->owned[i]);
+    for (size_t i = 0; i < j->n_inc; i++) {
+        free(j->inc[i]);
+        free(j->inc_dirs[i]);
+    }
     free(j->tmp_so);
     free(j->log_path);
     free(j->dep_path);
@@ -349,6 +381,24 @@ static char *join_argv(char *const *argv) {
     return s;
 }
 
+/* -IDIR for each of src's include dirs, into j->argv from *k: the real path
+ * (so the key does not depend on the directory benchrun runs in). */
+static int add_include_dirs(compile_job *j, size_t *k, const br_build_src *src) {
+    for (size_t i = 0; i < src->n_include_dirs; i++) {
+        char real[PATH_MAX];
+        const char *d = src->include_dirs[i];
+        if (!d)
+            return br_error_set("%s: include directory %zu is missing", j->h->source, i + 1);
+        j->inc_dirs[j->n_inc] = br_strdup(realpath(d, real) ? real : d);
+        j->inc[j->n_inc] = j->inc_dirs[j->n_inc] ? br_strfmt("-I%s", j->inc_dirs[j->n_inc]) : NULL;
+        j->n_inc++;
+        if (!j->inc[j->n_inc - 1])
+            return br_error_nomem();
+        j->argv[(*k)++] = j->inc[j->n_inc - 1];
+    }
+    return 0;
+}
+
 /* Fill the job's argv (without -o and the source yet: see finish_argv). */
 static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *src,
                        const br_build_opts *o) {
@@ -368,7 +418,7 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
     if (!j->owned[0] || !j->owned[1])
         return -1;
     size_t k = 0;
-    if (h->is_gpu) {
+    if (j->kind == SRC_GPU) {
         j->argv[k++] = (char *)nvcc_path();
         const char *f[] = {"-O3",        "-std=c++17", "-lineinfo", "-shared",
                            "-Xcompiler", "-fPIC",      "-cudart",   "shared"};
@@ -382,9 +432,19 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
                 return -1;
             j->argv[k++] = j->owned[2];
         }
-    } else {
+    } else if (j->kind == SRC_C) {
+        /* ISO C11 (so no GNU extensions, and no FMA contraction the source
+         * does not ask for: gcc's -ffp-contract=off of ISO modes) with the
+         * POSIX and BSD names of the C library visible: M_PI,
+         * clock_gettime, posix_memalign. */
         j->argv[k++] = (char *)cc_path();
-        const char *f[] = {"-O3", "-march=native", "-std=c11", "-shared", "-fPIC"};
+        const char *f[] = {"-O3",     "-march=native", "-std=c11", "-D_DEFAULT_SOURCE",
+                           "-shared", "-fPIC"};
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            j->argv[k++] = (char *)f[i];
+    } else {
+        j->argv[k++] = (char *)cxx_path();
+        const char *f[] = {"-O3", "-march=native", "-std=c++17", "-shared", "-fPIC"};
         for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
             j->argv[k++] = (char *)f[i];
     }
@@ -393,6 +453,11 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
     if (src->n_flags > BR_BUILD_MAX_EXTRA_FLAGS)
         return br_error_set("%s: more than %d extra compiler flags", h->source,
                             BR_BUILD_MAX_EXTRA_FLAGS);
+    if (src->n_user_flags + src->n_include_dirs > BR_BUILD_MAX_USER_FLAGS)
+        return br_error_set("%s: more than %d user flags and include directories", h->source,
+                            BR_BUILD_MAX_USER_FLAGS);
+    if (add_include_dirs(j, &k, src) != 0)
+        return -1;
     for (size_t i = 0; i < src->n_flags; i++) {
         if (!src->flags[i] || src->flags[i][0] != '-')
             return br_error_set("%s: extra compiler flag %zu is not an option", h->source, i + 1);
@@ -400,6 +465,16 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
             j->libs[j->n_libs++] = src->flags[i];
         else
             j->argv[k++] = (char *)src->flags[i];
+    }
+    /* The user's flags, as given; a library (-lm, but not nvcc's -lineinfo)
+     * goes after the source, where the linker looks for what it needs. */
+    for (size_t i = 0; i < src->n_user_flags; i++) {
+        if (!src->user_flags[i])
+            return br_error_set("%s: user flag %zu is missing", h->source, i + 1);
+        if (strncmp(src->user_flags[i], "-l", 2) == 0 && strcmp(src->user_flags[i], "-lineinfo"))
+            j->libs[j->n_libs++] = src->user_flags[i];
+        else
+            j->argv[k++] = (char *)src->user_flags[i];
     }
     if (h->is_gpu && j->n_libs > 0) {
         /* The toolkit's libraries (cuBLAS ...) are found at dlopen time
@@ -586,8 +661,8 @@ static void load_module(br_module_handle *h) {
 
 /* The compilers' version texts, found out once per kind (part of every key). */
 typedef struct compiler_versions {
-    char *nv, *cc;
-    int nv_tried, cc_tried;
+    char *text[SRC_UNKNOWN]; /* by src_kind */
+    int tried[SRC_UNKNOWN];
 } compiler_versions;
 
 /* Whether the record of what objects of `input_key` were built from names
@@ -620,14 +695,15 @@ static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *
     h->source = br_strdup(src->path);
     if (!h->source)
         return -1;
-    h->is_gpu = br_has_suffix(h->source, ".cu");
-    if (!h->is_gpu && !br_has_suffix(h->source, ".c")) {
+    j->kind = kind_of(h->source);
+    h->is_gpu = j->kind == SRC_GPU;
+    if (j->kind == SRC_UNKNOWN) {
         h->state = BR_MODULE_FAILED;
-        h->message = br_strdup("unknown kind of source (expected .cu or .c)");
+        h->message = br_strdup("unknown kind of source (expected .cu, .c, .cpp, .cc or .cxx)");
         return 1;
     }
-    char **version = h->is_gpu ? &cv->nv : &cv->cc;
-    int *tried = h->is_gpu ? &cv->nv_tried : &cv->cc_tried;
+    char **version = &cv->text[j->kind];
+    int *tried = &cv->tried[j->kind];
     if (prepare_job(j, h, src, o) != 0)
         return -1;
     if (!*tried) {
@@ -652,15 +728,17 @@ static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *
         }
         return 1;
     }
-    const char *inc[] = {br_build_include_dir()};
-    const char *key_flags[MAX_FLAGS + BR_BUILD_MAX_EXTRA_FLAGS + 8];
+    const char *inc[BR_BUILD_MAX_USER_FLAGS + 1] = {br_build_include_dir()};
+    for (size_t i = 0; i < j->n_inc; i++)
+        inc[i + 1] = j->inc_dirs[i];
+    const char *key_flags[ARGV_MAX + LIBS_MAX];
     size_t n_key = 0;
     for (size_t f = 1; f <= j->n_flags; f++)
         key_flags[n_key++] = j->argv[f];
     for (size_t f = 0; f < j->n_libs; f++)
         key_flags[n_key++] = j->libs[f];
-    if (br_build_key(j->input_key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc, 1) !=
-        0) {
+    if (br_build_key(j->input_key, j->owned[3], j->argv[0], *version, key_flags, n_key, inc,
+                     j->n_inc + 1) != 0) {
         h->state = BR_MODULE_FAILED;
         h->message = br_strdup(br_error_get());
         return 1;
@@ -761,8 +839,8 @@ done:
         job_free(&jobs[i]);
     }
     free(jobs);
-    free(cv.nv);
-    free(cv.cc);
+    for (size_t i = 0; i < SRC_UNKNOWN; i++)
+        free(cv.text[i]);
     return rc;
 }
 

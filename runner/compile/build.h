@@ -2,7 +2,8 @@
  * cache, then load with dlopen.
  *
  * A .cu source is compiled with nvcc for the present GPU's architecture, a .c
- * source with the host C compiler. Keys are git blob ids (SHA-1). The input
+ * source with the host C compiler, a .cpp (.cc, .cxx) one with the host C++
+ * compiler (see br_build_src for the command lines). Keys are git blob ids (SHA-1). The input
  * key (br_build_key) covers what is known before compiling: the cache format
  * and kernel ABI versions, the compiler's path and `--version` text (for host
  * modules, built with -march=native, also the CPU model and feature flags),
@@ -68,16 +69,39 @@ typedef struct br_build_opts {
  * $HOME/.cache/benchrun, or /tmp/benchrun-cache. Caller frees; NULL on OOM. */
 char *br_build_default_cache_dir(void);
 
-/* One module to build: a source and the flags of this variant. */
+/* One module to build: a source and the flags of this variant.
+ *
+ * A source's kind is its extension: .cu is a GPU module (nvcc); .c a host
+ * module in C ($CC, else cc); .cpp, .cc and .cxx a host module in C++ ($CXX,
+ * else c++). The compiler's command line, in order:
+ *   nvcc -O3 -std=c++17 -lineinfo -shared -Xcompiler -fPIC -cudart shared
+ *        [-arch=sm_XX]                              (GPU)
+ *   cc  -O3 -march=native -std=c11 -D_DEFAULT_SOURCE -shared -fPIC    (C)
+ *   c++ -O3 -march=native -std=c++17 -shared -fPIC                    (C++)
+ * then -I<benchrun's include dir> -I<the source's dir> -I<include_dirs...>,
+ * `flags` and `user_flags` (but -l options), -MMD (nvcc: -MD) -MF <deps>
+ * -o <object> <source>, then the -l options in order. Every one of them is
+ * part of the cache key. */
 typedef struct br_build_src {
-    const char *path;         /* the .cu or .c source */
+    const char *path;         /* the .cu, .c, .cpp, .cc or .cxx source */
     const char *const *flags; /* extra compiler flags (-DNAME=VALUE, -lNAME), in order; part of
                                  the cache key; may be NULL when n_flags is 0 */
     size_t n_flags;
+    /* The suite's flags for this kind of source (cflags or nvcc_flags),
+     * each one argument, after benchrun's own (so they override them);
+     * may be NULL when n_user_flags is 0 */
+    const char *const *user_flags;
+    size_t n_user_flags;
+    /* Directories searched for headers (-I, in order, after benchrun's);
+     * may be NULL when n_include_dirs is 0 */
+    const char *const *include_dirs;
+    size_t n_include_dirs;
 } br_build_src;
 
 /* Most extra flags one module may have. */
 #define BR_BUILD_MAX_EXTRA_FLAGS 40
+/* Most user flags and include directories together one module may have. */
+#define BR_BUILD_MAX_USER_FLAGS 64
 
 /* Compile (when not cached) and load each of the n sources into out[0..n-1]
  * (caller provides the array; dispose each with br_module_handle_dispose).

@@ -132,6 +132,25 @@ static int variant_flags(char **flags, const br_job *job, size_t x) {
     return n;
 }
 
+_Static_assert(BR_SUITE_MAX_USER_FLAGS <= BR_BUILD_MAX_USER_FLAGS,
+               "the suite's user flags fit a build's");
+
+/* The suite's cflags, nvcc_flags and include_dirs as the build takes them
+ * (borrowed from the suite). */
+typedef struct user_flags {
+    const char *cc[BR_SUITE_MAX_USER_FLAGS], *nvcc[BR_SUITE_MAX_USER_FLAGS];
+    const char *inc[BR_SUITE_MAX_USER_FLAGS];
+} user_flags;
+
+static void user_flags_of(user_flags *u, const br_suite *s) {
+    for (size_t i = 0; i < s->n_cflags && i < BR_SUITE_MAX_USER_FLAGS; i++)
+        u->cc[i] = s->cflags[i].text;
+    for (size_t i = 0; i < s->n_nvcc_flags && i < BR_SUITE_MAX_USER_FLAGS; i++)
+        u->nvcc[i] = s->nvcc_flags[i].text;
+    for (size_t i = 0; i < s->n_include_dirs && i < BR_SUITE_MAX_USER_FLAGS; i++)
+        u->inc[i] = s->include_dirs[i].text;
+}
+
 /* The kernel of case i of a built job. */
 const br_kernel_ref *br_job_case_ref(const br_job *job, size_t i) {
     const br_plan_case *pc = &job->plan.cases[i];
@@ -182,6 +201,7 @@ int br_job_build(br_job *job, const br_build_target *t) {
     /* The suite keeps defines + link within BR_BUILD_MAX_EXTRA_FLAGS. */
     size_t n_mods = n_src * n_var, n_flags_each = BR_BUILD_MAX_EXTRA_FLAGS;
     int rc = -1;
+    user_flags uf;
     br_build_src *srcs = calloc(n_mods ? n_mods : 1, sizeof *srcs);
     char **flags = calloc(n_var * n_flags_each, sizeof *flags);
     struct br_job_build *b = calloc(1, sizeof *b);
@@ -194,6 +214,7 @@ int br_job_build(br_job *job, const br_build_target *t) {
         br_error_nomem();
         goto done;
     }
+    user_flags_of(&uf, suite);
     for (size_t x = 0; x < n_var; x++) {
         char **f = flags + x * n_flags_each;
         int nf = job->variant_combo ? variant_flags(f, job, x) : 0;
@@ -202,8 +223,16 @@ int br_job_build(br_job *job, const br_build_target *t) {
             goto done;
         }
         for (size_t i = 0; i < n_src; i++) {
-            srcs[x * n_src + i] =
-                (br_build_src){suite->sources[i].text, (const char *const *)f, (size_t)nf};
+            int gpu = br_has_suffix(suite->sources[i].text, ".cu");
+            srcs[x * n_src + i] = (br_build_src){
+                .path = suite->sources[i].text,
+                .flags = (const char *const *)f,
+                .n_flags = (size_t)nf,
+                .user_flags = gpu ? uf.nvcc : uf.cc,
+                .n_user_flags = gpu ? suite->n_nvcc_flags : suite->n_cflags,
+                .include_dirs = uf.inc,
+                .n_include_dirs = suite->n_include_dirs,
+            };
         }
     }
     br_build_opts bo = {

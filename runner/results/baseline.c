@@ -3,6 +3,7 @@
 #include "baseline.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +51,35 @@ void br_baseline_file_name(char *buf, size_t len, const char *device) {
         snprintf(buf, len, "unknown");
 }
 
+/* The folder a suite outside git keeps its baselines in: the parent of the
+ * suite's folder when that folder is named "suites" (DIR/suites/x.yaml:
+ * DIR, the layout of a repository and of `benchrun init`), else the suite's
+ * folder (DIR/x.yaml: DIR); "." without a suite path. The name is the real
+ * one ("x.yaml" run inside DIR/suites is DIR/suites/x.yaml); the result is
+ * relative when suite_path is. Caller frees; NULL (error set) when out of
+ * memory. */
+static char *project_dir(const char *suite_path) {
+    char *given = br_path_dir(suite_path && suite_path[0] ? suite_path : "./x");
+    char *dir = given ? br_path_normalize(given) : NULL; /* "a/suites/" -> "a/suites" */
+    free(given);
+    if (!dir) {
+        br_error_nomem();
+        return NULL;
+    }
+    char real[PATH_MAX];
+    const char *named = realpath(dir, real) ? real : dir;
+    const char *slash = strrchr(named, '/');
+    if (strcmp(slash ? slash + 1 : named, "suites") != 0)
+        return dir;
+    char *up = br_path_join(dir, "..");
+    char *parent = up ? br_path_normalize(up) : NULL;
+    free(up);
+    free(dir);
+    if (!parent)
+        br_error_nomem();
+    return parent;
+}
+
 char *br_baseline_path(const char *dir, const br_run *r) {
     char suite[256], device[256];
     br_baseline_file_name(suite, sizeof suite, r->suite_name);
@@ -61,7 +91,15 @@ char *br_baseline_path(const char *dir, const br_run *r) {
         const char *sep = wl > 0 && r->git.workdir[wl - 1] == '/' ? "" : "/";
         return br_strfmt("%s%sbaselines/%s/%s.json", r->git.workdir, sep, suite, device);
     }
-    return br_strfmt("baselines/%s/%s.json", suite, device);
+    char *root = project_dir(r->suite_path);
+    if (!root)
+        return NULL;
+    char *p = strcmp(root, ".") == 0
+                  ? br_strfmt("baselines/%s/%s.json", suite, device)
+                  : br_strfmt("%s%sbaselines/%s/%s.json", root, br_has_suffix(root, "/") ? "" : "/",
+                              suite, device);
+    free(root);
+    return p;
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */

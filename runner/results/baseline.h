@@ -31,8 +31,12 @@ void br_baseline_file_name(char *buf, size_t len, const char *device);
 /* The baseline file of run r under `dir`: dir/<suite>/<device>.json with the
  * suite name and br_baseline_device made file-safe. When dir is NULL:
  * <work tree>/baselines of the git repository that holds the suite
- * (r->git), or ./baselines outside a repository. Caller frees; NULL (error
- * set) when out of memory. */
+ * (r->git); outside a repository, baselines/ beside the suite's folder when
+ * that folder is named suites (DIR/suites/x.yaml: DIR/baselines, the layout
+ * of a repository and of `benchrun init`), else baselines/ in the suite's
+ * folder (DIR/x.yaml: DIR/baselines), so a run from any directory finds it
+ * (relative to the current directory when r->suite_path is). Caller frees;
+ * NULL (error set) when out of memory. */
 char *br_baseline_path(const char *dir, const br_run *r);
 
 /* Read the baseline of run r from `path`: the run of the same suite name in

@@ -12,6 +12,7 @@
 #include "base/name.h"
 #include "base/util.h"
 #include "expr.h"
+#include "flags.h"
 #include "keys.h"
 #include "params.h"
 #include "results/settings.h"
@@ -97,8 +98,13 @@ static int load_one_source(br_suite *s, br_located *out, const br_node *v) {
         br_error_at(v->pos, "source %s is not a regular file", q);
         goto done;
     }
-    if (!br_has_suffix(out->text, ".c") && !br_has_suffix(out->text, ".cu")) {
-        br_error_at(v->pos, "source %s is not a kernel source (expected a .c or .cu file)", q);
+    if (!br_has_suffix(out->text, ".c") && !br_has_suffix(out->text, ".cu") &&
+        !br_has_suffix(out->text, ".cpp") && !br_has_suffix(out->text, ".cc") &&
+        !br_has_suffix(out->text, ".cxx")) {
+        br_error_at(v->pos,
+                    "source %s is not a kernel source (expected a .cu file, or a .c, .cpp, .cc "
+                    "or .cxx file for host kernels)",
+                    q);
         goto done;
     }
     /* Show "kernels/x.cu" rather than "suites/../kernels/x.cu", when that
@@ -207,6 +213,20 @@ static int load_libs(void *ctx, const br_node *v) {
                                t);
     }
     return 0;
+}
+
+static int load_cflags(void *ctx, const br_node *v) {
+    br_suite *s = suite_of(ctx);
+    return br_flags_load(&s->cflags, &s->n_cflags, v, "cflags");
+}
+
+static int load_nvcc_flags(void *ctx, const br_node *v) {
+    br_suite *s = suite_of(ctx);
+    return br_flags_load(&s->nvcc_flags, &s->n_nvcc_flags, v, "nvcc_flags");
+}
+
+static int load_include_dirs(void *ctx, const br_node *v) {
+    return br_include_dirs_load(suite_of(ctx), v);
 }
 
 static int load_expr_text(br_located *out, const br_node *v) {
@@ -505,6 +525,9 @@ static const br_key_spec root_keys[] = {{"name", load_name, 1},
                                         {"where", load_where, 0},
                                         {"defines", defer_defines, 0},
                                         {"link", load_libs, 0},
+                                        {"cflags", load_cflags, 0},
+                                        {"nvcc_flags", load_nvcc_flags, 0},
+                                        {"include_dirs", load_include_dirs, 0},
                                         {"metric", load_metric, 0},
                                         {"bytes", defer_bytes, 0},
                                         {"flops", defer_flops, 0},
@@ -553,6 +576,22 @@ int br_suite_apply_measure(br_suite *s, const br_measure_layer *l) {
     return br_measure_settings_check(&m, &s->measure_from);
 }
 
+/* cflags (and nvcc_flags) with include_dirs within BR_SUITE_MAX_USER_FLAGS. */
+static int check_user_flags(const br_suite *s, const br_node *root) {
+    const char *keys[] = {"cflags", "nvcc_flags"};
+    size_t counts[] = {s->n_cflags, s->n_nvcc_flags};
+    for (size_t i = 0; i < COUNT(keys); i++) {
+        size_t n = counts[i] + s->n_include_dirs;
+        if (n > BR_SUITE_MAX_USER_FLAGS) {
+            const br_node *at = br_map_find(root, counts[i] ? keys[i] : "include_dirs");
+            return br_error_at(at ? at->pos : root->pos,
+                               "%s and include_dirs give %zu compiler flags (at most %d together)",
+                               keys[i], n, BR_SUITE_MAX_USER_FLAGS);
+        }
+    }
+    return 0;
+}
+
 /* Check the top-level mapping and fill the model. */
 static int load_root(br_suite *s, const br_node *root) {
     br_pos start = {s->path, 1, 1};
@@ -578,6 +617,8 @@ static int load_root(br_suite *s, const br_node *root) {
         return br_error_at(l.defines ? l.defines->pos : s->libs[0].pos,
                            "defines and link give %zu compiler flags (at most %d together)",
                            n_flags, BR_SUITE_MAX_EXTRA_FLAGS);
+    if (check_user_flags(s, root) < 0)
+        return -1;
     return check_exprs(s, l.metric);
 }
 
@@ -626,6 +667,12 @@ done:
     return rc;
 }
 
+static void located_free(br_located *l, size_t n) {
+    for (size_t i = 0; l && i < n; i++)
+        free(l[i].text);
+    free(l);
+}
+
 /* Free what *s owns and zero it; accepts NULL and partly loaded suites. */
 void br_suite_dispose(br_suite *s) {
     if (!s)
@@ -651,6 +698,9 @@ void br_suite_dispose(br_suite *s) {
     for (size_t i = 0; s->libs && i < s->n_libs; i++)
         free(s->libs[i].text);
     free(s->libs);
+    located_free(s->cflags, s->n_cflags);
+    located_free(s->nvcc_flags, s->n_nvcc_flags);
+    located_free(s->include_dirs, s->n_include_dirs);
     free(s->path);
     free(s->dir);
     memset(s, 0, sizeof *s);

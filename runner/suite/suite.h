@@ -84,6 +84,23 @@ typedef struct br_suite {
     br_located *libs;   /* `link:` libraries each GPU/host source is linked with (-lNAME) */
     size_t n_libs;
 
+    /* Compiler flags the suite adds, each one argument of the compiler's
+     * command line as written (no shell splitting), after benchrun's own
+     * flags (so -O2 or -std=gnu11 there overrides benchrun's -O3 or
+     * -std=c11): `cflags:` for host sources (.c, .cpp, .cc, .cxx),
+     * `nvcc_flags:` for GPU sources (.cu). A string or a list of strings;
+     * never empty strings, never a flag that takes the output away from
+     * benchrun (-o, -c, -E, -S, -M, -MM, -MF, and nvcc's long forms). */
+    br_located *cflags;
+    size_t n_cflags;
+    br_located *nvcc_flags;
+    size_t n_nvcc_flags;
+    /* `include_dirs:` directories every source is compiled with (-IDIR,
+     * after benchrun's kernels/ directory and the source's own directory):
+     * text is the path resolved against `dir`, and each is a directory. */
+    br_located *include_dirs;
+    size_t n_include_dirs;
+
     br_metric metric;
     br_work bytes; /* expression(s) over the params: bytes moved per execution; or absent */
     br_work flops; /* expression(s) over the params: FLOP per execution; or absent */
@@ -106,6 +123,10 @@ typedef struct br_suite {
     br_measure_origins measure_from;
     br_regression_cfg regression;
 } br_suite;
+
+/* Most flags of cflags (or nvcc_flags) and include_dirs together
+ * (build.h's BR_BUILD_MAX_USER_FLAGS is the same). */
+#define BR_SUITE_MAX_USER_FLAGS 64
 
 /* Parse the suite file at `path` into *out (which the caller disposes with
  * br_suite_dispose, also after a failure). Checks every key and value: types,

@@ -22,7 +22,7 @@ TestSuite(abi, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
 Test(abi, a_version_1_module_loads_with_its_short_table_entries) {
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {.cache_dir = cache, .jobs = 1};
-    br_build_src srcs[] = {{ABI_V1 "/v1_module.c", NULL, 0}};
+    br_build_src srcs[] = {{.path = ABI_V1 "/v1_module.c"}};
     br_module_handle h;
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());
     cr_assert_eq(h.state, BR_MODULE_LOADED, "%s\n%s", h.message ? h.message : "",
@@ -78,7 +78,7 @@ Test(abi, a_module_of_a_newer_abi_is_refused_saying_what_to_do) {
                                    "1, k, sizeof(br_kernel)};\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {.cache_dir = cache, .jobs = 1};
-    br_build_src srcs[] = {{src, NULL, 0}};
+    br_build_src srcs[] = {{.path = src}};
     br_module_handle h;
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());
     cr_assert_eq(h.state, BR_MODULE_FAILED);

@@ -53,7 +53,7 @@ Test(build, miss_then_hit_then_rebuild_after_a_header_change) {
     char *hdr = e2e_put("helper.h", "#define HELPER 0\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {.cache_dir = cache, .jobs = 2};
-    br_build_src srcs[] = {{src, NULL, 0}};
+    br_build_src srcs[] = {{.path = src}};
     br_module_handle h;
 
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "first build compiles: %s", br_error_get());
@@ -90,7 +90,7 @@ Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {
         .cache_dir = cache, .jobs = 2, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
-    br_build_src srcs[] = {{good, NULL, 0}, {bad, NULL, 0}, {odd, NULL, 0}, {gpu, NULL, 0}};
+    br_build_src srcs[] = {{.path = good}, {.path = bad}, {.path = odd}, {.path = gpu}};
     br_module_handle h[4];
     /* No GPU and no nvcc: the GPU source is skipped. */
     setenv("BENCHRUN_NVCC", "/nonexistent/nvcc", 1);
@@ -102,7 +102,7 @@ Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
     cr_assert(h[1].log && strstr(h[1].log, "nope"), "diagnostics: %s", h[1].log);
     cr_assert(strstr(h[1].message, "compile failed"));
     cr_assert_eq(h[2].state, BR_MODULE_FAILED);
-    cr_assert(strstr(h[2].message, "expected .cu or .c"));
+    cr_assert(strstr(h[2].message, "expected .cu, .c, .cpp, .cc or .cxx"));
     cr_assert_eq(h[3].state, BR_MODULE_SKIPPED);
     cr_assert_str_eq(h[3].message, "no GPU in this test");
     /* The failed compile left nothing in the cache but the good object. */
@@ -126,7 +126,7 @@ Test(build, a_module_without_a_table_fails_to_load) {
     char *src = e2e_put("notable.c", "int benchrun_something_else = 1;\n");
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {.cache_dir = cache, .jobs = 1};
-    br_build_src srcs[] = {{src, NULL, 0}};
+    br_build_src srcs[] = {{.path = src}};
     br_module_handle h;
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1);
     cr_assert_eq(h.state, BR_MODULE_FAILED);
@@ -173,7 +173,7 @@ Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
     char *cache = br_strfmt("%s/cache", tmp);
     br_build_opts o = {
         .cache_dir = cache, .jobs = 1, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
-    br_build_src srcs[] = {{src, NULL, 0}};
+    br_build_src srcs[] = {{.path = src}};
     br_module_handle h;
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());
     cr_assert_eq(h.state, BR_MODULE_LOADED, "%s\n%s", h.message ? h.message : "",
@@ -193,7 +193,7 @@ Test(build, one_file_is_one_cache_entry_however_it_is_named) {
     char *sub = br_strfmt("%s/sub", tmp);
     cr_assert_eq(br_mkdir_p(sub), 0);
     br_build_opts o = {.cache_dir = cache, .jobs = 1};
-    br_build_src srcs[] = {{src, NULL, 0}, {rel, NULL, 0}};
+    br_build_src srcs[] = {{.path = src}, {.path = rel}};
     br_module_handle h[2];
     cr_assert_eq(br_build_modules(h, srcs, 1, &o), 1);
     cr_assert_eq(br_build_modules(&h[1], &srcs[1], 1, &o), 0, "the same file, named otherwise");

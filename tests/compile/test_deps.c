@@ -112,7 +112,7 @@ static void edit_between_builds(const br_build_src *src, const char *header) {
 
 Test(deps, an_angle_bracket_header_of_the_suite_dir_is_followed) {
     char *src = put_module("m.c", "#include <helper.h>\n");
-    br_build_src s = {src, NULL, 0};
+    br_build_src s = {.path = src};
     edit_between_builds(&s, "helper.h");
     free(src);
 }
@@ -122,7 +122,7 @@ Test(deps, a_header_under_if_is_followed) {
         put_module("m.c", "#define EXTRA \"cond.h\"\n"
                           "#if SOMETHING\n#include EXTRA\n#else\n#define HELPER 0\n#endif\n");
     const char *flags[] = {"-DSOMETHING=1"};
-    br_build_src s = {src, flags, 1};
+    br_build_src s = {.path = src, .flags = flags, .n_flags = 1};
     edit_between_builds(&s, "cond.h");
     free(src);
 }
@@ -133,7 +133,7 @@ Test(deps, a_header_of_an_include_directory_is_followed) {
     char *flag = br_strfmt("-I%s", dir);
     cr_assert_eq(br_mkdir_p(dir), 0);
     const char *flags[] = {flag};
-    br_build_src s = {src, flags, 1};
+    br_build_src s = {.path = src, .flags = flags, .n_flags = 1};
     edit_between_builds(&s, "inc/lib.h");
     free(src);
     free(dir);
@@ -143,7 +143,7 @@ Test(deps, a_header_of_an_include_directory_is_followed) {
 Test(deps, a_deleted_header_compiles_again_and_fails) {
     char *src = put_module("m.c", "#include <helper.h>\n");
     char *hdr = put_helper("helper.h", 7);
-    br_build_src s = {src, NULL, 0};
+    br_build_src s = {.path = src};
     build_expect(&s, 1, 7);
     cr_assert_eq(unlink(hdr), 0);
     char *cache = br_strfmt("%s/cache", tmp);
@@ -173,7 +173,7 @@ static int count_objects(void) {
 Test(deps, a_header_changed_while_compiling_is_not_recorded) {
     char *src = put_module("m.c", "#include <helper.h>\n");
     char *hdr = put_helper("helper.h", 4);
-    br_build_src s = {src, NULL, 0};
+    br_build_src s = {.path = src};
     /* Dated after the compile starts, as if edited while it ran. */
     struct timespec t[2];
     clock_gettime(CLOCK_REALTIME, &t[0]);
@@ -194,7 +194,7 @@ Test(deps, a_header_changed_while_compiling_is_not_recorded) {
 Test(deps, the_record_names_project_files_and_no_system_header) {
     char *src = put_module("m.c", "#include <stdio.h>\n#include <helper.h>\n");
     free(put_helper("helper.h", 3));
-    br_build_src s = {src, NULL, 0};
+    br_build_src s = {.path = src};
     build_expect(&s, 1, 3);
     char *cmd = br_strfmt("cat %s/cache/*.deps", tmp);
     FILE *p = popen(cmd, "r");
