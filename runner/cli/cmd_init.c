@@ -40,10 +40,11 @@ const br_opt_cmd br_cmd_init_spec = {
     ".github/workflows/benchrun.yml (GitHub Actions on a self-hosted GPU\n"
     "runner). Nothing is overwritten: when any of these exists, init names it\n"
     "and writes nothing.\n"
-    "\n",
+    "\n"
+    "options:\n",
     "\n"
     "exit status: 0 written; 2 a file exists, or bad usage.\n",
-    init_opts, 1};
+    init_opts, 0};
 
 /* What init has made, to take back when a later step fails. */
 typedef struct made {

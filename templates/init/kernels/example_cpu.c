@@ -106,8 +106,10 @@ static void teardown(br_case *c) {
     c->state = NULL;
 }
 
-/* The kernels of this module: {name, setup, run, verify, teardown}. */
+/* The kernels of this module: {name, setup, run, verify, teardown, arg}
+ * (arg: a per-kernel datum for c->api->arg(c), so kernels that differ in
+ * one setting can share setup; none here). */
 static const br_kernel kernels[] = {
-    {"saxpy_cpu", setup, run, verify, teardown},
+    {"saxpy_cpu", setup, run, verify, teardown, NULL},
 };
 BR_MODULE(kernels);
