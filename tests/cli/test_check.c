@@ -3,10 +3,12 @@
  * find (a kernel no source defines, a compile error) is bad input with the
  * run's messages; good suites pass; nothing is measured. */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <glob.h>
 
 #include "e2e_util.h"
 #include "measure/device.h"
+#include "pipeline.h"
 
 #define E2E BR_FIXTURES_DIR "/e2e"
 
@@ -164,4 +166,42 @@ Test(check, the_man_page_and_the_completion_list_check_and_init) {
     cr_assert(strstr(r.out, "    check)\n"), "%s", r.out);
     cr_assert(strstr(r.out, "    init)\n"), "%s", r.out);
     e2e_free(&r);
+}
+
+/* The pipeline's hook in-process: with check set it builds and counts,
+ * and runs no case (a kernel whose verify or setup fails still counts as
+ * one a run would measure; the cases of broken.c's module would fail). */
+static br_pipeline_opts check_opts_for(const char *const *suites) {
+    br_pipeline_opts o;
+    memset(&o, 0, sizeof o);
+    o.suites = suites;
+    o.n_suites = 1;
+    br_measure_layer_init(&o.run.measure);
+    br_gate_opts_init(&o.gate);
+    o.run.quiet = 1;
+    o.run.cache_dir = cache_arg + strlen("--cache-dir=");
+    o.check = 1;
+    return o;
+}
+
+Test(check, the_pipeline_stops_after_the_build) {
+    cr_redirect_stderr(); /* broken.c's diagnostics */
+    const char *suites[] = {E2E "/failures.yaml"};
+    br_pipeline_opts o = check_opts_for(suites);
+    br_outcome out;
+    cr_assert_eq(br_pipeline_run(&out, &o), 0);
+    cr_assert(out.checked);
+    cr_assert_eq(out.modules, 2);
+    cr_assert_eq(out.modules_failed, 1);
+    cr_assert_eq(out.ok, 5, "sum_wrong, sum_setup_fails, ... are not run: %zu ok", out.ok);
+    cr_assert_eq(out.failed, 1); /* from_broken */
+    cr_assert_eq(br_exit_status(&out), 2);
+
+    o.run.patterns = (const char *const[]){"sum_*"};
+    o.run.n_patterns = 1;
+    cr_assert_eq(br_pipeline_run(&out, &o), 0);
+    cr_assert_eq(out.ok, 5);
+    cr_assert_eq(out.failed, 0);
+    cr_assert_eq(out.modules_failed, 1, "broken.c is still built");
+    cr_assert_eq(br_exit_status(&out), 2, "a source that does not compile fails check");
 }
