@@ -72,23 +72,23 @@ static void made_dispose(made *m, int undo) {
     m->n = 0;
 }
 
-/* Each folder of `path` from the top down ("a", "a/b" for "a/b/c"), and
- * `path` itself when whole; fn returns nonzero to stop. Returns fn's. */
-static int each_dir(const char *path, int whole, int (*fn)(const char *dir, void *ctx), void *ctx) {
+/* Each folder above the file `path`, from the top down ("a", "a/b" for
+ * "a/b/c"); fn returns nonzero to stop. Returns fn's, or 1 after a message
+ * when path is too long. */
+static int each_dir(const char *path, int (*fn)(const char *dir, void *ctx), void *ctx) {
     char buf[4096];
     size_t len = strlen(path);
-    if (len >= sizeof buf)
-        return fn(path, ctx);
+    if (len >= sizeof buf) {
+        br_msg_error(PROG, "%.64s...: path too long", path);
+        return 1;
+    }
     memcpy(buf, path, len + 1);
-    for (size_t i = 1; i <= len; i++) {
-        if (buf[i] != '/' && !(whole && buf[i] == '\0'))
+    for (size_t i = 1; i < len; i++) {
+        if (buf[i] != '/' || buf[i - 1] == '/') /* "a//b" once */
             continue;
-        if (buf[i - 1] == '/')
-            continue; /* "a//b" */
-        char c = buf[i];
         buf[i] = '\0';
         int rc = fn(buf, ctx);
-        buf[i] = c;
+        buf[i] = '/';
         if (rc)
             return rc;
     }
@@ -120,7 +120,9 @@ static int check_targets(char *const *paths) {
             br_msg_error(PROG, "%s: %s", paths[i], strerror(errno));
             in_way++;
         } else {
-            each_dir(paths[i], 0, dir_is_not_one, &in_way);
+            int before = in_way;
+            if (each_dir(paths[i], dir_is_not_one, &in_way) != 0 && in_way == before)
+                in_way++; /* too long */
         }
     }
     return in_way;
@@ -150,7 +152,7 @@ static int write_template(FILE *f, void *ctx) {
 static int write_all(char *const *paths) {
     made m = {.n = 0};
     for (size_t i = 0; i < br_init_n_templates; i++) {
-        if (each_dir(paths[i], 0, make_dir, &m) != 0)
+        if (each_dir(paths[i], make_dir, &m) != 0)
             goto fail;
         int rc = br_write_new(paths[i], write_template, (void *)&br_init_templates[i]);
         if (rc != 0) {

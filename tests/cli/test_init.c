@@ -176,6 +176,20 @@ Test(init, one_existing_target_stops_every_write) {
     e2e_free(&r);
 }
 
+Test(init, a_dangling_link_is_in_the_way_too) {
+    char *suites = br_strfmt("%s/suites", tmp), *link = br_strfmt("%s/example.yaml", suites);
+    cr_assert_eq(mkdir(suites, 0777), 0);
+    cr_assert_eq(symlink("/nonexistent/suite.yaml", link), 0);
+    e2e_result r = run_init(tmp, NULL);
+    cr_assert_eq(r.status, 2, "exit %d\nstdout:\n%s", r.status, r.out);
+    cr_assert(strstr(r.err, "suites/example.yaml already exists"), "stderr:\n%s", r.err);
+    const char *only[] = {"?suites/example.yaml"}; /* the link, nothing else */
+    expect_files(tmp, only, 1);
+    e2e_free(&r);
+    free(link);
+    free(suites);
+}
+
 Test(init, a_file_where_a_folder_goes_is_refused) {
     free(e2e_put("suites", "not a folder\n"));
     e2e_result r = run_init(tmp, NULL);
