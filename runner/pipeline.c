@@ -29,6 +29,8 @@ int br_exit_status(const br_outcome *o) {
         return EXIT_BAD_INPUT;
     if (o->listed)
         return EXIT_OK;
+    if (o->checked)
+        return o->failed || o->modules_failed ? EXIT_BAD_INPUT : EXIT_OK;
     if (o->stopped)
         return 128 + o->stopped;
     if (o->failed || o->write_failed)
@@ -141,6 +143,37 @@ static int build_and_execute(pipeline *p) {
     return 0;
 }
 
+/* benchrun check: build every suite as a run would (kernels compiled and
+ * resolved, diagnostics on stderr), then count its modules and what its
+ * cases would come to; nothing is measured. */
+static int check_all(br_outcome *out, pipeline *p) {
+    if (br_session_open(&p->session, &p->ro) != 0) {
+        br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
+        return -1;
+    }
+    for (size_t i = 0; i < p->n_jobs; i++) {
+        const br_job *j = &p->jobs[i];
+        if (br_session_build_job(p->session, &p->jobs[i]) != 0) {
+            br_log(BR_LOG_ERROR, "%s\n", br_error_get());
+            return -1;
+        }
+        for (size_t m = 0; m < j->built->n_mods; m++) {
+            br_module_state st = j->built->mods[m].state;
+            out->modules++;
+            out->modules_failed += st == BR_MODULE_FAILED;
+            out->modules_skipped += st == BR_MODULE_SKIPPED;
+        }
+        for (size_t c = 0; c < j->plan.n_cases; c++) {
+            br_case_status st = br_job_case_ref(j, c)->status;
+            out->ok += st == BR_STATUS_OK;
+            out->failed += st == BR_STATUS_FAILED;
+            out->skipped += st == BR_STATUS_SKIPPED;
+        }
+    }
+    out->checked = 1;
+    return 0;
+}
+
 /* Counts, rules and comparisons of every run. */
 static void gate_all(br_outcome *out, pipeline *p) {
     const br_gate_opts *g = &p->o->gate;
@@ -220,6 +253,10 @@ int br_pipeline_run(br_outcome *out, const br_pipeline_opts *o) {
         list_all(&p);
         out->listed = 1;
         rc = 0;
+        goto done;
+    }
+    if (o->check) {
+        rc = check_all(out, &p);
         goto done;
     }
     if (o->before_measure)

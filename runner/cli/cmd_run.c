@@ -116,6 +116,8 @@ const br_opt_cmd br_cmd_run_spec = {
     "usage: benchrun [options] SUITE.yaml...\n"
     "       benchrun compare [options] OLD.json NEW.json\n"
     "       benchrun history DIR [-k GLOB] [-p NAME=VALUE] [--plot FILE.svg]\n"
+    "       benchrun check [options] SUITE.yaml...\n"
+    "       benchrun init [DIR]\n"
     "\n"
     "Compile, verify and measure the kernels of each suite and print a table.\n"
     "\n"
@@ -224,11 +226,13 @@ int br_cmd_run(int argc, char **argv) {
 }
 
 void br_cmd_man(FILE *f) {
-    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec};
-    br_opt_man(f, cmds, 3, BR_VERSION);
+    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec,
+                                &br_cmd_init_spec, &br_cmd_check_spec};
+    br_opt_man(f, cmds, sizeof cmds / sizeof *cmds, BR_VERSION);
 }
 
 void br_cmd_completion_bash(FILE *f) {
-    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec};
-    br_opt_completion_bash(f, cmds, 3);
+    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec,
+                                &br_cmd_init_spec, &br_cmd_check_spec};
+    br_opt_completion_bash(f, cmds, sizeof cmds / sizeof *cmds);
 }

@@ -9,6 +9,8 @@
 extern const br_opt_cmd br_cmd_run_spec;
 extern const br_opt_cmd br_cmd_compare_spec;
 extern const br_opt_cmd br_cmd_history_spec;
+extern const br_opt_cmd br_cmd_init_spec;
+extern const br_opt_cmd br_cmd_check_spec;
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -21,6 +23,24 @@ int br_cmd_run(int argc, char **argv);
  * baseline rules; prints the table of NEW with the comparison. Returns the
  * exit status: 0, 2 (bad input or usage) or 3 (a case is slower). */
 int br_cmd_compare(int argc, char **argv);
+
+/* `benchrun init [DIR]` (argv[0] is "init"): write the scaffold of a
+ * kernel repository into DIR (default "."): suites/example.yaml,
+ * kernels/example_cpu.c, kernels/example.cu, baselines/README.md and
+ * .github/workflows/benchrun.yml, from the templates embedded at build time
+ * (init_templates.h). Checks every target first: when one exists, names
+ * each on stderr and writes nothing. Prints what it made and the next
+ * commands. Returns the exit status: 0, or 2 (a target exists, a write
+ * failed (what was made is removed), or bad usage). */
+int br_cmd_init(int argc, char **argv);
+
+/* `benchrun check [options] SUITE.yaml...` (argv[0] is "check"): each
+ * suite through the pipeline's prepare and build (br_pipeline_opts.check):
+ * loaded, planned, its sources compiled and its kernels resolved, nothing
+ * measured. Messages as a run gives them on stderr; one summary line per
+ * suite on stdout. Returns the exit status: 0 every suite would run, 2 bad
+ * input, an unknown kernel or a module that does not compile (or bad usage). */
+int br_cmd_check(int argc, char **argv);
 
 /* Write the man page (roff) or the bash completion of every command to f. */
 void br_cmd_man(FILE *f);

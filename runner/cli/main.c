@@ -14,8 +14,10 @@ typedef struct br_cmd {
 } br_cmd;
 
 static const br_cmd commands[] = {
+    {"check", br_cmd_check},
     {"compare", br_cmd_compare},
     {"history", br_history_main},
+    {"init", br_cmd_init},
 };
 
 int main(int argc, char **argv) {
