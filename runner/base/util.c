@@ -72,6 +72,21 @@ char *br_path_dir(const char *path) {
     return d;
 }
 
+char *br_exe_dir(void) {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        br_error_set("/proc/self/exe: cannot read the link: %s", strerror(errno));
+        return NULL;
+    }
+    if ((size_t)n >= sizeof exe - 1) {
+        br_error_set("/proc/self/exe: path longer than %d bytes", PATH_MAX - 2);
+        return NULL;
+    }
+    exe[n] = '\0';
+    return br_path_dir(exe);
+}
+
 int br_has_suffix(const char *s, const char *suffix) {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;

@@ -28,6 +28,12 @@ char *br_path_join(const char *dir, const char *name);
  * Caller frees; NULL (error set) when out of memory. */
 char *br_path_dir(const char *path);
 
+/* The directory that holds the running executable, from /proc/self/exe with
+ * symbolic links resolved ("/usr/bin" for /usr/bin/benchrun), so paths
+ * relative to it survive a moved install prefix. Caller frees; NULL (error
+ * set) when /proc is not mounted or out of memory. */
+char *br_exe_dir(void);
+
 /* 1 when `s` ends with `suffix`. */
 int br_has_suffix(const char *s, const char *suffix);
 

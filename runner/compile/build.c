@@ -274,7 +274,24 @@ char *br_build_default_cache_dir(void) {
 
 const char *br_build_include_dir(void) {
     const char *env = getenv("BENCHRUN_INCLUDE_DIR");
-    return env && env[0] ? env : BR_KERNEL_INCLUDE_DIR;
+    if (env && env[0])
+        return env;
+    /* An installed benchrun: PREFIX/bin/benchrun beside PREFIX/include/benchrun
+     * (GNUInstallDirs' layout), found once per process. */
+    static char installed[PATH_MAX];
+    static int looked;
+    if (!looked) {
+        looked = 1;
+        char *bin = br_exe_dir();
+        char *inc = bin ? br_strfmt("%s/../include/benchrun", bin) : NULL;
+        char *hdr = inc ? br_path_join(inc, "benchrun_kernel.h") : NULL;
+        if (hdr && access(hdr, R_OK) == 0 && !realpath(inc, installed))
+            installed[0] = '\0';
+        free(hdr);
+        free(inc);
+        free(bin);
+    }
+    return installed[0] ? installed : BR_KERNEL_INCLUDE_DIR;
 }
 
 static const char *nvcc_path(void) {

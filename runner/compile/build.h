@@ -125,8 +125,12 @@ int br_build_key(char out[41], const char *source, const char *compiler,
                  const char *compiler_version, const char *const *flags, size_t n_flags,
                  const char *const *include_dirs, size_t n_include_dirs);
 
-/* The directory holding benchrun_kernel.h: $BENCHRUN_INCLUDE_DIR, or the
- * source tree's kernels/ directory benchrun was built from. Borrowed. */
+/* The directory holding benchrun_kernel.h (and benchrun_cuda.h), the first of:
+ * $BENCHRUN_INCLUDE_DIR when set and non-empty; EXEDIR/../include/benchrun
+ * when benchrun_kernel.h is readable there, EXEDIR being the directory of the
+ * running executable (/proc/self/exe), so an installed benchrun finds its own
+ * header under a moved prefix; else the source tree's kernels/ directory
+ * benchrun was built from (a build tree). Borrowed (static storage). */
 const char *br_build_include_dir(void);
 
 /* Close and release; accepts NULL. */

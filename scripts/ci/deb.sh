@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# CI: the Debian package's round trip. Builds benchrun_<version>_<arch>.deb
+# from a configured and built build directory (cpack -G DEB), installs it with
+# apt-get, then, from an empty directory outside the source tree, scaffolds a
+# kernel repository (`benchrun init`), runs its suites, saves a baseline, runs
+# again against it, checks `pkg-config --cflags benchrun` and a module built
+# by hand with it, and finally removes the package and checks that every file
+# it installed is gone. Needs root (apt-get); CI runs as root.
+#
+#   scripts/ci/deb.sh [BUILD_DIR]      # default: build
+set -euo pipefail
+src=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$src/build}" && pwd)
+export DEBIAN_FRONTEND=noninteractive
+[ "$(id -u)" -eq 0 ] || { echo "deb.sh: needs root (apt-get install)" >&2; exit 1; }
+
+step() { printf '\n== deb.sh: %s\n' "$*"; }
+fail() { echo "deb.sh: FAILED: $*" >&2; exit 1; }
+# expect STATUS CMD...: run CMD, fail unless it exits with STATUS.
+expect() {
+  local want=$1 st=0
+  shift
+  echo "+ $*"
+  "$@" || st=$?
+  [ "$st" -eq "$want" ] || fail "'$*' exited $st, expected $want"
+}
+
+work=$(mktemp -d /tmp/benchrun-deb-XXXXXX)
+case "$work" in "$src"/*) fail "the work directory is inside the source tree" ;; esac
+installed_by_us=0
+cleanup() {
+  if [ "$installed_by_us" -eq 1 ] && dpkg -s benchrun >/dev/null 2>&1; then
+    apt-get remove -y -qq "${apt_opts[@]}" benchrun >/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+apt_opts=(--no-install-recommends -o DPkg::Lock::Timeout=300)
+
+step "package"
+rm -f "$build"/benchrun_*.deb
+(cd "$build" && cpack -G DEB >/dev/null)
+debs=("$build"/benchrun_*.deb)
+if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then fail "cpack made no single benchrun_*.deb"; fi
+deb=${debs[0]}
+dpkg-deb -I "$deb"
+dpkg-deb -f "$deb" Depends | grep -q 'libyaml' || fail "Depends lacks libyaml"
+dpkg-deb -f "$deb" Depends | grep -q 'libgit2' || fail "Depends lacks libgit2"
+dpkg-deb -f "$deb" Depends | grep -q 'libjansson' || fail "Depends lacks libjansson"
+
+step "install"
+if dpkg -s benchrun >/dev/null 2>&1; then apt-get remove -y -qq "${apt_opts[@]}" benchrun >/dev/null; fi
+cp "$deb" "$work/"
+# Without the Recommends (gnuplot-nox): Depends alone must make it work.
+installed_by_us=1
+(cd "$work" && apt-get install -y -qq "${apt_opts[@]}" ./"$(basename "$deb")" >/dev/null)
+installed=$(dpkg -L benchrun)
+[ "$(command -v benchrun)" = /usr/bin/benchrun ] || fail "benchrun is not /usr/bin/benchrun"
+for f in /usr/include/benchrun/benchrun_kernel.h /usr/include/benchrun/benchrun_cuda.h \
+         /usr/share/bash-completion/completions/benchrun /usr/share/pkgconfig/benchrun.pc \
+         /usr/share/benchrun/suites/reduction.yaml; do
+  [ -f "$f" ] || fail "$f is not installed"
+done
+benchrun --version
+
+step "pkg-config, and a module built by hand"
+cflags=$(pkg-config --cflags benchrun | xargs) # without pkg-config's trailing space
+echo "pkg-config --cflags benchrun: $cflags"
+[ "$cflags" = "-I/usr/include/benchrun" ] || fail "unexpected Cflags: $cflags"
+mkdir "$work/byhand"
+cat >"$work/byhand/k.c" <<'EOF'
+#include "benchrun_kernel.h"
+static int run(br_case *c) { (void)c; return 0; }
+static int verify(br_case *c) { (void)c; return 0; }
+static const br_kernel k[] = {{"nop", 0, run, verify, 0}};
+BR_MODULE(k);
+EOF
+# shellcheck disable=SC2086 # $cflags is a list of flags
+expect 0 cc -O2 -shared -fPIC $cflags "$work/byhand/k.c" -o "$work/byhand/k.so"
+
+step "a kernel repository, from an empty directory outside the source tree"
+mkdir "$work/empty"
+cd "$work/empty"
+[ -z "$(ls -A)" ] || fail "$PWD is not empty"
+usage=$(benchrun --help 2>&1 || true) # not piped: grep -q would end benchrun with SIGPIPE
+if grep -q '^ *benchrun init' <<<"$usage"; then
+  expect 0 benchrun init mykernels
+  expect 2 benchrun init mykernels # refuses to overwrite
+else
+  # Until `benchrun init` exists: a one-kernel host suite, as init writes.
+  echo "deb.sh: this benchrun has no 'init'; writing a host suite by hand"
+  mkdir -p mykernels/suites mykernels/kernels mykernels/baselines
+  cat >mykernels/suites/sum.yaml <<'EOF'
+name: sum
+source: ../kernels/sum.c
+kernels: [sum]
+params:
+  n: {pow2: [12, 16, 4]}
+bytes: 4 * n
+measure: {min_time: 1ms, timeout: 1s}
+EOF
+  cat >mykernels/kernels/sum.c <<'EOF'
+#include <stdlib.h>
+#include "benchrun_kernel.h"
+typedef struct { float *x; int64_t n; volatile float got; float want; } st;
+static int setup(br_case *c) {
+  st *s = calloc(1, sizeof *s);
+  if (!s) return c->api->fail(c, "out of memory");
+  c->state = s;
+  if (c->api->param(c, "n", &s->n) != 0) return -1;
+  if (!(s->x = c->api->alloc(c, (size_t)s->n * sizeof *s->x, BR_MEM_HOST))) return -1;
+  for (int64_t i = 0; i < s->n; i++) s->x[i] = 1.0f;
+  s->want = (float)s->n;
+  return 0;
+}
+static int run(br_case *c) {
+  st *s = c->state;
+  float a = 0;
+  for (int64_t i = 0; i < s->n; i++) a += s->x[i];
+  s->got = a;
+  return 0;
+}
+static int verify(br_case *c) {
+  st *s = c->state;
+  return s->got == s->want ? 0 : c->api->fail(c, "sum %g, expected %g", s->got, s->want);
+}
+static void teardown(br_case *c) { free(c->state); }
+static const br_kernel kernels[] = {{"sum", setup, run, verify, teardown}};
+BR_MODULE(kernels);
+EOF
+fi
+cd mykernels
+export XDG_CACHE_HOME="$work/cache"
+expect 0 benchrun suites/*.yaml
+expect 0 benchrun --save-baseline suites/*.yaml
+ls -R baselines
+[ -n "$(find baselines -name '*.json')" ] || fail "--save-baseline wrote no baselines/*/*.json"
+# Against the baseline: the comparison is printed; a host kernel rerun on a
+# shared CI machine may move by tens of percent (README, "Rerun spread"), so
+# the gate only reports here.
+out=$(benchrun --fail-on never suites/*.yaml 2>&1) || fail "the comparison run failed: $out"
+echo "$out"
+echo "$out" | grep -q '^vs baseline: ' || fail "the second run printed no comparison with the baseline"
+
+step "remove"
+cd /
+apt-get remove -y -qq "${apt_opts[@]}" benchrun >/dev/null
+dpkg -s benchrun >/dev/null 2>&1 && [ "$(dpkg-query -W -f='${Status}' benchrun)" != "deinstall ok config-files" ] &&
+  fail "benchrun is still installed"
+left=0
+while IFS= read -r f; do
+  if [ -f "$f" ] || [ -L "$f" ]; then echo "left behind: $f" >&2; left=1; fi
+done <<<"$installed"
+[ "$left" -eq 0 ] || fail "files of the package remain after apt-get remove"
+hash -r
+! command -v benchrun >/dev/null || fail "benchrun is still on PATH: $(command -v benchrun)"
+echo "deb.sh: the package installs, runs from $work/empty/mykernels and removes cleanly"
