@@ -12,16 +12,18 @@
 #include "measure/execute.h"
 #include "measure/session.h"
 #include "plan/job.h"
+#include "plan/shard.h"
 #include "outputs.h"
 
 /* Everything one invocation asks for. */
 typedef struct br_pipeline_opts {
     const char *const *suites; /* suite files, in order */
     size_t n_suites;
-    br_run_opts run;    /* patterns, -p params, measurement overlay, jobs, cache dir, quiet */
-    br_gate_opts gate;  /* baseline options */
-    br_outputs outputs; /* files and the table */
-    int list;           /* --list: print the planned cases and stop */
+    br_run_opts run;     /* patterns, -p params, measurement overlay, jobs, cache dir, quiet */
+    br_gate_opts gate;   /* baseline options */
+    br_outputs outputs;  /* files and the table */
+    int list;            /* --list: print the planned cases and stop */
+    br_shard_opts shard; /* --shard I/N, --shard-times: run one part of the plan (plan/shard.h) */
     /* Called (when not NULL) once every suite is prepared, before the
      * session opens: the command line installs its signal handlers. */
     void (*before_measure)(void);
