@@ -267,12 +267,16 @@ int br_cmd_run(int argc, char **argv) {
     return status;
 }
 
+/* Every command, for the man page and the completion. */
+static const br_opt_cmd *const all_cmds[] = {
+    &br_cmd_run_spec,   &br_cmd_compare_spec, &br_cmd_history_spec,
+    &br_cmd_merge_spec, &br_cmd_report_spec,
+};
+
 void br_cmd_man(FILE *f) {
-    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec};
-    br_opt_man(f, cmds, 3, BR_VERSION);
+    br_opt_man(f, all_cmds, sizeof all_cmds / sizeof *all_cmds, BR_VERSION);
 }
 
 void br_cmd_completion_bash(FILE *f) {
-    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec};
-    br_opt_completion_bash(f, cmds, 3);
+    br_opt_completion_bash(f, all_cmds, sizeof all_cmds / sizeof *all_cmds);
 }

@@ -16,6 +16,8 @@ typedef struct br_cmd {
 static const br_cmd commands[] = {
     {"compare", br_cmd_compare},
     {"history", br_history_main},
+    {"merge", br_cmd_merge},
+    {"report", br_cmd_report},
 };
 
 int main(int argc, char **argv) {
