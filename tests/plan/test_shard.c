@@ -323,4 +323,20 @@ Test(shard, list_shows_a_shards_cases) {
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "shards are numbered 1 to 3"), "%s", r.err);
     e2e_free(&r);
+    /* What a part cannot do: save a baseline, write into the results directory. */
+    const char *save[] = {"--shard", "1/2", "--save-baseline", SHARD_A, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, save), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--save-baseline with --shard"), "%s", r.err);
+    e2e_free(&r);
+    const char *dir[] = {"--shard", "1/2", "--results-dir", tmp, SHARD_A, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, dir), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--results-dir with --shard"), "%s", r.err);
+    e2e_free(&r);
+    const char *times[] = {"--shard-times", "x.json", SHARD_A, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, times), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "it needs --shard I/N"), "%s", r.err);
+    e2e_free(&r);
 }
