@@ -298,7 +298,8 @@ static int costs_read(cost_table *t, char **ids, const br_shard_opts *o, const b
         if (rc != 0)
             return -1;
     }
-    qsort(t->v, t->n, sizeof *t->v, cost_cmp);
+    if (t->n > 1)
+        qsort(t->v, t->n, sizeof *t->v, cost_cmp);
     return 0;
 }
 
