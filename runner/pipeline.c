@@ -72,9 +72,16 @@ static int prepare_all(pipeline *p) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             return -1;
         }
-        p->ro.total_cases += p->jobs[i].plan.n_cases;
     }
-    return check_params(p);
+    if (check_params(p) != 0)
+        return -1;
+    if (br_shard_select(p->jobs, p->n_jobs, &p->o->shard, &p->ro) != 0) {
+        br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
+        return -1;
+    }
+    for (size_t i = 0; i < p->n_jobs; i++)
+        p->ro.total_cases += p->jobs[i].plan.n_cases;
+    return 0;
 }
 
 static void list_job(FILE *f, const br_job *j) {
@@ -115,6 +122,8 @@ static void list_all(const pipeline *p) {
     if (p->n_jobs > 1)
         printf("%zu case(s) in %zu suites, %zu kernel module(s) to build\n", cases, p->n_jobs,
                modules);
+    if (p->o->shard.index)
+        br_shard_list_summary(stdout, p->jobs, p->n_jobs);
 }
 
 /* Build every suite's kernels and resolve their names before measuring
@@ -138,6 +147,8 @@ static int build_and_execute(pipeline *p) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             return -1;
         }
+        p->runs[i].shard = p->jobs[i].shard; /* --shard: the part's record moves to its run */
+        p->jobs[i].shard = NULL;
         p->run_ptrs[p->n_runs++] = &p->runs[i];
     }
     return 0;

@@ -12,6 +12,7 @@
 #include "measure/execute.h"
 #include "measure/session.h"
 #include "plan/job.h"
+#include "plan/shard.h"
 #include "outputs.h"
 
 /* Everything one invocation asks for. */
@@ -24,6 +25,7 @@ typedef struct br_pipeline_opts {
     int list;           /* --list: print the planned cases and stop */
     int check;          /* benchrun check: prepare and build every suite (kernels compiled and
                            resolved), count what a run would do, and stop before measuring */
+    br_shard_opts shard; /* --shard I/N, --shard-times: run one part of the plan (plan/shard.h) */
     /* Called (when not NULL) once every suite is prepared, before the
      * session opens: the command line installs its signal handlers. */
     void (*before_measure)(void);

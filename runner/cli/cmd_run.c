@@ -13,6 +13,26 @@
 
 #define AT BR_CLI_AT
 
+/* --shard I/N into the br_shard_opts at dst. */
+static int shard_opt(void *dst, const char *option, const char *arg) {
+    (void)option;
+    br_shard_opts *o = dst;
+    return br_shard_parse(&o->index, &o->count, arg);
+}
+
+/* --shard-times FILE appended to the br_shard_opts at dst (freed by br_cmd_run). */
+static int shard_times_opt(void *dst, const char *option, const char *arg) {
+    br_shard_opts *o = dst;
+    if (!arg[0])
+        return br_error_set("%s expects a results file", option);
+    const char **v = realloc(o->times, (o->n_times + 1) * sizeof *v);
+    if (!v)
+        return br_error_nomem();
+    o->times = v;
+    o->times[o->n_times++] = arg;
+    return 0;
+}
+
 /* Rows name their leading fields in order and leave the rest zero. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -27,6 +47,15 @@ static const br_opt_spec run_opts[] = {
      br_cli_param_unique},
     {BR_OPT_FLAG, "list", 0, AT(p.list), NULL,
      "print the planned cases (and the plan's size) and exit", .flag_value = 1},
+    {BR_OPT_FN, "shard", 0, AT(p.shard), "I/N",
+     "run only the I-th of N parts of the plan (I from 1);\n"
+     "the same case lands in the same shard on every machine\n"
+     "(merge the parts with benchrun merge)",
+     shard_opt},
+    {BR_OPT_FN, "shard-times", 0, AT(p.shard), "FILE",
+     "balance the shards by the cases' measured times in FILE\n"
+     "(a results file or baseline; repeatable; else by count)",
+     shard_times_opt},
     {BR_OPT_FN, "budget", 0, AT(p.run.budget_ns), "DUR",
      "bound the whole run's measuring time, e.g. 10m: each case's\n"
      "warmup and timeout are shortened to fit (suite: budget)",
@@ -118,6 +147,8 @@ const br_opt_cmd br_cmd_run_spec = {
     "       benchrun history DIR [-k GLOB] [-p NAME=VALUE] [--plot FILE.svg]\n"
     "       benchrun check [options] SUITE.yaml...\n"
     "       benchrun init [DIR]\n"
+    "       benchrun merge (-o OUT.json | --results-dir DIR) PART.json...\n"
+    "       benchrun report [options] RESULTS.json\n"
     "\n"
     "Compile, verify and measure the kernels of each suite and print a table.\n"
     "\n"
@@ -133,6 +164,22 @@ const br_opt_cmd br_cmd_run_spec = {
     "input or usage; 3 a case is slower than the baseline (see --fail-on);\n"
     "130 / 143 interrupted by SIGINT / SIGTERM.\n",
     run_opts, 0};
+
+/* What --shard cannot go with: 0, or -1 after a message. */
+static int check_shard(const br_pipeline_opts *p) {
+    const char *err = NULL;
+    if (p->shard.n_times && !p->shard.index)
+        err = "--shard-times balances shards: it needs --shard I/N";
+    else if (p->shard.index && p->gate.save)
+        err = "--save-baseline with --shard: parts saved at once overwrite each other's\n"
+              "baseline; merge the parts, then: benchrun report MERGED.json --save-baseline";
+    else if (p->shard.index && p->outputs.results_dir)
+        err = "--results-dir with --shard: history would read a part as a whole run; write\n"
+              "the part with --json, then: benchrun merge --results-dir DIR PART.json...";
+    if (err)
+        br_msg_error("benchrun", "%s", err);
+    return err ? -1 : 0;
+}
 
 /* The checks that need every option: 0, or -1 after a message. */
 static int check_run(const br_cli_opts *o, size_t n_suites) {
@@ -160,6 +207,8 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         fprintf(stderr, "%s\n", br_error_get());
         return -1;
     }
+    if (check_shard(p) != 0)
+        return -1;
     if (p->gate.baseline && n_suites > 1) {
         br_msg_error("benchrun", "--baseline names one file: give one suite with it");
         return -1;
@@ -221,18 +270,21 @@ int br_cmd_run(int argc, char **argv) {
         status = br_exit_status(&out);
     }
     free(a.args);
+    free(o.p.shard.times);
     br_cli_opts_dispose(&o);
     return status;
 }
 
+/* Every command, for the man page and the completion. */
+static const br_opt_cmd *const all_cmds[] = {
+    &br_cmd_run_spec,  &br_cmd_compare_spec, &br_cmd_history_spec, &br_cmd_check_spec,
+    &br_cmd_init_spec, &br_cmd_merge_spec,   &br_cmd_report_spec,
+};
+
 void br_cmd_man(FILE *f) {
-    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec,
-                                &br_cmd_init_spec, &br_cmd_check_spec};
-    br_opt_man(f, cmds, sizeof cmds / sizeof *cmds, BR_VERSION);
+    br_opt_man(f, all_cmds, sizeof all_cmds / sizeof *all_cmds, BR_VERSION);
 }
 
 void br_cmd_completion_bash(FILE *f) {
-    const br_opt_cmd *cmds[] = {&br_cmd_run_spec, &br_cmd_compare_spec, &br_cmd_history_spec,
-                                &br_cmd_init_spec, &br_cmd_check_spec};
-    br_opt_completion_bash(f, cmds, sizeof cmds / sizeof *cmds);
+    br_opt_completion_bash(f, all_cmds, sizeof all_cmds / sizeof *all_cmds);
 }

@@ -11,6 +11,8 @@ extern const br_opt_cmd br_cmd_compare_spec;
 extern const br_opt_cmd br_cmd_history_spec;
 extern const br_opt_cmd br_cmd_init_spec;
 extern const br_opt_cmd br_cmd_check_spec;
+extern const br_opt_cmd br_cmd_merge_spec;  /* benchrun merge */
+extern const br_opt_cmd br_cmd_report_spec; /* benchrun report */
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -41,6 +43,17 @@ int br_cmd_init(int argc, char **argv);
  * suite on stdout. Returns the exit status: 0 every suite would run, 2 bad
  * input, an unknown kernel or a module that does not compile (or bad usage). */
 int br_cmd_check(int argc, char **argv);
+/* `benchrun merge (-o OUT.json | --results-dir DIR) PART.json...` (argv[0]
+ * is "merge"): merge the parts of a sharded plan (results/merge.h) into one
+ * results document, written atomically. Returns the exit status: 0 complete,
+ * 1 cases missing or failed (the merged file is written), 2 bad input or
+ * usage (parts of different plans, a case twice: nothing written). */
+int br_cmd_merge(int argc, char **argv);
+
+/* `benchrun report [options] RESULTS.json` (argv[0] is "report"): the gate,
+ * the table, the output files and --save-baseline for a results file, as a
+ * run does them. Returns the exit status as br_exit_status. */
+int br_cmd_report(int argc, char **argv);
 
 /* Write the man page (roff) or the bash completion of every command to f. */
 void br_cmd_man(FILE *f);

@@ -18,6 +18,8 @@ static const br_cmd commands[] = {
     {"compare", br_cmd_compare},
     {"history", br_history_main},
     {"init", br_cmd_init},
+    {"merge", br_cmd_merge},
+    {"report", br_cmd_report},
 };
 
 int main(int argc, char **argv) {

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "results/shardinfo.h"
 #include "suite/expr.h"
 
 /* Evaluate the `bytes` or `flops` expression(s) w for every case of the
@@ -133,5 +134,6 @@ void br_job_dispose(br_job *j) {
     free(j->variant_combo);
     if (j->built_free)
         j->built_free(j->built);
+    br_run_shard_free(j->shard);
     memset(j, 0, sizeof *j);
 }

@@ -37,6 +37,9 @@ typedef struct br_job {
                                    br_job_build sets it, and built_free, which br_job_dispose
                                    calls: the plan knows nothing of builds) */
     void (*built_free)(struct br_job_build *b);
+    /* --shard: the job's place in the sharded plan (plan/shard.h sets it; the
+     * pipeline moves it into the run); NULL for a whole plan. Owned. */
+    struct br_run_shard *shard;
 } br_job;
 
 /* Load the suite at `path`, apply the command-line measurement and

@@ -19,6 +19,7 @@
 #include "base/error.h"
 #include "json_case.h"
 #include "jsonread.h"
+#include "shardinfo.h"
 #include "stats.h"
 #include "base/util.h"
 
@@ -741,7 +742,7 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     if (load_kernels(c, kernels, r, &sorted) != 0)
         goto done;
     br_json_pop(c, old);
-    if (load_cases(c, cases, r, sorted) != 0)
+    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0)
         goto done;
     br_run_derive(r);
     rc = 0;

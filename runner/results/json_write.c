@@ -13,6 +13,7 @@
  *    "interrupted": "SIGINT" | "SIGTERM" | null (the signal that stopped the run; its
  *                   unfinished cases are "skipped" with stage "interrupted"),
  *    "params": [names], "kernels": [{"name", "source", "backend"}],
+ *    "shard": shard (only in a part of a sharded plan or their merge: shardinfo.h),
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
  *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
  *               "speedup", "verified", "commit", "date",
@@ -70,6 +71,7 @@
 #include "base/error.h"
 #include "json_case.h"
 #include "json_text.h"
+#include "shardinfo.h"
 
 static void put(br_json_builder *b, json_t *obj, const char *key, json_t *value) {
     if (!value || json_object_set_new(obj, key, value) != 0)
@@ -438,6 +440,8 @@ static json_t *run_json(br_json_builder *b, const br_run *r) {
         append(b, kernels, k);
     }
     put(b, o, "kernels", kernels);
+    if (r->shard) /* a part of a sharded plan, or their merge (shardinfo.h) */
+        put(b, o, "shard", br_shard_json_write(b, r));
     /* The cases are streamed in json_write, one at a time, where this marker is. */
     put(b, o, "cases", json_string(CASES_MARKER));
     if (r->comparison)

@@ -3,6 +3,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "shardinfo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -260,5 +261,6 @@ void br_run_dispose(br_run *r) {
     free(r->cases);
     br_comparison_dispose(r->comparison);
     free(r->comparison);
+    br_run_shard_free(r->shard);
     memset(r, 0, sizeof *r);
 }

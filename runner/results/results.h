@@ -181,6 +181,10 @@ typedef struct br_run {
      * run that went to its end. */
     char *interrupted;
 
+    /* A part of a sharded plan (--shard I/N) or a merge of the parts
+     * (shardinfo.h; owned); NULL for a run of a whole plan. */
+    struct br_run_shard *shard;
+
     br_regression_cfg regression; /* the rules a comparison of this run uses */
     br_comparison *comparison;    /* owned; this run against its baseline; NULL when not compared */
 } br_run;
