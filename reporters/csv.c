@@ -1,225 +1,268 @@
-/* csv.c - one row per case, RFC 4180: records end in CRLF, and a field that
- * holds a comma, a double quote, CR or LF is quoted (quotes doubled).
+/* csv.c - the "csv" reporter: one row per case, RFC 4180 (csv_table.h).
  *
- * Columns (units in the names; times are ns per execution):
+ * Every column has its unit in its name: _ns (nanoseconds per execution),
+ * _per_exec (per execution of the kernel), _per_s (per second; GB = 1e9
+ * bytes, GFLOP = 1e9 floating-point operations), _pct (percent, 0 to 100),
+ * _ratio (a plain ratio), _mhz (megahertz), n_ (a count); the rest are text
+ * or true/false.
+ *
  *   suite, kernel, <one per parameter of any run>, backend, status, stage,
- *   message, headline, clock (what the headline timing's samples measure:
- *   monotonic, events or kernel; empty when the case is not OK or that timing
- *   was not taken), bytes, flops, gbps, gflops, pct_peak, speedup, git_sha,
- *   device,
- *   then for each of the prefixes cold_ and batch_ (always both sets; empty
- *   cells when that timing was not taken or the case is not OK):
- *   median_ns, mean_ns, min_ns, max_ns, stddev_ns, noise (a fraction), q1_ns,
- *   q3_ns, iqr_ns, ci_low_ns, ci_high_ns (95% CI of the median), outliers,
- *   samples (kept), throttled (discarded), stop_reason, reps, graph (0/1 on a
- *   GPU, empty on the host), sm_mhz (median SM clock), event_median_ns (CUDA
- *   event time), kernel_median_ns (kernel clock: summed durations of the GPU
- *   operations), span_median_ns (first operation's start to the last one's
- *   end), ops (GPU operations per execution), samples_ns (the kept samples,
- *   space-separated, %.9g). The four GPU-clock columns are medians over the
- *   kept samples (br_timing), empty when not recorded (host cases, or CUPTI
- *   did not collect).
+ *   message, headline (which timing, cold or batch, gb_per_s ... speedup_ratio
+ *   use), clock (what the headline timing's samples measure: monotonic,
+ *   events or kernel; empty when the case is not OK or that timing was not
+ *   taken), bytes_per_exec, flop_per_exec, gb_per_s, gflop_per_s, peak_pct,
+ *   speedup_ratio, git_sha, device,
+ *   then for each of the prefixes cold_ and batch_ (empty cells when that
+ *   timing was not taken or the case is not OK): median_ns, mean_ns, min_ns,
+ *   max_ns, stddev_ns, noise_pct (100 stddev / mean), q1_ns, q3_ns, iqr_ns,
+ *   ci_low_ns, ci_high_ns (95% CI of the median), n_outliers, n_samples
+ *   (kept), n_throttled (discarded), stop_reason, reps_per_sample,
+ *   cuda_graph (true/false on a GPU, empty on the host), sm_clock_mhz (median
+ *   SM clock), event_median_ns (CUDA event time), kernel_median_ns (kernel
+ *   clock: summed durations of the GPU operations), span_median_ns (first
+ *   operation's start to the last one's end), gpu_ops_per_exec (median GPU
+ *   operations per execution). The four GPU-clock columns are medians over
+ *   the kept samples (br_timing), empty when not recorded (host cases, or
+ *   CUPTI did not collect).
  *
- * Numbers are written in the shortest of %.15g, %.16g, %.17g that reads back
- * (strtod) as the same double, so every figure is exact yet 41.7 stays
- * "41.7". Not-a-number and absent values are empty fields. */
+ * The samples themselves are not here (a cell of 10,000 samples outgrows a
+ * spreadsheet cell and Python's csv field limit): they are in the JSON
+ * document and in the "samples-csv" reporter's file (csv_samples.c).
+ *
+ * Columns other than the text ones of a case (suite ... device) are left
+ * out when empty in every row (csv_table.h), so a reader that sniffs types
+ * (DuckDB's read_csv) types every column: e.g. a host-only run has no
+ * sm_clock_mhz columns, a cold-only run no batch_ columns. */
 #include "reporter.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
+#include "csv_table.h"
 
-static void put_text(FILE *f, const char *s) {
-    if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+static int case_ok(const br_csv_row *row) {
+    return row->c->status == BR_STATUS_OK;
 }
 
-static void put_number(FILE *f, double v) {
-    if (!isfinite(v))
-        return;
-    char buf[40];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    fputs(buf, f);
+static const char *cell_status(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    return br_status_name(row->c->status);
 }
 
-static void sep(FILE *f) {
-    fputc(',', f);
+static const char *cell_stage(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    return row->c->stage;
 }
 
-/* Union of the runs' parameter names in order of first appearance (borrowed
- * strings); *out is owned by the caller. */
-static int param_union(const char ***out, size_t *n_out, const br_run *const *runs, size_t n_runs) {
-    size_t cap = 0, n = 0;
-    for (size_t i = 0; i < n_runs; i++)
-        cap += runs[i]->n_params;
-    const char **names = calloc(cap ? cap : 1, sizeof *names);
-    if (!names)
-        return br_error_set("out of memory writing CSV");
-    for (size_t i = 0; i < n_runs; i++) {
-        for (size_t p = 0; p < runs[i]->n_params; p++) {
-            const char *name = runs[i]->param_names[p];
-            size_t j = 0;
-            while (j < n && strcmp(names[j], name) != 0)
-                j++;
-            if (j == n)
-                names[n++] = name;
-        }
-    }
-    *out = names;
-    *n_out = n;
-    return 0;
+static const char *cell_message(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    return row->c->message;
 }
 
-/* The columns of one timing, after its prefix (cold_ or batch_). */
-static const char *const timing_columns[] = {
-    "median_ns",      "mean_ns",  "min_ns",     "max_ns",          "stddev_ns",
-    "noise",          "q1_ns",    "q3_ns",      "iqr_ns",          "ci_low_ns",
-    "ci_high_ns",     "outliers", "samples",    "throttled",       "stop_reason",
-    "reps",           "graph",    "sm_mhz",     "event_median_ns", "kernel_median_ns",
-    "span_median_ns", "ops",      "samples_ns",
+static const char *cell_headline(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    return row->run->measure.headline == BR_MODE_BATCH ? "batch" : "cold";
+}
+
+static const char *cell_clock(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    const br_timing *head = br_case_headline(row->run, row->c);
+    return case_ok(row) && head->present ? br_clock_name(head->clock) : NULL;
+}
+
+enum { FIG_BYTES, FIG_FLOPS, FIG_GBPS, FIG_GFLOPS, FIG_PEAK, FIG_SPEEDUP };
+
+static const char *cell_figure(char *buf, const br_csv_row *row, int arg) {
+    const br_case_result *c = row->c;
+    const double figures[] = {c->bytes, c->flops, c->gbps, c->gflops, c->pct_peak, c->speedup};
+    return br_csv_number(buf, figures[arg]);
+}
+
+static const char *cell_git_sha(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    const br_run *r = row->run;
+    return r->git.present && !r->git.unborn ? r->git.sha : NULL;
+}
+
+static const char *cell_device(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    return row->run->has_device ? row->run->device.name : row->run->host.cpu_model;
+}
+
+/* The fields of a timing; a timing column's arg is T_COLD or T_BATCH plus
+ * one of these. */
+enum {
+    TF_MEDIAN,
+    TF_MEAN,
+    TF_MIN,
+    TF_MAX,
+    TF_STDDEV,
+    TF_NOISE,
+    TF_Q1,
+    TF_Q3,
+    TF_IQR,
+    TF_CI_LOW,
+    TF_CI_HIGH,
+    TF_OUTLIERS,
+    TF_SAMPLES,
+    TF_THROTTLED,
+    TF_STOP,
+    TF_REPS,
+    TF_GRAPH,
+    TF_SM_MHZ,
+    TF_EVENT,
+    TF_KERNEL,
+    TF_SPAN,
+    TF_OPS,
 };
-#define N_TIMING_COLUMNS (sizeof timing_columns / sizeof timing_columns[0])
+enum { T_COLD = 0, T_BATCH = 64 };
 
-/* The cells of timing t, each preceded by a separator; all empty when the
- * case is not OK or t was not taken. */
-static void put_timing(FILE *f, const br_case_result *c, const br_timing *t, int gpu) {
-    if (c->status != BR_STATUS_OK || !t->present) {
-        for (size_t i = 0; i < N_TIMING_COLUMNS; i++)
-            sep(f);
-        return;
-    }
-    const br_stats *s = &t->stats;
-    const double stats[] = {s->median, s->mean, s->min, s->max,    s->stddev, s->noise,
+static const char *stat_cell(char *buf, const br_stats *s, int field) {
+    const double stats[] = {s->median, s->mean, s->min, s->max,    s->stddev, 100 * s->noise,
                             s->q1,     s->q3,   s->iqr, s->ci_low, s->ci_high};
-    for (size_t i = 0; i < sizeof stats / sizeof stats[0]; i++) {
-        sep(f);
-        if (s->n > 0)
-            put_number(f, stats[i]);
-    }
-    sep(f);
-    fprintf(f, "%zu", s->n_outliers);
-    sep(f);
-    fprintf(f, "%zu", t->n_samples);
-    sep(f);
-    fprintf(f, "%zu", t->n_throttled);
-    sep(f);
-    put_text(f, t->stop_reason);
-    sep(f);
-    fprintf(f, "%zu", t->reps);
-    sep(f);
-    if (gpu)
-        fprintf(f, "%d", t->graph ? 1 : 0);
-    sep(f);
-    put_number(f, t->sm_mhz_median);
+    return s->n > 0 ? br_csv_number(buf, stats[field]) : NULL;
+}
+
+static const char *count_cell(char *buf, size_t n) {
+    snprintf(buf, BR_CSV_CELL_MAX, "%zu", n);
+    return buf;
+}
+
+/* The GPU-clock medians: empty when their per-sample array was not recorded. */
+static const char *gpu_median_cell(char *buf, const br_timing *t, int field) {
     const double *arrays[] = {t->event_ns, t->kernel_ns, t->span_ns, t->ops};
     const double medians[] = {t->event_median_ns, t->kernel_median_ns, t->span_median_ns,
                               t->ops_median};
-    for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
-        sep(f);
-        if (arrays[i])
-            put_number(f, medians[i]);
-    }
-    sep(f);
-    for (size_t i = 0; t->samples && i < t->n_samples; i++)
-        fprintf(f, i ? " %.9g" : "%.9g", t->samples[i]);
+    int i = field - TF_EVENT;
+    return arrays[i] ? br_csv_number(buf, medians[i]) : NULL;
 }
 
-static void put_case(FILE *f, const br_run *r, const br_case_result *c, const char **names,
-                     size_t n_names) {
-    const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
-    int gpu = k && k->backend == BR_BACKEND_GPU;
+static const char *cell_timing(char *buf, const br_csv_row *row, int arg) {
+    const br_timing *t = arg >= T_BATCH ? &row->c->batch : &row->c->cold;
+    int field = arg % T_BATCH;
+    if (!case_ok(row) || !t->present)
+        return NULL;
+    const br_run_kernel *k =
+        row->c->kernel < row->run->n_kernels ? &row->run->kernels[row->c->kernel] : NULL;
+    switch (field) {
+    case TF_OUTLIERS:
+        return count_cell(buf, t->stats.n_outliers);
+    case TF_SAMPLES:
+        return count_cell(buf, t->n_samples);
+    case TF_THROTTLED:
+        return count_cell(buf, t->n_throttled);
+    case TF_STOP:
+        return t->stop_reason;
+    case TF_REPS:
+        return count_cell(buf, t->reps);
+    case TF_GRAPH:
+        return k && k->backend == BR_BACKEND_GPU ? (t->graph ? "true" : "false") : NULL;
+    case TF_SM_MHZ:
+        return br_csv_number(buf, t->sm_mhz_median);
+    case TF_EVENT:
+    case TF_KERNEL:
+    case TF_SPAN:
+    case TF_OPS:
+        return gpu_median_cell(buf, t, field);
+    default:
+        return stat_cell(buf, &t->stats, field);
+    }
+}
 
-    put_text(f, r->suite_name);
-    sep(f);
-    put_text(f, k ? k->name : NULL);
-    for (size_t j = 0; j < n_names; j++) {
-        sep(f);
-        for (size_t p = 0; p < r->n_params; p++) {
-            if (strcmp(r->param_names[p], names[j]) == 0) {
-                fprintf(f, "%lld", (long long)c->params[p]);
-                break;
-            }
-        }
+/* The columns after the parameters: 1 marks those left out when empty in
+ * every row. */
+#define TIMING_COLUMNS(P, T)                                                                       \
+    {P "median_ns", 1, cell_timing, T + TF_MEDIAN}, {P "mean_ns", 1, cell_timing, T + TF_MEAN},    \
+        {P "min_ns", 1, cell_timing, T + TF_MIN}, {P "max_ns", 1, cell_timing, T + TF_MAX},        \
+        {P "stddev_ns", 1, cell_timing, T + TF_STDDEV},                                            \
+        {P "noise_pct", 1, cell_timing, T + TF_NOISE}, {P "q1_ns", 1, cell_timing, T + TF_Q1},     \
+        {P "q3_ns", 1, cell_timing, T + TF_Q3}, {P "iqr_ns", 1, cell_timing, T + TF_IQR},          \
+        {P "ci_low_ns", 1, cell_timing, T + TF_CI_LOW},                                            \
+        {P "ci_high_ns", 1, cell_timing, T + TF_CI_HIGH},                                          \
+        {P "n_outliers", 1, cell_timing, T + TF_OUTLIERS},                                         \
+        {P "n_samples", 1, cell_timing, T + TF_SAMPLES},                                           \
+        {P "n_throttled", 1, cell_timing, T + TF_THROTTLED},                                       \
+        {P "stop_reason", 1, cell_timing, T + TF_STOP},                                            \
+        {P "reps_per_sample", 1, cell_timing, T + TF_REPS},                                        \
+        {P "cuda_graph", 1, cell_timing, T + TF_GRAPH},                                            \
+        {P "sm_clock_mhz", 1, cell_timing, T + TF_SM_MHZ},                                         \
+        {P "event_median_ns", 1, cell_timing, T + TF_EVENT},                                       \
+        {P "kernel_median_ns", 1, cell_timing, T + TF_KERNEL},                                     \
+        {P "span_median_ns", 1, cell_timing, T + TF_SPAN}, {                                       \
+        P "gpu_ops_per_exec", 1, cell_timing, T + TF_OPS                                           \
     }
-    sep(f);
-    put_text(f, k ? br_backend_name(k->backend) : NULL);
-    sep(f);
-    put_text(f, br_status_name(c->status));
-    sep(f);
-    put_text(f, c->stage);
-    sep(f);
-    put_text(f, c->message);
-    sep(f);
-    put_text(f, r->measure.headline == BR_MODE_BATCH ? "batch" : "cold");
-    sep(f);
-    const br_timing *head = br_case_headline(r, c);
-    if (c->status == BR_STATUS_OK && head->present)
-        put_text(f, br_clock_name(head->clock));
-    const double figures[] = {c->bytes, c->flops, c->gbps, c->gflops, c->pct_peak, c->speedup};
-    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
-        sep(f);
-        put_number(f, figures[i]);
+
+static const br_csv_col case_columns[] = {
+    {"backend", 0, br_csv_cell_backend, 0},
+    {"status", 0, cell_status, 0},
+    {"stage", 0, cell_stage, 0},
+    {"message", 0, cell_message, 0},
+    {"headline", 0, cell_headline, 0},
+    {"clock", 0, cell_clock, 0},
+    {"bytes_per_exec", 1, cell_figure, FIG_BYTES},
+    {"flop_per_exec", 1, cell_figure, FIG_FLOPS},
+    {"gb_per_s", 1, cell_figure, FIG_GBPS},
+    {"gflop_per_s", 1, cell_figure, FIG_GFLOPS},
+    {"peak_pct", 1, cell_figure, FIG_PEAK},
+    {"speedup_ratio", 1, cell_figure, FIG_SPEEDUP},
+    {"git_sha", 0, cell_git_sha, 0},
+    {"device", 0, cell_device, 0},
+    TIMING_COLUMNS("cold_", T_COLD),
+    TIMING_COLUMNS("batch_", T_BATCH),
+};
+#define N_CASE_COLUMNS (sizeof case_columns / sizeof case_columns[0])
+
+/* The columns of a document whose runs have the parameters names[0..n):
+ * suite, kernel, the parameters, case_columns. Owned by the caller. */
+static br_csv_col *columns_new(size_t *n_out, size_t n_names) {
+    size_t n = 2 + n_names + N_CASE_COLUMNS;
+    br_csv_col *cols = calloc(n, sizeof *cols);
+    if (!cols) {
+        br_error_set("out of memory writing CSV");
+        return NULL;
     }
-    sep(f);
-    if (r->git.present && !r->git.unborn)
-        put_text(f, r->git.sha);
-    sep(f);
-    put_text(f, r->has_device ? r->device.name : r->host.cpu_model);
-    put_timing(f, c, &c->cold, gpu);
-    put_timing(f, c, &c->batch, gpu);
-    fputs("\r\n", f);
+    cols[0] = (br_csv_col){"suite", 0, br_csv_cell_suite, 0};
+    cols[1] = (br_csv_col){"kernel", 0, br_csv_cell_kernel, 0};
+    memcpy(cols + 2 + n_names, case_columns, sizeof case_columns);
+    *n_out = n;
+    return cols;
 }
 
 /* Write a header row and one row per case of every run to f (columns at the
  * top of the file). The `device` column is the GPU's name, or the host CPU's
- * model in a run without a GPU; `headline` says which timing (cold or batch)
- * gbps, gflops, pct_peak and speedup use, and `clock` what that timing's
- * samples measure.
+ * model in a run without a GPU.
  * Returns 0, or -1 with the error set (out of memory, write error). */
 static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
                      const br_report_opts *opts) {
     (void)opts;
     const char **names = NULL;
-    size_t n_names = 0;
+    size_t n_names = 0, n_cols = 0;
+    br_csv_col *cols = NULL;
+    unsigned char *used = NULL;
     int rc = -1;
-    if (param_union(&names, &n_names, runs, n_runs) < 0)
+    if (br_csv_param_union(&names, &n_names, runs, n_runs) < 0 ||
+        !(cols = columns_new(&n_cols, n_names)))
         goto done;
-
-    fputs("suite,kernel", f);
-    for (size_t j = 0; j < n_names; j++) {
-        sep(f);
-        put_text(f, names[j]);
-    }
-    fputs(",backend,status,stage,message,headline,clock,bytes,flops,gbps,gflops,pct_peak,speedup,"
-          "git_sha,device",
-          f);
-    static const char *const prefixes[] = {"cold_", "batch_"};
-    for (size_t p = 0; p < 2; p++) {
-        for (size_t i = 0; i < N_TIMING_COLUMNS; i++)
-            fprintf(f, ",%s%s", prefixes[p], timing_columns[i]);
-    }
-    fputs("\r\n", f);
-    for (size_t i = 0; i < n_runs; i++) {
-        for (size_t c = 0; c < runs[i]->n_cases; c++)
-            put_case(f, runs[i], &runs[i]->cases[c], names, n_names);
+    for (size_t j = 0; j < n_names; j++)
+        cols[2 + j] = (br_csv_col){names[j], 1, br_csv_cell_param, (int)j};
+    if (!(used = br_csv_used_new(cols, n_cols)))
+        goto done;
+    br_csv_row row = {.param_names = names};
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            br_csv_put_header(f, cols, n_cols, used);
+        for (size_t i = 0; i < n_runs; i++) {
+            row.run = runs[i];
+            for (size_t c = 0; c < runs[i]->n_cases; c++) {
+                row.c = &runs[i]->cases[c];
+                if (pass == 0)
+                    br_csv_mark_used(used, cols, n_cols, &row);
+                else
+                    br_csv_put_row(f, cols, n_cols, used, &row);
+            }
+        }
     }
     if (fflush(f) != 0 || ferror(f)) {
         br_error_set("cannot write CSV: %s", strerror(errno));
@@ -227,6 +270,8 @@ static int csv_write(FILE *f, const br_run *const *runs, size_t n_runs,
     }
     rc = 0;
 done:
+    free(used);
+    free(cols);
     free(names);
     return rc;
 }

@@ -6,13 +6,14 @@
 /* Defined in table.c, csv.c, json.c, gbench.c and markdown.c. */
 extern const br_reporter br_reporter_table;
 extern const br_reporter br_reporter_csv;
+extern const br_reporter br_reporter_samples_csv; /* csv_samples.c */
 extern const br_reporter br_reporter_json;
 extern const br_reporter br_reporter_gbench;
 extern const br_reporter br_reporter_markdown;
 
 static const br_reporter *const registry[] = {
     &br_reporter_table,  &br_reporter_csv,      &br_reporter_json,
-    &br_reporter_gbench, &br_reporter_markdown,
+    &br_reporter_gbench, &br_reporter_markdown, &br_reporter_samples_csv,
 };
 
 /* The built-in reporter called `name` ("table", "csv", "json", "gbench", "markdown"), or NULL when

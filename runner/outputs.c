@@ -104,13 +104,15 @@ static int is_stdout(const char *path) {
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {
     br_report_opts opts = {
         .ascii = o->ascii, .color = o->color, .gbench_repetitions = o->gbench_repetitions};
-    int stdout_taken =
-        is_stdout(o->csv) || is_stdout(o->json) || is_stdout(o->markdown) || is_stdout(o->gbench);
+    int stdout_taken = is_stdout(o->csv) || is_stdout(o->json) || is_stdout(o->markdown) ||
+                       is_stdout(o->gbench) || is_stdout(o->samples_csv);
     int failed = 0;
     if (!stdout_taken && br_output_emit("table", "-", runs, n, &opts) != 0)
         failed++;
     opts.color = 0;
     if (o->csv && br_output_emit("csv", o->csv, runs, n, &opts) != 0)
+        failed++;
+    if (o->samples_csv && br_output_emit("samples-csv", o->samples_csv, runs, n, &opts) != 0)
         failed++;
     if (o->json && br_output_emit("json", o->json, runs, n, &opts) != 0)
         failed++;

@@ -10,6 +10,7 @@
 /* The outputs asked for; each path NULL when not asked, "-" for stdout. */
 typedef struct br_outputs {
     const char *csv, *json, *markdown, *gbench;
+    const char *samples_csv; /* --samples-csv FILE: one row per sample */
     const char *results_dir; /* --results-dir DIR */
     int ascii;               /* plain ASCII table */
     int color;               /* ANSI colours on the table (a terminal, NO_COLOR unset) */
@@ -36,8 +37,8 @@ int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
                            const br_report_opts *opts, int quiet);
 
 /* Write every output of o for runs[0..n): the table on stdout unless an
- * output takes it, then CSV, JSON, the results directory, Markdown and
- * Google Benchmark JSON. Returns the number of outputs that failed (each
+ * output takes it, then CSV, the samples CSV, JSON, the results directory,
+ * Markdown and Google Benchmark JSON. Returns the number of outputs that failed (each
  * said on stderr). */
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet);
 

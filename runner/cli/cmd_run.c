@@ -66,6 +66,8 @@ static const br_opt_spec run_opts[] = {
      br_cli_dir},
     {BR_OPT_VALUE, "csv", 0, AT(p.outputs.csv), "FILE",
      "also write the results as CSV ('-': standard output)"},
+    {BR_OPT_VALUE, "samples-csv", 0, AT(p.outputs.samples_csv), "FILE",
+     "also write every kept sample as CSV, one row per sample"},
     BR_CLI_ROW_JSON,
     BR_CLI_ROW_MARKDOWN,
     {BR_OPT_VALUE, "gbench", 0, AT(p.outputs.gbench), "FILE",
@@ -201,6 +203,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         return -1;
     }
     if (br_output_check("--csv", p->outputs.csv) != 0 ||
+        br_output_check("--samples-csv", p->outputs.samples_csv) != 0 ||
         br_output_check("--json", p->outputs.json) != 0 ||
         br_output_check("--markdown", p->outputs.markdown) != 0 ||
         br_output_check("--gbench", p->outputs.gbench) != 0) {

@@ -656,9 +656,10 @@ static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
 }
 
 /* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
- * then the combos numbered. */
-static int load_cases(br_json_ctx *c, const json_t *a, br_run *r,
-                      const br_json_name_index *sorted) {
+ * then the combos numbered. Each case's tree is freed once read (replaced
+ * by null in a): the tree of a large document is several times its size,
+ * and the cases' results then take its place instead of adding to it. */
+static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_index *sorted) {
     size_t n = json_array_size(a);
     if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases)))
         return br_json_fail(c, "out of memory");
@@ -668,6 +669,7 @@ static int load_cases(br_json_ctx *c, const json_t *a, br_run *r,
         size_t at = br_json_push_index(c, i);
         if (br_json_case_read(c, json_array_get(a, i), r, sorted, &r->cases[i]) != 0)
             return -1;
+        json_array_set_new(a, i, json_null());
         br_json_pop(c, at);
     }
     br_json_pop(c, old);
@@ -762,11 +764,10 @@ void br_results_free(br_run *runs, size_t n) {
     free(runs);
 }
 
-/* Parse the document in text[len] into a new array of runs (see the header
- * for what is checked). Returns 0, or -1 with the error set and nothing
- * returned (every partial allocation freed). */
-int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t len,
-                     const char *name) {
+/* br_results_parse; when owned is not NULL it is text's buffer, freed (and
+ * set to NULL) as soon as jansson has parsed it, before the runs are built. */
+static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                      const char *name, char **owned) {
     int rc = -1;
     json_t *doc = NULL;
     br_run *runs = NULL;
@@ -787,6 +788,10 @@ int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t 
 
     json_error_t err;
     doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (owned) {
+        free(*owned);
+        *owned = NULL;
+    }
     if (!doc) {
         br_error_at((br_pos){c.name, err.line, err.column}, "%s", err.text);
         goto done;
@@ -839,7 +844,16 @@ done:
     return rc;
 }
 
-/* br_results_parse of the file at path (at most BR_RESULTS_MAX_BYTES). */
+/* Parse the document in text[len] into a new array of runs (see the header
+ * for what is checked). Returns 0, or -1 with the error set and nothing
+ * returned (every partial allocation freed). */
+int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                     const char *name) {
+    return parse_text(out_runs, out_n, text, len, name, NULL);
+}
+
+/* br_results_parse of the file at path (at most BR_RESULTS_MAX_BYTES); the
+ * file's text is freed once parsed. */
 int br_results_load(br_run **out_runs, size_t *out_n, const char *path) {
     char *text = NULL;
     size_t len = 0;
@@ -847,7 +861,7 @@ int br_results_load(br_run **out_runs, size_t *out_n, const char *path) {
     *out_n = 0;
     if (br_read_file(&text, &len, path, BR_RESULTS_MAX_BYTES) != 0)
         return -1;
-    int rc = br_results_parse(out_runs, out_n, text, len, path);
+    int rc = parse_text(out_runs, out_n, text, len, path, &text);
     free(text);
     return rc;
 }

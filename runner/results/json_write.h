@@ -14,11 +14,12 @@
 extern "C" {
 #endif
 
-/* Write one JSON document holding the n_runs runs to f (2-space indent, keys
- * in the documented order, reals with 17 significant digits, not-finite
- * numbers and absent values as null), ending in a newline. Cases are built
- * and written one at a time. Returns 0, or -1 with the error set ("out of
- * memory building JSON", "cannot write JSON: <strerror>"). */
+/* Write one JSON document holding the n_runs runs to f (2-space indent, an
+ * array of numbers on one line, keys in the documented order, reals with 17
+ * significant digits, not-finite numbers and absent values as null), ending
+ * in a newline. Cases are built and written one at a time. Returns 0, or -1
+ * with the error set ("out of memory building JSON", "cannot write JSON:
+ * <strerror>"). */
 int br_results_write(FILE *f, const br_run *const *runs, size_t n_runs);
 
 #ifdef __cplusplus
