@@ -61,11 +61,17 @@ static inline int docs_python(char **out, const char *script, const char *const 
     return status;
 }
 
-/* Skip the test, visibly, when python3 or a module the script needs is missing. */
-#define DOCS_SKIP_IF_MISSING(status, out)                                                          \
+/* Skip the test, visibly, unless python3 can import `modules` (comma
+ * separated, e.g. "jsonschema,yaml"); call it before allocating. */
+#define DOCS_REQUIRE(modules)                                                                      \
     do {                                                                                           \
-        if ((status) == -1 || (status) == DOCS_SKIP)                                               \
-            cr_skip_test("%s", (out) ? (out) : "python3 is missing");                              \
+        char *docs_out_ = NULL;                                                                    \
+        int docs_st_ = docs_python(&docs_out_, "require.py", (const char *[]){modules, NULL});     \
+        char docs_why_[512];                                                                       \
+        snprintf(docs_why_, sizeof docs_why_, "%s", docs_out_ ? docs_out_ : "python3 is missing"); \
+        free(docs_out_);                                                                           \
+        if (docs_st_ != 0)                                                                         \
+            cr_skip_test("%s", docs_why_);                                                         \
     } while (0)
 
 #endif
