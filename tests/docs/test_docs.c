@@ -1,0 +1,34 @@
+/* test_docs.c - README.md and the docs pages cannot rot: their relative links
+ * and shown files are checked (check_docs.py), and their shell commands
+ * that need no GPU are run against this build (run_doc_commands.py). */
+#include <criterion/criterion.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "docs_util.h"
+
+Test(docs, links_and_shown_files_are_true) {
+    DOCS_REQUIRE("os");
+    char *out = NULL;
+    int status = docs_python(&out, "check_docs.py", (const char *[]){BR_SOURCE_DIR, NULL});
+    cr_assert_eq(status, 0, "%s", out);
+    cr_assert(strstr(out, " 0 problem(s)"), "%s", out);
+    free(out);
+}
+
+Test(docs, shell_commands_run) {
+    /* docs/suite-format.md runs the schema validator. */
+    DOCS_REQUIRE("jsonschema,yaml");
+    char *exe = strdup(BR_BENCHRUN_EXE);
+    cr_assert_not_null(exe);
+    char *out = NULL;
+    int status = docs_python(&out, "run_doc_commands.py",
+                             (const char *[]){BR_SOURCE_DIR, dirname(exe), NULL});
+    cr_assert_eq(status, 0, "%s", out);
+    /* The front page's own example is among them. */
+    cr_assert(strstr(out, "$ build/benchrun docs/examples/axpy/axpy.yaml"), "%s", out);
+    cr_assert(strstr(out, ", 0 failed"), "%s", out);
+    free(out);
+    free(exe);
+}
