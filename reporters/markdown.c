@@ -304,7 +304,7 @@ static void put_flag_notes(FILE *f, const br_run *r) {
         return;
     char text[256];
     br_report_flags_legend(text, sizeof text, used);
-    fputs("Flags (column &#33;): ", f);
+    fputs("Flags (column !): ", f);
     md_text(f, text);
     fputs("\n\n", f);
     for (size_t i = 0; i < r->n_cases; i++) {
