@@ -3,62 +3,152 @@
  * ($GITHUB_STEP_SUMMARY). Per run:
  *
  *   ### reduction · a61c560 (main) · NVIDIA H100 80GB HBM3
- *   GPU times: kernel clock (CUPTI activity records)      (GPU cases)
+ *   Host times: host clock (CLOCK_MONOTONIC)              (host cases measured)
+ *   GPU times: kernel clock (CUPTI activity records)      (GPU cases measured)
  *   **Regression:** 2 slower than the baseline ...        (when compared)
- *   | kernel | n | cold (µs) | batch (µs) | events (µs) | noise | GB/s | % peak | speedup |
- *   |---|--:|--:|...
- *   failed cases, one line each
- *   <details> comparison with the baseline: one row per case </details>
+ *   | kernel | n | cold (µs) | batch (µs) | events (µs) | noise | GB/s | % peak | speedup | ! |
+ *   |---|--:|--:|...|---|
+ *   flags: N = ..., then one warning per flagged case and timing
+ *   failed cases, one line each; the skipped ones, counted
+ *   <details> comparison with the baseline: an HTML table, one row per case </details>
  *
- * The "GPU times" line (a run with a device or a GPU kernel) and the "events
- * (µs)" column (the run's GPU clock is the kernel clock and a case's headline
- * timing has CUDA event times: their median) are the terminal table's
- * (reporters/table.c), and so is the "% peak" column (GB/s and GFLOP/s metrics:
- * br_report_has_peak_column). A cell's '|' is written '\|', and a newline a space, so
- * a message cannot break the table. Times in µs, as in the terminal table. */
+ * The clock lines, the "events (µs)" and "% peak" columns, the "!" column
+ * (flags N, T, O) and its warnings are the terminal table's (reporters/table.c,
+ * timing_notes.h). Times in µs, as in the terminal table.
+ *
+ * Every string that comes from the suite, the machine or a message (names,
+ * parameters, paths, messages) is escaped (md_text): the characters that
+ * start Markdown or HTML inline syntax are written as character references
+ * (`*` as "&#42;", `<` as "&lt;"), which CommonMark, GFM and Python-Markdown
+ * all show as the character itself and never read as syntax, even `|` in a
+ * table cell; control characters (a newline) are written as spaces, so a
+ * message stays on its line and in its cell.
+ *
+ * The comparison is an HTML table inside <details>: a renderer takes
+ * <details> up to </details> (Python-Markdown) or to the next blank line
+ * (CommonMark) as raw HTML, so a Markdown table inside it would stay raw text
+ * in Python-Markdown. */
 #include "reporter.h"
+#include "timing_notes.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
 
-/* Write s as the text of one table cell. */
-static void cell(FILE *f, const char *s) {
-    fputc(' ', f);
-    for (; s && *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else if (*s == '\n' || *s == '\r' || *s == '\t')
+static int ascii_alnum(char ch) {
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* Write the first n bytes of s (up to its end) as Markdown text that shows
+ * exactly those characters: the ASCII characters of inline syntax (emphasis,
+ * code, links, HTML, entities, tables, strikethrough, GitHub's math, heading
+ * closers) as character references, control characters as spaces. A '_'
+ * between two ASCII letters or digits stays as it is ("reduce_cpu"): it can
+ * neither open nor close emphasis there (CommonMark's flanking rules;
+ * Python-Markdown's smart emphasis). */
+static void md_text_n(FILE *f, const char *s, size_t n) {
+    for (size_t i = 0; s && i < n && s[i]; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '_' && i > 0 && ascii_alnum(s[i - 1]) && i + 1 < n && ascii_alnum(s[i + 1]))
+            fputc(ch, f);
+        else if (ch == '&')
+            fputs("&amp;", f);
+        else if (ch == '<')
+            fputs("&lt;", f);
+        else if (ch == '>')
+            fputs("&gt;", f);
+        else if (strchr("\\`*_[]|~$#!", ch))
+            fprintf(f, "&#%d;", ch);
+        else if (ch < 0x20 || ch == 0x7f)
             fputc(' ', f);
         else
-            fputc(*s, f);
+            fputc(ch, f);
     }
+}
+
+static void md_text(FILE *f, const char *s) {
+    md_text_n(f, s, (size_t)-1);
+}
+
+/* Write s as text inside raw HTML (the comparison table): & < > " as
+ * references, control characters as spaces. */
+static void html_text(FILE *f, const char *s) {
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '&')
+            fputs("&amp;", f);
+        else if (ch == '<')
+            fputs("&lt;", f);
+        else if (ch == '>')
+            fputs("&gt;", f);
+        else if (ch == '"')
+            fputs("&quot;", f);
+        else if (ch < 0x20 || ch == 0x7f)
+            fputc(' ', f);
+        else
+            fputc(ch, f);
+    }
+}
+
+/* Write s as a code span (outside tables): fenced with one backtick more
+ * than its longest run of backticks, padded with a space when it starts or
+ * ends with one (CommonMark's rules, which Python-Markdown shares); inside,
+ * every character is literal, control characters written as spaces. */
+static void md_code(FILE *f, const char *s) {
+    size_t run = 0, longest = 0, len = strlen(s);
+    for (size_t i = 0; i < len; i++) {
+        run = s[i] == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    int pad = len > 0 && (s[0] == '`' || s[len - 1] == '`');
+    for (size_t i = 0; i <= longest; i++)
+        fputc('`', f);
+    fputs(pad ? " " : "", f);
+    for (size_t i = 0; i < len; i++)
+        fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i], f);
+    fputs(pad ? " " : "", f);
+    for (size_t i = 0; i <= longest; i++)
+        fputc('`', f);
+}
+
+/* Write s (escaped) as the text of one table cell. */
+static void cell(FILE *f, const char *s) {
+    fputc(' ', f);
+    md_text(f, s);
     fputs(" |", f);
 }
 
-static void cell_us(FILE *f, double ns) {
-    char buf[64];
-    if (!isfinite(ns)) {
-        cell(f, "–");
-        return;
-    }
+/* A time in µs as the tables show it: 1 decimal, 2 below 10 µs, 3 below 1 µs. */
+static void format_us(char *buf, size_t len, double ns) {
     double us = ns / 1000.0;
-    snprintf(buf, sizeof buf, "%.*f", us < 1.0 ? 3 : us < 10.0 ? 2 : 1, us);
+    snprintf(buf, len, "%.*f", us < 1.0 ? 3 : us < 10.0 ? 2 : 1, us);
+}
+
+static void cell_us(FILE *f, double ns) {
+    char buf[64] = "–";
+    if (isfinite(ns))
+        format_us(buf, sizeof buf, ns);
     cell(f, buf);
 }
 
 /* A number with `decimals` decimals, then `suffix` ("%", "×"); "–" when not finite.
  * sign: 1 writes a '+' before positive values. */
-static void cell_num(FILE *f, double v, int decimals, const char *suffix, int sign) {
+static void format_num(char *buf, size_t len, double v, int decimals, const char *suffix,
+                       int sign) {
+    if (!isfinite(v))
+        snprintf(buf, len, "–");
+    else
+        snprintf(buf, len, sign ? "%+.*f%s" : "%.*f%s", decimals, v, suffix);
+}
+
+static void cell_num(FILE *f, double v, int decimals, const char *suffix) {
     char buf[64];
-    if (!isfinite(v)) {
-        cell(f, "–");
-        return;
-    }
-    snprintf(buf, sizeof buf, sign ? "%+.*f%s" : "%.*f%s", decimals, v, suffix);
+    format_num(buf, sizeof buf, v, decimals, suffix, 0);
     cell(f, buf);
 }
 
@@ -68,38 +158,38 @@ static const char *kernel_name(const br_run *r, const br_case_result *c) {
 }
 
 static void put_heading(FILE *f, const br_run *r) {
-    fprintf(f, "### %s", r->suite_name ? r->suite_name : "?");
+    fputs("### ", f);
+    md_text(f, r->suite_name ? r->suite_name : "?");
     if (r->git.present && !r->git.unborn && r->git.short_sha[0]) {
-        fprintf(f, " · `%s`", r->git.short_sha);
-        if (!r->git.detached && r->git.branch[0])
-            fprintf(f, " (%s)", r->git.branch);
+        fputs(" · ", f);
+        md_code(f, r->git.short_sha);
+        if (!r->git.detached && r->git.branch[0]) {
+            fputs(" (", f);
+            md_text(f, r->git.branch);
+            fputc(')', f);
+        }
         if (r->git.dirty)
             fputs(" dirty", f);
     }
-    if (r->has_device)
-        fprintf(f, " · %s", r->device.name);
-    else if (r->host.cpu_model[0])
-        fprintf(f, " · %s", r->host.cpu_model);
+    if (r->has_device || r->host.cpu_model[0]) {
+        fputs(" · ", f);
+        md_text(f, r->has_device ? r->device.name : r->host.cpu_model);
+    }
     fputs("\n\n", f);
 }
 
-/* "GPU times: ..." when the run has GPU cases (a device or a GPU kernel). */
-static void put_clock(FILE *f, const br_run *r) {
-    int gpu = r->has_device;
-    for (size_t i = 0; !gpu && i < r->n_kernels; i++)
-        gpu = r->kernels[i].backend == BR_BACKEND_GPU;
-    if (!gpu)
-        return;
-    if (r->gpu_clock == BR_CLOCK_KERNEL) {
-        fputs("GPU times: kernel clock (CUPTI activity records)\n\n", f);
-    } else if (r->clock_note) {
-        fputs("GPU times: CUDA events (kernel clock unavailable: ", f);
-        for (const char *p = r->clock_note; *p; p++)
-            fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
-        fputs(")\n\n", f);
-    } else {
-        fputs("GPU times: CUDA events\n\n", f);
+/* What timed the run's measured cases: "Host times: ..." and "GPU times: ..."
+ * (br_report_clock_lines), one paragraph each. Returns 0, or -1 with the
+ * error set. */
+static int put_clocks(FILE *f, const br_run *r) {
+    char *lines[2];
+    int n = br_report_clock_lines(lines, r);
+    for (int i = 0; i < n; i++) {
+        md_text(f, lines[i]);
+        fputs("\n\n", f);
+        free(lines[i]);
     }
+    return n < 0 ? -1 : 0;
 }
 
 /* The one-line verdict of a comparison. */
@@ -109,12 +199,15 @@ static void put_verdict(FILE *f, const br_comparison *c) {
         fprintf(f, "**Regression:** %zu case(s) slower than the baseline", slower);
     else
         fputs("**No regression** against the baseline", f);
-    fprintf(f, " (`%s`", c->baseline_path ? c->baseline_path : "?");
-    if (c->baseline_commit)
-        fprintf(f, " at `%s`", c->baseline_commit);
+    fputs(" (", f);
+    md_code(f, c->baseline_path ? c->baseline_path : "?");
+    if (c->baseline_commit) {
+        fputs(" at ", f);
+        md_code(f, c->baseline_commit);
+    }
     fprintf(f,
             "): %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu missing. "
-            "Slower or faster means p < %g (two-sided Mann-Whitney U) and a median change "
+            "Slower or faster means p &lt; %g (two-sided Mann-Whitney U) and a median change "
             "beyond ±%g%%.%s\n\n",
             slower, faster, c->count[BR_CHANGE_SAME], c->count[BR_CHANGE_UNKNOWN],
             c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], c->rules.alpha,
@@ -140,12 +233,12 @@ static void put_results_head(FILE *f, const br_run *r, br_mode mode) {
         cell(f, br_metric_name(r->metric));
     if (has_peak)
         fputs(" % peak |", f);
-    fputs(" speedup |\n|---|", f);
+    fputs(" speedup | ! |\n|---|", f);
     size_t n_right = r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + (size_t)has_events + 2 +
                      (size_t)has_metric + (size_t)has_peak;
     for (size_t i = 0; i < n_right; i++)
         fputs("--:|", f);
-    fputc('\n', f);
+    fputs("---|\n", f);
 }
 
 /* The row of case c (not skipped) of run r's results table. */
@@ -162,58 +255,107 @@ static void put_results_row(FILE *f, const br_run *r, const br_case_result *c, b
     }
     if (mode != BR_MODE_BATCH) {
         if (!ok)
-            cell(f, "**FAILED**");
+            fputs(" **FAILED** |", f);
         else
             cell_us(f, c->cold.present && c->cold.stats.n ? c->cold.stats.median : NAN);
     }
     if (mode != BR_MODE_COLD) {
         if (!ok && mode == BR_MODE_BATCH)
-            cell(f, "**FAILED**");
+            fputs(" **FAILED** |", f);
         else
             cell_us(f, ok && c->batch.present && c->batch.stats.n ? c->batch.stats.median : NAN);
     }
     const br_timing *h = br_case_headline(r, c);
     if (has_events)
         cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
-    cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%", 0);
+    cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%");
     if (has_metric)
-        cell_num(f, ok ? (r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops) : NAN, 1, "", 0);
+        cell_num(f, ok ? (r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops) : NAN, 1, "");
     if (has_peak)
-        cell_num(f, ok ? c->pct_peak : NAN, 1, "%", 0);
-    cell_num(f, ok ? c->speedup : NAN, 2, "×", 0);
+        cell_num(f, ok ? c->pct_peak : NAN, 1, "%");
+    cell_num(f, ok ? c->speedup : NAN, 2, "×");
+    char flags[8];
+    br_report_flag_letters(flags, sizeof flags, br_report_case_flags(c));
+    cell(f, flags);
     fputc('\n', f);
 }
 
-/* The failed cases of run r (one line each) and the count of skipped ones. */
+/* "`kernel` name=value ..." of case c, escaped: how the notes name a case. */
+static void put_case_label(FILE *f, const br_run *r, const br_case_result *c) {
+    md_code(f, kernel_name(r, c));
+    for (size_t p = 0; p < r->n_params; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, c->params[p]);
+        fputc(' ', f);
+        md_text(f, r->param_names[p]);
+        fputc('=', f);
+        md_text(f, v);
+    }
+}
+
+/* The legend of the flags run r's cases raise, then one list item per flag
+ * of a case's timing (as the terminal table's notes), bulleted '*' so that
+ * the failures' list ('-') after it is another list. */
+static void put_flag_notes(FILE *f, const br_run *r) {
+    unsigned used = 0;
+    for (size_t i = 0; i < r->n_cases; i++)
+        used |= br_report_case_flags(&r->cases[i]);
+    if (!used)
+        return;
+    char text[256];
+    br_report_flags_legend(text, sizeof text, used);
+    fputs("Flags (column !): ", f);
+    md_text(f, text);
+    fputs("\n\n", f);
+    for (size_t i = 0; i < r->n_cases; i++) {
+        const br_case_result *c = &r->cases[i];
+        for (int k = 0; k < 2; k++) {
+            const br_timing *t = k ? &c->batch : &c->cold;
+            unsigned flags = br_report_timing_flags(c, t);
+            for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_O; flag <<= 1) {
+                if (!(flags & flag))
+                    continue;
+                br_report_flag_warning(text, sizeof text, r, t, flag);
+                fputs("* ", f);
+                put_case_label(f, r, c);
+                fprintf(f, " (%s): ", k ? "batch" : "cold");
+                md_text(f, text);
+                fputc('\n', f);
+            }
+        }
+    }
+    fputc('\n', f);
+}
+
+/* The failed cases of run r (one line each: the first line of the message,
+ * as a compiler's output is long) and the count of skipped ones. */
 static void put_failures(FILE *f, const br_run *r) {
-    size_t skipped = 0;
+    size_t skipped = 0, failed = 0;
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
         skipped += c->status == BR_STATUS_SKIPPED;
         if (c->status != BR_STATUS_FAILED)
             continue;
-        fprintf(f, "- **FAILED** `%s`", kernel_name(r, c));
-        for (size_t p = 0; p < r->n_params; p++) {
-            char v[32];
-            br_format_param(v, sizeof v, c->params[p]);
-            fprintf(f, " %s=%s", r->param_names[p], v);
-        }
-        /* The first line of the message only: a compiler's output is long. */
-        const char *msg = c->message ? c->message : "";
-        size_t len = strcspn(msg, "\r\n");
-        fprintf(f, " (%s): ", c->stage ? c->stage : "?");
-        for (size_t k = 0; k < len; k++)
-            fputc(msg[k] == '`' ? '\'' : msg[k], f);
+        failed++;
+        fputs("- **FAILED** ", f);
+        put_case_label(f, r, c);
+        fputs(" (", f);
+        md_text(f, c->stage ? c->stage : "?");
+        fputs("): ", f);
+        const char *msg = c->message && c->message[0] ? c->message : "(no message)";
+        md_text_n(f, msg, strcspn(msg, "\r\n"));
         fputc('\n', f);
     }
-    if (skipped)
-        fprintf(f, "- %zu case(s) skipped: %s\n", skipped,
-                r->gpu_skip_reason ? r->gpu_skip_reason : "not run");
-    if (skipped || r->n_cases == 0)
+    if (skipped) {
+        fprintf(f, "- %zu case(s) skipped: ", skipped);
+        md_text(f, r->gpu_skip_reason ? r->gpu_skip_reason : "not run");
+        fputc('\n', f);
+    }
+    if (skipped || failed)
         fputc('\n', f);
 }
 
-/* Run r's results table in Markdown, then its failed and skipped cases. */
+/* Run r's results table in Markdown, then its flags, failed and skipped cases. */
 static void put_results(FILE *f, const br_run *r) {
     br_mode mode = r->measure.mode == BR_MODE_BATCH || r->measure.mode == BR_MODE_BOTH
                        ? r->measure.mode
@@ -224,54 +366,72 @@ static void put_results(FILE *f, const br_run *r) {
             put_results_row(f, r, &r->cases[i], mode);
     }
     fputc('\n', f);
+    put_flag_notes(f, r);
     put_failures(f, r);
 }
 
+/* One row of the comparison's HTML table. */
+static void put_comparison_row(FILE *f, const br_compare_entry *e) {
+    char buf[64];
+    fputs("<tr><td>", f);
+    html_text(f, e->kernel ? e->kernel : "?");
+    fputs("</td><td>", f);
+    html_text(f, e->params && e->params[0] ? e->params : "–");
+    for (int k = 0; k < 2; k++) {
+        double ns = k ? e->cur_median : e->base_median;
+        snprintf(buf, sizeof buf, "–");
+        if (isfinite(ns))
+            format_us(buf, sizeof buf, ns);
+        fprintf(f, "%s<td align=\"right\">%s</td>", k ? "" : "</td>", buf);
+    }
+    format_num(buf, sizeof buf, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
+    fprintf(f, "<td align=\"right\">%s</td>", buf);
+    snprintf(buf, sizeof buf, "–");
+    if (isfinite(e->p_value))
+        snprintf(buf, sizeof buf,
+                 e->p_value < 1e-6    ? "&lt;1e-6"
+                 : e->p_value < 0.001 ? "%.1e"
+                                      : "%.3f",
+                 e->p_value);
+    fprintf(f, "<td align=\"right\">%s</td><td>", buf);
+    if (e->status == BR_CHANGE_SLOWER)
+        fputs("<strong>slower</strong>", f);
+    else
+        html_text(f, br_change_name(e->status));
+    if (e->why) {
+        fputs(" (", f);
+        html_text(f, e->why);
+        fputc(')', f);
+    }
+    fputs("</td></tr>\n", f);
+}
+
+/* The comparison: an HTML table in <details> (open when a case is slower),
+ * with no blank line inside (the top of the file says why). */
 static void put_comparison(FILE *f, const br_comparison *c) {
-    fprintf(f, "<details%s><summary>Comparison with the baseline (%s time)</summary>\n\n",
+    fprintf(f, "<details%s><summary>Comparison with the baseline (%s time)</summary>\n",
             c->count[BR_CHANGE_SLOWER] ? " open" : "",
             c->clock == BR_MODE_BATCH ? "batch" : "cold");
-    fputs("| kernel | params | baseline (µs) | now (µs) | change | p | status |\n"
-          "|---|---|--:|--:|--:|--:|---|\n",
+    fputs("<table>\n<thead><tr><th>kernel</th><th>params</th>"
+          "<th align=\"right\">baseline (µs)</th><th align=\"right\">now (µs)</th>"
+          "<th align=\"right\">change</th><th align=\"right\">p</th><th>status</th></tr></thead>\n"
+          "<tbody>\n",
           f);
-    for (size_t i = 0; i < c->n_entries; i++) {
-        const br_compare_entry *e = &c->entries[i];
-        fputc('|', f);
-        cell(f, e->kernel);
-        cell(f, e->params && e->params[0] ? e->params : "–");
-        cell_us(f, e->base_median);
-        cell_us(f, e->cur_median);
-        cell_num(f, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
-        char p[32] = "–";
-        if (isfinite(e->p_value))
-            snprintf(p, sizeof p,
-                     e->p_value < 1e-6    ? "<1e-6"
-                     : e->p_value < 0.001 ? "%.1e"
-                                          : "%.3f",
-                     e->p_value);
-        cell(f, p);
-        char status[128];
-        if (e->status == BR_CHANGE_SLOWER)
-            snprintf(status, sizeof status, "**slower**");
-        else if (e->why)
-            snprintf(status, sizeof status, "%s (%s)", br_change_name(e->status), e->why);
-        else
-            snprintf(status, sizeof status, "%s", br_change_name(e->status));
-        cell(f, status);
-        fputc('\n', f);
-    }
-    fputs("\n</details>\n\n", f);
+    for (size_t i = 0; i < c->n_entries; i++)
+        put_comparison_row(f, &c->entries[i]);
+    fputs("</tbody>\n</table>\n</details>\n\n", f);
 }
 
 /* Write every run as Markdown to f. Returns 0, or -1 with the error set
- * (write error). */
+ * (out of memory, write error). */
 static int markdown_write(FILE *f, const br_run *const *runs, size_t n_runs,
                           const br_report_opts *opts) {
     (void)opts;
     for (size_t i = 0; i < n_runs; i++) {
         const br_run *r = runs[i];
         put_heading(f, r);
-        put_clock(f, r);
+        if (put_clocks(f, r) < 0)
+            return -1;
         if (r->comparison)
             put_verdict(f, r->comparison);
         put_results(f, r);

@@ -43,10 +43,3 @@ int br_report_has_events_column(const br_run *r) {
 int br_report_has_peak_column(const br_run *r) {
     return r->metric == BR_METRIC_GBPS || r->metric == BR_METRIC_GFLOPS;
 }
-
-size_t br_report_display_width(const char *s) {
-    size_t w = 0;
-    for (; *s; s++)
-        w += ((unsigned char)*s & 0xC0) != 0x80;
-    return w;
-}

@@ -26,8 +26,11 @@ typedef struct br_reporter {
     int (*write)(FILE *f, const br_run *const *runs, size_t n_runs, const br_report_opts *opts);
 } br_reporter;
 
-/* Display width of a UTF-8 string in a terminal: its number of code points
- * (every glyph benchrun prints is one column wide). */
+/* Display width of string s in a terminal, in columns (reporters/width.c):
+ * each character's wcwidth(3) under the current LC_CTYPE locale (2 for CJK
+ * and most emoji, 0 for combining marks); a byte that is not valid in the
+ * locale, or a non-printable character, counts 1. In a single-byte locale
+ * (the C locale) a UTF-8 string counts one column per code point. NULL: 0. */
 size_t br_report_display_width(const char *s);
 
 /* 1 when a results table of run r gets an "events" column: the run's GPU

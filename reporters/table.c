@@ -6,6 +6,7 @@
  *   ╔═══════════════════════════════════════════════════════════════════════╗
  *   ║ suite · description · sha (branch)                                    ║
  *   ║ device summary (br_device_summary, or br_host_summary without a GPU)  ║
+ *   ║ Host times: host clock (CLOCK_MONOTONIC)             (host cases)     ║
  *   ║ GPU times: kernel clock (CUPTI activity records)     (GPU cases)      ║
  *   ║ % peak of 3352 GB/s theoretical peak                 (GB/s metric)    ║
  *   ║ % peak of 66.9 TFLOP/s FP32 theoretical peak         (GFLOP/s metric) ║
@@ -22,26 +23,27 @@
  * and the title line says so).
  *
  * Time columns: "time (µs)" (mode cold: the cold median), "batch (µs)" (mode
- * batch), or both "cold (µs)" and "batch (µs)" (mode both). The "GPU times"
- * line says what the GPU cases' times measure: "kernel clock (CUPTI activity
- * records)" (the summed durations of the GPU operations a sample enqueued) or
- * "CUDA events" (with why the kernel clock was not used, when it was asked
- * for); it is there when the run has a device or a GPU kernel. When the run's
+ * batch), or both "cold (µs)" and "batch (µs)" (mode both). The "Host times"
+ * line (a run that measured a host case) says host cases are timed by the
+ * host clock; the "GPU times" line (a run that measured a GPU case) says what
+ * the GPU cases' times measure: "kernel clock (CUPTI activity records)" (the
+ * summed durations of the GPU operations a sample enqueued) or "CUDA events"
+ * (with why the kernel clock was not used, when it was asked for)
+ * (br_report_clock_lines, timing_notes.h). When the run's
  * GPU clock is the kernel clock and a case's headline timing has CUDA event
  * times, an "events (µs)" column after the time columns shows their median
  * for the headline timing (what the stream saw: the kernels plus the front
  * end's work between them). "noise" is the headline timing's relative
- * standard deviation. The "!" column flags:
- *   N  a timing stopped before its noise reached max_noise (stop_reason not "noise")
- *   T  samples taken while the SM clock was throttled were discarded
- *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences): CUDA
- *      events routinely put 5-15% of samples past the fences (a heavy upper tail),
- *      so only a larger share says the case is bimodal or was disturbed
+ * standard deviation. The "!" column flags (N, T, O: timing_notes.h) a timing
+ * that deserves a second look.
  *
- * Widths are counted in display columns: every glyph used is one column wide,
- * so a UTF-8 string is as wide as its number of code points. */
+ * Widths are counted in display columns (br_report_display_width: wcwidth(3)
+ * under the user's locale), so CJK names, emoji and combining marks keep the
+ * right border straight; control characters in a cell or title line are
+ * shown as spaces. */
 #include "reporter.h"
 #include "machine.h"
+#include "timing_notes.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -123,39 +125,22 @@ static void table_fit(table *t) {
     }
 }
 
+/* Control characters (a newline, a tab, an escape) as spaces: a cell or a
+ * title line is one line of known width. */
+static void blank_controls(char *s) {
+    for (; s && *s; s++) {
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = ' ';
+    }
+}
+
 static int set_cell(table *t, size_t row, size_t col, const char *text) {
     char *s = strdup(text);
     if (!s)
         return br_error_set("out of memory formatting the table");
+    blank_controls(s);
     t->cells[row * t->n_cols + col] = s;
     return 0;
-}
-
-/* The run has GPU cases: a device, or a kernel of the GPU backend. */
-static int has_gpu(const br_run *r) {
-    if (r->has_device)
-        return 1;
-    for (size_t i = 0; i < r->n_kernels; i++) {
-        if (r->kernels[i].backend == BR_BACKEND_GPU)
-            return 1;
-    }
-    return 0;
-}
-
-/* "GPU times: ..." of run r (owned by the caller; see the top of the file),
- * control characters of the note shown as spaces; NULL when out of memory. */
-static char *clock_line(const br_run *r) {
-    char *line;
-    if (r->gpu_clock == BR_CLOCK_KERNEL)
-        return br_strfmt("GPU times: kernel clock (CUPTI activity records)");
-    if (!r->clock_note)
-        return br_strfmt("GPU times: CUDA events");
-    line = br_strfmt("GPU times: CUDA events (kernel clock unavailable: %s)", r->clock_note);
-    for (char *p = line; p && *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = ' ';
-    }
-    return line;
 }
 
 /* A FLOP/s peak given in GFLOP/s (1e9 FLOP/s) as the title shows it:
@@ -226,20 +211,21 @@ static char *peak_line(const br_run *r, int *none) {
     return NULL;
 }
 
-/* The title of a run's box, up to four lines (each owned by the caller):
+/* The title of a run's box, up to five lines (each owned by the caller):
  *   suite · description · git   (runs of whitespace in the description
  *                                collapsed to one space)
  *   the device's summary, or the host's for a run without a GPU
- *   "GPU times: ..." (clock_line; a run with GPU cases)
+ *   "Host times: ...", "GPU times: ..." (br_report_clock_lines: the kinds of
+ *                                case the run measured)
  *   "% peak of N GB/s <kind> peak" (GB/s metric with a device and a peak), or
  *   "% peak of N TFLOP/s FP32 theoretical peak" (GFLOP/s metric with a device
  *   and br_run.peak_gflops; format_flops_peak), followed by " (`peak:
  *   measured` is for GB/s only)" when the suite asked for a measured peak
  * Returns the number of lines, or -1 with the error set. */
-static int make_title(char *lines[4], const br_run *r, const glyphs *g, int ascii) {
-    int n_lines = -1;
+static int make_title(char *lines[5], const br_run *r, const glyphs *g, int ascii) {
+    int n_lines = -1, n_clock;
     char *desc = NULL;
-    lines[0] = lines[1] = lines[2] = lines[3] = NULL;
+    lines[0] = lines[1] = lines[2] = lines[3] = lines[4] = NULL;
     if (r->suite_description && !(desc = collapse_space(r->suite_description)))
         goto done;
     char git[512];
@@ -259,14 +245,11 @@ static int make_title(char *lines[4], const br_run *r, const glyphs *g, int asci
     if (!lines[0] || !lines[1])
         goto done;
     n_lines = 2;
-    if (has_gpu(r)) {
-        lines[n_lines] = clock_line(r);
-        if (!lines[n_lines]) {
-            n_lines = -1;
-            goto done;
-        }
-        n_lines++;
+    if ((n_clock = br_report_clock_lines(&lines[2], r)) < 0) {
+        n_lines = -1;
+        goto done;
     }
+    n_lines += n_clock;
     int none;
     lines[n_lines] = peak_line(r, &none);
     if (lines[n_lines])
@@ -276,7 +259,7 @@ static int make_title(char *lines[4], const br_run *r, const glyphs *g, int asci
 done:
     free(desc);
     if (n_lines < 0) {
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
             free(lines[i]);
             lines[i] = NULL;
         }
@@ -295,38 +278,6 @@ static br_mode shown_mode(const br_run *r) {
 /* The timing t of case c has figures to show: the case is OK and t was taken. */
 static int shown(const br_case_result *c, const br_timing *t) {
     return c->status == BR_STATUS_OK && t->present;
-}
-
-/* Flag tests on one shown timing (see the letters at the top of the file). */
-static int flag_noise(const br_timing *t) {
-    return t->stop_reason && strcmp(t->stop_reason, "noise") != 0;
-}
-
-static int flag_throttled(const br_timing *t) {
-    return t->n_throttled > 0;
-}
-
-static int flag_outliers(const br_timing *t) {
-    return t->stats.n >= 20 && t->stats.n_outliers * 5 > t->stats.n;
-}
-
-/* Flag letters in order N, T, O. */
-enum { FLAG_N = 1, FLAG_T = 2, FLAG_O = 4 };
-
-static unsigned timing_flags(const br_case_result *c, const br_timing *t) {
-    if (!shown(c, t))
-        return 0;
-    return (flag_noise(t) ? FLAG_N : 0u) | (flag_throttled(t) ? FLAG_T : 0u) |
-           (flag_outliers(t) ? FLAG_O : 0u);
-}
-
-static unsigned case_flags(const br_case_result *c) {
-    return timing_flags(c, &c->cold) | timing_flags(c, &c->batch);
-}
-
-static void format_flags(char *buf, size_t len, unsigned flags) {
-    snprintf(buf, len, "%s%s%s", flags & FLAG_N ? "N" : "", flags & FLAG_T ? "T" : "",
-             flags & FLAG_O ? "O" : "");
 }
 
 /* The columns of a run's table: which there are and where. */
@@ -472,7 +423,7 @@ static int table_row(table *t, size_t row, const br_run *r, const br_case_result
         snprintf(buf, sizeof buf, "%s", g->dash);
     if (set_cell(t, row, k->speedup, buf) < 0)
         return -1;
-    format_flags(buf, sizeof buf, case_flags(c));
+    br_report_flag_letters(buf, sizeof buf, br_report_case_flags(c));
     return set_cell(t, row, k->flags, buf) < 0 ? -1 : 0;
 }
 
@@ -558,28 +509,13 @@ static void case_label(char *buf, size_t len, const br_run *r, const br_case_res
  * flag it raises. */
 static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *c,
                                 const br_timing *t, const char *label, const char *which) {
-    unsigned flags = timing_flags(c, t);
-    if (flags & FLAG_N) {
-        fprintf(
-            f,
-            "%s (%s): noise %.1f%% did not reach max_noise %.3g%% (stopped on %s after %zu %s)\n",
-            label, which, 100.0 * t->stats.noise, 100.0 * r->measure.max_noise, t->stop_reason,
-            t->stats.n, t->stats.n == 1 ? "sample" : "samples");
-    }
-    if (flags & FLAG_T) {
-        fprintf(f, "%s (%s): %zu throttled %s discarded (", label, which, t->n_throttled,
-                t->n_throttled == 1 ? "sample" : "samples");
-        if (isfinite(t->throttled_min_mhz))
-            fprintf(f, "SM clock down to %.0f MHz, ", t->throttled_min_mhz);
-        fprintf(f, "threshold %.3g%%", 100.0 * r->measure.throttle);
-        if (r->has_device && r->device.sm_clock_khz > 0)
-            fprintf(f, " of %.0f MHz", r->device.sm_clock_khz / 1000.0);
-        fputs(")\n", f);
-    }
-    if (flags & FLAG_O) {
-        fprintf(f, "%s (%s): %zu of %zu samples (%.1f%%) are outliers (outside Tukey's fences)\n",
-                label, which, t->stats.n_outliers, t->stats.n,
-                100.0 * (double)t->stats.n_outliers / (double)t->stats.n);
+    unsigned flags = br_report_timing_flags(c, t);
+    char text[256];
+    for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_O; flag <<= 1) {
+        if (!(flags & flag))
+            continue;
+        br_report_flag_warning(text, sizeof text, r, t, flag);
+        fprintf(f, "%s (%s): %s\n", label, which, text);
     }
 }
 
@@ -600,24 +536,14 @@ static void put_notes(FILE *f, const br_run *r) {
 
     unsigned used = 0;
     for (size_t i = 0; i < r->n_cases; i++)
-        used |= case_flags(&r->cases[i]);
+        used |= br_report_case_flags(&r->cases[i]);
     if (used) {
-        const char *sep = "";
-        fputs("flags: ", f);
-        if (used & FLAG_N) {
-            fprintf(f, "%sN = noise above max_noise when sampling stopped", sep);
-            sep = ", ";
-        }
-        if (used & FLAG_T) {
-            fprintf(f, "%sT = throttled samples discarded", sep);
-            sep = ", ";
-        }
-        if (used & FLAG_O)
-            fprintf(f, "%sO = over 20%% of samples are outliers", sep);
-        fputc('\n', f);
+        char legend[256];
+        br_report_flags_legend(legend, sizeof legend, used);
+        fprintf(f, "flags: %s\n", legend);
         for (size_t i = 0; i < r->n_cases; i++) {
             const br_case_result *c = &r->cases[i];
-            if (!case_flags(c))
+            if (!br_report_case_flags(c))
                 continue;
             case_label(label, sizeof label, r, c);
             put_timing_warnings(f, r, c, &c->cold, label, "cold");
@@ -667,6 +593,7 @@ static void put_box(FILE *f, table *t, char *const *title, int n_title, const gl
         inner += t->width[c] + 2;
     size_t title_w = 0;
     for (int i = 0; i < n_title; i++) {
+        blank_controls(title[i]);
         size_t w = br_report_display_width(title[i]) + 2;
         if (w > title_w)
             title_w = w;
@@ -844,7 +771,7 @@ done:
 static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color) {
     int rc = -1;
     table t = {0};
-    char *title[4] = {NULL, NULL, NULL, NULL};
+    char *title[5] = {NULL, NULL, NULL, NULL, NULL};
     int n_title = make_title(title, r, g, ascii);
     if (n_title < 0)
         goto done;
@@ -857,7 +784,7 @@ static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int c
     rc = 0;
 done:
     table_dispose(&t);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         free(title[i]);
     return rc;
 }

@@ -167,32 +167,37 @@ Test(reporters, table_title) {
     free(lat);
 }
 
-/* The line of the title that says which clock the GPU times show: after
- * the device, before the peak; only in runs with GPU cases. */
+/* The lines of the title that say what timed the measured cases: after
+ * the device, before the peak; "Host times" for a run that measured a host
+ * case, "GPU times" (with the GPU clock) for one that measured a GPU case. */
 Test(reporters, table_clock_line) {
     char *red = render_one("table", 0, 0);
     const char *device = strstr(red, "\n║ NVIDIA H100 80GB HBM3 · sm_90");
+    const char *host = strstr(red, "\n║ Host times: host clock (CLOCK_MONOTONIC) ");
     const char *clock = strstr(red, "\n║ GPU times: kernel clock (CUPTI activity records) ");
     const char *peak = strstr(red, "\n║ % peak of 3352 GB/s theoretical peak ");
-    cr_assert(device && clock && peak, "%s", red);
-    cr_expect(device < clock && clock < peak, "%s", red);
+    cr_assert(device && host && clock && peak, "%s", red);
+    cr_expect(device < host && host < clock && clock < peak, "%s", red);
     cr_expect(strstr(red, "CUDA events") == NULL, "%s", red);
     free(red);
 
+    /* GPU cases only. */
     char *bw = render_one("table", 1, 1);
     cr_expect(strstr(bw, "\n| GPU times: CUDA events ") != NULL, "%s", bw);
     cr_expect(strstr(bw, "unavailable") == NULL && strstr(bw, "kernel clock") == NULL, "%s", bw);
+    cr_expect(strstr(bw, "Host times") == NULL, "%s", bw);
     free(bw);
 
-    /* No device, but a GPU kernel (skipped): the line, with the note. */
+    /* A GPU kernel whose cases were skipped, host cases measured: the host
+     * clock only, not the clock the GPU cases would have had. */
     char *sg = render_one("table", 2, 0);
-    cr_expect(strstr(sg, "\n║ GPU times: CUDA events (kernel clock unavailable: libcupti.so: "
-                         "cannot open shared object file) ║\n") != NULL,
-              "%s", sg);
+    cr_expect(strstr(sg, "\n║ Host times: host clock (CLOCK_MONOTONIC) ") != NULL, "%s", sg);
+    cr_expect(strstr(sg, "GPU times") == NULL, "%s", sg);
     free(sg);
 
-    /* Host kernels only: no line. */
+    /* Host kernels only. */
     char *lat = render_one("table", 3, 0);
+    cr_expect(strstr(lat, "\n║ Host times: host clock (CLOCK_MONOTONIC) ") != NULL, "%s", lat);
     cr_expect(strstr(lat, "GPU times") == NULL, "%s", lat);
     free(lat);
 
@@ -205,6 +210,13 @@ Test(reporters, table_clock_line) {
     cr_expect(strstr(bw, "\n║ GPU times: CUDA events (kernel clock unavailable: "
                          "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES see the docs) ║\n") != NULL,
               "%s", bw);
+    free(bw);
+
+    /* Every case failed: nothing was timed, no line. */
+    for (size_t i = 0; i < r->n_cases; i++)
+        r->cases[i].status = BR_STATUS_FAILED;
+    bw = render_one("table", 1, 0);
+    cr_expect(strstr(bw, "times:") == NULL, "%s", bw);
     free(bw);
 }
 

@@ -363,8 +363,14 @@ Test(compare, reports_show_the_comparison_coloured_only_when_asked) {
     char *md = render_with("markdown", &cur, 1);
     cr_assert_null(strstr(md, "\033["), "Markdown never carries colour");
     cr_assert(strstr(md, "**Regression:** 1 case(s) slower than the baseline"), "%s", md);
-    cr_assert(strstr(md, "| k | n=2 | 1.00 | 1.10 | +10.0% | <1e-6 | **slower** |"), "%s", md);
-    cr_assert(strstr(md, "| k | n=8 | 1.00 | – | – | – | missing |"), "%s", md);
+    cr_assert(strstr(md, "<tr><td>k</td><td>n=2</td><td align=\"right\">1.00</td><td "
+                         "align=\"right\">1.10</td><td align=\"right\">+10.0%</td><td "
+                         "align=\"right\">&lt;1e-6</td><td><strong>slower</strong></td></tr>"),
+              "%s", md);
+    cr_assert(strstr(md, "<tr><td>k</td><td>n=8</td><td align=\"right\">1.00</td><td "
+                         "align=\"right\">–</td><td align=\"right\">–</td><td "
+                         "align=\"right\">–</td><td>missing</td></tr>"),
+              "%s", md);
     cr_assert(strstr(md, "<details open>"), "%s", md);
     free(plain);
     free(color);

@@ -1,0 +1,49 @@
+/* timing_notes.h - what the terminal table and the Markdown report say
+ * about a run's timings besides the figures: which clocks timed it, and the
+ * flags (N, T, O) of timings that deserve a second look, with one warning
+ * per flag. One text, two views (table.c, markdown.c). */
+#ifndef BR_TIMING_NOTES_H
+#define BR_TIMING_NOTES_H
+
+#include <stddef.h>
+
+#include "results/results.h"
+
+/* Flags of a shown timing (a verified case's timing that was taken):
+ *   N  it stopped before its noise reached max_noise (stop_reason not "noise")
+ *   T  samples taken while the SM clock was throttled were discarded
+ *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences):
+ *      CUDA events routinely put 5-15% of samples past the fences (a heavy
+ *      upper tail), so only a larger share says the case is bimodal or was
+ *      disturbed */
+enum { BR_FLAG_N = 1, BR_FLAG_T = 2, BR_FLAG_O = 4 };
+
+/* The flags of timing t of case c; 0 when c is not OK or t was not taken. */
+unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t);
+
+/* The flags of c's cold and batch timings together. */
+unsigned br_report_case_flags(const br_case_result *c);
+
+/* The letters of `flags`, in order N, T, O ("" for none), into buf. */
+void br_report_flag_letters(char *buf, size_t len, unsigned flags);
+
+/* The legend of the flags in `used`: "N = noise above max_noise when
+ * sampling stopped, T = ..." into buf. */
+void br_report_flags_legend(char *buf, size_t len, unsigned used);
+
+/* The warning of one flag (one of BR_FLAG_*) raised by timing t of run r,
+ * without the case's name, into buf: "noise 1.2% did not reach max_noise
+ * 0.5% (stopped on plateau after 8 samples)". */
+void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_timing *t,
+                            unsigned flag);
+
+/* The lines that say what timed run r's measured cases (each owned by the
+ * caller), only for the kinds of case the run measured (an OK case):
+ *   "Host times: host clock (CLOCK_MONOTONIC)"               host cases
+ *   "GPU times: kernel clock (CUPTI activity records)"       GPU cases, kernel clock
+ *   "GPU times: CUDA events[ (kernel clock unavailable: <note>)]"
+ * Control characters of the note are written as spaces. Returns the number
+ * of lines (0 to 2), or -1 with the error set (out of memory). */
+int br_report_clock_lines(char *lines[2], const br_run *r);
+
+#endif
