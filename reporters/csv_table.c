@@ -9,7 +9,7 @@
 #include "base/error.h"
 
 const char *br_csv_number(char *buf, double v) {
-    if (!isfinite(v))
+    if (!buf || !isfinite(v))
         return NULL;
     for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, BR_CSV_CELL_MAX, "%.*g", prec, v);
