@@ -77,6 +77,13 @@ static void start_cluster(void) {
 /* Cancel what is left of this test's jobs, then stop the daemons by pid. */
 static void stop_cluster(void) {
     if (cluster) {
+        /* Slurm's own record of each job that ended (jobcomp/filetxt: this
+         * cluster has no slurmdbd, so no sacct), for the test's log. */
+        char *log = br_strfmt("%s/jobcomp.log", cluster), *text = NULL;
+        if (br_read_file(&text, NULL, log, 1 << 20) == 0)
+            cr_log_info("Slurm job completion records (%s):\n%s", log, text);
+        free(text);
+        free(log);
         char *cmd = br_strfmt("scancel %s %s 2>/dev/null; for i in $(seq 1 50); do "
                               "[ -z \"$(squeue -h -j %s,%s 2>/dev/null)\" ] && break; sleep 0.2; "
                               "done; %s/scripts/slurm/localcluster.sh stop %s",
