@@ -121,7 +121,7 @@ static const br_opt_spec run_opts[] = {
     {BR_OPT_FLAG, "no-cupti", 0, AT(p.run.no_cupti), NULL,
      "collect no CUPTI records (GPU times are CUDA events only)", .flag_value = 1},
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nbaselines (baselines/<suite>/<device>.json in the suite's git work tree):\n"},
+     "\nbaselines (baselines/<suite>/<device>.json at the top of the suite's git work tree;\noutside git, beside the suite's suites/ folder or in the suite's own folder):\n"},
     {BR_OPT_FLAG, "save-baseline", 0, AT(p.gate.save), NULL,
      "save this run as the baseline (updates only the cases run;\n"
      "the comparison with the old one is shown, never exit 3)",
