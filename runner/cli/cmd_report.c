@@ -12,6 +12,7 @@
 #include "common.h"
 #include "msg.h"
 #include "results/baseline.h"
+#include "results/gitinfo.h"
 #include "results/merge.h"
 #include "results/resultsfile.h"
 
@@ -33,7 +34,7 @@ static const br_opt_spec report_opts[] = {
     BR_CLI_ROW_QUIET,
     BR_CLI_ROW_HELP,
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nbaselines (baselines/<suite>/<device>.json under the current directory):\n"},
+     "\nbaselines (baselines/<suite>/<device>.json found as a run finds them, from the\nsuite path the file records, read from the current directory):\n"},
     {BR_OPT_FLAG, "save-baseline", 0, AT(p.gate.save), NULL,
      "save these results as the baseline (updates only the cases\n"
      "measured; the comparison is shown, never exit 3)",
@@ -67,6 +68,18 @@ const br_opt_cmd br_cmd_report_spec = {
     "is slower than the baseline (see --fail-on).\n",
     report_opts, 0};
 
+/* A results file does not keep the machine's path of the work tree it ran in,
+ * so a run measured in git finds its baselines again as a run does: at the
+ * top of the git work tree that holds its suite (the suite path it records,
+ * read from the current directory), when that file is still in one. */
+static void find_work_tree(br_run *r) {
+    if (!r->git.present || r->git.workdir[0] || !r->suite_path || access(r->suite_path, R_OK) != 0)
+        return;
+    br_gitinfo gi;
+    if (br_gitinfo_read(&gi, r->suite_path) == 0 && gi.present && gi.workdir[0])
+        snprintf(r->git.workdir, sizeof r->git.workdir, "%s", gi.workdir);
+}
+
 /* The gate for every run, as the pipeline does it: rules, comparison. */
 static void report_gate(br_outcome *out, br_run *runs, size_t n, const br_pipeline_opts *p) {
     const br_gate_opts *g = &p->gate;
@@ -79,6 +92,7 @@ static void report_gate(br_outcome *out, br_run *runs, size_t n, const br_pipeli
         free(r->comparison);
         r->comparison = NULL;
         r->regression = br_gate_rules(r, g);
+        find_work_tree(r);
         if (g->no_compare)
             continue;
         if (br_gate_attach(r, g, p->run.quiet) < 0) {

@@ -3,6 +3,9 @@
  * written by the real benchrun over the host fixture suites. */
 #include <criterion/criterion.h>
 
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -331,4 +334,51 @@ Test(merge, report_save_baseline_and_history_read_a_merge) {
     free(base);
     free(p1);
     free(p2);
+}
+
+/* A run made in a git work tree finds its baselines at the top of that work
+ * tree; `report` of its results file, from the same directory, finds the
+ * same baselines (a results file does not record the work tree's path). */
+Test(merge, report_finds_a_git_runs_baselines_at_the_top_of_its_work_tree) {
+    char *repo = br_strfmt("%s/repo", tmp), *sub = br_strfmt("%s/repo/bench/x", tmp);
+    char *mk = br_strfmt("mkdir -p %s", sub);
+    cr_assert_eq(system(mk), 0);
+    git_libgit2_init();
+    git_repository *g = NULL;
+    cr_assert_eq(git_repository_init(&g, repo, 0), 0);
+    git_repository_free(g);
+    git_libgit2_shutdown();
+    /* The fixture suite, its source named by its absolute path. */
+    char *text = NULL;
+    cr_assert_eq(br_read_file(&text, NULL, SHARD_A, 1 << 20), 0);
+    const char *from = "source: ../e2e/host_kernels.c";
+    char *at = strstr(text, from);
+    cr_assert_not_null(at);
+    *at = '\0';
+    char *suite = br_strfmt("%s/suite.yaml", sub);
+    FILE *f = fopen(suite, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "%ssource: %s/e2e/host_kernels.c%s", text, BR_FIXTURES_DIR, at + strlen(from));
+    cr_assert_eq(fclose(f), 0);
+
+    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    const char *run[] = {cache, "-q", "--json", "r.json", "bench/x/suite.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, repo, run), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    e2e_free(&r);
+    const char *save[] = {"report", "-q", "--save-baseline", "r.json", NULL};
+    cr_assert_eq(e2e_run(&r, repo, save), 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    e2e_free(&r);
+    char *top = br_strfmt("%s/baselines/shard-a", repo), *beside = br_strfmt("%s/baselines", sub);
+    struct stat st;
+    cr_assert_eq(stat(top, &st), 0, "report saved the baseline at the top of the work tree");
+    cr_assert_neq(stat(beside, &st), 0, "nothing beside the suite");
+    /* A run of the suite compares with the baseline report saved. */
+    const char *again[] = {cache, "--fail-on", "never", "bench/x/suite.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, repo, again), 0);
+    cr_assert(strstr(r.out, "vs baseline"), "the run found the baseline report saved: %s", r.out);
+    e2e_free(&r);
+    free(top), free(beside), free(cache), free(text), free(suite), free(mk), free(sub), free(repo);
 }
