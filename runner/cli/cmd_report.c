@@ -34,7 +34,8 @@ static const br_opt_spec report_opts[] = {
     BR_CLI_ROW_QUIET,
     BR_CLI_ROW_HELP,
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nbaselines (baselines/<suite>/<device>.json found as a run finds them, from the\nsuite path the file records, read from the current directory):\n"},
+     "\nbaselines (baselines/<suite>/<device>.json found as a run finds them, from the\nsuite path "
+     "the file records, read from the current directory):\n"},
     {BR_OPT_FLAG, "save-baseline", 0, AT(p.gate.save), NULL,
      "save these results as the baseline (updates only the cases\n"
      "measured; the comparison is shown, never exit 3)",
