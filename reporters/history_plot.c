@@ -336,20 +336,57 @@ static size_t panel2_data(FILE *f, const br_history_view *v, int *drawn, double 
     return n_lines;
 }
 
+/* Panel 2's change points: a block $changes of "run value" lines, one per
+ * change point of v (the value of its first run at the new level). */
+static void panel2_changes(FILE *f, const br_history_view *v) {
+    if (v->n_changes == 0)
+        return;
+    fputs("# panel 2, change points (E-divisive means): run, value at the first run at the new "
+          "level\n$changes << EOD\n",
+          f);
+    for (size_t k = 0; k < v->n_changes; k++) {
+        const br_history_change *ch = &v->changes[k];
+        const br_run *r = br_history_view_run(v, ch->run);
+        const br_history_cell *c = br_history_view_cell(v, ch->row, ch->run);
+        fprintf(f, "%zu %.7g\n", ch->run + 1,
+                br_history_case_value(r, &r->cases[c->ci], v->metric));
+    }
+    fputs("EOD\n", f);
+}
+
+/* Panel 2's vertical marks: a dashed line at each run where a case's level
+ * shifted (once per run). */
+static void panel2_marks(FILE *f, const br_history_view *v) {
+    for (size_t k = 0; k < v->n_changes; k++) {
+        size_t run = v->changes[k].run, seen = 0;
+        for (size_t i = 0; i < k && !seen; i++)
+            seen = v->changes[i].run == run;
+        if (!seen)
+            fprintf(f,
+                    "set arrow from %zu, graph 0 to %zu, graph 1 nohead back dt 2 lw 1 lc rgb "
+                    "\"#d62728\"\n",
+                    run + 1, run + 1);
+    }
+}
+
 /* Panel 2's commands. */
 static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn, size_t n_lines,
                             double ylo, double yhi) {
     const br_run *nr = v->newest;
     int keys = n_lines <= BR_HISTORY_PLOT_MAX_KEYS;
-    char title[1024];
+    char title[1024], marks[128] = "";
+    if (v->n_changes > 0)
+        snprintf(marks, sizeof marks, "; %zu change point%s circled, dashed", v->n_changes,
+                 v->n_changes == 1 ? "" : "s");
     if (keys)
-        snprintf(title, sizeof title, "%s: %s across commits, oldest to newest",
-                 nr->suite_name ? nr->suite_name : "?", metric_title(v->metric));
+        snprintf(title, sizeof title, "%s: %s across commits, oldest to newest%s",
+                 nr->suite_name ? nr->suite_name : "?", metric_title(v->metric),
+                 marks[0] ? marks : "");
     else
         snprintf(title, sizeof title,
-                 "%s: %s across commits, oldest to newest (%zu cases: no legend above %d)",
+                 "%s: %s across commits, oldest to newest (%zu cases: no legend above %d%s)",
                  nr->suite_name ? nr->suite_name : "?", metric_title(v->metric), n_lines,
-                 BR_HISTORY_PLOT_MAX_KEYS);
+                 BR_HISTORY_PLOT_MAX_KEYS, marks);
     fputs("\n# panel 2: every case across the runs\nset title ", f);
     put_gp_string(f, title);
     fputs(" noenhanced\nset xlabel \"commit (run)\" noenhanced\nset ylabel ", f);
@@ -376,6 +413,7 @@ static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn,
               f);
         return;
     }
+    panel2_marks(f, v);
     for (size_t row = 0, m = 0; row < v->n_rows; row++) {
         if (!drawn[row])
             continue;
@@ -395,6 +433,10 @@ static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn,
             fputs("notitle", f);
         }
     }
+    if (v->n_changes > 0)
+        fprintf(f,
+                ", \\\n     $changes using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb \"#d62728\" %s",
+                keys ? "title \"change point\"" : "notitle");
     fputc('\n', f);
 }
 
@@ -413,7 +455,7 @@ int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path) {
     int rc = -1, *drawn = NULL;
     if (br_history_view_build(&v, h, 0, h->n_runs, 0) != 0)
         return -1;
-    if (panel1_setup(&p1, &v) != 0) {
+    if (br_history_view_changes(&v, NULL) != 0 || panel1_setup(&p1, &v) != 0) {
         br_history_view_dispose(&v);
         return -1;
     }
@@ -437,6 +479,7 @@ int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path) {
         goto done;
     double ylo, yhi;
     size_t n_lines = panel2_data(f, &v, drawn, &ylo, &yhi);
+    panel2_changes(f, &v);
 
     char title[1024];
     if (r->suite_description && r->suite_description[0])
@@ -448,7 +491,9 @@ int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path) {
     fputs(" noenhanced\n", f);
     panel1_commands(f, &p1, &v);
     panel2_commands(f, &v, drawn, n_lines, ylo, yhi);
-    fputs("\nunset multiplot\nunset output\n", f);
+    fputs(v.n_changes ? "\nunset multiplot\nunset arrow\nunset output\n"
+                      : "\nunset multiplot\nunset output\n",
+          f);
     rc = ferror(f) ? br_error_set("cannot write the gnuplot script: %s", strerror(errno)) : 0;
 done:
     free(drawn);

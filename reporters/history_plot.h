@@ -23,7 +23,10 @@ extern "C" {
  *   2. the metric across the runs per case: x is the run's position in
  *      commit order, tics labelled with br_history_label; one line per case
  *      (broken where the case was not measured), the legend below, left out
- *      (and the title says so) above BR_HISTORY_PLOT_MAX_KEYS cases.
+ *      (and the title says so) above BR_HISTORY_PLOT_MAX_KEYS cases; each
+ *      change point (br_history_view_changes, the defaults of
+ *      changepoint.h) circled at its first run at the new level (block
+ *      $changes) and a dashed vertical line at each run where one starts.
  * Both panels are titled with the suite name and the metric. Every string
  * from the results is escaped for a double-quoted gnuplot string and
  * printed noenhanced. The script writes `svg_path` itself (escaped).

@@ -28,9 +28,7 @@ static void pad(FILE *f, size_t n) {
         fputc(' ', f);
 }
 
-/* A value as cells show it: 1 decimal for a metric; for a time (µs) 1
- * decimal, 2 below 10 µs, 3 below 1 µs. */
-static void format_value(char *buf, size_t len, double v, br_metric m) {
+void br_history_format_value(char *buf, size_t len, double v, br_metric m) {
     if (!isfinite(v))
         snprintf(buf, len, "n/a");
     else if (m != BR_METRIC_NONE)
@@ -41,7 +39,7 @@ static void format_value(char *buf, size_t len, double v, br_metric m) {
 
 /* The value part and the mark part of a cell. */
 static void cell_text(char *val, size_t vlen, char *mark, size_t mlen, const br_history_view *v,
-                      size_t row, size_t j, const tglyphs *g) {
+                      size_t row, size_t j, const tglyphs *g, br_history_marks marks) {
     const br_history_cell *c = br_history_view_cell(v, row, j);
     mark[0] = '\0';
     if (c->ci == BR_HISTORY_NONE) {
@@ -58,7 +56,18 @@ static void cell_text(char *val, size_t vlen, char *mark, size_t mlen, const br_
         snprintf(val, vlen, "%s", g->dash);
         return;
     }
-    format_value(val, vlen, br_history_case_value(r, cr, v->metric), v->metric);
+    br_history_format_value(val, vlen, br_history_case_value(r, cr, v->metric), v->metric);
+    if (marks == BR_HISTORY_MARK_CHANGES) {
+        if (c->cp == BR_HISTORY_NONE)
+            return;
+        const br_history_change *ch = &v->changes[c->cp];
+        const char *arrow = br_history_change_slower(v, ch) ? g->slower : g->faster;
+        if (isfinite(ch->step))
+            snprintf(mark, mlen, "%s%+.1f%%", arrow, 100.0 * ch->step);
+        else
+            snprintf(mark, mlen, "%s", arrow);
+        return;
+    }
     if (!c->compared)
         return;
     switch (c->change) {
@@ -78,8 +87,8 @@ static void cell_text(char *val, size_t vlen, char *mark, size_t mlen, const br_
     }
 }
 
-/* The title of a suite's table: "suite · GB/s (higher is better) · 3 runs · device". */
-static void put_title(FILE *f, const br_history_view *v, const tglyphs *g) {
+void br_history_print_title(FILE *f, const br_history_view *v, int ascii) {
+    const tglyphs *g = ascii ? &ascii_tg : &utf8_tg;
     const br_run *r = v->newest;
     fprintf(f, "%s%s", r->suite_name ? r->suite_name : "?", g->sep);
     if (v->metric == BR_METRIC_NONE)
@@ -94,8 +103,66 @@ static void put_title(FILE *f, const br_history_view *v, const tglyphs *g) {
     fputc('\n', f);
 }
 
+/* The legend's line on neighbour marks (BR_HISTORY_MARK_NEIGHBOURS). */
+static void legend_neighbours(FILE *f, const br_history_view *v, const tglyphs *g, int compared) {
+    /* The rules of the newer side of the comparisons: one line when all agree. */
+    int same_rules = 1;
+    br_regression_cfg rules = v->newest->regression;
+    for (size_t k = 0; k < v->n_cmps; k++) {
+        const br_regression_cfg *o = &v->cmps[k].cmp.rules;
+        same_rules &= o->threshold == v->cmps[0].cmp.rules.threshold &&
+                      o->alpha == v->cmps[0].cmp.rules.alpha;
+    }
+    if (v->n_cmps > 0)
+        rules = v->cmps[0].cmp.rules;
+    if (compared) {
+        fprintf(f, "%s slower, %s faster than the previous run%s that measured the case (",
+                g->slower, g->faster, v->n_devices > 1 ? " of the same device" : "");
+        if (same_rules)
+            fprintf(f, "Mann-Whitney U p < %g and |change| > %g%%", rules.alpha,
+                    100.0 * rules.threshold);
+        else
+            fputs("each newer run's regression rules: Mann-Whitney U p < alpha and |change| > "
+                  "threshold",
+                  f);
+        fputs("),\n  with the change of the value shown; no mark: no change beyond the threshold, "
+              "or nothing earlier to compare with\n",
+              f);
+    } else {
+        fprintf(f, "no case was measured by two runs%s: nothing compared\n",
+                v->n_devices > 1 ? " of one device" : "");
+    }
+}
+
+/* The legend's lines on change points (BR_HISTORY_MARK_CHANGES). */
+static void legend_changes(FILE *f, const br_history_view *v, const tglyphs *g) {
+    const br_changepoint_cfg *cp = &v->cp_cfg;
+    if (v->n_changes > 0)
+        fprintf(f,
+                "%s slower, %s faster from that run on: a change point of the case's level, with "
+                "its step\n  (E-divisive means over the case's runs%s, permutation p <= %g, "
+                "|step| >= %g%%; --changes lists them)\n",
+                g->slower, g->faster, v->n_devices > 1 ? " of one device" : "", cp->alpha,
+                100.0 * cp->min_step);
+    else
+        fprintf(f,
+                "no change point in any case (E-divisive means over each case's runs%s, "
+                "permutation p <= %g, |step| >= %g%%)\n",
+                v->n_devices > 1 ? " of one device" : "", cp->alpha, 100.0 * cp->min_step);
+    if (v->n_short == v->n_series && v->n_series > 0)
+        fprintf(f,
+                "every case has fewer than %zu measured runs%s: too few to find a change point "
+                "(--neighbours compares each run with the previous one)\n",
+                2 * cp->min_size, v->n_devices > 1 ? " of one device" : "");
+    else if (v->n_short > 0)
+        fprintf(f, "%zu of %zu cases have fewer than %zu measured runs%s: too few to analyse\n",
+                v->n_short, v->n_series, 2 * cp->min_size,
+                v->n_devices > 1 ? " of one device" : "");
+}
+
 /* The legend under a suite's table: only what the table uses. */
-static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g) {
+static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g,
+                       br_history_marks marks) {
     int used_unknown = 0, used_dot = 0, used_skip = 0;
     int dirty = 0, compared = 0;
     for (size_t row = 0; row < v->n_rows; row++) {
@@ -116,37 +183,13 @@ static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g) {
         dirty |= br_history_has_commit(br_history_view_run(v, j)) &&
                  br_history_view_run(v, j)->git.dirty;
 
-    /* The rules of the newer side of the comparisons: one line when all agree. */
-    int same_rules = 1;
-    br_regression_cfg rules = v->newest->regression;
-    for (size_t k = 0; k < v->n_cmps; k++) {
-        const br_regression_cfg *o = &v->cmps[k].cmp.rules;
-        same_rules &= o->threshold == v->cmps[0].cmp.rules.threshold &&
-                      o->alpha == v->cmps[0].cmp.rules.alpha;
-    }
-    if (v->n_cmps > 0)
-        rules = v->cmps[0].cmp.rules;
-
     fputs("columns: runs in commit order (committer time; reruns by date), each with the date it "
           "ran (UTC)\n",
           f);
-    if (compared) {
-        fprintf(f, "%s slower, %s faster than the previous run%s that measured the case (",
-                g->slower, g->faster, v->n_devices > 1 ? " of the same device" : "");
-        if (same_rules)
-            fprintf(f, "Mann-Whitney U p < %g and |change| > %g%%", rules.alpha,
-                    100.0 * rules.threshold);
-        else
-            fputs("each newer run's regression rules: Mann-Whitney U p < alpha and |change| > "
-                  "threshold",
-                  f);
-        fputs("),\n  with the change of the value shown; no mark: no change beyond the threshold, "
-              "or nothing earlier to compare with\n",
-              f);
-    } else {
-        fprintf(f, "no case was measured by two runs%s: nothing compared\n",
-                v->n_devices > 1 ? " of one device" : "");
-    }
+    if (marks == BR_HISTORY_MARK_NEIGHBOURS)
+        legend_neighbours(f, v, g, compared);
+    else
+        legend_changes(f, v, g);
     const char *sep = "";
     if (used_unknown) {
         fprintf(f, "%s? = cannot tell (too few samples, too noisy, another clock)", sep);
@@ -182,6 +225,7 @@ typedef struct tlayout {
     size_t *w;                 /* per column: its width */
     size_t *vw, *mw;           /* per run: the widths of its values and its marks */
     char (*head)[3][64];       /* per column: its header lines */
+    br_history_marks marks;
 } tlayout;
 
 /* The header cells of t and the column widths they need. */
@@ -225,7 +269,7 @@ static void layout_rows(tlayout *t) {
             }
         }
         for (size_t j = 0; j < v->n; j++) {
-            cell_text(val, sizeof val, mark, sizeof mark, v, row, j, t->g);
+            cell_text(val, sizeof val, mark, sizeof mark, v, row, j, t->g, t->marks);
             size_t a = br_report_display_width(val), b = br_report_display_width(mark);
             t->vw[j] = a > t->vw[j] ? a : t->vw[j];
             t->mw[j] = b > t->mw[j] ? b : t->mw[j];
@@ -286,7 +330,7 @@ static void put_row(FILE *f, const tlayout *t, size_t row) {
         fputs(buf, f);
     }
     for (size_t j = 0; j < v->n; j++) {
-        cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g);
+        cell_text(val, sizeof val, mark, sizeof mark, v, row, j, g, t->marks);
         fprintf(f, " %s ", g->v);
         pad(f, t->vw[j] - br_report_display_width(val));
         fputs(val, f);
@@ -302,7 +346,7 @@ static void put_row(FILE *f, const tlayout *t, size_t row) {
 }
 
 /* Print the table of one suite's view. */
-static int print_view(FILE *f, const br_history_view *v, int ascii) {
+static int print_view(FILE *f, const br_history_view *v, int ascii, br_history_marks marks) {
     tlayout t = {v,
                  ascii ? &ascii_tg : &utf8_tg,
                  v->n_pnames,
@@ -311,7 +355,8 @@ static int print_view(FILE *f, const br_history_view *v, int ascii) {
                  NULL,
                  NULL,
                  NULL,
-                 NULL};
+                 NULL,
+                 marks};
     t.w = calloc(t.n_cols, sizeof *t.w);
     t.vw = calloc(v->n + 1, sizeof *t.vw);
     t.mw = calloc(v->n + 1, sizeof *t.mw);
@@ -323,11 +368,11 @@ static int print_view(FILE *f, const br_history_view *v, int ascii) {
     }
     layout_head(&t, ascii);
     layout_rows(&t);
-    put_title(f, v, t.g);
+    br_history_print_title(f, v, ascii);
     put_head(f, &t);
     for (size_t row = 0; row < v->n_rows; row++)
         put_row(f, &t, row);
-    put_legend(f, v, t.g);
+    put_legend(f, v, t.g, marks);
     rc = ferror(f) ? br_error_set("cannot write the history table: %s", strerror(errno)) : 0;
 done:
     free(t.w);
@@ -337,15 +382,20 @@ done:
     return rc;
 }
 
-int br_history_print(FILE *f, const br_history *h, int ascii) {
+int br_history_print(FILE *f, const br_history *h, int ascii, br_history_marks marks) {
     for (size_t first = 0; first < h->n_runs;) {
         size_t n = br_history_suite_runs(h, first);
         br_history_view v;
-        if (br_history_view_build(&v, h, first, n, 1) != 0)
+        int neighbours = marks == BR_HISTORY_MARK_NEIGHBOURS;
+        if (br_history_view_build(&v, h, first, n, neighbours) != 0)
             return -1;
+        if (!neighbours && br_history_view_changes(&v, NULL) != 0) {
+            br_history_view_dispose(&v);
+            return -1;
+        }
         if (first > 0)
             fputc('\n', f);
-        int rc = print_view(f, &v, ascii);
+        int rc = print_view(f, &v, ascii, marks);
         br_history_view_dispose(&v);
         if (rc != 0)
             return -1;

@@ -24,6 +24,8 @@ typedef struct history_opts {
     const char *suite;    /* --suite */
     size_t last;          /* --last */
     const char *plot;     /* --plot */
+    int changes;          /* --changes */
+    int neighbours;       /* --neighbours */
     int ascii;
 } history_opts;
 
@@ -49,9 +51,18 @@ static const br_opt_spec history_opts_spec[] = {
      "only cases with parameter N = V, or one of N=[A,B,...]", br_cli_param},
     {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
     {BR_OPT_FN, "last", 0, AT(last), "N", "only the newest N runs of each suite", parse_last},
+    {BR_OPT_FLAG, "changes", 0, AT(changes), NULL,
+     "list the change points of each case (E-divisive means)\n"
+     "instead of the table",
+     .flag_value = 1},
+    {BR_OPT_FLAG, "neighbours", 0, AT(neighbours), NULL,
+     "mark each run against the previous run (the baseline\n"
+     "rules) instead of the change points",
+     .flag_value = 1},
     {BR_OPT_VALUE, "plot", 0, AT(plot), "FILE.svg",
      "also draw the newest run against problem size and every\n"
-     "case across commits with gnuplot (one suite)"},
+     "case across commits, change points circled, with gnuplot\n"
+     "(one suite)"},
     {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL,
      "plain ASCII (the default when the locale is not UTF-8)", .flag_value = 1},
     {BR_OPT_HELP, "help", 'h', 0, NULL, "show this help", .hidden = 1},
@@ -61,11 +72,13 @@ static const br_opt_spec history_opts_spec[] = {
 const br_opt_cmd br_cmd_history_spec = {
     PROG,
     "usage: benchrun history DIR [-k GLOB]... [-p NAME=VALUE]... [--suite NAME]\n"
-    "                        [--last N] [--plot FILE.svg] [--ascii]\n"
+    "                        [--last N] [--changes | --neighbours] [--plot FILE.svg]\n"
+    "                        [--ascii]\n"
     "\n"
     "Show the results documents in DIR (the files --results-dir writes, or any --json\n"
-    "output) as one table per suite: each case's headline metric across commits, with\n"
-    "the change from the previous run of the same device judged by the baseline rules.\n"
+    "output) as one table per suite: each case's headline metric across commits,\n"
+    "marked where its level shifted: the change points found over all its runs of one\n"
+    "device by E-divisive means (Matteson & James 2014), with the step and p-value.\n"
     "\n",
     "\n"
     "exit status: 0 ok; 1 the plot could not be drawn; 2 bad input or usage.\n",
@@ -92,6 +105,11 @@ static int parse_history(history_opts *o, br_opt_parsed *a, int argc, char **arg
         br_msg_error(PROG, "--plot expects a file name");
         return 2;
     }
+    if (o->changes && o->neighbours) {
+        br_msg_error(PROG, "--changes lists change points and --neighbours marks the table: "
+                           "choose one");
+        return 2;
+    }
     return -1;
 }
 
@@ -112,7 +130,11 @@ static int history_show(br_history *h, const history_opts *o, const char *dir) {
                      dir, suites);
         return 2;
     }
-    if (br_history_print(stdout, h, o->ascii) != 0 || fflush(stdout) != 0) {
+    int printed = o->changes ? br_history_print_changes(stdout, h, o->ascii)
+                             : br_history_print(stdout, h, o->ascii,
+                                                o->neighbours ? BR_HISTORY_MARK_NEIGHBOURS
+                                                              : BR_HISTORY_MARK_CHANGES);
+    if (printed != 0 || fflush(stdout) != 0) {
         br_msg_error(PROG, "%s", br_error_get());
         return 2;
     }

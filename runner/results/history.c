@@ -347,6 +347,7 @@ void br_history_view_dispose(br_history_view *v) {
         free(v->cmps[i].entry_of);
     }
     free(v->cmps);
+    free(v->changes);
     memset(v, 0, sizeof *v);
 }
 
@@ -521,7 +522,7 @@ static int view_rows(br_history_view *v, const triple *t, size_t n_t) {
     for (size_t row = 0; row < v->n_rows; row++) {
         for (size_t j = 0; j < v->n; j++)
             *br_history_view_cell(v, row, j) =
-                (br_history_cell){BR_HISTORY_NONE, 0, BR_CHANGE_SAME, NAN};
+                (br_history_cell){BR_HISTORY_NONE, 0, BR_CHANGE_SAME, NAN, BR_HISTORY_NONE};
         for (size_t k = v->rows[row].first; k < n_t; k++) {
             if (k > v->rows[row].first && strcmp(t[k].key, t[k - 1].key) != 0)
                 break;

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "changepoint.h"
 #include "results.h"
 
 #ifdef __cplusplus
@@ -108,6 +109,8 @@ typedef struct br_history_cell {
     int compared;     /* 1: compared with an earlier run (change, pct) */
     br_change change; /* br_baseline_compare's label */
     double pct;       /* change of the value shown, a fraction; NAN when not computable */
+    size_t cp;        /* the change point whose first run at the new level this is (index
+                         into view.changes, br_history_view_changes); BR_HISTORY_NONE: none */
 } br_history_cell;
 
 typedef struct br_history_row {
@@ -121,6 +124,18 @@ typedef struct br_history_cmp {
     br_comparison cmp;
     size_t *entry_of; /* per case of run j: its entry, or BR_HISTORY_NONE */
 } br_history_cmp;
+
+/* A change point of one case in a view (br_history_view_changes). */
+typedef struct br_history_change {
+    size_t row;           /* the case (view row) */
+    size_t run;           /* view index of the first run at the new level */
+    size_t prev;          /* view index of the last run at the old level */
+    size_t dev;           /* the device of the series (index into view.devices) */
+    double before, after; /* the levels: median value shown (GB/s, GFLOP/s or µs) of the case's
+                             runs between neighbouring change points */
+    double step;          /* (after - before) / before, a fraction; NAN when before is 0 */
+    double p;             /* the permutation p-value (changepoint.h) */
+} br_history_change;
 
 typedef struct br_history_view {
     const br_history *h;
@@ -137,6 +152,12 @@ typedef struct br_history_view {
     size_t *dev; /* per run: index into devices */
     br_history_cmp *cmps;
     size_t n_cmps;
+    /* br_history_view_changes: */
+    br_history_change *changes; /* in row order, then run order */
+    size_t n_changes;
+    size_t n_series;           /* series analysed: (case, device) pairs measured by any run */
+    size_t n_short;            /* of them, too short to analyse (< 2 * min_size measured runs) */
+    br_changepoint_cfg cp_cfg; /* the parameters used */
 } br_history_view;
 
 /* Build into *v the view of runs h->runs[first .. first + n) (one suite,
@@ -148,6 +169,21 @@ typedef struct br_history_view {
  * disposed on failure. */
 int br_history_view_build(br_history_view *v, const br_history *h, size_t first, size_t n,
                           int judge);
+
+/* The change points of every case of v (built by br_history_view_build)
+ * under *cfg (NULL: br_changepoint_defaults): per row and per device, the
+ * series is the value shown (br_history_case_value) of each run of that
+ * device in commit order, runs without a measured value skipped; each
+ * change point found by br_changepoint_find becomes one entry of
+ * v->changes and marks the cell of its first run at the new level
+ * (cell.cp). Runs of another device are never in one series: a new GPU
+ * is not a change of the code. Returns 0, or -1 with the error set (out of
+ * memory, a bad cfg). */
+int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg);
+
+/* 1 when change point c of v makes its case slower: a lower GB/s or
+ * GFLOP/s, a longer time (metric none). */
+int br_history_change_slower(const br_history_view *v, const br_history_change *c);
 
 /* Release what *v owns and zero it. */
 void br_history_view_dispose(br_history_view *v);

@@ -55,9 +55,24 @@ Test(history, main_prints_the_table) {
     const char *args[] = {RUNS_DIR, "--ascii", "-k", "reduce_warp", "-p", "n=2^24", NULL};
     cr_assert_eq(run_main(&out, &err, args), 0, "%s", err);
     cr_assert(strstr(out, "reduction . GB/s (higher is better) . 4 runs"), "%s", out);
-    cr_assert(strstr(out, "v-16.7%"), "%s", out);
+    /* Four runs are too few for a change point: no mark, and the legend says why. */
+    cr_assert_null(strstr(out, "v-16.7%"), "%s", out);
+    cr_assert(strstr(out, "no change point in any case"), "%s", out);
+    cr_assert(strstr(out, "every case has fewer than 6 measured runs: too few to find a change "
+                          "point (--neighbours compares each run with the previous one)"),
+              "%s", out);
     cr_assert_null(strstr(out, "latency"), "%s", out);
     cr_assert_str_eq(err, "");
+    free(out);
+    free(err);
+
+    /* --neighbours: the mark against the previous run. */
+    const char *nb[] = {RUNS_DIR, "--ascii", "-k",           "reduce_warp",
+                        "-p",     "n=2^24",  "--neighbours", NULL};
+    cr_assert_eq(run_main(&out, &err, nb), 0, "%s", err);
+    cr_assert(strstr(out, "v-16.7%"), "%s", out);
+    cr_assert(strstr(out, "v slower, ^ faster than the previous run that measured the case"), "%s",
+              out);
     free(out);
     free(err);
 }
@@ -131,4 +146,124 @@ Test(history, main_draws_the_plot) {
     free(out);
     free(err);
     free(svg);
+}
+
+/* --- change points ----------------------------------------------------------------------- */
+
+/* The short SHA of run i (1-based) of the step history. */
+static void step_label(char buf[8], size_t i) {
+    char sha[41];
+    step_sha(sha, i);
+    snprintf(buf, 8, "%.7s", sha);
+}
+
+/* How many times `needle` occurs in `text`. */
+static size_t count_of(const char *text, const char *needle) {
+    size_t n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+Test(history, main_lists_the_change_points) {
+    char *dir = step_history_dir();
+    char *out, *err, run11[8], run17[8], run24[8], run16[8], run23[8];
+    step_label(run11, 11);
+    step_label(run16, 16);
+    step_label(run17, 17);
+    step_label(run23, 23);
+    step_label(run24, 24);
+    const char *args[] = {dir, "--changes", "--ascii", NULL};
+    cr_assert_eq(run_main(&out, &err, args), 0, "%s", err);
+    cr_assert_str_eq(err, "");
+    cr_assert(strstr(out, "reduction . GB/s (higher is better) . 30 runs . NVIDIA H100 80GB HBM3\n"
+                          "change points: E-divisive means (Matteson & James 2014)"),
+              "%s", out);
+    /* reduce_warp n=2^24: 3% slower from run 17 on (GB/s 1/1.03 - 1 = -2.9%
+     * planted; the medians of the two segments measure -3.4%). */
+    char *row = row_of(out, "reduce_warp", "2^24");
+    cr_assert(strstr(row, run17) && strstr(row, run16), "%s (run 17 %s)", row, run17);
+    cr_assert(strstr(row, "2026-11-04 13:06"), "%s", row);
+    cr_assert(strstr(row, "1615.1 -> 1560.4 | v-3.4% | 0.001"), "%s", row);
+    free(row);
+    /* reduce_cub n=2^24: 4% faster from run 11, 3% slower from run 23: run
+     * 23 drew a time 2.0 standard deviations short, at the old level, so the
+     * second change point is found at run 24. */
+    cr_assert_eq(count_of(out, " reduce_cub  | 2^24 |"), 2, "%s", out);
+    cr_assert(strstr(out, run11) && strstr(out, run24) && strstr(out, run23), "%s", out);
+    cr_assert(strstr(out, "2571.2 -> 2663.4 | ^+3.6%"), "%s", out);
+    cr_assert(strstr(out, "2663.4 -> 2612.3 | v-1.9%"), "%s", out);
+    /* The steady cases and the new kernel have none. */
+    cr_assert_null(strstr(out, "2^20"), "%s", out);
+    cr_assert_null(strstr(out, "reduce_vec"), "%s", out);
+    cr_assert(strstr(out, "3 change points in 5 cases over 30 runs\n"), "%s", out);
+    check_golden("steps_changes_ascii.txt", out);
+    free(out);
+    free(err);
+    free(dir);
+}
+
+Test(history, main_marks_only_the_change_points) {
+    char *dir = step_history_dir();
+    char *out, *err, run17[8];
+    step_label(run17, 17);
+    const char *args[] = {dir, "--ascii", NULL};
+    cr_assert_eq(run_main(&out, &err, args), 0, "%s", err);
+    /* Three marks in 30 runs of 5 cases: one per change point. */
+    cr_assert_eq(count_of(out, " v-") + count_of(out, " ^+"), 3, "%s", out);
+    char *row = row_of(out, "reduce_warp", "2^24");
+    cr_assert(strstr(row, "1542.9 v-3.4%"), "%s", row);
+    free(row);
+    cr_assert(strstr(out, "v slower, ^ faster from that run on: a change point of the case's "
+                          "level, with its step\n"),
+              "%s", out);
+    check_golden("steps_table_ascii.txt", out);
+    free(out);
+    free(err);
+
+    /* The neighbour marks flag the run-to-run noise as well. */
+    const char *nb[] = {dir, "--ascii", "--neighbours", NULL};
+    cr_assert_eq(run_main(&out, &err, nb), 0, "%s", err);
+    size_t marks = count_of(out, " v-") + count_of(out, " ^+");
+    cr_assert_gt(marks, 3, "%zu marks:\n%s", marks, out); /* 24 with the rules of today */
+    free(out);
+    free(err);
+    free(dir);
+}
+
+Test(history, main_change_point_options) {
+    char *dir = step_history_dir();
+    char *out, *err;
+    const char *both[] = {dir, "--changes", "--neighbours", NULL};
+    cr_assert_eq(run_main(&out, &err, both), 2);
+    cr_assert_str_eq(err, "benchrun history: --changes lists change points and --neighbours "
+                          "marks the table: choose one\n");
+    cr_assert_str_eq(out, "");
+    free(out);
+    free(err);
+
+    /* -k: only that kernel's. */
+    const char *warp[] = {dir, "--changes", "--ascii", "-k", "reduce_warp", NULL};
+    cr_assert_eq(run_main(&out, &err, warp), 0, "%s", err);
+    cr_assert(strstr(out, "1 change point in 2 cases over 30 runs\n"), "%s", out);
+    free(out);
+    free(err);
+
+    /* --last 12: runs 19 to 30; reduce_warp's step at 17 is outside. */
+    const char *last[] = {dir, "--changes", "--ascii", "--last", "12", NULL};
+    cr_assert_eq(run_main(&out, &err, last), 0, "%s", err);
+    cr_assert(strstr(out, "over 12 runs"), "%s", out);
+    cr_assert_null(strstr(out, " reduce_warp "), "%s", out);
+    free(out);
+    free(err);
+
+    /* A history too short for change points says so. */
+    const char *few[] = {RUNS_DIR, "--changes", "--ascii", "--suite", "reduction", NULL};
+    cr_assert_eq(run_main(&out, &err, few), 0, "%s", err);
+    cr_assert(strstr(out, "no change point in 8 cases over 4 runs; 8 cases with fewer than 6 "
+                          "measured runs not analysed\n"),
+              "%s", out);
+    free(out);
+    free(err);
+    free(dir);
 }

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "e2e_util.h"
@@ -43,6 +44,7 @@
 #include "results/results.h"
 #include "results_fixture.h"
 #include "base/util.h"
+#include "changepoint_series.h"
 
 extern const br_reporter br_reporter_json;
 
@@ -207,6 +209,99 @@ __attribute__((unused)) static void write_history(const char *dir) {
     br_run_dispose(&lat[1]);
 }
 
+/* --- a generated history with steps (change points) --------------------------------- */
+
+#define STEP_RUNS     30
+#define STEP_DIR_NAME "steps"
+
+/* The story of write_step_history: suite "reduction" on the H100, 30 runs
+ * at 30 commits, one a day; every case's level carries 1% noise from run
+ * to run (its median times 1 + 0.01 N(0,1), a seed per case):
+ *   reduce_warp n=2^24  3% slower (time x1.03) from run 17 on
+ *   reduce_cub  n=2^24  4% faster (time x0.96) from run 11, then 3% slower
+ *                       (x1.03) from run 23
+ *   reduce_warp n=2^20, reduce_cub n=2^20  no step
+ *   reduce_vec  n=2^24  a new kernel from run 20, no step (11 runs)
+ * Run i (1-based) is at commit step_sha(i), committed at
+ * T_COMMIT0 + (i - 31) days + 1 h and run an hour later. */
+typedef struct step_case {
+    size_t kernel, combo;
+    int64_t n;
+    double ns; /* the level before any step */
+    series_step steps[2];
+    size_t n_steps;
+    size_t from; /* the first run that has it */
+    uint64_t seed;
+} step_case;
+
+static const step_case step_cases[] __attribute__((unused)) = {
+    {0, 0, 1 << 20, 4100, {{0, 1}}, 0, 1, 11},
+    {1, 0, 1 << 20, 3200, {{0, 1}}, 0, 1, 12},
+    {0, 1, 1 << 24, 41700, {{17, 1.03}}, 1, 1, 13},
+    {1, 1, 1 << 24, 26100, {{11, 0.96}, {23, 1.03}}, 2, 1, 14},
+    {2, 1, 1 << 24, 25000, {{0, 1}}, 0, 20, 15},
+};
+
+/* The 40-hex-digit SHA of run i (1-based) of the step history. */
+__attribute__((unused)) static void step_sha(char sha[41], size_t i) {
+    series_rng r = {0x5eed0000u + i};
+    for (size_t k = 0; k < 40; k += 8)
+        snprintf(sha + k, 9, "%08x", (unsigned)(series_next(&r) >> 32));
+}
+
+/* Run i (1-based) of the step history into *r. */
+__attribute__((unused)) static void step_run(br_run *r, size_t i) {
+    const char *params[] = {"n"};
+    char sha[41];
+    run_init(r, "reduction", "sum of n float32", BR_METRIC_GBPS, BR_MODE_COLD, params, 1, 8);
+    add_kernel(r, "reduce_warp", "kernels/reduce_warp.cu", BR_BACKEND_GPU);
+    add_kernel(r, "reduce_cub", "kernels/reduce_cub.cu", BR_BACKEND_GPU);
+    step_sha(sha, i);
+    git_commit(&r->git, sha, "main", 0);
+    r->git.commit_time = T_COMMIT0 + 86400 * ((int64_t)i - 31) + 3600;
+    time_t ran = (time_t)(r->git.commit_time + 3600);
+    struct tm tm;
+    gmtime_r(&ran, &tm);
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    h100(r);
+    r->peak_gbps = r->device.peak_gbps;
+    if (i >= 20)
+        add_kernel(r, "reduce_vec", "kernels/reduce_vec.cu", BR_BACKEND_GPU);
+    for (size_t k = 0; k < sizeof step_cases / sizeof *step_cases; k++) {
+        const step_case *sc = &step_cases[k];
+        double level[STEP_RUNS];
+        series_make(level, STEP_RUNS, sc->ns, 0.01, sc->steps, sc->n_steps, sc->seed);
+        if (i < sc->from)
+            continue;
+        double s[NS];
+        spread(s, NS, level[i - 1]);
+        br_case_result *c = add_case(r, sc->kernel, sc->combo, &sc->n, BR_STATUS_OK, NULL, NULL,
+                                     4.0 * (double)sc->n, NAN);
+        set_timing(&c->cold, s, NS, 1.0, 1, "noise", 1980);
+    }
+    br_run_derive(r);
+}
+
+/* The step history (above) into dir/run-01.json .. run-30.json. */
+__attribute__((unused)) static void write_step_history(const char *dir) {
+    for (size_t i = 1; i <= STEP_RUNS; i++) {
+        br_run r;
+        char name[32];
+        step_run(&r, i);
+        snprintf(name, sizeof name, "run-%02zu.json", i);
+        write_doc(dir, name, &r, 1);
+        br_run_dispose(&r);
+    }
+}
+
+/* A new directory tmp/steps holding the step history; caller frees. */
+__attribute__((unused)) static char *step_history_dir(void) {
+    char *dir = br_path_join(tmp, STEP_DIR_NAME);
+    cr_assert_eq(mkdir(dir, 0755), 0, "%s: %s", dir, strerror(errno));
+    write_step_history(dir);
+    return dir;
+}
+
 /* --- helpers --------------------------------------------------------------------------- */
 
 __attribute__((unused)) static char *slurp(const char *path) {
@@ -236,13 +331,13 @@ __attribute__((unused)) static void check_golden(const char *name, const char *g
     free(path);
 }
 
-/* What br_history_print writes for h. */
+/* What br_history_print writes for h with the neighbour marks. */
 __attribute__((unused)) static char *print_text(const br_history *h, int ascii) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert_not_null(f);
-    int rc = br_history_print(f, h, ascii);
+    int rc = br_history_print(f, h, ascii, BR_HISTORY_MARK_NEIGHBOURS);
     fclose(f);
     cr_assert_eq(rc, 0, "%s", br_error_get());
     return buf;

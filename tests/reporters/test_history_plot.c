@@ -162,3 +162,42 @@ Test(history, plot_without_gnuplot_says_so) {
     free(svg);
     br_history_dispose(&h);
 }
+
+Test(history, plot_draws_the_change_points) {
+    char *dir = step_history_dir();
+    br_history h;
+    load_ok(&h, dir, NULL);
+    char *s = script_text(&h, "steps.svg");
+    /* One point per change point at its first run at the new level (runs
+     * 17, 11 and 24: history_fixture.h), drawn circled. */
+    const char *block = strstr(s, "$changes << EOD\n");
+    cr_assert_not_null(block, "%s", s);
+    cr_assert(strncmp(block, "$changes << EOD\n17 1542.887\n11 2701.014\n", 40) == 0, "%.80s",
+              block);
+    cr_assert(strstr(block, "\n24 2561.52\nEOD\n"), "%.120s", block);
+    cr_assert(strstr(s, "$changes using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb \"#d62728\" title "
+                        "\"change point\"\n"),
+              "%s", s);
+    /* A dashed line at each of those runs, once each. */
+    cr_assert(strstr(s, "set arrow from 17, graph 0 to 17, graph 1 nohead back dt 2"), "%s", s);
+    cr_assert(strstr(s, "set arrow from 11, graph 0 to 11, graph 1 nohead back dt 2"), "%s", s);
+    cr_assert(strstr(s, "set arrow from 24, graph 0 to 24, graph 1 nohead back dt 2"), "%s", s);
+    size_t arrows = 0;
+    for (const char *p = strstr(s, "\nset arrow"); p; p = strstr(p + 1, "\nset arrow"))
+        arrows++;
+    cr_assert_eq(arrows, 3);
+    cr_assert(strstr(s, "oldest to newest; 3 change points circled, dashed\" noenhanced"), "%s", s);
+    cr_assert(strstr(s, "unset multiplot\nunset arrow\nunset output\n"), "%s", s);
+    free(s);
+    br_history_dispose(&h);
+
+    /* The four-run fixture: too short, nothing drawn. */
+    br_history_filter f = {.suite = "reduction"};
+    load_ok(&h, RUNS_DIR, &f);
+    s = script_text(&h, "x.svg");
+    cr_assert_null(strstr(s, "$changes"), "%s", s);
+    cr_assert_null(strstr(s, "set arrow"), "%s", s);
+    free(s);
+    br_history_dispose(&h);
+    free(dir);
+}

@@ -145,3 +145,72 @@ Test(history, devices_are_compared_apart) {
     for (int k = 0; k < 3; k++)
         br_run_dispose(&r[k]);
 }
+
+/* --- change points ---------------------------------------------------------------------- */
+
+/* What br_history_print writes for h with `marks`; caller frees. */
+static char *marks_text(const br_history *h, int ascii, br_history_marks marks, int list) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_not_null(f);
+    int rc = list ? br_history_print_changes(f, h, ascii) : br_history_print(f, h, ascii, marks);
+    fclose(f);
+    cr_assert_eq(rc, 0, "%s", br_error_get());
+    return buf;
+}
+
+Test(history, table_marks_change_points) {
+    char *dir = step_history_dir();
+    br_history h;
+    load_ok(&h, dir, NULL);
+    char *text = marks_text(&h, 0, BR_HISTORY_MARK_CHANGES, 0);
+    char *row = row_of(text, "reduce_warp", "2^24");
+    cr_assert(strstr(row, "1542.9 ▼-3.4%"), "%s", row);
+    free(row);
+    row = row_of(text, "reduce_cub", "2^24");
+    cr_assert(strstr(row, "2701.0 ▲+3.6%"), "%s", row);
+    cr_assert(strstr(row, "2561.5 ▼-1.9%"), "%s", row);
+    free(row);
+    row = row_of(text, "reduce_warp", "2^20");
+    cr_assert_null(strstr(row, "▼"), "%s", row);
+    cr_assert_null(strstr(row, "▲"), "%s", row);
+    free(row);
+    cr_assert(strstr(text, "▼ slower, ▲ faster from that run on: a change point of the case's "
+                           "level, with its step\n  (E-divisive means over the case's runs, "
+                           "permutation p <= 0.01, |step| >= 1%; --changes lists them)\n"),
+              "%s", text);
+    free(text);
+
+    /* The list, UTF-8. */
+    text = marks_text(&h, 0, BR_HISTORY_MARK_CHANGES, 1);
+    cr_assert(strstr(text, " kernel      │    n │ commit  │ date             │ previous │  before "
+                           "→ after │   step │     p\n"),
+              "%s", text);
+    cr_assert(strstr(text, "│ 1615.1 → 1560.4 │ ▼-3.4% │ 0.001\n"), "%s", text);
+    check_golden("steps_changes_utf8.txt", text);
+    free(text);
+    br_history_dispose(&h);
+    free(dir);
+}
+
+Test(history, change_points_need_enough_runs) {
+    br_history h;
+    load_ok(&h, RUNS_DIR, NULL);
+    char *text = marks_text(&h, 0, BR_HISTORY_MARK_CHANGES, 0);
+    /* No mark of any kind: four runs are too few (and 2 for latency). */
+    cr_assert_null(strstr(text, "▼"), "%s", text);
+    cr_assert_null(strstr(text, "▲"), "%s", text);
+    cr_assert_null(strstr(text, " ?"), "%s", text);
+    cr_assert(strstr(text, "every case has fewer than 6 measured runs: too few to find a change "
+                           "point (--neighbours compares each run with the previous one)\n"),
+              "%s", text);
+    free(text);
+    text = marks_text(&h, 1, BR_HISTORY_MARK_CHANGES, 1);
+    cr_assert(strstr(text, "latency . median time (us, lower is better) . 2 runs"), "%s", text);
+    cr_assert(strstr(text, "no change point in 2 cases over 2 runs; 2 cases with fewer than 6 "
+                           "measured runs not analysed\n\nreduction"),
+              "%s", text);
+    free(text);
+    br_history_dispose(&h);
+}

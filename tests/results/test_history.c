@@ -227,3 +227,112 @@ Test(history, a_file_that_is_not_results_is_an_error) {
     free(want);
     br_history_dispose(&h);
 }
+
+/* --- change points (history_changes.c) ------------------------------------------------ */
+
+/* The view of every run of h (one suite) with its change points. */
+static void changes_view(br_history_view *v, const br_history *h) {
+    cr_assert_eq(br_history_view_build(v, h, 0, h->n_runs, 0), 0, "%s", br_error_get());
+    cr_assert_eq(br_history_view_changes(v, NULL), 0, "%s", br_error_get());
+}
+
+/* The view row of (kernel, n). */
+static size_t row_index(const br_history_view *v, const char *kernel, int64_t n) {
+    for (size_t row = 0; row < v->n_rows; row++) {
+        const br_run *r = br_history_view_run(v, v->rows[row].run);
+        const br_case_result *c = &r->cases[v->rows[row].ci];
+        if (strcmp(br_history_kernel_of(r, c), kernel) == 0 && c->params[0] == n)
+            return row;
+    }
+    cr_assert_fail("no row %s %lld", kernel, (long long)n);
+    return 0;
+}
+
+Test(history, change_points_of_the_step_history) {
+    char *dir = step_history_dir();
+    br_history h;
+    br_history_view v;
+    load_ok(&h, dir, NULL);
+    changes_view(&v, &h);
+    cr_assert_eq(v.n_series, 5);
+    cr_assert_eq(v.n_short, 0);
+    cr_assert_eq(v.n_changes, 3);
+    cr_assert_eq(v.cp_cfg.alpha, BR_CHANGEPOINT_ALPHA);
+    size_t warp = row_index(&v, "reduce_warp", 1 << 24), cub = row_index(&v, "reduce_cub", 1 << 24);
+    /* In row order (the newest run's case order: warp before cub), then run order. */
+    const br_history_change *c = v.changes;
+    cr_assert_eq(c[0].row, warp);
+    cr_assert_eq(c[0].run, 16); /* run 17 */
+    cr_assert_eq(c[0].prev, 15);
+    cr_assert_eq(c[0].dev, 0);
+    cr_assert(br_history_change_slower(&v, &c[0]));
+    cr_assert(c[0].step < -0.02 && c[0].step > -0.045, "%g", c[0].step);
+    cr_assert(c[0].p <= 0.01, "%g", c[0].p);
+    cr_assert_eq(c[1].row, cub);
+    cr_assert_eq(c[1].run, 10); /* run 11 */
+    cr_assert_not(br_history_change_slower(&v, &c[1]));
+    cr_assert_eq(c[2].row, cub);
+    cr_assert_eq(c[2].run, 23); /* run 24: run 23's draw sits at the old level */
+    cr_assert(br_history_change_slower(&v, &c[2]));
+    /* The cells of those runs point at them; no other cell does. */
+    size_t marked = 0;
+    for (size_t row = 0; row < v.n_rows; row++)
+        for (size_t j = 0; j < v.n; j++) {
+            size_t k = br_history_view_cell(&v, row, j)->cp;
+            if (k == BR_HISTORY_NONE)
+                continue;
+            marked++;
+            cr_assert(v.changes[k].row == row && v.changes[k].run == j);
+        }
+    cr_assert_eq(marked, 3);
+    /* The levels are the medians of the values shown (GB/s) between change
+     * points: run 1..16 of warp's. */
+    double vals[16];
+    for (size_t j = 0; j < 16; j++) {
+        const br_run *r = br_history_view_run(&v, j);
+        vals[j] =
+            br_history_case_value(r, &r->cases[br_history_view_cell(&v, warp, j)->ci], v.metric);
+    }
+    cr_assert_float_eq(c[0].before, br_stats_finite_median(vals, 16), 1e-9);
+    br_history_view_dispose(&v);
+    br_history_dispose(&h);
+    free(dir);
+}
+
+Test(history, change_points_stay_within_one_device) {
+    /* The step history with runs 16..30 on another GPU that is twice as
+     * slow and no planted step: the device's level is not a change point. */
+    char *dir = br_path_join(tmp, "devices");
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    for (size_t i = 1; i <= STEP_RUNS; i++) {
+        br_run r;
+        step_run(&r, i);
+        if (i >= 16) {
+            snprintf(r.device.name, sizeof r.device.name, "NVIDIA A100-SXM4-80GB");
+            for (size_t k = 0; k < r.n_cases; k++) {
+                br_timing *t = &r.cases[k].cold;
+                for (size_t s = 0; s < t->n_samples; s++)
+                    t->samples[s] *= 2.0;
+                cr_assert_eq(br_stats_compute(&t->stats, t->samples, t->n_samples), 0);
+            }
+            br_run_derive(&r);
+        }
+        char name[32];
+        snprintf(name, sizeof name, "run-%02zu.json", i);
+        write_doc(dir, name, &r, 1);
+        br_run_dispose(&r);
+    }
+    br_history h;
+    br_history_view v;
+    br_history_filter f = {.kernels = (const char *const[]){"reduce_warp"}, .n_kernels = 1};
+    load_ok(&h, dir, &f);
+    changes_view(&v, &h);
+    cr_assert_eq(v.n_devices, 2);
+    /* Two cases on two devices: four series; reduce_warp's planted step at
+     * 17 has one run before it on the A100: too little to find it. */
+    cr_assert_eq(v.n_series, 4);
+    cr_assert_eq(v.n_changes, 0, "a change point at run %zu", v.changes[0].run + 1);
+    br_history_view_dispose(&v);
+    br_history_dispose(&h);
+    free(dir);
+}

@@ -1,0 +1,92 @@
+/* history_changes.c - the change points of a history view: one series per
+ * case and device, E-divisive means over each (changepoint.h), the result
+ * kept in the view for the table, the list and the plot (history.h). */
+#include "history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+
+int br_history_change_slower(const br_history_view *v, const br_history_change *c) {
+    return v->metric == BR_METRIC_NONE ? c->after > c->before : c->after < c->before;
+}
+
+/* Append to v->changes the change points cps[0..n) of row `row` on device
+ * `dev` (indices into the view's runs). Returns 0, or -1 with the error set. */
+static int add_changes(br_history_view *v, size_t *cap, size_t row, size_t dev,
+                       const br_changepoint *cps, size_t n) {
+    if (v->n_changes + n > *cap) {
+        size_t want = *cap ? *cap : 8;
+        while (want < v->n_changes + n)
+            want *= 2;
+        br_history_change *grown = realloc(v->changes, want * sizeof *grown);
+        if (!grown)
+            return br_error_nomem();
+        v->changes = grown;
+        *cap = want;
+    }
+    for (size_t k = 0; k < n; k++) {
+        br_history_change *c = &v->changes[v->n_changes];
+        *c = (br_history_change){row,           cps[k].index, cps[k].last, dev,
+                                 cps[k].before, cps[k].after, cps[k].step, cps[k].p};
+        br_history_view_cell(v, row, cps[k].index)->cp = v->n_changes++;
+    }
+    return 0;
+}
+
+/* The series of row `row` on device `dev` into x[0..v->n) (NAN where that
+ * run is of another device or has no measured value); returns how many
+ * values it has. */
+static size_t row_series(double *x, const br_history_view *v, size_t row, size_t dev) {
+    size_t n = 0;
+    for (size_t j = 0; j < v->n; j++) {
+        const br_history_cell *c = br_history_view_cell(v, row, j);
+        const br_run *r = br_history_view_run(v, j);
+        x[j] = v->dev[j] == dev && c->ci != BR_HISTORY_NONE
+                   ? br_history_case_value(r, &r->cases[c->ci], v->metric)
+                   : NAN;
+        n += isfinite(x[j]) != 0;
+    }
+    return n;
+}
+
+int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
+    if (cfg)
+        v->cp_cfg = *cfg;
+    else
+        br_changepoint_defaults(&v->cp_cfg);
+    free(v->changes);
+    v->changes = NULL;
+    v->n_changes = v->n_series = v->n_short = 0;
+    for (size_t row = 0; row < v->n_rows; row++)
+        for (size_t j = 0; j < v->n; j++)
+            br_history_view_cell(v, row, j)->cp = BR_HISTORY_NONE;
+    double *x = malloc((v->n + 1) * sizeof *x);
+    if (!x)
+        return br_error_nomem();
+    int rc = -1;
+    size_t cap = 0;
+    for (size_t row = 0; row < v->n_rows; row++) {
+        for (size_t dev = 0; dev < v->n_devices; dev++) {
+            size_t measured = row_series(x, v, row, dev);
+            if (measured == 0)
+                continue;
+            v->n_series++;
+            v->n_short += measured < 2 * v->cp_cfg.min_size;
+            br_changepoint *cps = NULL;
+            size_t n = 0;
+            if (br_changepoint_find(&cps, &n, x, v->n, &v->cp_cfg) != 0)
+                goto done;
+            int added = add_changes(v, &cap, row, dev, cps, n);
+            free(cps);
+            if (added != 0)
+                goto done;
+        }
+    }
+    rc = 0;
+done:
+    free(x);
+    return rc;
+}
