@@ -69,6 +69,6 @@ void br_abview_markdown_verdict(FILE *f, const br_comparison *c) {
             " in `%s` against `%s`: %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu "
             "missing. %c%s.\n\n",
             cur, old, slower, c->count[BR_CHANGE_FASTER], c->count[BR_CHANGE_SAME],
-            c->count[BR_CHANGE_UNKNOWN], c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING],
-            'S', rule + 1);
+            c->count[BR_CHANGE_UNKNOWN], c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 'S',
+            rule + 1);
 }

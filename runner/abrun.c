@@ -27,13 +27,13 @@ enum { OLD = 0, NEW = 1 };
 
 /* One suite on both sides. */
 typedef struct ab_suite {
-    const char *path;      /* as given */
-    br_gittree *tree[2];   /* the checkout of each side (borrowed); tree[NEW] NULL: the work tree */
-    char *file[2];         /* the suite file loaded on each side (owned) */
+    const char *path;    /* as given */
+    br_gittree *tree[2]; /* the checkout of each side (borrowed); tree[NEW] NULL: the work tree */
+    char *file[2];       /* the suite file loaded on each side (owned) */
     br_job job[2];
     br_run run[2];
-    int begun;             /* the runs were begun (dispose them) */
-    br_ab_case *cases;     /* owned, n_cases; their medians too */
+    int begun;         /* the runs were begun (dispose them) */
+    br_ab_case *cases; /* owned, n_cases; their medians too */
     size_t n_cases;
 } ab_suite;
 
@@ -437,7 +437,8 @@ static void say_sides(const ab *a) {
     } else {
         br_gitinfo g;
         if (br_gitinfo_read(&g, su->path) == 0 && g.present && !g.unborn)
-            snprintf(cur, sizeof cur, "the work tree (%s%s)", g.short_sha, g.dirty ? ", modified" : "");
+            snprintf(cur, sizeof cur, "the work tree (%s%s)", g.short_sha,
+                     g.dirty ? ", modified" : "");
         else
             snprintf(cur, sizeof cur, "the work tree");
     }

@@ -19,10 +19,11 @@ typedef struct br_ab_opts {
     const char *new_rev;       /* NEW: a revision, or NULL for the work tree as it is */
     const char *const *suites; /* suite files, as paths in the work tree */
     size_t n_suites;
-    size_t blocks;      /* blocks per side and case (>= 2) */
-    br_run_opts run;    /* -k, -p, the measurement overlay, jobs, cache dir, quiet, progress */
-    br_gate_opts gate;  /* threshold and alpha (NAN: abstats.h's defaults), fail_on */
-    br_outputs outputs; /* json, markdown, gbench (each NULL or a path, "-": stdout), ascii, color */
+    size_t blocks;     /* blocks per side and case (>= 2) */
+    br_run_opts run;   /* -k, -p, the measurement overlay, jobs, cache dir, quiet, progress */
+    br_gate_opts gate; /* threshold and alpha (NAN: abstats.h's defaults), fail_on */
+    br_outputs
+        outputs; /* json, markdown, gbench (each NULL or a path, "-": stdout), ascii, color */
     void (*before_measure)(void); /* called once before measuring (signal handlers); or NULL */
 } br_ab_opts;
 

@@ -79,8 +79,8 @@ static const br_opt_spec ab_opts[] = {
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
      "\nmeasurement of every block (each replaces the suite's setting on both sides):\n"},
     {BR_OPT_FN, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both", br_cli_measure},
-    {BR_OPT_FN, "headline", 0, AT(p.run.measure), "MODE",
-     "which time is compared: cold or batch", br_cli_measure},
+    {BR_OPT_FN, "headline", 0, AT(p.run.measure), "MODE", "which time is compared: cold or batch",
+     br_cli_measure},
     {BR_OPT_FN, "warmup", 0, AT(p.run.measure), "DUR", "warmup time budget per block, e.g. 25ms",
      br_cli_measure},
     {BR_OPT_FN, "min-samples", 0, AT(p.run.measure), "N", "at least N samples", br_cli_measure},
@@ -88,8 +88,8 @@ static const br_opt_spec ab_opts[] = {
      br_cli_measure},
     {BR_OPT_FN, "max-noise", 0, AT(p.run.measure), "PCT",
      "stop once the noise (stddev/mean) is under PCT", br_cli_measure},
-    {BR_OPT_FN, "timeout", 0, AT(p.run.measure), "DUR", "never sample one block for longer than DUR",
-     br_cli_measure},
+    {BR_OPT_FN, "timeout", 0, AT(p.run.measure), "DUR",
+     "never sample one block for longer than DUR", br_cli_measure},
     {BR_OPT_FN, "max-samples", 0, AT(p.run.measure), "N", "never take more than N samples",
      br_cli_measure},
     {BR_OPT_ENUM, "clock", 0, AT(p.run.gpu_clock), "CLOCK",
@@ -133,8 +133,9 @@ static int split_args(br_ab_opts *o, const char **args, size_t n) {
         return -1;
     }
     if (is_suite_arg(args[0])) {
-        br_msg_error(PROG, "'%s' is a suite file: give the revision to compare with first "
-                           "(benchrun ab HEAD~1 %s)",
+        br_msg_error(PROG,
+                     "'%s' is a suite file: give the revision to compare with first "
+                     "(benchrun ab HEAD~1 %s)",
                      args[0], args[0]);
         return -1;
     }

@@ -116,9 +116,9 @@ static int old_is_paired(const br_ab_case *cases, size_t n, size_t j) {
     return 0;
 }
 
-int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur,
-                  const br_ab_case *cases, size_t n, double threshold, double alpha,
-                  const char *old_label, br_ab_info *info) {
+int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur, const br_ab_case *cases,
+                  size_t n, double threshold, double alpha, const char *old_label,
+                  br_ab_info *info) {
     memset(out, 0, sizeof *out);
     out->ab = info;
     out->baseline_path = br_strdup(old_label);

@@ -33,9 +33,9 @@ typedef struct br_ab_case {
  * into out->ab; NULL leaves it unset) says what the sides were;
  * old_label names OLD in out->baseline_path (its revision as given).
  * Returns 0, or -1 with the error set (out of memory, rules out of range). */
-int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur,
-                  const br_ab_case *cases, size_t n, double threshold, double alpha,
-                  const char *old_label, br_ab_info *info);
+int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur, const br_ab_case *cases,
+                  size_t n, double threshold, double alpha, const char *old_label,
+                  br_ab_info *info);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,8 @@ static double t_central(double t, unsigned df) {
         }
         return 2.0 / M_PI * (theta + s * sum);
     }
-    /* sin(theta) (1 + 1/2 cos^2 + 1.3/(2.4) cos^4 + ... + 1.3...(df-3)/(2.4...(df-2)) cos^(df-2)) */
+    /* sin(theta) (1 + 1/2 cos^2 + 1.3/(2.4) cos^4 + ... + 1.3...(df-3)/(2.4...(df-2)) cos^(df-2))
+     */
     double sum = 0, term = 1;
     for (unsigned k = 0; k + 2 <= df; k += 2) {
         sum += term;

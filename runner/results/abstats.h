@@ -55,13 +55,13 @@ extern "C" {
 
 /* The outcome of one case. */
 typedef struct br_ab_stats {
-    size_t n;            /* pairs used */
-    double ratio;        /* NEW/OLD: exp of the mean log-ratio; NAN when n == 0 */
-    double low, high;    /* its (1 - alpha) confidence interval; NAN when n < 2 */
-    double t;            /* the t statistic (+/-INFINITY when s == 0 and m != 0); NAN: n < 2 */
-    double p;            /* two-sided p-value of the paired t test; NAN when n < 2 */
-    br_change status;    /* slower, faster, same or unknown (rules above) */
-    const char *why;     /* static; for unknown, the reason; else NULL */
+    size_t n;         /* pairs used */
+    double ratio;     /* NEW/OLD: exp of the mean log-ratio; NAN when n == 0 */
+    double low, high; /* its (1 - alpha) confidence interval; NAN when n < 2 */
+    double t;         /* the t statistic (+/-INFINITY when s == 0 and m != 0); NAN: n < 2 */
+    double p;         /* two-sided p-value of the paired t test; NAN when n < 2 */
+    br_change status; /* slower, faster, same or unknown (rules above) */
+    const char *why;  /* static; for unknown, the reason; else NULL */
 } br_ab_stats;
 
 /* Decide one case from its pairs: old_med[k] and new_med[k] are the medians

@@ -117,8 +117,7 @@ static int make_scratch(br_gittree *out, const char *root) {
 /* Resolve rev to a commit of repo: out->git. *tree: the commit's tree.
  * Returns 0, or -1 with the error set (kind BR_E_INPUT for a revision that
  * names no commit). */
-static int resolve_commit(br_gittree *out, git_tree **tree, git_repository *repo,
-                          const char *rev) {
+static int resolve_commit(br_gittree *out, git_tree **tree, git_repository *repo, const char *rev) {
     git_object *obj = NULL, *commit = NULL;
     git_buf short_id = {0};
     int rc = -1;
@@ -130,7 +129,8 @@ static int resolve_commit(br_gittree *out, git_tree **tree, git_repository *repo
         goto done;
     }
     if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
-        br_error_set("%s: names a %s, not a commit", rev, git_object_type2string(git_object_type(obj)));
+        br_error_set("%s: names a %s, not a commit", rev,
+                     git_object_type2string(git_object_type(obj)));
         br_error_set_kind(BR_E_INPUT);
         goto done;
     }

@@ -21,9 +21,9 @@ extern "C" {
 #endif
 
 typedef struct br_gittree {
-    char *rev;     /* owned; the revision as given ("HEAD~1", a SHA, a branch) */
-    char *workdir; /* owned; the repository's work tree (real path, no trailing '/') */
-    char *dir;     /* owned; the scratch directory holding the commit's files (real path) */
+    char *rev;      /* owned; the revision as given ("HEAD~1", a SHA, a branch) */
+    char *workdir;  /* owned; the repository's work tree (real path, no trailing '/') */
+    char *dir;      /* owned; the scratch directory holding the commit's files (real path) */
     br_gitinfo git; /* the commit: present, sha, short_sha, commit time and zone;
                        detached 1, dirty 0, branch "", workdir as above */
     int lock_fd;    /* the locked directory's descriptor; -1 when none */

@@ -38,8 +38,7 @@ static int concat(double **dst, const br_timing *blocks, size_t n, int which, si
         return -1;
     size_t at = 0;
     for (size_t b = 0; b < n; b++) {
-        memcpy(v + at, *array_at((br_timing *)&blocks[b], which),
-               blocks[b].n_samples * sizeof *v);
+        memcpy(v + at, *array_at((br_timing *)&blocks[b], which), blocks[b].n_samples * sizeof *v);
         at += blocks[b].n_samples;
     }
     *dst = v;
