@@ -63,7 +63,10 @@ static int fail_side(const ab_suite *su, int k) {
  * a new one. NULL after a message. */
 static br_gittree *tree_for(ab *a, const char *path, const char *rev) {
     br_gitinfo g;
-    if (br_gitinfo_read(&g, path) != 0) {
+    char *dir = br_path_dir(path); /* the suite itself may be missing from the work tree */
+    int rc = dir ? br_gitinfo_read(&g, dir) : -1;
+    free(dir);
+    if (rc != 0) {
         br_log(BR_LOG_ERROR, "benchrun ab: %s\n", br_error_get());
         return NULL;
     }

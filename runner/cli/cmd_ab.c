@@ -127,16 +127,16 @@ static int is_suite_arg(const char *arg) {
 
 /* OLD [NEW] SUITE... into o. Returns 0, or -1 after a message. */
 static int split_args(br_ab_opts *o, const char **args, size_t n) {
-    if (n < 2) {
-        br_msg_error(PROG, "expected OLD [NEW] SUITE.yaml...: a revision and a suite file");
-        br_opt_help(stderr, &br_cmd_ab_spec);
-        return -1;
-    }
-    if (is_suite_arg(args[0])) {
+    if (n >= 1 && is_suite_arg(args[0])) {
         br_msg_error(PROG,
                      "'%s' is a suite file: give the revision to compare with first "
                      "(benchrun ab HEAD~1 %s)",
                      args[0], args[0]);
+        return -1;
+    }
+    if (n < 2) {
+        br_msg_error(PROG, "expected OLD [NEW] SUITE.yaml...: a revision and a suite file "
+                           "(try 'benchrun ab --help')");
         return -1;
     }
     o->old_rev = args[0];
@@ -157,6 +157,15 @@ static int check_ab(const br_cli_opts *c) {
     const br_pipeline_opts *p = &c->p;
     if (p->run.cache_dir && !p->run.cache_dir[0]) {
         br_msg_error(PROG, "--cache-dir expects a directory name");
+        return -1;
+    }
+    double h = p->gate.threshold, alpha = p->gate.alpha;
+    if (!isnan(h) && !(h >= 0 && isfinite(h))) {
+        br_msg_error(PROG, "--threshold must be 0 or more");
+        return -1;
+    }
+    if (!isnan(alpha) && !(alpha > 0 && alpha < 1)) {
+        br_msg_error(PROG, "--alpha must lie between 0 and 1 (0.05: 95%% intervals)");
         return -1;
     }
     if (br_output_check("--json", p->outputs.json) != 0 ||
