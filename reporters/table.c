@@ -674,15 +674,14 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
     t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_P] = 1;
     const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
     if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
-        set_cell(t, 0, C_CHANGE, "change") < 0 || set_cell(t, 0, C_P, "p") < 0 ||
-        set_cell(t, 0, C_STATUS, "status") < 0)
+        set_cell(t, 0, C_CHANGE, cmp->ab ? "NEW/OLD [interval]" : "change") < 0 ||
+        set_cell(t, 0, C_P, "p") < 0 || set_cell(t, 0, C_STATUS, "status") < 0)
         goto done;
     snprintf(buf, sizeof buf, "%s %s (%ss)", cmp->ab ? "OLD" : "baseline", clock, g->micro);
     if (set_cell(t, 0, C_BASE, buf) < 0)
         goto done;
     snprintf(buf, sizeof buf, "%s (%ss)", cmp->ab ? "NEW" : "now", g->micro);
-    if (set_cell(t, 0, C_NOW, buf) < 0 ||
-        (cmp->ab && set_cell(t, 0, C_CHANGE, "NEW/OLD [interval]") < 0))
+    if (set_cell(t, 0, C_NOW, buf) < 0)
         goto done;
     for (size_t i = 0; i < cmp->n_entries; i++) {
         const br_compare_entry *e = &cmp->entries[i];
@@ -752,11 +751,10 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
     } else {
         title[0] =
             br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
-        title[1] =
-            br_strfmt("%s: slower or faster = p < %.3g (Mann-Whitney U) and |change| > %.3g%%%s",
-                      cmp->baseline_device ? cmp->baseline_device : "?", cmp->rules.alpha,
-                      100.0 * cmp->rules.threshold,
-                      cmp->device_forced ? " (another device: forced)" : "");
+        title[1] = br_strfmt(
+            "%s: slower or faster = p < %.3g (Mann-Whitney U) and |change| > %.3g%%%s",
+            cmp->baseline_device ? cmp->baseline_device : "?", cmp->rules.alpha,
+            100.0 * cmp->rules.threshold, cmp->device_forced ? " (another device: forced)" : "");
     }
     if (!title[0] || !title[1])
         goto done;

@@ -3,15 +3,15 @@
 # on a GPU machine. Run from the repository root after benchrun was built with
 # CUDA into build/; logs go to $OUT/ab/, a summary is printed last.
 #
+#  Both parts run in a scratch git repository holding a copy of kernels/ and
+#  suites/ (commit "base"; its work tree is HEAD's).
 #  1. A against itself, twice: `benchrun ab HEAD suites/reduction.yaml` on the
 #     GPU kernels (reduce_cpu left out to keep the time down). HEAD's files are
 #     checked out and built apart from the work tree's, so these are two
 #     builds of the same code. Per case: the ratio NEW/OLD with its 95%
-#     interval and the verdict; per run: how many were slower / faster. (A
-#     work tree whose kernels or suites differ from HEAD is said: then this is
-#     not A/A.)
-#  2. Planted slowdowns in a bandwidth-bound kernel: a scratch git repository
-#     holds a copy of the tracked files (commit "base"); stream_copy_kernel
+#     interval and the verdict; per run: how many were slower / faster, and
+#     the intervals' widths.
+#  2. Planted slowdowns in a bandwidth-bound kernel: stream_copy_kernel
 #     (kernels/stream.cu) then copies the first 1% (commit "p1") or 3%
 #     (commit "p3", on base) of its elements a second time in the same launch:
 #     1% / 3% more bytes. `benchrun ab base p1` and `benchrun ab base p3` on
@@ -44,21 +44,23 @@ wall() {
   echo "ab.sh: $tag: exit $rc, $(cut -d' ' -f2 "$LOG/$tag.status") s" >&2
 }
 
+# A scratch git repository with a copy of kernels/ and suites/ (all the suites
+# read), committed as "base": its work tree is HEAD's, so part 1 is a true A/A
+# whatever state this checkout is in (and needs no .git here).
+command -v git >/dev/null || { echo "ab.sh: needs git" >&2; exit 2; }
+SCR=$(mktemp -d /tmp/benchrun-ab-XXXXXX)
+trap 'rm -rf "$SCR"' EXIT
+cp -r kernels suites "$SCR"/
+cd "$SCR"
+G=(git -c user.name=ab.sh -c user.email=ab@example.invalid)
+git init -q . && "${G[@]}" add -A && "${G[@]}" commit -qm base && git tag base
+
 # --- 1. A/A on the reduction ---------------------------------------------------
-dirty=$(git status --porcelain -- kernels suites 2>/dev/null | head -3)
-[ -n "$dirty" ] && echo "ab.sh: note: kernels/ or suites/ differ from HEAD: part 1 is not A/A" \
-  | tee "$LOG/aa-note.txt" >&2
 for i in 1 2; do
   wall "aa$i" "$BR" ab HEAD suites/reduction.yaml "${GPU_KERNELS[@]}" --json "$LOG/aa$i.json"
 done
 
 # --- 2. planted slowdowns ------------------------------------------------------
-SCR=$(mktemp -d /tmp/benchrun-ab-XXXXXX)
-trap 'rm -rf "$SCR"' EXIT
-git ls-files -z | (cd "$ROOT" && xargs -0 cp --parents -t "$SCR") 2>/dev/null
-cd "$SCR"
-G=(git -c user.name=ab.sh -c user.email=ab@example.invalid)
-git init -q . && "${G[@]}" add -A && "${G[@]}" commit -qm base && git tag base
 plant() { # plant PCT: stream_copy_kernel copies its first PCT% again
   python3 - "$1" <<'EOF'
 import re, sys
