@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abview.h"
 #include "base/error.h"
 
 static int ascii_alnum(char ch) {
@@ -194,6 +195,10 @@ static int put_clocks(FILE *f, const br_run *r) {
 
 /* The one-line verdict of a comparison. */
 static void put_verdict(FILE *f, const br_comparison *c) {
+    if (c->ab) {
+        br_abview_markdown_verdict(f, c);
+        return;
+    }
     size_t slower = c->count[BR_CHANGE_SLOWER], faster = c->count[BR_CHANGE_FASTER];
     if (slower)
         fprintf(f, "**Regression:** %zu case(s) slower than the baseline", slower);
@@ -384,7 +389,10 @@ static void put_comparison_row(FILE *f, const br_compare_entry *e) {
             format_us(buf, sizeof buf, ns);
         fprintf(f, "%s<td align=\"right\">%s</td>", k ? "" : "</td>", buf);
     }
-    format_num(buf, sizeof buf, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
+    if (e->pairs > 0) /* benchrun ab: the ratio and its interval */
+        br_abview_ratio(buf, sizeof buf, e, "×", "–");
+    else
+        format_num(buf, sizeof buf, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
     fprintf(f, "<td align=\"right\">%s</td>", buf);
     snprintf(buf, sizeof buf, "–");
     if (isfinite(e->p_value))
@@ -409,14 +417,16 @@ static void put_comparison_row(FILE *f, const br_compare_entry *e) {
 /* The comparison: an HTML table in <details> (open when a case is slower),
  * with no blank line inside (the top of the file says why). */
 static void put_comparison(FILE *f, const br_comparison *c) {
-    fprintf(f, "<details%s><summary>Comparison with the baseline (%s time)</summary>\n",
-            c->count[BR_CHANGE_SLOWER] ? " open" : "",
+    fprintf(f, "<details%s><summary>Comparison with %s (%s time)</summary>\n",
+            c->count[BR_CHANGE_SLOWER] ? " open" : "", c->ab ? "OLD" : "the baseline",
             c->clock == BR_MODE_BATCH ? "batch" : "cold");
-    fputs("<table>\n<thead><tr><th>kernel</th><th>params</th>"
-          "<th align=\"right\">baseline (µs)</th><th align=\"right\">now (µs)</th>"
-          "<th align=\"right\">change</th><th align=\"right\">p</th><th>status</th></tr></thead>\n"
-          "<tbody>\n",
-          f);
+    fprintf(f,
+            "<table>\n<thead><tr><th>kernel</th><th>params</th>"
+            "<th align=\"right\">%s (µs)</th><th align=\"right\">%s (µs)</th>"
+            "<th align=\"right\">%s</th><th align=\"right\">p</th><th>status</th></tr></thead>\n"
+            "<tbody>\n",
+            c->ab ? "OLD" : "baseline", c->ab ? "NEW" : "now",
+            c->ab ? "NEW/OLD [interval]" : "change");
     for (size_t i = 0; i < c->n_entries; i++)
         put_comparison_row(f, &c->entries[i]);
     fputs("</tbody>\n</table>\n</details>\n\n", f);

@@ -52,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abview.h"
 #include "base/error.h"
 
 typedef struct glyphs {
@@ -673,13 +674,13 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
     t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_P] = 1;
     const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
     if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
-        set_cell(t, 0, C_CHANGE, "change") < 0 || set_cell(t, 0, C_P, "p") < 0 ||
-        set_cell(t, 0, C_STATUS, "status") < 0)
+        set_cell(t, 0, C_CHANGE, cmp->ab ? "NEW/OLD [interval]" : "change") < 0 ||
+        set_cell(t, 0, C_P, "p") < 0 || set_cell(t, 0, C_STATUS, "status") < 0)
         goto done;
-    snprintf(buf, sizeof buf, "baseline %s (%ss)", clock, g->micro);
+    snprintf(buf, sizeof buf, "%s %s (%ss)", cmp->ab ? "OLD" : "baseline", clock, g->micro);
     if (set_cell(t, 0, C_BASE, buf) < 0)
         goto done;
-    snprintf(buf, sizeof buf, "now (%ss)", g->micro);
+    snprintf(buf, sizeof buf, "%s (%ss)", cmp->ab ? "NEW" : "now", g->micro);
     if (set_cell(t, 0, C_NOW, buf) < 0)
         goto done;
     for (size_t i = 0; i < cmp->n_entries; i++) {
@@ -701,7 +702,9 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
             snprintf(buf, sizeof buf, "%s", g->dash);
         if (set_cell(t, row, C_NOW, buf) < 0)
             goto done;
-        if (isfinite(e->change))
+        if (cmp->ab)
+            br_abview_ratio(buf, sizeof buf, e, g->times, g->dash);
+        else if (isfinite(e->change))
             snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * e->change);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
@@ -738,16 +741,26 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
         snprintf(when, sizeof when, " %s %s%s%s", g->dot,
                  cmp->baseline_commit ? cmp->baseline_commit : "",
                  cmp->baseline_commit && cmp->baseline_date[0] ? " " : "", cmp->baseline_date);
-    title[0] = br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
-    title[1] = br_strfmt("%s: slower or faster = p < %.3g (Mann-Whitney U) and |change| > %.3g%%%s",
-                         cmp->baseline_device ? cmp->baseline_device : "?", cmp->rules.alpha,
-                         100.0 * cmp->rules.threshold,
-                         cmp->device_forced ? " (another device: forced)" : "");
+    if (cmp->ab) {
+        char old[160], cur[160], rule[256];
+        br_abview_side(old, sizeof old, cmp, 0);
+        br_abview_side(cur, sizeof cur, cmp, 1);
+        br_abview_rule(rule, sizeof rule, cmp, g->dot[0] == '.' ? "+-" : "±");
+        title[0] = br_strfmt("NEW %s vs OLD %s", cur, old);
+        title[1] = br_strfmt("%s: %s", cmp->baseline_device ? cmp->baseline_device : "?", rule);
+    } else {
+        title[0] =
+            br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
+        title[1] = br_strfmt(
+            "%s: slower or faster = p < %.3g (Mann-Whitney U) and |change| > %.3g%%%s",
+            cmp->baseline_device ? cmp->baseline_device : "?", cmp->rules.alpha,
+            100.0 * cmp->rules.threshold, cmp->device_forced ? " (another device: forced)" : "");
+    }
     if (!title[0] || !title[1])
         goto done;
     put_box(f, &t, title, 2, g, t.n_cols - 1);
     const char *sep = "";
-    fputs("vs baseline: ", f);
+    fputs(cmp->ab ? "NEW vs OLD: " : "vs baseline: ", f);
     for (int s = 0; s < BR_CHANGE_COUNT; s++) {
         static const br_change order[] = {BR_CHANGE_SLOWER,  BR_CHANGE_FASTER, BR_CHANGE_SAME,
                                           BR_CHANGE_UNKNOWN, BR_CHANGE_NEW,    BR_CHANGE_MISSING};

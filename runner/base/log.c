@@ -18,6 +18,11 @@ void br_log_set_sink(br_log_fn fn, void *ctx) {
     sink_ctx = fn ? ctx : NULL;
 }
 
+void br_log_get_sink(br_log_fn *fn, void **ctx) {
+    *fn = sink;
+    *ctx = sink_ctx;
+}
+
 void br_vlog(br_log_level level, const char *fmt, va_list ap) {
     char msg[8192];
     vsnprintf(msg, sizeof msg, fmt, ap);

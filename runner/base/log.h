@@ -30,6 +30,10 @@ typedef void (*br_log_fn)(void *ctx, br_log_level level, const char *msg);
  * work starts. */
 void br_log_set_sink(br_log_fn fn, void *ctx);
 
+/* The sink installed now and its ctx (the default's fn, ctx NULL), so that a
+ * caller may wrap it for a while (a filter) and put it back. */
+void br_log_get_sink(br_log_fn *fn, void **ctx);
+
 /* Format a message (printf-style) and hand it to the sink. Messages longer
  * than 8 KiB are cut. */
 void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -13,6 +13,7 @@ extern const br_opt_cmd br_cmd_init_spec;
 extern const br_opt_cmd br_cmd_check_spec;
 extern const br_opt_cmd br_cmd_merge_spec;  /* benchrun merge */
 extern const br_opt_cmd br_cmd_report_spec; /* benchrun report */
+extern const br_opt_cmd br_cmd_ab_spec;     /* benchrun ab */
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -54,6 +55,13 @@ int br_cmd_merge(int argc, char **argv);
  * the table, the output files and --save-baseline for a results file, as a
  * run does them. Returns the exit status as br_exit_status. */
 int br_cmd_report(int argc, char **argv);
+
+/* `benchrun ab [options] OLD [NEW] SUITE.yaml...` (argv[0] is "ab"): the
+ * suites' kernels at git commit OLD against NEW (a commit, or the work tree),
+ * measured interleaved in blocks (runner/abrun.h). Returns the exit status
+ * as br_exit_status: 0, 1 a case failed, 2 bad input or usage, 3 a case is
+ * slower, 128 + signal when interrupted. */
+int br_cmd_ab(int argc, char **argv);
 
 /* Write the man page (roff) or the bash completion of every command to f. */
 void br_cmd_man(FILE *f);

@@ -14,6 +14,7 @@ typedef struct br_cmd {
 } br_cmd;
 
 static const br_cmd commands[] = {
+    {"ab", br_cmd_ab},
     {"check", br_cmd_check},
     {"compare", br_cmd_compare},
     {"history", br_history_main},

@@ -148,10 +148,9 @@ typedef struct exec_tally {
     double min_timeout; /* ns: the shortest shortened timeout */
 } exec_tally;
 
-/* The header, the case slots, the git information and the measured peak of
- * a job's run. Returns 0, or -1 with the error set. */
-static int execute_begin(br_run *out, const br_job *job, br_session *s) {
+int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
+    memset(out, 0, sizeof *out);
     if (run_header_fill(out, job, s) != 0)
         return -1;
     out->n_cases = job->plan.n_cases;
@@ -275,7 +274,7 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     memset(out, 0, sizeof *out);
     if (!job->built)
         return br_error_set("%s: the suite's kernels were not built (br_job_build)", suite->path);
-    if (execute_begin(out, job, s) != 0)
+    if (br_job_run_begin(out, job, s) != 0)
         return -1;
     exec_tally tally = {.min_timeout = INFINITY};
     double job_start = br_now_ns();

@@ -18,6 +18,15 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * Returns 0, or -1 with the error set (out of memory, or a job not built). */
 int br_job_execute(br_run *out, const struct br_job *job, br_session *s);
 
+/* The start of a built job's run, as br_job_execute makes it: the header
+ * (date, suite, settings, kernels, device, host), n_cases zeroed case slots,
+ * the git information of the suite's work tree (a warning when it cannot
+ * be read) and the measured peak when the suite asks for it. For drivers
+ * that measure the cases themselves (benchrun ab). Dispose *out with
+ * br_run_dispose, also after a failure. Returns 0, or -1 with the error
+ * set (out of memory). */
+int br_job_run_begin(br_run *out, const struct br_job *job, br_session *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -57,7 +57,13 @@
  * "counts": {status: n}, "cases": [{"kernel", "params", "status", "why",
  * "baseline_median", "median", "baseline_n", "n", "change", "p_value",
  * "p_exact", "rerun_spread"}]}; medians ns, change a fraction. Readers of results and
- * baselines ignore it. */
+ * baselines ignore it. A comparison made by `benchrun ab` (abcompare.h) also has
+ * "ab": {"old": side, "new": side, "blocks" (of each side per case), "order": "ABBA",
+ * "ci_level", "method"}, side = {"rev" (as given; null: the work tree), "commit" (full
+ * SHA or null), "dirty", "modules": [{"source", "key" (the compile cache's)}]}, and
+ * each case "ratio" (NEW/OLD), "ratio_low", "ratio_high" (its interval), "pairs",
+ * "old_block_medians", "new_block_medians" (ns, per pair); "baseline" is then OLD's
+ * revision as given and "p_value" the paired t test's. */
 #include "json_write.h"
 
 #include <errno.h>
@@ -352,6 +358,42 @@ static json_t *regression_json(br_json_builder *b, const br_regression_cfg *g) {
     return o;
 }
 
+/* One side of `benchrun ab`. */
+static json_t *ab_side_json(br_json_builder *b, const br_ab_side *s) {
+    json_t *o = json_object(), *mods = json_array();
+    if (!o || !mods) {
+        json_decref(o);
+        json_decref(mods);
+        return NULL;
+    }
+    put(b, o, "rev", str(s->rev));
+    put(b, o, "commit", str(s->sha[0] ? s->sha : NULL));
+    put(b, o, "dirty", json_boolean(s->dirty));
+    for (size_t m = 0; m < s->n_modules; m++) {
+        json_t *x = json_object();
+        if (x) {
+            put(b, x, "source", str(s->modules[m].source));
+            put(b, x, "key", str(s->modules[m].key[0] ? s->modules[m].key : NULL));
+        }
+        append(b, mods, x);
+    }
+    put(b, o, "modules", mods);
+    return o;
+}
+
+static json_t *ab_json(br_json_builder *b, const br_ab_info *ab) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "old", ab_side_json(b, &ab->old_side));
+    put(b, o, "new", ab_side_json(b, &ab->new_side));
+    put(b, o, "blocks", integer((long long)ab->blocks));
+    put(b, o, "order", str("ABBA"));
+    put(b, o, "ci_level", real(ab->ci_level));
+    put(b, o, "method", str("paired t test on the log-ratios of the blocks' medians"));
+    return o;
+}
+
 static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
     json_t *o = json_object();
     json_t *counts = json_object();
@@ -389,10 +431,20 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
             put(b, x, "p_value", real(e->p_value));
             put(b, x, "p_exact", isnan(e->p_value) ? json_null() : json_boolean(e->p_exact));
             put(b, x, "rerun_spread", real(e->spread));
+            if (c->ab) {
+                put(b, x, "ratio", real(e->ratio));
+                put(b, x, "ratio_low", real(e->ratio_low));
+                put(b, x, "ratio_high", real(e->ratio_high));
+                put(b, x, "pairs", integer((long long)e->pairs));
+                put(b, x, "old_block_medians", reals(b, e->old_blocks, e->pairs));
+                put(b, x, "new_block_medians", reals(b, e->new_blocks, e->pairs));
+            }
         }
         append(b, cases, x);
     }
     put(b, o, "cases", cases);
+    if (c->ab)
+        put(b, o, "ab", ab_json(b, c->ab));
     return o;
 }
 

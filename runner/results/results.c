@@ -207,8 +207,20 @@ void br_comparison_dispose(br_comparison *c) {
     for (size_t i = 0; c->entries && i < c->n_entries; i++) {
         free(c->entries[i].kernel);
         free(c->entries[i].params);
+        free(c->entries[i].old_blocks);
+        free(c->entries[i].new_blocks);
     }
     free(c->entries);
+    if (c->ab) {
+        br_ab_side *sides[] = {&c->ab->old_side, &c->ab->new_side};
+        for (int s = 0; s < 2; s++) {
+            free(sides[s]->rev);
+            for (size_t m = 0; m < sides[s]->n_modules; m++)
+                free(sides[s]->modules[m].source);
+            free(sides[s]->modules);
+        }
+        free(c->ab);
+    }
     free(c->baseline_path);
     free(c->baseline_commit);
     free(c->baseline_device);

@@ -115,7 +115,35 @@ typedef struct br_compare_entry {
     double spread;        /* the baseline's rerun spread: max / min - 1 of its run medians (a
                              fraction); NAN when it has fewer than two */
     int p_exact;          /* 1: exact distribution; 0: normal approximation */
+    /* benchrun ab only (abstats.h; unset, 0 and NULL, in a baseline comparison): the
+     * ratio NEW/OLD (the geometric mean of the block pairs' ratios), its confidence
+     * interval, the block pairs, and each pair's block medians (ns; owned, `pairs` each) */
+    double ratio, ratio_low, ratio_high;
+    size_t pairs;
+    double *old_blocks, *new_blocks;
 } br_compare_entry;
+
+/* A kernel module built for one side of `benchrun ab`. */
+typedef struct br_ab_module {
+    char *source; /* owned; the source as its run's kernels name it */
+    char key[41]; /* its key in the compile cache (compile/build.h): the object's name */
+} br_ab_module;
+
+/* One side of `benchrun ab`. */
+typedef struct br_ab_side {
+    char *rev;             /* owned; the revision as given ("HEAD~1"); NULL: the work tree */
+    char sha[41];          /* the commit; for the work tree, HEAD's ("" outside git) */
+    int dirty;             /* the work tree: tracked files differed from HEAD */
+    br_ab_module *modules; /* owned: the modules built, suite order */
+    size_t n_modules;
+} br_ab_side;
+
+/* What `benchrun ab` compared and how (abstats.h). */
+typedef struct br_ab_info {
+    br_ab_side old_side, new_side;
+    size_t blocks;   /* blocks of each side per case (= block pairs) */
+    double ci_level; /* of every interval: 1 - alpha */
+} br_ab_info;
 
 /* A run compared with its baseline. */
 typedef struct br_comparison {
@@ -129,6 +157,10 @@ typedef struct br_comparison {
     br_compare_entry *entries; /* owned: the run's cases in run order, then missing ones */
     size_t n_entries;
     size_t count[BR_CHANGE_COUNT]; /* entries per status */
+    /* benchrun ab: the two sides and the blocks (owned); NULL for a baseline comparison.
+     * Then baseline_path is OLD's revision as given, baseline_commit its short SHA, and
+     * the entries carry the ratios; p_value is the paired t test's. */
+    br_ab_info *ab;
 } br_comparison;
 
 /* A kernel of the suite as the run saw it. */

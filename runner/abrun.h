@@ -1,0 +1,45 @@
+/* abrun.h - the driver of `benchrun ab OLD [NEW] SUITE...`: each suite's
+ * kernels built as they are at commit OLD (results/gittree.h: the commit's
+ * files in a scratch directory under the compile cache) and at NEW (the work
+ * tree as it is, or another commit), both into the same compile cache; the
+ * two builds of every case measured in one worker session, alternating in
+ * blocks (measure/ab.h); the ratio NEW/OLD of every case with its confidence
+ * interval and the paired test's decision (results/abstats.h,
+ * abcompare.h); the outputs; the exit status as the gate's. */
+#ifndef BR_ABRUN_H
+#define BR_ABRUN_H
+
+#include <stddef.h>
+
+#include "pipeline.h"
+
+/* What `benchrun ab` asks for. */
+typedef struct br_ab_opts {
+    const char *old_rev;       /* OLD: any revision git understands */
+    const char *new_rev;       /* NEW: a revision, or NULL for the work tree as it is */
+    const char *const *suites; /* suite files, as paths in the work tree */
+    size_t n_suites;
+    size_t blocks;     /* blocks per side and case (>= 2) */
+    br_run_opts run;   /* -k, -p, the measurement overlay, jobs, cache dir, quiet, progress */
+    br_gate_opts gate; /* threshold and alpha (NAN: abstats.h's defaults), fail_on */
+    br_outputs
+        outputs; /* json, markdown, gbench (each NULL or a path, "-": stdout), ascii, color */
+    void (*before_measure)(void); /* called once before measuring (signal handlers); or NULL */
+} br_ab_opts;
+
+/* Run `benchrun ab` as o says. Bad input before anything is measured (an
+ * unknown revision, a suite or source missing at a commit, a suite that does
+ * not load there, a kernel in one side's plan but not the other's, no case
+ * in common, a kernel that no module defines) says why on stderr, writes
+ * nothing and sets out->error; the scratch directories are removed in every
+ * case. Prints the NEW run's table with the comparison box on stdout (unless
+ * an output takes stdout), writes --json and --gbench with both runs (OLD
+ * first: its suite and sources named REV:PATH with OLD's short SHA, its git
+ * record OLD's commit) and --markdown with NEW's run and the comparison,
+ * then a summary on stderr (unless quiet). Fills *out (zeroed first):
+ * ok/failed/skipped count NEW's cases, slower when a comparison fails the
+ * run under o->gate.fail_on, stopped, write_failed. Returns 0, or -1 when
+ * out->error was set. */
+int br_ab_run(br_outcome *out, const br_ab_opts *o);
+
+#endif

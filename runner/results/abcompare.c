@@ -1,0 +1,156 @@
+/* abcompare.c - NEW's run against OLD's from the interleaved blocks
+ * (abcompare.h). */
+#include "abcompare.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abstats.h"
+#include "base/error.h"
+#include "base/util.h"
+
+/* "n=2^20 b=256" in r's param order, as the reports show params. */
+static char *params_label(const br_run *r, const br_case_result *c) {
+    size_t cap = 1;
+    for (size_t p = 0; p < r->n_params; p++)
+        cap += strlen(r->param_names[p]) + 26;
+    char *s = malloc(cap);
+    if (!s) {
+        br_error_nomem();
+        return NULL;
+    }
+    size_t used = 0;
+    s[0] = '\0';
+    for (size_t p = 0; p < r->n_params; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, c->params[p]);
+        used +=
+            (size_t)snprintf(s + used, cap - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
+    }
+    return s;
+}
+
+/* The next entry for case c of run r, with its name and no figures yet. */
+static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br_case_result *c,
+                                   size_t case_index) {
+    br_compare_entry *e = &out->entries[out->n_entries++];
+    e->case_index = case_index;
+    e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
+    e->ratio = e->ratio_low = e->ratio_high = NAN;
+    e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
+    e->params = params_label(r, c);
+    return e->kernel && e->params ? e : NULL;
+}
+
+/* Why a paired case has no figures: the first side that was not measured. */
+static const char *unmeasured_why(const br_case_result *o, const br_case_result *n) {
+    if (o->status == BR_STATUS_FAILED)
+        return "failed on the OLD side";
+    if (n->status == BR_STATUS_FAILED)
+        return "failed on the NEW side";
+    if (o->status == BR_STATUS_SKIPPED || n->status == BR_STATUS_SKIPPED) {
+        const char *stage = o->status == BR_STATUS_SKIPPED ? o->stage : n->stage;
+        if (stage && strcmp(stage, "no-gpu") == 0)
+            return "skipped: no usable GPU";
+        if (stage && strcmp(stage, "interrupted") == 0)
+            return "not run: interrupted";
+        return "not compared: failed on the other side";
+    }
+    return "no timing of the compared mode on both sides";
+}
+
+/* Entry e of paired case c. Returns 0, or -1 with the error set. */
+static int judge_pair(br_compare_entry *e, const br_run *old, const br_run *cur,
+                      const br_ab_case *c, br_mode clock, double threshold, double alpha) {
+    const br_case_result *o = &old->cases[c->old_case], *n = &cur->cases[c->new_case];
+    const br_timing *ot = clock == BR_MODE_BATCH ? &o->batch : &o->cold;
+    const br_timing *nt = clock == BR_MODE_BATCH ? &n->batch : &n->cold;
+    int measured = o->status == BR_STATUS_OK && n->status == BR_STATUS_OK && ot->present &&
+                   nt->present && c->n_pairs > 0;
+    if (!measured) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = unmeasured_why(o, n);
+        return 0;
+    }
+    e->base_median = ot->stats.median;
+    e->cur_median = nt->stats.median;
+    e->base_n = ot->n_samples;
+    e->cur_n = nt->n_samples;
+    br_ab_stats st;
+    if (br_ab_stats_compute(&st, c->old_med, c->new_med, c->n_pairs, threshold, alpha) != 0)
+        return -1;
+    e->status = st.status;
+    e->why = st.why;
+    e->ratio = st.ratio;
+    e->ratio_low = st.low;
+    e->ratio_high = st.high;
+    e->change = st.ratio - 1.0;
+    e->p_value = st.p;
+    e->p_exact = 1; /* Student's t, exact under normal log-ratios */
+    e->pairs = c->n_pairs;
+    e->old_blocks = malloc(c->n_pairs * sizeof *e->old_blocks);
+    e->new_blocks = malloc(c->n_pairs * sizeof *e->new_blocks);
+    if (!e->old_blocks || !e->new_blocks)
+        return br_error_nomem();
+    memcpy(e->old_blocks, c->old_med, c->n_pairs * sizeof *e->old_blocks);
+    memcpy(e->new_blocks, c->new_med, c->n_pairs * sizeof *e->new_blocks);
+    return 0;
+}
+
+/* The paired case of cur's case i, or NULL. */
+static const br_ab_case *pair_of_new(const br_ab_case *cases, size_t n, size_t i) {
+    for (size_t k = 0; k < n; k++)
+        if (cases[k].new_case == i)
+            return &cases[k];
+    return NULL;
+}
+
+/* Whether old's case j is paired. */
+static int old_is_paired(const br_ab_case *cases, size_t n, size_t j) {
+    for (size_t k = 0; k < n; k++)
+        if (cases[k].old_case == j)
+            return 1;
+    return 0;
+}
+
+int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur, const br_ab_case *cases,
+                  size_t n, double threshold, double alpha, const char *old_label,
+                  br_ab_info *info) {
+    memset(out, 0, sizeof *out);
+    out->ab = info;
+    out->baseline_path = br_strdup(old_label);
+    out->baseline_device = br_strdup(cur->has_device ? cur->device.name : "host");
+    if (old->git.present && old->git.short_sha[0])
+        out->baseline_commit = br_strdup(old->git.short_sha);
+    snprintf(out->baseline_date, sizeof out->baseline_date, "%s", old->date);
+    out->rules.threshold = threshold;
+    out->rules.alpha = alpha;
+    out->clock = cur->measure.headline == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
+    out->entries = calloc(cur->n_cases + old->n_cases + 1, sizeof *out->entries);
+    if (!out->baseline_path || !out->baseline_device || !out->entries)
+        return br_error_nomem();
+    for (size_t i = 0; i < cur->n_cases; i++) {
+        br_compare_entry *e = new_entry(out, cur, &cur->cases[i], i);
+        if (!e)
+            return -1;
+        const br_ab_case *c = pair_of_new(cases, n, i);
+        if (!c)
+            e->status = BR_CHANGE_NEW;
+        else if (judge_pair(e, old, cur, c, out->clock, threshold, alpha) != 0)
+            return -1;
+    }
+    for (size_t j = 0; j < old->n_cases; j++) {
+        if (old_is_paired(cases, n, j))
+            continue;
+        br_compare_entry *e = new_entry(out, old, &old->cases[j], SIZE_MAX);
+        if (!e)
+            return -1;
+        e->status = BR_CHANGE_MISSING;
+    }
+    for (size_t i = 0; i < out->n_entries; i++)
+        out->count[out->entries[i].status]++;
+    return 0;
+}

@@ -1,0 +1,82 @@
+/* git_repo.h - temporary git repositories made with libgit2, for tests:
+ * write files, commit every file of the work tree on HEAD. */
+#ifndef BR_TEST_GIT_REPO_H
+#define BR_TEST_GIT_REPO_H
+
+#include <criterion/criterion.h>
+#include <git2.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+/* Fail the test with libgit2's message when a libgit2 call fails. */
+#define GR(call)                                                                                   \
+    do {                                                                                           \
+        int gr_rc_ = (call);                                                                       \
+        if (gr_rc_ < 0) {                                                                          \
+            const git_error *gr_e_ = git_error_last();                                             \
+            cr_assert_fail("%s: %d: %s", #call, gr_rc_, gr_e_ ? gr_e_->message : "?");             \
+        }                                                                                          \
+    } while (0)
+
+/* Write `text` to dir/rel (its directory must exist). */
+static inline void gr_write(const char *dir, const char *rel, const char *text) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "fopen %s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* A fresh repository with a work tree at dir (libgit2 initialised by the caller). */
+static inline git_repository *gr_init(const char *dir) {
+    git_repository *repo = NULL;
+    GR(git_repository_init(&repo, dir, 0));
+    return repo;
+}
+
+/* Stage every file of the work tree (additions, changes and removals) and
+ * commit it on HEAD, with HEAD's commit as parent when there is one. */
+static inline void gr_commit_all(git_repository *repo, const char *msg) {
+    git_index *index = NULL;
+    git_oid tree_id, commit_id;
+    git_tree *tree = NULL;
+    git_signature *sig = NULL;
+    git_object *parent = NULL;
+    char *all = "*";
+    git_strarray paths = {&all, 1};
+    GR(git_repository_index(&index, repo));
+    GR(git_index_add_all(index, &paths, GIT_INDEX_ADD_DEFAULT, NULL, NULL));
+    GR(git_index_update_all(index, &paths, NULL, NULL));
+    GR(git_index_write(index));
+    GR(git_index_write_tree(&tree_id, index));
+    GR(git_tree_lookup(&tree, repo, &tree_id));
+    GR(git_signature_new(&sig, "Bench Runner", "br@example.com", 1700000000, 0));
+    int unborn = git_repository_head_unborn(repo);
+    cr_assert_geq(unborn, 0);
+    if (!unborn)
+        GR(git_revparse_single(&parent, repo, "HEAD^{commit}"));
+    const git_commit *parents[1] = {(const git_commit *)parent};
+    GR(git_commit_create(&commit_id, repo, "HEAD", sig, sig, NULL, msg, tree, parent ? 1 : 0,
+                         parents));
+    git_object_free(parent);
+    git_signature_free(sig);
+    git_tree_free(tree);
+    git_index_free(index);
+}
+
+/* The number of entries `git status` would list (untracked included). */
+static inline size_t gr_status_count(git_repository *repo) {
+    git_status_list *list = NULL;
+    git_status_options opts;
+    GR(git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION));
+    opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED;
+    GR(git_status_list_new(&list, repo, &opts));
+    size_t n = git_status_list_entrycount(list);
+    git_status_list_free(list);
+    return n;
+}
+
+#endif
