@@ -417,14 +417,14 @@ static int read_ncu(br_ncu_report *rep, const char *capture, int status, const p
 
 /* Scratch files of one profile. */
 typedef struct scratch {
-    char dir[64];
+    char dir[4096];
     char *own, *under, *capture; /* own run's results, the run under ncu's, ncu's output */
 } scratch;
 
 static int scratch_make(scratch *s) {
     const char *tmp = getenv("TMPDIR");
     snprintf(s->dir, sizeof s->dir, "%s/benchrun-profile-XXXXXX",
-             tmp && tmp[0] && strlen(tmp) < 32 ? tmp : "/tmp");
+             tmp && tmp[0] && strlen(tmp) < sizeof s->dir - 32 ? tmp : "/tmp");
     if (!mkdtemp(s->dir))
         return br_error_set("cannot create a scratch directory %s: %s", s->dir, strerror(errno));
     s->own = br_path_join(s->dir, "own.json");

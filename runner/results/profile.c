@@ -124,7 +124,7 @@ static json_t *kernels_json(const br_profile *p) {
 static json_t *profile_json(const br_profile *p) {
     double dram = p->dram_read_bytes + p->dram_write_bytes;
     char warn[256];
-    int warned = br_profile_bytes_check(warn, sizeof warn, p->declared_bytes, dram, 0);
+    int warned = br_profile_bytes_check(warn, sizeof warn, p->declared_bytes, dram, 1);
     json_t *ncu = json_pack(
         "{s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "range", str(p->range), "executions",
         (json_int_t)p->executions, "launches", (json_int_t)p->n_launches, "duration_ns",

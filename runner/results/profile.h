@@ -84,7 +84,8 @@ int br_profile_bytes_check(char *buf, size_t len, double declared, double dram, 
  *          "kernels": [{"name", "launches", "duration_ns", "dram_read_bytes",
  *                       "dram_write_bytes", "occupancy_pct", "sm_pct",
  *                       "mem_pct", "l2_hit_pct"}]}}
- * (ns and bytes per execution or per launch as named; NAN as null). Returns
+ * (ns and bytes per execution or per launch as named; NAN as null; the
+ * warning in ASCII). Returns
  * 0, or -1 with the error set (nothing written). */
 int br_profile_write_json(const char *path, const br_profile *p);
 
