@@ -113,7 +113,8 @@ const br_opt_cmd br_cmd_profile_spec = {
     "print ncu's figures beside benchrun's: duration per kernel, DRAM bytes\n"
     "against the suite's bytes, achieved occupancy, SM and memory throughput and\n"
     "L2 hit rate. ncu is $BENCHRUN_NCU, else ncu on PATH, else\n"
-    "/usr/local/cuda/bin/ncu; arguments after -- go to ncu.\n"
+    "/usr/local/cuda/bin/ncu; arguments after -- go to ncu (the GPU clocks are\n"
+    "left unlocked, --clock-control none, unless they say otherwise).\n"
     "\n",
     "\n"
     "exit status: 0 profiled; 1 the case failed; 2 bad usage, not exactly one\n"
@@ -291,8 +292,17 @@ static int run_ncu(const char *ncu, const char *self, const char *suite, const t
         av(&a, "--set");
         av(&a, o->set);
     }
-    for (size_t i = 0; i < n_extra; i++)
+    /* ncu locks the clocks at base by default; unlocked, its durations are
+     * comparable with benchrun's (unless the user says otherwise). */
+    int clocks = 0;
+    for (size_t i = 0; i < n_extra; i++) {
+        clocks |= strncmp(extra[i], "--clock-control", 15) == 0;
         av(&a, extra[i]);
+    }
+    if (!clocks) {
+        av(&a, "--clock-control");
+        av(&a, "none");
+    }
     argvec b = {0};
     av_case(&b, self, suite, c, o);
     const char *tail[] = {"--no-hold",    "--no-cupti", "--warmup",  "0",         "--min-samples",

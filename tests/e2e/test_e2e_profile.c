@@ -183,7 +183,7 @@ Test(e2e_profile, ncu_gets_the_nvtx_range_and_the_run_its_profiling_settings) {
     const char *want[] = {
         "--target-processes\nall\n--nvtx\n--nvtx-include\nbenchrun@sample/\n--metrics\n",
         "lts__t_sector_hit_rate.pct\n--csv\n--page\nraw\n--print-units\nbase\n--set\nfull\n"
-        "--launch-count\n9\n",
+        "--launch-count\n9\n--clock-control\nnone\n",
         "\n-k\nspin\n-p\nus=10\n--mode\ncold\n--no-compare\n",
         "\n--no-hold\n--no-cupti\n--warmup\n0\n--min-samples\n3\n--max-samples\n3\n"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
