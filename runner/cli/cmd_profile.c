@@ -140,15 +140,27 @@ static void case_dispose(the_case *c) {
     br_job_dispose(&c->job);
 }
 
+/* "n=2^28 b=256": case i's parameters as reports show them, into buf. */
+static void params_label(char *buf, size_t len, const br_job *j, size_t i) {
+    const int64_t *v = br_plan_params(&j->plan, j->plan.cases[i].combo);
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t q = 0; q < j->suite.n_params && n < len; q++) {
+        char val[32];
+        br_format_param(val, sizeof val, v[q]);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", q ? " " : "", j->suite.params[q].name,
+                              val);
+    }
+}
+
 /* Say which cases match when more than one does. */
 static void list_matches(const br_job *j) {
     fprintf(stderr, "%s: %zu cases match; profile runs exactly one: narrow -k and -p:\n", PROG,
             j->plan.n_cases);
     for (size_t i = 0; i < j->plan.n_cases && i < 20; i++) {
-        const br_plan_case *pc = &j->plan.cases[i];
         char where[256];
-        br_plan_describe(where, sizeof where, &j->suite, br_plan_params(&j->plan, pc->combo));
-        fprintf(stderr, "  %s %s\n", j->suite.kernels[pc->kernel].text, where);
+        params_label(where, sizeof where, j, i);
+        fprintf(stderr, "  %s %s\n", j->suite.kernels[j->plan.cases[i].kernel].text, where);
     }
     if (j->plan.n_cases > 20)
         fprintf(stderr, "  ... and %zu more\n", j->plan.n_cases - 20);
@@ -162,20 +174,15 @@ static int pin_case(the_case *c) {
     c->kernel = j->suite.kernels[pc->kernel].text;
     c->bytes = j->bytes[0];
     c->flops = j->flops[0];
+    params_label(c->label, sizeof c->label, j, 0);
     c->pins = calloc(2 * j->suite.n_params + 1, sizeof *c->pins);
     if (!c->pins)
         return br_error_nomem();
-    size_t n = 0;
-    for (size_t q = 0; q < j->suite.n_params; q++) {
-        char val[32];
-        br_format_param(val, sizeof val, v[q]);
-        n += (size_t)snprintf(c->label + n, n < sizeof c->label ? sizeof c->label - n : 0,
-                              "%s%s=%s", q ? " " : "", j->suite.params[q].name, val);
+    for (size_t q = 0; q < j->suite.n_params; q++)
         if (!(c->pins[c->n_pins++] = br_strdup("-p")) ||
             !(c->pins[c->n_pins++] =
                   br_strfmt("%s=%lld", j->suite.params[q].name, (long long)v[q])))
             return -1;
-    }
     return 0;
 }
 

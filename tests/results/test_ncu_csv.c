@@ -27,10 +27,10 @@ Test(ncu_csv, the_recorded_report) {
     br_ncu_report r;
     cr_assert_eq(br_ncu_parse(&r, text, len), 0, "%s", br_error_get());
     cr_assert_eq(r.n, 3);
-    cr_expect_str_eq(r.launches[0].kernel, "reduce_vec_kernel(const float4 *, float *, long)");
+    cr_expect_str_eq(r.launches[0].kernel, "reduce_vec_kernel(const float *, long, red_ctl *)");
     cr_expect_eq(r.launches[0].dram_read_bytes, 1073872128.0);
     cr_expect_eq(r.launches[0].dram_write_bytes, 2816.0);
-    cr_expect_eq(r.launches[1].duration_ns, 333952.0);
+    cr_expect_eq(r.launches[1].duration_ns, 349088.0);
     cr_expect_float_eq(r.launches[2].occupancy_pct, 92.58, 1e-9);
     cr_expect_float_eq(r.launches[2].sm_pct, 17.93, 1e-9);
     cr_expect_float_eq(r.launches[2].mem_pct, 91.80, 1e-9);
