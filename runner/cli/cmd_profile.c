@@ -279,6 +279,10 @@ static int run_normal(const char *self, const char *suite, const the_case *c,
     int st = br_profile_spawn(a.v, NULL);
     if (st < 0)
         br_msg_error(PROG, "%s", br_error_get());
+    else if (st != 0)
+        br_msg_error(PROG, "benchrun's own run of the case exited with status %d (see above): "
+                           "nothing to profile",
+                     st);
     return st;
 }
 
@@ -312,8 +316,8 @@ static int run_ncu(const char *ncu, const char *self, const char *suite, const t
     }
     argvec b = {0};
     av_case(&b, self, suite, c, o);
-    const char *tail[] = {"--no-hold",    "--no-cupti", "--warmup",  "0",         "--min-samples",
-                          n,              "--max-samples", n,        "--min-time", "0",
+    const char *tail[] = {"--no-hold",    "--no-cupti", "--warmup",  "0s",        "--min-samples",
+                          n,              "--max-samples", n,        "--min-time", "0s",
                           "--timeout",    "10min",     "--watchdog", "10min",     "-q",
                           "--json",       json};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
