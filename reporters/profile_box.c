@@ -50,8 +50,7 @@ static void add_totals(box *b, const br_profile *p, int ascii) {
     add(b, "%-22s %-14s %s", "per execution", "ncu", "benchrun");
     if (isfinite(p->median_ns)) {
         dur(c, sizeof c, p->median_ns, ascii);
-        add(b, "%-22s %-14s %s median (%s clock, cold)", "  time", a, c,
-            p->clock ? p->clock : "?");
+        add(b, "%-22s %-14s %s median (%s clock, cold)", "  time", a, c, p->clock ? p->clock : "?");
     } else {
         add(b, "%-22s %-14s not measured (see above)", "  time", a);
     }
@@ -80,8 +79,9 @@ static void add_kernels(box *b, const br_profile *p, int ascii) {
         pct(m, sizeof m, k->mem_pct, ascii);
         pct(l, sizeof l, k->l2_hit_pct, ascii);
         add(b, "kernel %.200s", k->name);
-        add(b, "  %.3g per execution%s %s median%s occupancy %s%s SM %s%s memory %s of peak%s "
-               "L2 hit %s",
+        add(b,
+            "  %.3g per execution%s %s median%s occupancy %s%s SM %s%s memory %s of peak%s "
+            "L2 hit %s",
             (double)k->launches / (double)p->executions, dot, t, dot, o, dot, s, dot, m, dot, l);
     }
 }
@@ -98,8 +98,8 @@ static int draw(FILE *f, const box *b, int ascii) {
         fputs(h, f);
     fputs(ascii ? "+\n" : "\u2510\n", f);
     for (size_t i = 0; i < b->n; i++)
-        fprintf(f, "%s %s%*s %s\n", v, b->line[i],
-                (int)(w - br_report_display_width(b->line[i])), "", v);
+        fprintf(f, "%s %s%*s %s\n", v, b->line[i], (int)(w - br_report_display_width(b->line[i])),
+                "", v);
     fputs(ascii ? "+" : "\u2514", f);
     for (size_t i = 0; i < w + 2; i++)
         fputs(h, f);
@@ -112,8 +112,8 @@ int br_profile_box_write(FILE *f, const br_profile *p, int ascii) {
     if (!b)
         return br_error_nomem();
     add(b, "Nsight Compute: %s%s%s%s%s", p->kernel ? p->kernel : "?",
-        p->params && p->params[0] ? " " : "", p->params ? p->params : "",
-        p->device ? " on " : "", p->device ? p->device : "");
+        p->params && p->params[0] ? " " : "", p->params ? p->params : "", p->device ? " on " : "",
+        p->device ? p->device : "");
     add(b, "%zu execution(s), %zu kernel launch(es) in the NVTX range %s", p->executions,
         p->n_launches, p->range ? p->range : "?");
     add(b, "%s", "");

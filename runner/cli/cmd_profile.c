@@ -85,10 +85,9 @@ static const br_opt_spec profile_table[] = {
      "set a parameter, as benchrun -p does (repeatable)", br_cli_param_unique},
     {BR_OPT_FN, "tool", 0, AT(tool), "TOOL", "the profiler: ncu (Nsight Compute, the default)",
      tool_opt},
-    {BR_OPT_FN, "set", 0, AT(set), "SET",
-     "ncu's section set: basic or full (default: ncu's own)", set_opt},
-    {BR_OPT_FN, "samples", 0, AT(samples), "N", "executions to profile (default 3)",
-     samples_opt},
+    {BR_OPT_FN, "set", 0, AT(set), "SET", "ncu's section set: basic or full (default: ncu's own)",
+     set_opt},
+    {BR_OPT_FN, "samples", 0, AT(samples), "N", "executions to profile (default 3)", samples_opt},
     {BR_OPT_VALUE, "json", 0, AT(json), "FILE",
      "also write the profile as JSON ('-': standard output)"},
     {BR_OPT_VALUE, "raw", 0, AT(raw), "FILE", "also keep ncu's output (its CSV) in FILE"},
@@ -126,9 +125,9 @@ const br_opt_cmd br_cmd_profile_spec = {
 /* What the one case is, from its plan. */
 typedef struct the_case {
     br_job job;
-    const char *kernel;  /* borrowed from job */
-    char label[512];     /* "n=2^28" */
-    char **pins;         /* "-p" "n=268435456" ... for every param (owned) */
+    const char *kernel; /* borrowed from job */
+    char label[512];    /* "n=2^28" */
+    char **pins;        /* "-p" "n=268435456" ... for every param (owned) */
     size_t n_pins;
     double bytes, flops;
 } the_case;
@@ -219,7 +218,8 @@ static int find_case(the_case *c, const char *suite, const profile_opts *o) {
         return -1;
     }
     if (!br_job_needs_gpu(&c->job)) {
-        br_msg_error(PROG, "%s has no GPU source (.cu): Nsight Compute profiles GPU kernels", suite);
+        br_msg_error(PROG, "%s has no GPU source (.cu): Nsight Compute profiles GPU kernels",
+                     suite);
         return -1;
     }
     if (pin_case(c) != 0) {
@@ -263,8 +263,8 @@ static void av_case(argvec *a, const char *self, const char *suite, const the_ca
 
 /* The case as benchrun measures it, its results into json. Returns the run's
  * exit status, or -1 after a message. */
-static int run_normal(const char *self, const char *suite, const the_case *c,
-                      const profile_opts *o, const char *json) {
+static int run_normal(const char *self, const char *suite, const the_case *c, const profile_opts *o,
+                      const char *json) {
     argvec a = {0};
     av_case(&a, self, suite, c, o);
     av(&a, "--json");
@@ -280,8 +280,9 @@ static int run_normal(const char *self, const char *suite, const the_case *c,
     if (st < 0)
         br_msg_error(PROG, "%s", br_error_get());
     else if (st != 0)
-        br_msg_error(PROG, "benchrun's own run of the case exited with status %d (see above): "
-                           "nothing to profile",
+        br_msg_error(PROG,
+                     "benchrun's own run of the case exited with status %d (see above): "
+                     "nothing to profile",
                      st);
     return st;
 }
@@ -294,9 +295,9 @@ static int run_ncu(const char *ncu, const char *self, const char *suite, const t
     char n[16];
     snprintf(n, sizeof n, "%d", o->samples);
     argvec a = {0};
-    const char *head[] = {ncu,     "--target-processes", "all",   "--nvtx",   "--nvtx-include",
-                          RANGE,   "--metrics",          BR_NCU_METRICS,      "--csv",
-                          "--page", "raw",               "--print-units",     "base"};
+    const char *head[] = {ncu,   "--target-processes", "all",          "--nvtx", "--nvtx-include",
+                          RANGE, "--metrics",          BR_NCU_METRICS, "--csv",  "--page",
+                          "raw", "--print-units",      "base"};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         av(&a, head[i]);
     if (o->set) {
@@ -316,10 +317,23 @@ static int run_ncu(const char *ncu, const char *self, const char *suite, const t
     }
     argvec b = {0};
     av_case(&b, self, suite, c, o);
-    const char *tail[] = {"--no-hold",    "--no-cupti", "--warmup",  "0s",        "--min-samples",
-                          n,              "--max-samples", n,        "--min-time", "0s",
-                          "--timeout",    "10min",     "--watchdog", "10min",     "-q",
-                          "--json",       json};
+    const char *tail[] = {"--no-hold",
+                          "--no-cupti",
+                          "--warmup",
+                          "0s",
+                          "--min-samples",
+                          n,
+                          "--max-samples",
+                          n,
+                          "--min-time",
+                          "0s",
+                          "--timeout",
+                          "10min",
+                          "--watchdog",
+                          "10min",
+                          "-q",
+                          "--json",
+                          json};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         av(&b, tail[i]);
     for (size_t i = 0; i < b.n; i++)
@@ -392,8 +406,7 @@ static void tail_lines(const char *text, size_t len, int lines) {
     while (i > 0 && lines >= 0)
         if (text[--i] == '\n')
             lines--;
-    fprintf(stderr, "%.*s%s", (int)(len - i), text + i,
-            len && text[len - 1] != '\n' ? "\n" : "");
+    fprintf(stderr, "%.*s%s", (int)(len - i), text + i, len && text[len - 1] != '\n' ? "\n" : "");
 }
 
 static int keep_raw(FILE *f, void *ctx) {
@@ -418,8 +431,8 @@ static int read_ncu(br_ncu_report *rep, const char *capture, int status, const p
     else if (br_profile_no_permission(text, len))
         br_msg_error(PROG, "%s", br_profile_permission_advice());
     else if (status != 0) {
-        br_msg_error(PROG, "ncu (or the run under it) exited with status %d; its last lines:",
-                     status);
+        br_msg_error(PROG,
+                     "ncu (or the run under it) exited with status %d; its last lines:", status);
         tail_lines(text, len, 15);
     } else if (br_ncu_parse(rep, text, len) != 0)
         br_msg_error(PROG, "%s", br_error_get());
@@ -550,8 +563,9 @@ int br_cmd_profile(int argc, char **argv) {
         break;
     case BR_PARSE_OK:
         if (a.n_args != 1)
-            br_msg_error(PROG, "expected one suite file, found %zu (usage: benchrun profile "
-                               "SUITE.yaml -k KERNEL -p NAME=VALUE)",
+            br_msg_error(PROG,
+                         "expected one suite file, found %zu (usage: benchrun profile "
+                         "SUITE.yaml -k KERNEL -p NAME=VALUE)",
                          a.n_args);
         else if (o.patterns.n == 0)
             br_msg_error(PROG, "give the kernel to profile with -k KERNEL");

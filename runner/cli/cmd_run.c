@@ -287,7 +287,7 @@ int br_cmd_run(int argc, char **argv) {
 /* Every command, for the man page and the completion. */
 static const br_opt_cmd *const all_cmds[] = {
     &br_cmd_run_spec,  &br_cmd_compare_spec, &br_cmd_history_spec, &br_cmd_check_spec,
-    &br_cmd_init_spec, &br_cmd_merge_spec,   &br_cmd_report_spec, &br_cmd_profile_spec,
+    &br_cmd_init_spec, &br_cmd_merge_spec,   &br_cmd_report_spec,  &br_cmd_profile_spec,
 };
 
 void br_cmd_man(FILE *f) {

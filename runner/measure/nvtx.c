@@ -40,8 +40,7 @@ void br_nvtx_push(const char *name) {
     (void)name;
 }
 
-void br_nvtx_pop(void) {
-}
+void br_nvtx_pop(void) {}
 
 int br_nvtx_available(void) {
     return 0;

@@ -22,8 +22,7 @@ static const struct {
     {"dram__bytes_write.sum", offsetof(br_ncu_launch, dram_write_bytes), UNIT_BYTES},
     {"sm__warps_active.avg.pct_of_peak_sustained_active", offsetof(br_ncu_launch, occupancy_pct),
      UNIT_PCT},
-    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", offsetof(br_ncu_launch, sm_pct),
-     UNIT_PCT},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", offsetof(br_ncu_launch, sm_pct), UNIT_PCT},
     {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
      offsetof(br_ncu_launch, mem_pct), UNIT_PCT},
     {"lts__t_sector_hit_rate.pct", offsetof(br_ncu_launch, l2_hit_pct), UNIT_PCT},
@@ -36,9 +35,9 @@ static const struct {
     unit_kind kind;
     double factor;
 } units[] = {
-    {"nsecond", UNIT_TIME, 1},   {"usecond", UNIT_TIME, 1e3},  {"msecond", UNIT_TIME, 1e6},
-    {"second", UNIT_TIME, 1e9},  {"byte", UNIT_BYTES, 1},      {"Kbyte", UNIT_BYTES, 1e3},
-    {"Mbyte", UNIT_BYTES, 1e6},  {"Gbyte", UNIT_BYTES, 1e9},   {"Tbyte", UNIT_BYTES, 1e12},
+    {"nsecond", UNIT_TIME, 1},  {"usecond", UNIT_TIME, 1e3}, {"msecond", UNIT_TIME, 1e6},
+    {"second", UNIT_TIME, 1e9}, {"byte", UNIT_BYTES, 1},     {"Kbyte", UNIT_BYTES, 1e3},
+    {"Mbyte", UNIT_BYTES, 1e6}, {"Gbyte", UNIT_BYTES, 1e9},  {"Tbyte", UNIT_BYTES, 1e12},
     {"%", UNIT_PCT, 1},
 };
 
@@ -102,8 +101,7 @@ static int split(row *r, const char *line, size_t len, size_t lineno) {
         if (i >= len)
             return 0;
         if (line[i] != ',')
-            return br_error_set("ncu output line %zu: expected ',' after a quoted field",
-                                lineno);
+            return br_error_set("ncu output line %zu: expected ',' after a quoted field", lineno);
         i++;
     }
 }
@@ -154,8 +152,7 @@ static int find_columns(layout *l, const row *h, size_t lineno) {
                 l->col[m] = i;
     }
     if (l->kernel == (size_t)-1)
-        return br_error_set("ncu output line %zu: the table has no \"Kernel Name\" column",
-                            lineno);
+        return br_error_set("ncu output line %zu: the table has no \"Kernel Name\" column", lineno);
     return 0;
 }
 
@@ -204,8 +201,7 @@ static int add_launch(br_ncu_report *out, const layout *l, const row *r, size_t 
 
 /* The next line of text[*pos..len): its start and length (without the end
  * of line); advances *pos. Returns 0 at the end. */
-static int next_line(const char *text, size_t len, size_t *pos, const char **line,
-                     size_t *n) {
+static int next_line(const char *text, size_t len, size_t *pos, const char **line, size_t *n) {
     if (*pos >= len)
         return 0;
     const char *s = text + *pos;
@@ -220,8 +216,7 @@ static int next_line(const char *text, size_t len, size_t *pos, const char **lin
 }
 
 /* The table from its header line on. Returns 0, or -1 with the error set. */
-static int read_table(br_ncu_report *out, const char *text, size_t len, size_t pos,
-                      size_t lineno) {
+static int read_table(br_ncu_report *out, const char *text, size_t len, size_t pos, size_t lineno) {
     layout l;
     row r = {0};
     const char *line = text;

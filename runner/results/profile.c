@@ -25,8 +25,7 @@ static double kernel_median(const br_ncu_report *r, const char *name, size_t off
 static void fill_kernel(br_profile_kernel *k, const br_ncu_report *r, double *tmp) {
     k->duration_ns = kernel_median(r, k->name, offsetof(br_ncu_launch, duration_ns), tmp);
     k->dram_read_bytes = kernel_median(r, k->name, offsetof(br_ncu_launch, dram_read_bytes), tmp);
-    k->dram_write_bytes =
-        kernel_median(r, k->name, offsetof(br_ncu_launch, dram_write_bytes), tmp);
+    k->dram_write_bytes = kernel_median(r, k->name, offsetof(br_ncu_launch, dram_write_bytes), tmp);
     k->occupancy_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, occupancy_pct), tmp);
     k->sm_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, sm_pct), tmp);
     k->mem_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, mem_pct), tmp);
@@ -91,7 +90,10 @@ int br_profile_bytes_check(char *buf, size_t len, double declared, double dram, 
     br_format_bytes(a, sizeof a, declared);
     br_format_bytes(b, sizeof b, dram);
     snprintf(buf, len, "the suite's bytes (%s) is %.*f%s what the DRAM moved (%s)", a,
-             ratio < 0.1 ? 3 : ratio < 10 ? 2 : 1, ratio, ascii ? "x" : "\u00d7", b);
+             ratio < 0.1  ? 3
+             : ratio < 10 ? 2
+                          : 1,
+             ratio, ascii ? "x" : "\u00d7", b);
     return 1;
 }
 
@@ -107,12 +109,12 @@ static json_t *kernels_json(const br_profile *p) {
     json_t *a = json_array();
     for (size_t i = 0; a && i < p->n_kernels; i++) {
         const br_profile_kernel *k = &p->kernels[i];
-        json_t *o = json_pack("{s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", str(k->name),
-                              "launches", (json_int_t)k->launches, "duration_ns",
-                              num(k->duration_ns), "dram_read_bytes", num(k->dram_read_bytes),
-                              "dram_write_bytes", num(k->dram_write_bytes), "occupancy_pct",
-                              num(k->occupancy_pct), "sm_pct", num(k->sm_pct), "mem_pct",
-                              num(k->mem_pct), "l2_hit_pct", num(k->l2_hit_pct));
+        json_t *o =
+            json_pack("{s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", str(k->name), "launches",
+                      (json_int_t)k->launches, "duration_ns", num(k->duration_ns),
+                      "dram_read_bytes", num(k->dram_read_bytes), "dram_write_bytes",
+                      num(k->dram_write_bytes), "occupancy_pct", num(k->occupancy_pct), "sm_pct",
+                      num(k->sm_pct), "mem_pct", num(k->mem_pct), "l2_hit_pct", num(k->l2_hit_pct));
         if (!o || json_array_append_new(a, o) != 0) {
             json_decref(a);
             return NULL;
@@ -125,20 +127,20 @@ static json_t *profile_json(const br_profile *p) {
     double dram = p->dram_read_bytes + p->dram_write_bytes;
     char warn[256];
     int warned = br_profile_bytes_check(warn, sizeof warn, p->declared_bytes, dram, 1);
-    json_t *ncu = json_pack(
-        "{s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "range", str(p->range), "executions",
-        (json_int_t)p->executions, "launches", (json_int_t)p->n_launches, "duration_ns",
-        num(p->duration_ns), "dram_read_bytes", num(p->dram_read_bytes), "dram_write_bytes",
-        num(p->dram_write_bytes), "dram_bytes", num(dram), "bytes_ratio",
-        num(p->declared_bytes / dram), "bytes_warning", warned ? json_string(warn) : json_null(),
-        "kernels", kernels_json(p));
+    json_t *ncu =
+        json_pack("{s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "range", str(p->range), "executions",
+                  (json_int_t)p->executions, "launches", (json_int_t)p->n_launches, "duration_ns",
+                  num(p->duration_ns), "dram_read_bytes", num(p->dram_read_bytes),
+                  "dram_write_bytes", num(p->dram_write_bytes), "dram_bytes", num(dram),
+                  "bytes_ratio", num(p->declared_bytes / dram), "bytes_warning",
+                  warned ? json_string(warn) : json_null(), "kernels", kernels_json(p));
     json_t *bench = json_pack("{s:o,s:o,s:o,s:o}", "median_ns", num(p->median_ns), "clock",
                               str(p->clock), "event_median_ns", num(p->event_median_ns),
                               "kernel_median_ns", num(p->kernel_median_ns));
     return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "suite", str(p->suite), "kernel",
                      str(p->kernel), "params", str(p->params), "device", str(p->device),
-                     "declared_bytes", num(p->declared_bytes), "flops", num(p->flops),
-                     "benchrun", bench, "ncu", ncu);
+                     "declared_bytes", num(p->declared_bytes), "flops", num(p->flops), "benchrun",
+                     bench, "ncu", ncu);
 }
 
 static int write_doc(FILE *f, void *ctx) {

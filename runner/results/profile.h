@@ -34,10 +34,10 @@ typedef struct br_profile_kernel {
 /* The profile of one case. */
 typedef struct br_profile {
     /* the case (borrowed strings) */
-    const char *suite;  /* suite name */
-    const char *kernel; /* kernel name as the suite names it */
-    const char *params; /* "n=2^28" */
-    const char *device; /* GPU name, or NULL when unknown */
+    const char *suite;     /* suite name */
+    const char *kernel;    /* kernel name as the suite names it */
+    const char *params;    /* "n=2^28" */
+    const char *device;    /* GPU name, or NULL when unknown */
     double declared_bytes; /* the suite's `bytes` per execution; NAN when it has none */
     double flops;          /* the suite's `flops` per execution; NAN when none */
     /* benchrun's own cold measurement of the case (NAN when it was not
@@ -47,8 +47,8 @@ typedef struct br_profile {
     double event_median_ns;  /* CUDA event median, ns */
     double kernel_median_ns; /* kernel-clock median, ns (NAN without CUPTI) */
     /* ncu */
-    const char *range;      /* the NVTX filter ncu was given ("benchrun@sample/") */
-    size_t executions;      /* executions profiled (samples of the run under ncu) */
+    const char *range;          /* the NVTX filter ncu was given ("benchrun@sample/") */
+    size_t executions;          /* executions profiled (samples of the run under ncu) */
     br_profile_kernel *kernels; /* owned: distinct kernels, in first-launch order */
     size_t n_kernels;
     size_t n_launches;

@@ -144,9 +144,9 @@ static void profile_fixture(e2e_result *r, const char *bytes, char **json, char 
     setenv("BENCHRUN_NCU", ncu, 1);
     *json = br_strfmt("%s/profile.json", tmp);
     *raw = br_strfmt("%s/raw.csv", tmp);
-    const char *args[] = {"profile", suite,   "-k",    "spin",    "-p", "us=10", cache_arg,
-                          "--json",  *json,   "--raw", *raw,      "--set", "full", "--",
-                          "--launch-count", "9", NULL};
+    const char *args[] = {"profile",        suite, "-k",    "spin", "-p",    "us=10", cache_arg,
+                          "--json",         *json, "--raw", *raw,   "--set", "full",  "--",
+                          "--launch-count", "9",   NULL};
     cr_assert_eq(e2e_run(r, NULL, args), 0);
     free(suite);
     free(body);
@@ -212,8 +212,7 @@ Test(e2e_profile, a_wrong_bytes_gets_the_warning) {
                             "moved (1.07 GB)"),
               "%s", r.out);
     json_t *j = load_json(json);
-    const char *w =
-        json_string_value(json_object_get(json_object_get(j, "ncu"), "bytes_warning"));
+    const char *w = json_string_value(json_object_get(json_object_get(j, "ncu"), "bytes_warning"));
     cr_expect(w && strstr(w, "is 2.00x what the DRAM moved"), "%s", w ? w : "(null)");
     json_decref(j);
     e2e_free(&r);

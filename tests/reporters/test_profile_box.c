@@ -22,14 +22,29 @@ static char *box_of(const br_profile *p, int ascii) {
 }
 
 static br_profile sample(double declared, br_profile_kernel *k) {
-    *k = (br_profile_kernel){.name = "sgemm_kernel(int, const float *)", .launches = 6,
-                             .duration_ns = 2.5e6, .occupancy_pct = 48.25, .sm_pct = 81.5,
-                             .mem_pct = 40, .l2_hit_pct = NAN};
-    return (br_profile){.suite = "sgemm", .kernel = "sgemm_tiled", .params = "n=4096",
-                        .device = "NVIDIA H100", .declared_bytes = declared, .flops = 1.37e11,
-                        .median_ns = 2.6e6, .clock = "kernel", .range = "benchrun@sample/",
-                        .executions = 3, .kernels = k, .n_kernels = 1, .n_launches = 6,
-                        .duration_ns = 5e6, .dram_read_bytes = 2e8, .dram_write_bytes = 6.7e7};
+    *k = (br_profile_kernel){.name = "sgemm_kernel(int, const float *)",
+                             .launches = 6,
+                             .duration_ns = 2.5e6,
+                             .occupancy_pct = 48.25,
+                             .sm_pct = 81.5,
+                             .mem_pct = 40,
+                             .l2_hit_pct = NAN};
+    return (br_profile){.suite = "sgemm",
+                        .kernel = "sgemm_tiled",
+                        .params = "n=4096",
+                        .device = "NVIDIA H100",
+                        .declared_bytes = declared,
+                        .flops = 1.37e11,
+                        .median_ns = 2.6e6,
+                        .clock = "kernel",
+                        .range = "benchrun@sample/",
+                        .executions = 3,
+                        .kernels = k,
+                        .n_kernels = 1,
+                        .n_launches = 6,
+                        .duration_ns = 5e6,
+                        .dram_read_bytes = 2e8,
+                        .dram_write_bytes = 6.7e7};
 }
 
 Test(profile_box, figures_side_by_side) {
@@ -47,8 +62,9 @@ Test(profile_box, figures_side_by_side) {
     cr_expect(strstr(b, "  2 per execution, 2.5 ms median, occupancy 48.2%, SM 81.5%, memory "
                         "40.0% of peak, L2 hit -"),
               "%s", b);
-    cr_expect(strstr(b, "warning: the suite's bytes (201 MB) is 0.75x what the DRAM moved (267 MB)"),
-              "%s", b);
+    cr_expect(
+        strstr(b, "warning: the suite's bytes (201 MB) is 0.75x what the DRAM moved (267 MB)"),
+        "%s", b);
     /* Every line of the frame is as wide as the first. */
     size_t first = strcspn(b, "\n");
     for (char *l = b; *l; l += strcspn(l, "\n") + 1)

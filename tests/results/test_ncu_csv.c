@@ -13,7 +13,7 @@
 #include "results/ncu_csv.h"
 
 #define HEADER                                                                                     \
-    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","         \
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","            \
     "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\""
 
 static int parse(br_ncu_report *r, const char *text) {

@@ -58,7 +58,8 @@ Test(profile, bytes_check) {
     char buf[256];
     /* Twice the truth: 2^31 declared, 2^30 moved. */
     cr_expect_eq(br_profile_bytes_check(buf, sizeof buf, 2147483648.0, 1073741824.0, 0), 1);
-    cr_expect_str_eq(buf, "the suite's bytes (2.15 GB) is 2.00\u00d7 what the DRAM moved (1.07 GB)");
+    cr_expect_str_eq(buf,
+                     "the suite's bytes (2.15 GB) is 2.00\u00d7 what the DRAM moved (1.07 GB)");
     cr_expect_eq(br_profile_bytes_check(buf, sizeof buf, 2147483648.0, 1073741824.0, 1), 1);
     cr_expect(strstr(buf, "is 2.00x what"), "%s", buf);
     /* Half: the suite undercounts. */
@@ -77,9 +78,16 @@ Test(profile, bytes_check) {
 Test(profile, json_keeps_everything) {
     br_ncu_launch l[] = {launch("k(float *)", 1000, 2e9, 1e6, 80)};
     br_ncu_report r = {l, 1};
-    br_profile p = {.suite = "s", .kernel = "k", .params = "n=2^28", .declared_bytes = 4e9,
-                    .flops = NAN, .median_ns = 1100, .clock = "kernel", .event_median_ns = 1150,
-                    .kernel_median_ns = 1100, .range = "benchrun@sample/"};
+    br_profile p = {.suite = "s",
+                    .kernel = "k",
+                    .params = "n=2^28",
+                    .declared_bytes = 4e9,
+                    .flops = NAN,
+                    .median_ns = 1100,
+                    .clock = "kernel",
+                    .event_median_ns = 1150,
+                    .kernel_median_ns = 1100,
+                    .range = "benchrun@sample/"};
     cr_assert_eq(br_profile_summarise(&p, &r, 1), 0);
     char path[] = "/tmp/br-profile-json-XXXXXX";
     int fd = mkstemp(path);
