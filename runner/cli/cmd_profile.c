@@ -383,15 +383,22 @@ static int read_own(br_profile *p, br_run **runs, size_t *n_runs, const char *js
 }
 
 /* How many executions ran under ncu: the samples its run kept, or (when
- * that run recorded none) the number asked for, with a note. */
+ * that run recorded none: a stand-in ncu, or no GPU) the number asked for,
+ * with a note. 0 when the case failed under ncu (said). */
 static size_t executions_under_ncu(const char *json, const profile_opts *o) {
     br_run *runs = NULL;
     size_t n = 0, got = 0;
-    if (br_results_load(&runs, &n, json) == 0 && n == 1 && runs[0].n_cases == 1 &&
-        runs[0].cases[0].status == BR_STATUS_OK)
-        got = runs[0].cases[0].cold.n_samples;
+    int failed = 0;
+    if (br_results_load(&runs, &n, json) == 0 && n == 1 && runs[0].n_cases == 1) {
+        const br_case_result *c = &runs[0].cases[0];
+        if (c->status == BR_STATUS_OK)
+            got = c->cold.n_samples;
+        else if ((failed = c->status == BR_STATUS_FAILED))
+            br_msg_error(PROG, "the case failed under ncu (%s): %s", c->stage ? c->stage : "?",
+                         c->message ? c->message : "no message");
+    }
     br_results_free(runs, n);
-    if (got)
+    if (got || failed)
         return got;
     fprintf(stderr,
             "%s: note: the run under ncu recorded no samples; figures per execution assume the "
@@ -406,6 +413,8 @@ static void tail_lines(const char *text, size_t len, int lines) {
     while (i > 0 && lines >= 0)
         if (text[--i] == '\n')
             lines--;
+    if (i < len && text[i] == '\n')
+        i++;
     fprintf(stderr, "%.*s%s", (int)(len - i), text + i, len && text[len - 1] != '\n' ? "\n" : "");
 }
 
@@ -483,7 +492,10 @@ static int report(br_profile *p, const br_ncu_report *rep, const scratch *s,
                   const profile_opts *o) {
     int status = EXIT_OK;
     p->range = RANGE;
-    if (br_profile_summarise(p, rep, executions_under_ncu(s->under, o)) != 0) {
+    size_t executions = executions_under_ncu(s->under, o);
+    if (!executions)
+        return EXIT_FAILED;
+    if (br_profile_summarise(p, rep, executions) != 0) {
         br_msg_error(PROG, "%s", br_error_get());
         return EXIT_BAD;
     }

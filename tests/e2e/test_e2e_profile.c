@@ -247,3 +247,21 @@ Test(e2e_profile, exactly_one_gpu_case) {
     expect_refused(tool, "--tool: expected ncu");
     free(suite);
 }
+
+Test(e2e_profile, an_ncu_that_fails_is_quoted) {
+    char *suite = spin_suite("4");
+    char *ncu = stand_in("fake-ncu", "echo 'line one'\necho '==ERROR== Unknown option: --bogus'\n"
+                                     "exit 7");
+    setenv("BENCHRUN_NCU", ncu, 1);
+    const char *args[] = {"profile", suite,     "-k", "spin",    "-p",
+                          "us=10",   cache_arg, "--", "--bogus", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_expect_eq(r.status, 2, "exit %d", r.status);
+    cr_expect(strstr(r.err, "ncu (or the run under it) exited with status 7; its last lines:\n"
+                            "line one\n==ERROR== Unknown option: --bogus\n"),
+              "%s", r.err);
+    e2e_free(&r);
+    free(suite);
+    free(ncu);
+}
