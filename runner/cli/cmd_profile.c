@@ -579,6 +579,8 @@ int br_cmd_profile(int argc, char **argv) {
                          "expected one suite file, found %zu (usage: benchrun profile "
                          "SUITE.yaml -k KERNEL -p NAME=VALUE)",
                          a.n_args);
+        else if (n_extra > 128)
+            br_msg_error(PROG, "%zu arguments after --: at most 128 go to ncu", n_extra);
         else if (o.patterns.n == 0)
             br_msg_error(PROG, "give the kernel to profile with -k KERNEL");
         else if (o.json && br_output_check("--json", o.json) != 0)
