@@ -120,6 +120,11 @@ static const br_opt_spec run_opts[] = {
      .accept = (1u << BR_CLOCK_KERNEL) | (1u << BR_CLOCK_EVENTS)},
     {BR_OPT_FLAG, "no-cupti", 0, AT(p.run.no_cupti), NULL,
      "collect no CUPTI records (GPU times are CUDA events only)", .flag_value = 1},
+    {BR_OPT_FLAG, "no-nvtx", 0, AT(p.run.no_nvtx), NULL,
+     "emit no NVTX ranges (by default each GPU case and each\n"
+     "sample's timed span is a range in the domain 'benchrun',\n"
+     "for Nsight Systems and Nsight Compute)",
+     .flag_value = 1},
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
      "\nbaselines (baselines/<suite>/<device>.json at the top of the suite's git work tree;\noutside git, beside the suite's suites/ folder or in the suite's own folder):\n"},
     {BR_OPT_FLAG, "save-baseline", 0, AT(p.gate.save), NULL,
@@ -152,6 +157,7 @@ const br_opt_cmd br_cmd_run_spec = {
     "       benchrun merge (-o OUT.json | --results-dir DIR) PART.json...\n"
     "       benchrun report [options] RESULTS.json\n"
     "       benchrun ab [options] OLD [NEW] SUITE.yaml...\n"
+    "       benchrun profile SUITE.yaml -k KERNEL [-p NAME=VALUE]... [-- NCU ARGS]\n"
     "\n"
     "Compile, verify and measure the kernels of each suite and print a table.\n"
     "\n"
@@ -282,7 +288,7 @@ int br_cmd_run(int argc, char **argv) {
 /* Every command, for the man page and the completion. */
 static const br_opt_cmd *const all_cmds[] = {
     &br_cmd_run_spec,  &br_cmd_compare_spec, &br_cmd_history_spec, &br_cmd_check_spec,
-    &br_cmd_init_spec, &br_cmd_merge_spec,   &br_cmd_report_spec, &br_cmd_ab_spec,
+    &br_cmd_init_spec, &br_cmd_merge_spec,   &br_cmd_report_spec, &br_cmd_ab_spec, &br_cmd_profile_spec,
 };
 
 void br_cmd_man(FILE *f) {

@@ -14,6 +14,7 @@ extern const br_opt_cmd br_cmd_check_spec;
 extern const br_opt_cmd br_cmd_merge_spec;  /* benchrun merge */
 extern const br_opt_cmd br_cmd_report_spec; /* benchrun report */
 extern const br_opt_cmd br_cmd_ab_spec;     /* benchrun ab */
+extern const br_opt_cmd br_cmd_profile_spec; /* benchrun profile */
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -62,6 +63,14 @@ int br_cmd_report(int argc, char **argv);
  * as br_exit_status: 0, 1 a case failed, 2 bad input or usage, 3 a case is
  * slower, 128 + signal when interrupted. */
 int br_cmd_ab(int argc, char **argv);
+/* `benchrun profile SUITE.yaml -k KERNEL [-p NAME=VALUE]... [options] [--
+ * NCU ARGS]` (argv[0] is "profile"): exactly one GPU case, measured once as
+ * benchrun does, then run under Nsight Compute (ncu) with the NVTX range of
+ * the timed launches selected; prints ncu's figures beside benchrun's in a
+ * box (and --json). Returns the exit status: 0 profiled, 1 the case failed,
+ * 2 bad usage, not exactly one case matching, no ncu, or ncu failed (no
+ * permission for the GPU's counters: said with the fix). */
+int br_cmd_profile(int argc, char **argv);
 
 /* Write the man page (roff) or the bash completion of every command to f. */
 void br_cmd_man(FILE *f);

@@ -20,6 +20,7 @@ static const br_cmd commands[] = {
     {"history", br_history_main},
     {"init", br_cmd_init},
     {"merge", br_cmd_merge},
+    {"profile", br_cmd_profile},
     {"report", br_cmd_report},
 };
 

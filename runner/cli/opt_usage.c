@@ -27,9 +27,11 @@ static const env_var env_vars[] = {
     {"HOME", "compile cache in $HOME/.cache/benchrun without\n"
              "XDG_CACHE_HOME (else /tmp/benchrun-cache)"},
     {"NO_COLOR", "set and not empty: no colour on a terminal"},
-    {"PATH", "where nvcc, cc, c++ and gnuplot are found"},
-    {"TMPDIR", "where history --plot writes its gnuplot script\n"
-               "(default /tmp)"},
+    {"BENCHRUN_NCU", "Nsight Compute's ncu for benchrun profile (default:\n"
+                     "ncu on PATH, else /usr/local/cuda/bin/ncu)"},
+    {"PATH", "where nvcc, cc, c++, gnuplot and ncu are found"},
+    {"TMPDIR", "where history --plot writes its gnuplot script and\n"
+               "benchrun profile its scratch files (default /tmp)"},
 };
 
 #define N_ENV_VARS (sizeof env_vars / sizeof env_vars[0])

@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "results/stats.h"
 #include "device.h"
+#include "nvtx.h"
 #include "worker.h"
 
 /* ---- the case handle a module sees ------------------------------------------------ */
@@ -226,6 +227,23 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
     return 0;
 }
 
+/* One measurement (cold or batch, as mp->batch says) of the case into *t,
+ * inside the NVTX range "<label> cold" or "<label> batch" when the case has
+ * a label. Returns br_measure's value. */
+static int measure_one(br_timing *t, const br_case_ctx *ctx, case_impl *ci,
+                       const br_measure_params *mp) {
+    const char *label = ci->spec->nvtx_label;
+    char range[512];
+    if (label) {
+        snprintf(range, sizeof range, "%s %s", label, mp->batch ? "batch" : "cold");
+        br_nvtx_push(range);
+    }
+    int rc = br_measure(t, ctx->ops, ctx->state, mp, exec_run, ci);
+    if (label)
+        br_nvtx_pop();
+    return rc;
+}
+
 /* The timed measurements the mode asks for (cold, then batch) into
  * r->cold and r->batch. Returns 0, or -1 with *r failed. */
 static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci,
@@ -246,7 +264,7 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     br_worker_set_stage("run");
     if (cfg->mode & BR_MODE_COLD) {
         br_error_clear();
-        if (br_measure(&r->cold, ctx->ops, ctx->state, mp, exec_run, ci) != 0) {
+        if (measure_one(&r->cold, ctx, ci, mp) != 0) {
             set_failed(r, "run", ci);
             rc = -1;
         }
@@ -256,7 +274,7 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     if (rc == 0 && (cfg->mode & BR_MODE_BATCH)) {
         mp->batch = 1;
         br_error_clear();
-        if (br_measure(&r->batch, ctx->ops, ctx->state, mp, exec_run, ci) != 0) {
+        if (measure_one(&r->batch, ctx, ci, mp) != 0) {
             set_failed(r, "run", ci);
             rc = -1;
         }
@@ -314,6 +332,7 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
         .probe = gpu,
         .max_mhz = ctx->max_mhz,
         .clock = ctx->clock,
+        .nvtx = gpu && spec->nvtx_label,
     };
     mp.cfg.hold = gpu && cfg->hold;
     double limit_mhz = mp.max_mhz * cfg->throttle;

@@ -34,6 +34,10 @@ typedef struct br_case_spec {
     br_cache_policy cache;     /* the suite's cache policy */
     const br_measure_cfg *cfg; /* measurement settings (budget applied) */
     double warmup_ns;
+    /* The case as NVTX ranges name it ("reduce_vec n=2^24"; nvtx.h): each
+     * measurement is a range "<label> cold" or "<label> batch" around its
+     * samples' ranges. NULL: no NVTX ranges. */
+    const char *nvtx_label;
 } br_case_spec;
 
 /* FNV-1a over the suite name and the parameter values: the same inputs for

@@ -64,6 +64,17 @@ int br_case_init(br_case_result *r, const br_job *job, size_t i) {
     return 0;
 }
 
+/* The case as its NVTX ranges name it: "reduce_vec n=2^24" (the kernel,
+ * then each parameter as reports show it) into buf[0..len). */
+static void case_label(char *buf, size_t len, const br_suite *suite, const br_case_result *r) {
+    size_t n = (size_t)snprintf(buf, len, "%s", suite->kernels[r->kernel].text);
+    for (size_t p = 0; p < suite->n_params && n < len; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, r->params[p]);
+        n += (size_t)snprintf(buf + n, len - n, " %s=%s", suite->params[p].name, v);
+    }
+}
+
 /* In the worker: run the case q asks for and write its result as a case
  * message into *text (*len bytes). Returns 0 when it measured, 1 when it failed
  * (after a failure the process may be poisoned, by a sticky CUDA error: a
@@ -94,6 +105,11 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
                          .cache = suite->cache,
                          .cfg = &q->cfg,
                          .warmup_ns = q->warmup_ns};
+    char label[512];
+    if (gpu && !s->opts.no_nvtx) {
+        case_label(label, sizeof label, suite, &r);
+        spec.nvtx_label = label;
+    }
     br_case_run(&r, &ctx, ref->k, &spec);
     free(names);
     int rc = r.status == BR_STATUS_OK ? 0 : 1;

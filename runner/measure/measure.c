@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "nvtx.h"
 
 void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg) {
     memset(s, 0, sizeof *s);
@@ -171,6 +172,7 @@ static int warm_up(br_timing *out, const sampler *sm, const br_measure_params *p
     br_sample smp;
     br_sample_opts *o = sm->o;
     double t0 = sm->now();
+    o->range = p->nvtx ? BR_NVTX_WARMUP : NULL;
     if (p->batch) {
         /* One execution tells how many fill BR_BATCH_TARGET_NS. */
         if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
@@ -196,6 +198,7 @@ static int warm_up(br_timing *out, const sampler *sm, const br_measure_params *p
     }
     out->warmup_ns = sm->now() - t0;
     out->reps = o->reps;
+    o->range = p->nvtx ? BR_NVTX_SAMPLE : NULL;
     return 0;
 }
 

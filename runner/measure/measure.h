@@ -86,6 +86,9 @@ typedef struct br_measure_params {
      * measure: BR_CLOCK_MONOTONIC on the host; BR_CLOCK_EVENTS or
      * BR_CLOCK_KERNEL on a GPU (kernel needs a timer that collects it). */
     br_clock clock;
+    /* 1: each sample's timed span is an NVTX range (nvtx.h): "warmup" for the
+     * warmup's samples, "sample" for the rest (GPU timers only). */
+    int nvtx;
 } br_measure_params;
 
 /* Measure `run(ctx)` with the timer (ops, state) into *out (a zeroed

@@ -61,6 +61,10 @@ typedef struct br_sample_opts {
      * for a later resolve() of a group of samples (one CUPTI flush for the
      * group instead of one per sample); br_sample.tag names it. */
     int defer;
+    /* GPU: the name of an NVTX range (nvtx.h) pushed around the timed span
+     * (start event to stop event: the run's launches, no flush, hold or
+     * probe); NULL: none. */
+    const char *range;
 } br_sample_opts;
 
 typedef struct br_sample {

@@ -29,6 +29,7 @@
 #include "cupti_collect.h"
 #include "base/error.h"
 #include "gpu_kernels.h"
+#include "nvtx.h"
 #include "timer.h"
 
 /* Most launches enqueued behind the hold without a graph: CUDA's launch queue
@@ -326,6 +327,11 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
         r.rc = br_cupti_push(r.tag);
         pushed = r.rc == 0;
     }
+    /* The NVTX range holds the launches only (nvtx.h), so a profiler that
+     * selects by it sees the timed kernels and nothing else. */
+    int ranged = r.rc == 0 && o->range;
+    if (ranged)
+        br_nvtx_push(o->range);
     if (r.rc == 0)
         r.rc = BR_CUDA(cudaEventRecord(t->start, t->stream));
     if (r.rc == 0) {
@@ -339,6 +345,8 @@ static int cuda_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     /* Record, release and wait even when something failed, so nothing stays
      * in flight and the hold never waits for its timeout. */
     r.rec = cudaEventRecord(t->stop, t->stream);
+    if (ranged)
+        br_nvtx_pop();
     if (pushed && br_cupti_pop() != 0 && r.rc == 0)
         r.rc = -1;
     r.prb = cudaSuccess;

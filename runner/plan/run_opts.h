@@ -31,6 +31,7 @@ typedef struct br_run_opts {
      * to events, saying why, where CUPTI cannot be used). */
     int gpu_clock;
     int no_cupti; /* 1: collect no CUPTI activity at all (GPU times are CUDA events only) */
+    int no_nvtx;  /* 1: no NVTX ranges around GPU cases and samples (measure/nvtx.h) */
     /* -p settings: replace (or, for zipped params, select) parameter values
      * of every suite that has the parameter (br_plan_apply_overrides). */
     const struct br_param_override *params;

@@ -8,6 +8,7 @@
 #include "results/settings.h"
 #include "base/error.h"
 #include "measure/measure.h"
+#include "measure/nvtx.h"
 
 /* ---- a scripted timer and clock ------------------------------------------------- */
 
@@ -20,6 +21,7 @@ typedef struct fake {
     size_t flushed[3]; /* samples by flush kind */
     size_t reps_seen;  /* reps of the last sample */
     int held;          /* samples with hold set */
+    size_t ranged[3];  /* samples by NVTX range: none, "warmup", "sample" */
 } fake;
 
 static double clock_ns;
@@ -34,6 +36,7 @@ static int fake_sample(void *st, const br_sample_opts *o, br_exec_fn run, void *
     f->flushed[o->flush]++;
     f->reps_seen = o->reps;
     f->held += o->hold;
+    f->ranged[!o->range ? 0 : strcmp(o->range, "warmup") == 0 ? 1 : 2]++;
     for (size_t r = 0; r < o->reps; r++)
         if (run(ctx) != 0)
             return -1;
@@ -613,5 +616,41 @@ Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_e
     cr_assert_str_eq(t.stop_reason, "noise");
     cr_assert_leq(d.largest, 7, "a group of 2 ms samples closes after 10 ms: %zu", d.largest);
     cr_assert_leq(d.resolved, 10 + d.largest, "taken: %zu", d.resolved);
+    br_timing_dispose(&t);
+}
+
+/* ---- NVTX ranges ---------------------------------------------------------------- */
+
+Test(measure, nvtx_names_warmup_and_kept_samples_apart) {
+    fake f = {.value = constant, .base = 1000};
+    br_measure_params p = params(5, 0, 0.5, 1e9, 5);
+    p.warmup_ns = 10e3; /* 1000 ns samples: 10 in the warmup */
+    p.nvtx = 1;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_expect_eq(f.ranged[1], t.warmup_runs, "each warmup sample is a 'warmup' range");
+    cr_expect_eq(f.ranged[2], t.n_samples, "each kept sample is a '" BR_NVTX_SAMPLE "' range");
+    cr_expect_eq(f.ranged[0], 0);
+    br_timing_dispose(&t);
+
+    fake g = {.value = constant, .base = 1000};
+    p.nvtx = 0;
+    run_ok(&t, &g, &p);
+    cr_expect_eq(g.ranged[0], g.calls, "--no-nvtx: no range at all");
+    br_timing_dispose(&t);
+}
+
+Test(measure, what_profile_asks_for_is_exactly_that_many_sampled_executions) {
+    /* benchrun profile's run under ncu: --warmup 0 --min-time 0
+     * --min-samples 3 --max-samples 3, cold: 3 executions in the range. */
+    fake f = {.value = noisy, .base = 5000};
+    br_measure_params p = params(3, 0, 0.005, 600e9, 3);
+    p.nvtx = 1;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_expect_eq(t.n_samples, 3);
+    cr_expect_eq(t.warmup_runs, 0);
+    cr_expect_eq(f.ranged[2], 3);
+    cr_expect_eq(f.runs, 3, "no execution outside the samples");
     br_timing_dispose(&t);
 }

@@ -1,0 +1,277 @@
+/* ncu_csv.c - the launches of `ncu --csv --page raw` output (ncu_csv.h). */
+#include "ncu_csv.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+
+/* What a metric measures, for its unit. */
+typedef enum unit_kind { UNIT_TIME, UNIT_BYTES, UNIT_PCT } unit_kind;
+
+static const struct {
+    const char *name;
+    size_t offset; /* of the double in br_ncu_launch */
+    unit_kind kind;
+} metrics[] = {
+    {"gpu__time_duration.sum", offsetof(br_ncu_launch, duration_ns), UNIT_TIME},
+    {"dram__bytes_read.sum", offsetof(br_ncu_launch, dram_read_bytes), UNIT_BYTES},
+    {"dram__bytes_write.sum", offsetof(br_ncu_launch, dram_write_bytes), UNIT_BYTES},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", offsetof(br_ncu_launch, occupancy_pct),
+     UNIT_PCT},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", offsetof(br_ncu_launch, sm_pct), UNIT_PCT},
+    {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+     offsetof(br_ncu_launch, mem_pct), UNIT_PCT},
+    {"lts__t_sector_hit_rate.pct", offsetof(br_ncu_launch, l2_hit_pct), UNIT_PCT},
+};
+#define N_METRICS (sizeof metrics / sizeof *metrics)
+
+/* Units as ncu prints them, and their factor to the base unit. */
+static const struct {
+    const char *name;
+    unit_kind kind;
+    double factor;
+} units[] = {
+    {"nsecond", UNIT_TIME, 1},  {"usecond", UNIT_TIME, 1e3}, {"msecond", UNIT_TIME, 1e6},
+    {"second", UNIT_TIME, 1e9}, {"byte", UNIT_BYTES, 1},     {"Kbyte", UNIT_BYTES, 1e3},
+    {"Mbyte", UNIT_BYTES, 1e6}, {"Gbyte", UNIT_BYTES, 1e9},  {"Tbyte", UNIT_BYTES, 1e12},
+    {"%", UNIT_PCT, 1},
+};
+
+/* One CSV line split into fields (each owned). */
+typedef struct row {
+    char **f;
+    size_t n, cap;
+} row;
+
+static void row_free(row *r) {
+    for (size_t i = 0; i < r->n; i++)
+        free(r->f[i]);
+    free(r->f);
+    memset(r, 0, sizeof *r);
+}
+
+static int row_add(row *r, const char *s, size_t len) {
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 32;
+        char **f = realloc(r->f, cap * sizeof *f);
+        if (!f)
+            return br_error_nomem();
+        r->f = f;
+        r->cap = cap;
+    }
+    char *v = malloc(len + 1);
+    if (!v)
+        return br_error_nomem();
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        v[o++] = s[i];
+        if (s[i] == '"' && i + 1 < len && s[i + 1] == '"')
+            i++; /* "" inside a quoted field is one quote */
+    }
+    v[o] = '\0';
+    r->f[r->n++] = v;
+    return 0;
+}
+
+/* Split line[0..len) (RFC 4180 fields, quoted or not) into *r. Returns 0,
+ * or -1 with the error set. */
+static int split(row *r, const char *line, size_t len, size_t lineno) {
+    size_t i = 0;
+    for (;;) {
+        if (i < len && line[i] == '"') {
+            size_t start = ++i;
+            while (i < len && !(line[i] == '"' && (i + 1 >= len || line[i + 1] != '"')))
+                i += line[i] == '"' ? 2 : 1;
+            if (i >= len)
+                return br_error_set("ncu output line %zu: a quoted field is not closed", lineno);
+            if (row_add(r, line + start, i - start) != 0)
+                return -1;
+            i++;
+        } else {
+            size_t start = i;
+            while (i < len && line[i] != ',')
+                i++;
+            if (row_add(r, line + start, i - start) != 0)
+                return -1;
+        }
+        if (i >= len)
+            return 0;
+        if (line[i] != ',')
+            return br_error_set("ncu output line %zu: expected ',' after a quoted field", lineno);
+        i++;
+    }
+}
+
+/* A value as ncu prints it: "1,073,741,824", "98.5", "" or "n/a" (NAN).
+ * Returns 0, or -1 when it is not a number. */
+static int parse_number(double *out, const char *s) {
+    if (!s[0] || strcmp(s, "n/a") == 0) {
+        *out = NAN;
+        return 0;
+    }
+    char buf[128];
+    size_t o = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == ',')
+            continue;
+        if (o + 1 >= sizeof buf)
+            return -1;
+        buf[o++] = *p;
+    }
+    buf[o] = '\0';
+    char *end;
+    *out = strtod(buf, &end);
+    return end == buf || *end ? -1 : 0;
+}
+
+/* Where each wanted column is: the kernel name's and each metric's (or
+ * (size_t)-1), and each metric's factor to base units. */
+typedef struct layout {
+    size_t kernel;
+    size_t col[N_METRICS];
+    double factor[N_METRICS];
+    size_t n_fields;
+} layout;
+
+static int find_columns(layout *l, const row *h, size_t lineno) {
+    l->kernel = (size_t)-1;
+    l->n_fields = h->n;
+    for (size_t m = 0; m < N_METRICS; m++) {
+        l->col[m] = (size_t)-1;
+        l->factor[m] = 1;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        if (strcmp(h->f[i], "Kernel Name") == 0)
+            l->kernel = i;
+        for (size_t m = 0; m < N_METRICS; m++)
+            if (strcmp(h->f[i], metrics[m].name) == 0)
+                l->col[m] = i;
+    }
+    if (l->kernel == (size_t)-1)
+        return br_error_set("ncu output line %zu: the table has no \"Kernel Name\" column", lineno);
+    return 0;
+}
+
+/* The units row: each metric's factor. Returns 0, or -1 with the error set. */
+static int read_units(layout *l, const row *u, size_t lineno) {
+    for (size_t m = 0; m < N_METRICS; m++) {
+        if (l->col[m] == (size_t)-1)
+            continue;
+        const char *name = u->f[l->col[m]];
+        if (!name[0] && metrics[m].kind == UNIT_PCT)
+            continue;
+        size_t k = 0;
+        while (k < sizeof units / sizeof *units &&
+               !(units[k].kind == metrics[m].kind && strcmp(units[k].name, name) == 0))
+            k++;
+        if (k == sizeof units / sizeof *units)
+            return br_error_set("ncu output line %zu: unknown unit '%s' of %s", lineno, name,
+                                metrics[m].name);
+        l->factor[m] = units[k].factor;
+    }
+    return 0;
+}
+
+static int add_launch(br_ncu_report *out, const layout *l, const row *r, size_t lineno) {
+    br_ncu_launch *v = realloc(out->launches, (out->n + 1) * sizeof *v);
+    if (!v)
+        return br_error_nomem();
+    out->launches = v;
+    br_ncu_launch *x = &v[out->n];
+    memset(x, 0, sizeof *x);
+    for (size_t m = 0; m < N_METRICS; m++) {
+        double *dst = (double *)((char *)x + metrics[m].offset);
+        *dst = NAN;
+        if (l->col[m] == (size_t)-1)
+            continue;
+        if (parse_number(dst, r->f[l->col[m]]) != 0)
+            return br_error_set("ncu output line %zu: %s is '%s', expected a number", lineno,
+                                metrics[m].name, r->f[l->col[m]]);
+        *dst *= l->factor[m];
+    }
+    if (!(x->kernel = br_strdup(r->f[l->kernel])))
+        return -1;
+    out->n++;
+    return 0;
+}
+
+/* The next line of text[*pos..len): its start and length (without the end
+ * of line); advances *pos. Returns 0 at the end. */
+static int next_line(const char *text, size_t len, size_t *pos, const char **line, size_t *n) {
+    if (*pos >= len)
+        return 0;
+    const char *s = text + *pos;
+    const char *nl = memchr(s, '\n', len - *pos);
+    size_t l = nl ? (size_t)(nl - s) : len - *pos;
+    *pos += l + (nl != NULL);
+    if (l && s[l - 1] == '\r')
+        l--;
+    *line = s;
+    *n = l;
+    return 1;
+}
+
+/* The table from its header line on. Returns 0, or -1 with the error set. */
+static int read_table(br_ncu_report *out, const char *text, size_t len, size_t pos, size_t lineno) {
+    layout l;
+    row r = {0};
+    const char *line = text;
+    size_t n = 0;
+    int rc = -1;
+    next_line(text, len, &pos, &line, &n);
+    if (split(&r, line, n, lineno) != 0 || find_columns(&l, &r, lineno) != 0)
+        goto done;
+    int first = 1;
+    while (next_line(text, len, &pos, &line, &n) && n && line[0] == '"') {
+        lineno++;
+        row_free(&r);
+        if (split(&r, line, n, lineno) != 0)
+            goto done;
+        if (r.n != l.n_fields) {
+            br_error_set("ncu output line %zu: %zu fields, the header has %zu", lineno, r.n,
+                         l.n_fields);
+            goto done;
+        }
+        int units_row = first && !r.f[0][0];
+        first = 0;
+        if (units_row ? read_units(&l, &r, lineno) : add_launch(out, &l, &r, lineno))
+            goto done;
+    }
+    rc = 0;
+done:
+    row_free(&r);
+    return rc;
+}
+
+int br_ncu_parse(br_ncu_report *out, const char *text, size_t len) {
+    memset(out, 0, sizeof *out);
+    size_t pos = 0, lineno = 0;
+    const char *line;
+    size_t n;
+    for (;;) {
+        size_t at = pos;
+        if (!next_line(text, len, &pos, &line, &n))
+            return br_error_set("no ncu table in its output (expected a header line starting "
+                                "\"ID\",\"Process ID\": was it run with --csv --page raw?)");
+        lineno++;
+        if (n >= 5 && memcmp(line, "\"ID\",", 5) == 0) {
+            if (read_table(out, text, len, at, lineno) == 0)
+                return 0;
+            br_ncu_report_dispose(out);
+            return -1;
+        }
+    }
+}
+
+void br_ncu_report_dispose(br_ncu_report *r) {
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++)
+        free(r->launches[i].kernel);
+    free(r->launches);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,69 @@
+/* ncu_csv.h - the launches of an Nsight Compute report printed as
+ * `ncu --csv --page raw` (with or without --print-units base): the metrics
+ * that `benchrun profile` reads, in base units.
+ *
+ * The format (Nsight Compute CLI documentation, "Console Output" and
+ * "--page raw"): a header row of quoted column names ("ID", "Process ID",
+ * ..., "Kernel Name", ..., then one column per metric, named as the metric),
+ * a row of units ("" for the leading columns; "nsecond", "byte", "%",
+ * "Kbyte", "usecond", ... for metrics), then one row per profiled kernel
+ * launch. Fields are quoted; numbers may carry thousands separators
+ * ("1,073,741,824"). ncu's own lines ("==PROF== ...") and the profiled
+ * program's output may come before and after the table: the table starts at
+ * the first line that begins with "ID", and ends at the first line after it
+ * that does not begin with a quote.
+ */
+#ifndef BR_NCU_CSV_H
+#define BR_NCU_CSV_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The metrics benchrun asks ncu for, comma-separated as --metrics takes them. */
+#define BR_NCU_METRICS                                                                             \
+    "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"                           \
+    "sm__warps_active.avg.pct_of_peak_sustained_active,"                                           \
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed,"                                            \
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,"                            \
+    "lts__t_sector_hit_rate.pct"
+
+/* One profiled kernel launch. A metric the report lacks (or gives as "n/a")
+ * is NAN. */
+typedef struct br_ncu_launch {
+    char *kernel;            /* owned: the "Kernel Name" column, as ncu printed it */
+    double duration_ns;      /* gpu__time_duration.sum, ns */
+    double dram_read_bytes;  /* dram__bytes_read.sum, bytes */
+    double dram_write_bytes; /* dram__bytes_write.sum, bytes */
+    double occupancy_pct;    /* sm__warps_active.avg.pct_of_peak_sustained_active: achieved
+                                occupancy, % of the SM's warp slots */
+    double sm_pct;           /* sm__throughput.avg.pct_of_peak_sustained_elapsed, % */
+    double mem_pct;          /* gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed */
+    double l2_hit_pct;       /* lts__t_sector_hit_rate.pct, % */
+} br_ncu_launch;
+
+/* Every launch of a report, in the report's order. */
+typedef struct br_ncu_report {
+    br_ncu_launch *launches; /* owned */
+    size_t n;
+} br_ncu_report;
+
+/* Parse ncu's output text[0..len) (not necessarily NUL-terminated) into
+ * *out (zeroed first). A report with a header but no launch gives n == 0.
+ * Returns 0, or -1 with the error set ("ncu output line L: ..."): no table,
+ * no "Kernel Name" column, a row with another number of fields than the
+ * header, a metric value that is not a number, a unit not known (time:
+ * nsecond, usecond, msecond, second; bytes: byte, Kbyte, Mbyte, Gbyte,
+ * Tbyte, powers of 1000 as ncu prints them; percentages: %). *out is
+ * disposed on failure. */
+int br_ncu_parse(br_ncu_report *out, const char *text, size_t len);
+
+/* Release what *r owns; accepts NULL. */
+void br_ncu_report_dispose(br_ncu_report *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
