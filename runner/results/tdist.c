@@ -42,8 +42,7 @@ static double beta_inc(double a, double b, double x) {
         return 0.0;
     if (x >= 1.0)
         return 1.0;
-    double front =
-        exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
     if (x < (a + 1.0) / (a + b + 2.0))
         return front * beta_cf(a, b, x) / a;
     return 1.0 - front * beta_cf(b, a, 1.0 - x) / b; /* I_x(a,b) = 1 - I_{1-x}(b,a) */

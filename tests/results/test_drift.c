@@ -271,8 +271,8 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
     size_t gate, old, trials = 20000;
     simulate(trials, 3, 0.05, &r, &gate, &old);
     double bound = trials * r.alpha / 2;
-    cr_log_info("A/A, drift 5%%, k = 3, alpha 0.05: gate %zu, U test + threshold %zu of %zu",
-                gate, old, trials);
+    cr_log_info("A/A, drift 5%%, k = 3, alpha 0.05: gate %zu, U test + threshold %zu of %zu", gate,
+                old, trials);
     cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
     /* Not a vacuous rule: threshold and w barely bind here, so the rate is
      * near its bound; and the samples alone cry wolf most of the time. */
@@ -283,8 +283,8 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
     const br_regression_cfg d = {0.02, 0.01};
     simulate(trials, 8, 0.05, &d, &gate, &old);
     bound = trials * d.alpha / 2;
-    cr_log_info("A/A, drift 5%%, k = 8, alpha 0.01: gate %zu, U test + threshold %zu of %zu",
-                gate, old, trials);
+    cr_log_info("A/A, drift 5%%, k = 8, alpha 0.01: gate %zu, U test + threshold %zu of %zu", gate,
+                old, trials);
     cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
 }
 
