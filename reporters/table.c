@@ -751,8 +751,13 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
                          cmp->baseline_device ? cmp->baseline_device : "?",
                          100.0 * cmp->rules.threshold, cmp->rules.alpha,
                          cmp->device_forced ? " (another device: forced)" : "");
-    title[2] = br_strfmt("MDE = smallest slowdown this comparison could flag; spread unknown "
-                         "(one saved run): Mann-Whitney U, conservatively");
+    int unknown_spread = 0;
+    for (size_t i = 0; i < cmp->n_entries; i++)
+        unknown_spread |= !cmp->entries[i].not_compared && cmp->entries[i].spread_runs == 1;
+    title[2] = br_strfmt("MDE = smallest slowdown this comparison could flag%s",
+                         unknown_spread ? "; spread unknown (one saved run): Mann-Whitney U and "
+                                          "both CIs, conservatively"
+                                        : "");
     if (!title[0] || !title[1] || !title[2])
         goto done;
     if (t.n_rows > 1)
