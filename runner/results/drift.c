@@ -194,9 +194,9 @@ int br_drift_judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct
     e->cycles_change = e->p_runs = e->mde = NAN;
     if (gather(&ev, e, bt, ct, rules) != 0)
         return -1;
-    if (!isfinite(e->change)) {
+    if (!isfinite(e->change) || !isfinite(ev.x)) {
         e->status = BR_CHANGE_UNKNOWN;
-        e->why = "baseline median is zero";
+        e->why = e->base_median > 0 ? "median is zero" : "baseline median is zero";
         return 0;
     }
     double pt, pc;
@@ -214,9 +214,8 @@ int br_drift_judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct
     double off = log(e->cur_mhz / e->base_mhz);
     e->cycles_change = expm1(ev.x + off);
     br_change vc = verdict(&ev, off, rules, &pc, &wc);
-    e->mde = fmax(e->mde, mde_at(&ev, off, rules)); /* NAN stays NAN only if both are */
-    if (isnan(mde_at(&ev, off, rules)) || isnan(mde_at(&ev, 0.0, rules)))
-        e->mde = NAN;
+    double mc = mde_at(&ev, off, rules); /* both must flag it: the larger, NAN if either is */
+    e->mde = isnan(e->mde) || isnan(mc) ? NAN : fmax(e->mde, mc);
     combine(e, vt, wt, pt, vc, wc, pc);
     return 0;
 }

@@ -196,6 +196,10 @@ Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
     /* The MDE in time grows by the clock ratio when cycles must agree. */
     double mde = judge(m, 3, ref * 1.40, 1980, 1980, "noise").mde;
     cr_assert_float_eq(e.mde, (1 + mde) * 1980.0 / 1755.0 - 1, 1e-9, "%g", e.mde);
+    /* Slower in time, faster in cycles (the clock halved): unknown. */
+    e = judge(m, 3, ref * 1.40, 1980, 990, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(e.why, "time and cycles disagree");
     /* Spread unknown: the same rules in cycles. */
     const double one[] = {1000};
     e = judge(one, 1, 1120, 1980, 1755, "noise");
@@ -317,4 +321,11 @@ Test(drift, a_real_step_beyond_the_drift_is_caught) {
     }
     cr_log_info("+50%% step, drift 5%%, k = 8: caught %zu of %zu", caught, trials);
     cr_assert_geq(caught, trials * 9 / 10, "%zu of %zu", caught, trials);
+}
+
+Test(drift, a_zero_median_cannot_be_judged) {
+    const double m[] = {1000, 1010, 990};
+    br_compare_entry e = judge(m, 3, 0.0, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(e.why, "median is zero");
 }
