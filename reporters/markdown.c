@@ -212,12 +212,20 @@ static void put_verdict(FILE *f, const br_comparison *c) {
     }
     fprintf(f,
             "): %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu missing. "
-            "Slower or faster means p &lt; %g (two-sided Mann-Whitney U) and a median change "
-            "beyond ±%g%%.%s\n\n",
+            "Slower or faster means a median change beyond ±%g%% that is significant at "
+            "p &lt; %g against the between-run spread of the baseline's run medians (spread "
+            "unknown: two-sided Mann-Whitney U, conservatively); MDE is the smallest slowdown "
+            "the comparison could flag.%s",
             slower, faster, c->count[BR_CHANGE_SAME], c->count[BR_CHANGE_UNKNOWN],
-            c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], c->rules.alpha,
-            100.0 * c->rules.threshold,
-            c->device_forced ? " The baseline is from another device (forced)." : "");
+            c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 100.0 * c->rules.threshold,
+            c->rules.alpha, c->device_forced ? " The baseline is from another device (forced)." : "");
+    char omitted[200];
+    if (br_report_not_compared(omitted, sizeof omitted, c)) {
+        fputc(' ', f);
+        md_text(f, omitted);
+        fputc('.', f);
+    }
+    fputs("\n\n", f);
 }
 
 /* The header and alignment lines of run r's results table (mode: the shown one). */
@@ -377,7 +385,7 @@ static void put_results(FILE *f, const br_run *r) {
 
 /* One row of the comparison's HTML table. */
 static void put_comparison_row(FILE *f, const br_compare_entry *e) {
-    char buf[64];
+    char buf[200];
     fputs("<tr><td>", f);
     html_text(f, e->kernel ? e->kernel : "?");
     fputs("</td><td>", f);
@@ -394,13 +402,16 @@ static void put_comparison_row(FILE *f, const br_compare_entry *e) {
     else
         format_num(buf, sizeof buf, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
     fprintf(f, "<td align=\"right\">%s</td>", buf);
+    br_report_mde(buf, sizeof buf, e, "–");
+    fprintf(f, "<td align=\"right\">%s</td>", buf);
+    double p = br_report_change_p(e);
     snprintf(buf, sizeof buf, "–");
-    if (isfinite(e->p_value))
+    if (isfinite(p))
         snprintf(buf, sizeof buf,
-                 e->p_value < 1e-6    ? "&lt;1e-6"
-                 : e->p_value < 0.001 ? "%.1e"
-                                      : "%.3f",
-                 e->p_value);
+                 p < 1e-6    ? "&lt;1e-6"
+                 : p < 0.001 ? "%.1e"
+                             : "%.3f",
+                 p);
     fprintf(f, "<td align=\"right\">%s</td><td>", buf);
     if (e->status == BR_CHANGE_SLOWER)
         fputs("<strong>slower</strong>", f);
@@ -411,11 +422,17 @@ static void put_comparison_row(FILE *f, const br_compare_entry *e) {
         html_text(f, e->why);
         fputc(')', f);
     }
+    if (e->decided_by && strcmp(e->decided_by, "time") != 0) {
+        fputs(" [", f);
+        html_text(f, e->decided_by);
+        fputc(']', f);
+    }
     fputs("</td></tr>\n", f);
 }
 
 /* The comparison: an HTML table in <details> (open when a case is slower),
- * with no blank line inside (the top of the file says why). */
+ * with no blank line inside (the top of the file says why); the entries not
+ * compared are summed up in the verdict, not listed. */
 static void put_comparison(FILE *f, const br_comparison *c) {
     fprintf(f, "<details%s><summary>Comparison with %s (%s time)</summary>\n",
             c->count[BR_CHANGE_SLOWER] ? " open" : "", c->ab ? "OLD" : "the baseline",
@@ -423,12 +440,14 @@ static void put_comparison(FILE *f, const br_comparison *c) {
     fprintf(f,
             "<table>\n<thead><tr><th>kernel</th><th>params</th>"
             "<th align=\"right\">%s (µs)</th><th align=\"right\">%s (µs)</th>"
-            "<th align=\"right\">%s</th><th align=\"right\">p</th><th>status</th></tr></thead>\n"
+            "<th align=\"right\">%s</th><th align=\"right\">MDE</th>"
+            "<th align=\"right\">p</th><th>status</th></tr></thead>\n"
             "<tbody>\n",
             c->ab ? "OLD" : "baseline", c->ab ? "NEW" : "now",
             c->ab ? "NEW/OLD [interval]" : "change");
     for (size_t i = 0; i < c->n_entries; i++)
-        put_comparison_row(f, &c->entries[i]);
+        if (!c->entries[i].not_compared)
+            put_comparison_row(f, &c->entries[i]);
     fputs("</tbody>\n</table>\n</details>\n\n", f);
 }
 

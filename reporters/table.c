@@ -659,22 +659,27 @@ static void format_p(char *buf, size_t len, double p) {
         snprintf(buf, len, "%.3f", p);
 }
 
-/* The comparison box of run r: one row per entry (kernel, params, baseline
- * and current median, change, p-value, status). */
+/* The comparison box of run r: one row per compared entry (kernel, params,
+ * baseline and current median, change, minimum detectable effect, p-value,
+ * status); entries not compared are summed up under the box instead. */
 static int comparison_build(table *t, const br_run *r, const glyphs *g, int color) {
     const br_comparison *cmp = r->comparison;
-    enum { C_KERNEL, C_PARAMS, C_BASE, C_NOW, C_CHANGE, C_P, C_STATUS, N_COLS };
+    enum { C_KERNEL, C_PARAMS, C_BASE, C_NOW, C_CHANGE, C_MDE, C_P, C_STATUS, N_COLS };
     int rc = -1;
-    char buf[160];
+    char buf[200];
+    size_t shown = 0;
+    for (size_t i = 0; i < cmp->n_entries; i++)
+        shown += !cmp->entries[i].not_compared;
     t->n_cols = N_COLS;
-    t->n_rows = 1 + cmp->n_entries;
+    t->n_rows = 1 + shown;
     t->color_col = C_STATUS;
     if (table_alloc(t, color) < 0)
         goto done;
-    t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_P] = 1;
+    t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_MDE] = t->right[C_P] = 1;
     const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
     if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
         set_cell(t, 0, C_CHANGE, cmp->ab ? "NEW/OLD [interval]" : "change") < 0 ||
+        set_cell(t, 0, C_MDE, "MDE") < 0 ||
         set_cell(t, 0, C_P, "p") < 0 || set_cell(t, 0, C_STATUS, "status") < 0)
         goto done;
     snprintf(buf, sizeof buf, "%s %s (%ss)", cmp->ab ? "OLD" : "baseline", clock, g->micro);
@@ -683,9 +688,12 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
     snprintf(buf, sizeof buf, "%s (%ss)", cmp->ab ? "NEW" : "now", g->micro);
     if (set_cell(t, 0, C_NOW, buf) < 0)
         goto done;
+    size_t row = 0;
     for (size_t i = 0; i < cmp->n_entries; i++) {
         const br_compare_entry *e = &cmp->entries[i];
-        size_t row = i + 1;
+        if (e->not_compared)
+            continue;
+        row++;
         t->combo[row] = row; /* no grouping rules */
         if (set_cell(t, row, C_KERNEL, e->kernel ? e->kernel : "?") < 0 ||
             set_cell(t, row, C_PARAMS, e->params && e->params[0] ? e->params : g->dash) < 0)
@@ -710,13 +718,13 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
             snprintf(buf, sizeof buf, "%s", g->dash);
         if (set_cell(t, row, C_CHANGE, buf) < 0)
             goto done;
-        format_p(buf, sizeof buf, e->p_value);
+        br_report_mde(buf, sizeof buf, e, g->dash);
+        if (set_cell(t, row, C_MDE, buf) < 0)
+            goto done;
+        format_p(buf, sizeof buf, br_report_change_p(e));
         if (set_cell(t, row, C_P, strcmp(buf, "-") == 0 ? g->dash : buf) < 0)
             goto done;
-        if (e->why)
-            snprintf(buf, sizeof buf, "%s: %s", br_change_name(e->status), e->why);
-        else
-            snprintf(buf, sizeof buf, "%s", br_change_name(e->status));
+        br_report_change_status(buf, sizeof buf, e);
         if (set_cell(t, row, C_STATUS, buf) < 0)
             goto done;
         if (t->color)
@@ -732,7 +740,7 @@ done:
 static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) {
     const br_comparison *cmp = r->comparison;
     table t = {0};
-    char *title[2] = {NULL, NULL};
+    char *title[3] = {NULL, NULL, NULL};
     int rc = -1;
     if (comparison_build(&t, r, g, color) < 0)
         goto done;
@@ -749,16 +757,29 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
         title[0] = br_strfmt("NEW %s vs OLD %s", cur, old);
         title[1] = br_strfmt("%s: %s", cmp->baseline_device ? cmp->baseline_device : "?", rule);
     } else {
-        title[0] =
-            br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
-        title[1] = br_strfmt(
-            "%s: slower or faster = p < %.3g (Mann-Whitney U) and |change| > %.3g%%%s",
-            cmp->baseline_device ? cmp->baseline_device : "?", cmp->rules.alpha,
-            100.0 * cmp->rules.threshold, cmp->device_forced ? " (another device: forced)" : "");
+        title[0] = br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
+        title[1] = br_strfmt("%s: slower or faster = |change| > %.3g%% and p < %.3g against the "
+                             "between-run spread%s",
+                             cmp->baseline_device ? cmp->baseline_device : "?",
+                             100.0 * cmp->rules.threshold, cmp->rules.alpha,
+                             cmp->device_forced ? " (another device: forced)" : "");
+        int unknown_spread = 0;
+        for (size_t i = 0; i < cmp->n_entries; i++)
+            unknown_spread |= !cmp->entries[i].not_compared && cmp->entries[i].spread_runs == 1;
+        title[2] = br_strfmt("MDE = smallest slowdown this comparison could flag%s",
+                             unknown_spread ? "; spread unknown (one saved run): Mann-Whitney U and "
+                                              "both CIs, conservatively"
+                                            : "");
     }
-    if (!title[0] || !title[1])
+    if (!title[0] || !title[1] || (!cmp->ab && !title[2]))
         goto done;
-    put_box(f, &t, title, 2, g, t.n_cols - 1);
+    if (t.n_rows > 1)
+        put_box(f, &t, title, cmp->ab ? 2 : 3, g, t.n_cols - 1);
+    else
+        fprintf(f, "%s\n", title[0]);
+    char omitted[200];
+    if (br_report_not_compared(omitted, sizeof omitted, cmp))
+        fprintf(f, "%s\n", omitted);
     const char *sep = "";
     fputs(cmp->ab ? "NEW vs OLD: " : "vs baseline: ", f);
     for (int s = 0; s < BR_CHANGE_COUNT; s++) {
@@ -778,6 +799,7 @@ done:
     table_dispose(&t);
     free(title[0]);
     free(title[1]);
+    free(title[2]);
     return rc;
 }
 

@@ -115,3 +115,43 @@ oom:
     lines[0] = lines[1] = NULL;
     return br_error_set("out of memory formatting the clock lines");
 }
+
+int br_report_not_compared(char *buf, size_t len, const br_comparison *c) {
+    size_t n[3] = {c->n_no_gpu, c->n_left_out_k, c->n_left_out_p};
+    static const char *const what[3] = {"skipped (no GPU)", "left out by -k", "left out by -p"};
+    size_t parts = (n[0] > 0) + (n[1] > 0) + (n[2] > 0), done = 0, used = 0;
+    if (len)
+        buf[0] = '\0';
+    if (parts == 0)
+        return 0;
+    for (int i = 0; i < 3 && used < len; i++) {
+        if (!n[i])
+            continue;
+        const char *sep = done == 0 ? "" : done + 1 == parts ? " and " : ", ";
+        used += (size_t)snprintf(buf + used, len - used, "%s%zu %s%s", sep, n[i],
+                                 done == 0 ? (n[i] == 1 ? "case " : "cases ") : "", what[i]);
+        done++;
+    }
+    if (used < len)
+        snprintf(buf + used, len - used, ": not compared");
+    return 1;
+}
+
+void br_report_change_status(char *buf, size_t len, const br_compare_entry *e) {
+    const char *by = e->decided_by && strcmp(e->decided_by, "time") != 0 ? e->decided_by : NULL;
+    snprintf(buf, len, "%s%s%s%s%s%s", br_change_name(e->status), e->why ? ": " : "",
+             e->why ? e->why : "", by ? " (" : "", by ? by : "", by ? ")" : "");
+}
+
+void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char *dash) {
+    if (!isfinite(e->mde))
+        snprintf(buf, len, "%s", dash);
+    else if (e->mde < 0.1)
+        snprintf(buf, len, "%.1f%%", 100.0 * e->mde);
+    else
+        snprintf(buf, len, "%.0f%%", 100.0 * e->mde);
+}
+
+double br_report_change_p(const br_compare_entry *e) {
+    return isfinite(e->p_runs) ? e->p_runs : e->p_value;
+}

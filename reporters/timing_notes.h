@@ -46,4 +46,24 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
  * of lines (0 to 2), or -1 with the error set (out of memory). */
 int br_report_clock_lines(char *lines[2], const br_run *r);
 
+/* The one line that sums up the comparison's entries not compared (cases
+ * skipped for want of a GPU, baseline cases left out by -k or -p) into buf:
+ * "35 cases skipped (no GPU) and 6 left out by -p: not compared". Returns
+ * 0 and writes "" when there are none, else 1. */
+int br_report_not_compared(char *buf, size_t len, const br_comparison *c);
+
+/* The status of comparison entry e as reports show it, into buf: the status,
+ * its reason when there is one, and what decided when it was not the time
+ * alone: "same: the SM clock explains the change (same in cycles)",
+ * "slower (time+cycles)". */
+void br_report_change_status(char *buf, size_t len, const br_compare_entry *e);
+
+/* The minimum detectable effect of e as a percentage ("2.0%", "12%") into
+ * buf; `dash` when unknown. */
+void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char *dash);
+
+/* The p-value that decided e: p_runs when the between-run spread is known,
+ * else the Mann-Whitney U p (NAN when neither was computed). */
+double br_report_change_p(const br_compare_entry *e);
+
 #endif

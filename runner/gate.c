@@ -73,6 +73,7 @@ int br_gate_attach(br_run *r, const br_gate_opts *g, int quiet) {
         free(cmp);
         goto done;
     }
+    br_comparison_scope(cmp, &base, g->patterns, g->n_patterns, g->params, g->n_params);
     r->comparison = cmp;
     rc = 0;
 done:

@@ -16,6 +16,13 @@ typedef struct br_gate_opts {
     int fail_on;          /* br_fail_on: when a comparison fails the run */
     double threshold;     /* --threshold as a fraction; NAN: the suite's */
     double alpha;         /* --alpha; NAN: the suite's */
+    /* What the run left out on purpose (-k globs, -p values; borrowed, may
+     * be NULL): baseline cases outside them are "not compared", not missing
+     * (br_comparison_scope). */
+    const char *const *patterns;
+    size_t n_patterns;
+    const struct br_param_override *params;
+    size_t n_params;
 } br_gate_opts;
 
 /* *g with no option given (thresholds NAN, fail on slower). */

@@ -187,7 +187,12 @@ static int check_all(br_outcome *out, pipeline *p) {
 
 /* Counts, rules and comparisons of every run. */
 static void gate_all(br_outcome *out, pipeline *p) {
-    const br_gate_opts *g = &p->o->gate;
+    br_gate_opts scoped = p->o->gate;
+    scoped.patterns = p->o->run.patterns;
+    scoped.n_patterns = p->o->run.n_patterns;
+    scoped.params = p->o->run.params;
+    scoped.n_params = p->o->run.n_params;
+    const br_gate_opts *g = &scoped;
     for (size_t i = 0; i < p->n_runs; i++) {
         size_t a, b, c;
         br_run_count(&p->runs[i], &a, &b, &c);

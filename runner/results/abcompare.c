@@ -39,6 +39,7 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
     br_compare_entry *e = &out->entries[out->n_entries++];
     e->case_index = case_index;
     e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
+    e->p_runs = e->mde = e->cycles_change = e->base_mhz = e->cur_mhz = NAN; /* the gate's alone */
     e->ratio = e->ratio_low = e->ratio_high = NAN;
     e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
     e->params = params_label(r, c);

@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "baseline.h"
+#include "drift.h"
 #include "mannwhitney.h"
 
 /* ---- case identity ---------------------------------------------------------------------- */
@@ -140,62 +141,6 @@ static const br_timing *compared_timing(const br_case_result *c, br_mode clock, 
     return t;
 }
 
-/* How many times the baseline's rerun spread a change must exceed to count.
- * The spread is the range of k >= 2 run medians; for normally distributed
- * run medians the expected range of 3 is 1.69 sigma (Tippett 1925; the d2
- * constant of control charts), while a new run differs from the last saved
- * one by up to 2 * sqrt(2) = 2.83 sigma at the 95% level (two-sided 1.96
- * sigma of a difference of two runs would be 2.77): 2.83 / 1.69 = 1.7,
- * rounded up to 2 for the smaller ranges of two runs. */
-#define SPREAD_FACTOR 2.0
-
-/* The rerun spread of timing t (max / min - 1 of its run medians), NAN with
- * fewer than two. */
-static double rerun_spread(const br_timing *t) {
-    if (!t->run_medians || t->n_run_medians < 2)
-        return NAN;
-    double lo = t->run_medians[0], hi = lo;
-    for (size_t i = 1; i < t->n_run_medians; i++) {
-        lo = fmin(lo, t->run_medians[i]);
-        hi = fmax(hi, t->run_medians[i]);
-    }
-    return lo > 0 ? hi / lo - 1.0 : NAN;
-}
-
-/* Decide entry e from the two timings (both present). */
-static int judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                 const br_regression_cfg *rules) {
-    e->base_median = bt->stats.median;
-    e->cur_median = ct->stats.median;
-    e->base_n = bt->n_samples;
-    e->cur_n = ct->n_samples;
-    e->change = e->base_median > 0 ? e->cur_median / e->base_median - 1.0 : NAN;
-    e->spread = rerun_spread(bt);
-    br_mwu m;
-    if (br_mwu_test(&m, ct->samples, ct->n_samples, bt->samples, bt->n_samples) != 0)
-        return -1;
-    e->p_value = m.p;
-    e->p_exact = m.exact;
-    if (!isfinite(e->change)) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "baseline median is zero";
-    } else if (fabs(e->change) <= rules->threshold) {
-        e->status = BR_CHANGE_SAME;
-    } else if (!(m.min_p < rules->alpha)) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "too few samples";
-    } else if (!(m.p < rules->alpha)) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "too noisy to tell";
-    } else if (isfinite(e->spread) && fabs(e->change) <= SPREAD_FACTOR * e->spread) {
-        e->status = BR_CHANGE_UNKNOWN;
-        e->why = "within the baseline's rerun spread";
-    } else {
-        e->status = e->change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
-    }
-    return 0;
-}
-
 /* Refuse rules out of range, and a baseline of another suite or (unless
  * force_device) device. *out_same_device: whether the devices match.
  * Returns 0, or -1 with the error set. */
@@ -227,7 +172,9 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
                                    size_t case_index) {
     br_compare_entry *e = &out->entries[out->n_entries++];
     e->case_index = case_index;
+    e->base_index = SIZE_MAX;
     e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
+    e->p_runs = e->mde = e->base_mhz = e->cur_mhz = e->cycles_change = NAN;
     e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
     e->params = case_params_label(r, c);
     return e->kernel && e->params ? e : NULL;
@@ -248,6 +195,12 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
         e->base_median = bt->stats.median;
         e->base_n = bt->n_samples;
     }
+    if (c && c->status == BR_STATUS_SKIPPED && c->stage && strcmp(c->stage, "no-gpu") == 0) {
+        e->status = b ? BR_CHANGE_UNKNOWN : BR_CHANGE_NEW;
+        e->why = "skipped: no GPU";
+        e->not_compared = "no GPU";
+        return 0;
+    }
     if (!b || !c) {
         e->status = b ? BR_CHANGE_MISSING : BR_CHANGE_NEW;
         return 0;
@@ -265,7 +218,7 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
         e->why = why;
         return 0;
     }
-    return judge(e, bt, ct, rules);
+    return br_drift_judge(e, bt, ct, rules);
 }
 
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
@@ -304,22 +257,76 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         key = NULL;
         if (j != SIZE_MAX)
             matched[j] = 1;
+        e->base_index = j;
         if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], out->clock, rules) != 0)
             goto done;
     }
     for (size_t j = 0; j < base->n_cases; j++) {
         br_compare_entry *e = matched[j] ? NULL : new_entry(out, base, &base->cases[j], SIZE_MAX);
+        if (e)
+            e->base_index = j;
         if (!matched[j] && (!e || compare_case(e, NULL, &base->cases[j], out->clock, rules) != 0))
             goto done;
     }
-    for (size_t i = 0; i < out->n_entries; i++)
-        out->count[out->entries[i].status]++;
+    br_comparison_recount(out);
     rc = 0;
 done:
     free(key);
     free(matched);
     br_case_keys_dispose(&bk);
     return rc;
+}
+
+void br_comparison_recount(br_comparison *c) {
+    memset(c->count, 0, sizeof c->count);
+    c->n_no_gpu = c->n_left_out_k = c->n_left_out_p = 0;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const br_compare_entry *e = &c->entries[i];
+        if (!e->not_compared)
+            c->count[e->status]++;
+        else if (strcmp(e->not_compared, "-k") == 0)
+            c->n_left_out_k++;
+        else if (strcmp(e->not_compared, "-p") == 0)
+            c->n_left_out_p++;
+        else
+            c->n_no_gpu++;
+    }
+}
+
+/* Whether case b of run base is outside the run's -p values: some override
+ * names a param of base and b's value is not among its values. */
+static int left_out_by_p(const br_run *base, const br_case_result *b,
+                         const br_param_override *params, size_t n_params) {
+    for (size_t o = 0; o < n_params; o++) {
+        for (size_t p = 0; p < base->n_params; p++) {
+            if (strcmp(base->param_names[p], params[o].name) != 0)
+                continue;
+            int found = 0;
+            for (size_t v = 0; v < params[o].n_values && !found; v++)
+                found = params[o].values[v] == b->params[p];
+            if (!found)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+void br_comparison_scope(br_comparison *c, const br_run *base, const char *const *patterns,
+                         size_t n_patterns, const br_param_override *params, size_t n_params) {
+    for (size_t i = 0; i < c->n_entries; i++) {
+        br_compare_entry *e = &c->entries[i];
+        if (e->status != BR_CHANGE_MISSING || e->base_index >= base->n_cases)
+            continue;
+        const br_case_result *b = &base->cases[e->base_index];
+        if (n_patterns > 0 && br_glob_any(e->kernel ? e->kernel : "", patterns, n_patterns) == 0) {
+            e->not_compared = "-k";
+            e->why = "left out by -k";
+        } else if (left_out_by_p(base, b, params, n_params)) {
+            e->not_compared = "-p";
+            e->why = "left out by -p";
+        }
+    }
+    br_comparison_recount(c);
 }
 
 int br_baseline_fails(const br_comparison *c, br_fail_on fail_on) {

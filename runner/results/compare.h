@@ -1,33 +1,26 @@
 /* compare.h - the regression gate: a run compared with its baseline.
  *
- * Comparing a run with its baseline (baseline.h) matches
- * cases by kernel name and parameter values and, per case, tests the two
- * sample sets of the headline timing (cold or batch) with a two-sided
- * Mann-Whitney U test (mannwhitney.h):
+ * Comparing a run with its baseline (baseline.h) matches cases by kernel
+ * name and parameter values and, per case, decides on the headline timing
+ * (cold or batch) whether it is slower, faster or the same, from the
+ * between-run spread of the baseline's run medians together with this run's
+ * within-run uncertainty, in time and, when the SM clocks differ, in cycles
+ * (drift.h: the method, its sources, its false-alarm rate and the minimum
+ * detectable effect):
  *
- *   slower   p < alpha and median change >  +threshold
- *   faster   p < alpha and median change <  -threshold
- *   same     |median change| <= threshold
- *   unknown  the sample sizes cannot reach p < alpha at all ("too few
- *            samples"), or |change| > threshold without p < alpha ("too
- *            noisy to tell"), or a significant change within twice the
- *            baseline's rerun spread ("within the baseline's rerun
- *            spread"), or one side has no timing (failed, skipped, or the
- *            baseline lacks that mode)
+ *   slower   |change| > threshold and significant at alpha (drift.h)
+ *   faster   likewise, the median shrank
+ *   same     |change| <= threshold, or within the between-run spread
+ *   unknown  too few samples, too noisy to tell, flagged too noisy (N) or
+ *            not clear of the threshold while the spread is unknown, time
+ *            and cycles disagree, or one side has no timing (failed,
+ *            skipped, or the baseline lacks that mode)
  *   new      in the run, not in the baseline
  *   missing  in the baseline, not in the run
  *
- * Both conditions are needed for slower/faster: with thousands of samples
- * the test finds shifts far below anything a user cares about (a 0.2%
- * drift of the GPU's clocks between two runs), and a large change seen in
- * a handful of noisy samples is not evidence.
- *
- * The test sees the spread of samples within one run, not how far a whole
- * rerun moves a case (on the H100 machine: 3-5% for 5 us kernels timed with
- * events, up to 25-40% for the host reduction on its shared CPU). A
- * baseline therefore learns that: saving it again at the same clean commit
- * appends the new median to each timing's run_medians (br_timing), and a
- * change within twice their spread (max / min - 1) is unknown, not slower. */
+ * Cases skipped in the run for want of a GPU, and baseline cases the run's
+ * -k patterns or -p values left out (br_comparison_scope), are marked "not
+ * compared" (br_compare_entry.not_compared) and not counted. */
 #ifndef BR_COMPARE_H
 #define BR_COMPARE_H
 
@@ -47,6 +40,18 @@ extern "C" {
  * one of another suite. Returns 0, or -1 with the error set. */
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
                         const br_run *cur, const br_regression_cfg *rules, int force_device);
+
+/* Mark the missing entries of comparison c (made by br_baseline_compare
+ * against `base`) that the run left out on purpose: a baseline case whose
+ * kernel matches none of the n_patterns fnmatch(3) globs of -k (when any are
+ * given) is "-k"; else one whose value of a param named by one of the
+ * n_params -p overrides is not among its values is "-p". Recounts c. */
+void br_comparison_scope(br_comparison *c, const br_run *base, const char *const *patterns,
+                         size_t n_patterns, const br_param_override *params, size_t n_params);
+
+/* Count c's entries again into c->count (entries not compared left out) and
+ * the not-compared counts (n_no_gpu, n_left_out_k, n_left_out_p). */
+void br_comparison_recount(br_comparison *c);
 
 /* The identity of case c of run r, by which comparisons match cases:
  * "kernel\x1fname=value\x1f..." with the params in the order of their

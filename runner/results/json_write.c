@@ -56,7 +56,10 @@
  * "baseline_device", "device_forced", "threshold", "alpha", "clock",
  * "counts": {status: n}, "cases": [{"kernel", "params", "status", "why",
  * "baseline_median", "median", "baseline_n", "n", "change", "p_value",
- * "p_exact", "rerun_spread"}]}; medians ns, change a fraction. Readers of results and
+ * "p_exact", "p_runs", "spread", "spread_runs", "mde", "decided_by", "baseline_sm_mhz",
+ * "sm_mhz", "cycles_change", "not_compared"}], "not_compared": {"no_gpu", "left_out_k",
+ * "left_out_p"}}; medians ns; change, spread, mde and cycles_change fractions
+ * (compare.h, drift.h); "counts" leaves out the cases not compared. Readers of results and
  * baselines ignore it. A comparison made by `benchrun ab` (abcompare.h) also has
  * "ab": {"old": side, "new": side, "blocks" (of each side per case), "order": "ABBA",
  * "ci_level", "method"}, side = {"rev" (as given; null: the work tree), "commit" (full
@@ -415,6 +418,13 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
     for (int s = 0; s < BR_CHANGE_COUNT; s++)
         put(b, counts, br_change_name((br_change)s), integer((long long)c->count[s]));
     put(b, o, "counts", counts);
+    json_t *omitted = json_object();
+    if (omitted) {
+        put(b, omitted, "no_gpu", integer((long long)c->n_no_gpu));
+        put(b, omitted, "left_out_k", integer((long long)c->n_left_out_k));
+        put(b, omitted, "left_out_p", integer((long long)c->n_left_out_p));
+    }
+    put(b, o, "not_compared", omitted);
     for (size_t i = 0; i < c->n_entries; i++) {
         const br_compare_entry *e = &c->entries[i];
         json_t *x = json_object();
@@ -430,7 +440,15 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
             put(b, x, "change", real(e->change));
             put(b, x, "p_value", real(e->p_value));
             put(b, x, "p_exact", isnan(e->p_value) ? json_null() : json_boolean(e->p_exact));
-            put(b, x, "rerun_spread", real(e->spread));
+            put(b, x, "p_runs", real(e->p_runs));
+            put(b, x, "spread", real(e->spread));
+            put(b, x, "spread_runs", integer((long long)e->spread_runs));
+            put(b, x, "mde", real(e->mde));
+            put(b, x, "decided_by", str(e->decided_by));
+            put(b, x, "baseline_sm_mhz", real(e->base_mhz));
+            put(b, x, "sm_mhz", real(e->cur_mhz));
+            put(b, x, "cycles_change", real(e->cycles_change));
+            put(b, x, "not_compared", str(e->not_compared));
             if (c->ab) {
                 put(b, x, "ratio", real(e->ratio));
                 put(b, x, "ratio_low", real(e->ratio_low));

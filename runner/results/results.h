@@ -100,21 +100,44 @@ typedef struct br_case_result {
     char date[32];
 } br_case_result;
 
-/* One case of a comparison. */
+/* One case of a comparison (the decision: drift.h). */
 typedef struct br_compare_entry {
     char *kernel;      /* owned */
     char *params;      /* owned; "n=2^20 b=256" as reports show params ("" for none) */
     size_t case_index; /* index into the compared run's cases; SIZE_MAX for a missing case */
+    size_t base_index; /* index into the baseline's cases; SIZE_MAX for a new case */
     br_change status;
-    const char *why;      /* static; for unknown: the reason ("too few samples", ...); else NULL */
-    double base_median;   /* ns per execution; NAN when absent */
+    const char *why;      /* static; the reason of an unknown status ("too few samples", ...),
+                             or what qualifies another one ("within the between-run spread");
+                             NULL when there is nothing to add */
+    double base_median;   /* ns per execution: the geometric mean of the baseline's run medians
+                             when it has two or more, else its median; NAN when absent */
     double cur_median;    /* ns per execution; NAN when absent */
     size_t base_n, cur_n; /* samples on each side (0 when absent) */
     double change;        /* cur_median / base_median - 1, a fraction; NAN when either is absent */
-    double p_value;       /* two-sided Mann-Whitney U p-value; NAN when not computed */
-    double spread;        /* the baseline's rerun spread: max / min - 1 of its run medians (a
-                             fraction); NAN when it has fewer than two */
+    double p_value;       /* two-sided Mann-Whitney U p-value of the two sample sets (within-run
+                             evidence); NAN when not computed */
     int p_exact;          /* 1: exact distribution; 0: normal approximation */
+    double p_runs;        /* two-sided p of the change against the baseline's run medians (the
+                             prediction interval of drift.h; the larger of time's and cycles'
+                             when both decided); NAN when the spread is unknown */
+    double spread;        /* the between-run spread: standard deviation of the natural logs of
+                             the baseline's run medians (about the relative spread, a fraction);
+                             NAN when it has fewer than two ("spread unknown") */
+    size_t spread_runs;   /* run medians of the baseline (0 when it has no timing) */
+    double mde;           /* minimum detectable effect: the smallest slowdown (a fraction of
+                             base_median) this comparison could have called slower; NAN when no
+                             change could be (too few samples, flagged too noisy) */
+    const char *decided_by; /* static: "time", "cycles" or "time+cycles" (drift.h); NULL when
+                               not judged */
+    double base_mhz, cur_mhz; /* median SM clock of each side, MHz; NAN when not measured */
+    double cycles_change;     /* change in cycles (time x SM clock), a fraction; NAN unless the
+                                 clocks of the two sides differ */
+    /* Why the case was not compared at all, or NULL: "no GPU" (skipped in
+     * this run for want of one), "-k" or "-p" (a baseline case the run's
+     * kernel patterns or parameter values left out). Such entries are not in
+     * br_comparison.count; reports sum them up in one line. Static. */
+    const char *not_compared;
     /* benchrun ab only (abstats.h; unset, 0 and NULL, in a baseline comparison): the
      * ratio NEW/OLD (the geometric mean of the block pairs' ratios), its confidence
      * interval, the block pairs, and each pair's block medians (ns; owned, `pairs` each) */
@@ -156,7 +179,10 @@ typedef struct br_comparison {
     br_mode clock;             /* which timing was compared: cold or batch (the headline) */
     br_compare_entry *entries; /* owned: the run's cases in run order, then missing ones */
     size_t n_entries;
-    size_t count[BR_CHANGE_COUNT]; /* entries per status */
+    size_t count[BR_CHANGE_COUNT]; /* entries per status, not counting those not compared */
+    size_t n_no_gpu;               /* entries not compared: skipped in this run for want of a GPU */
+    size_t n_left_out_k;           /* baseline cases the run's -k patterns left out */
+    size_t n_left_out_p;           /* baseline cases the run's -p values left out */
     /* benchrun ab: the two sides and the blocks (owned); NULL for a baseline comparison.
      * Then baseline_path is OLD's revision as given, baseline_commit its short SHA, and
      * the entries carry the ratios; p_value is the paired t test's. */

@@ -51,6 +51,26 @@ static json_t *comparison_of(json_t *doc) {
     return c;
 }
 
+/* Make results file `path` a baseline saved three times at one commit: each
+ * case's cold timing gets run medians 2% apart around its median, as three
+ * saves on a quiet machine would leave them. Then the gate decides from the
+ * between-run spread (drift.h), not from the samples of two noisy host runs
+ * (which a case flagged too noisy never is slower on). */
+static void plant_run_medians(const char *path) {
+    json_t *doc = load_json(path);
+    json_t *cases = json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "cases");
+    cr_assert(json_array_size(cases) > 0);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *cold = json_object_get(json_array_get(cases, i), "cold");
+        double m = json_number_value(json_object_get(cold, "median"));
+        cr_assert_gt(m, 0);
+        json_object_set_new(cold, "run_medians",
+                            json_pack("[fff]", m * 0.98, m * 1.02, m));
+    }
+    cr_assert_eq(json_dump_file(doc, path, JSON_INDENT(1)), 0);
+    json_decref(doc);
+}
+
 static const char *status_of(json_t *cmp, size_t i) {
     json_t *e = json_array_get(json_object_get(cmp, "cases"), i);
     cr_assert_not_null(e);
@@ -85,6 +105,7 @@ static void save_baseline(void) {
 
 Test(e2e_baseline, a_planted_slowdown_is_slower_and_exits_3) {
     save_baseline();
+    plant_run_medians(base_path);
 
     char *json = br_strfmt("%s/slow.json", tmp);
     setenv("BR_TEST_SUM_PASSES", "8", 1);
@@ -225,6 +246,7 @@ Test(e2e_baseline, compare_two_results_files_offline) {
     cr_assert_eq(r.status, 0);
     e2e_free(&r);
 
+    plant_run_medians(fast);
     char *md = br_strfmt("%s/cmp.md", tmp);
     const char *c1[] = {"compare", "--markdown", md, fast, slow, NULL};
     cr_assert_eq(e2e_run(&r, NULL, c1), 0);
@@ -238,6 +260,7 @@ Test(e2e_baseline, compare_two_results_files_offline) {
     e2e_free(&r);
 
     /* The other way round the cases are faster: that never fails... */
+    plant_run_medians(slow);
     const char *c2[] = {"compare", slow, fast, NULL};
     cr_assert_eq(e2e_run(&r, NULL, c2), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s", r.status, r.out);
@@ -302,6 +325,7 @@ Test(e2e_baseline, a_partial_run_updates_only_its_cases) {
     /* Saving again with a bigger slowdown: the comparison says slower, but a
      * save accepts the run and never exits 3. */
     setenv("BR_TEST_SUM_PASSES", "20", 1);
+    plant_run_medians(base_path);
     const char *again[] = {cache_arg, dir_arg, "--save-baseline", E2E "/ok.yaml", NULL};
     cr_assert_eq(e2e_run(&r, NULL, again), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);

@@ -309,7 +309,9 @@ static void add_comparison(br_run *r) {
                                          .base_median = 250000,
                                          .cur_median = 262000,
                                          .change = 262.0 / 250 - 1,
-                                         .p_value = 0.0004};
+                                         .p_value = 0.0004,
+                                         .p_runs = NAN,
+                                         .mde = 0.031};
     cmp->entries[1] = (br_compare_entry){.kernel = dup_or_null("sum<float>|*x*"),
                                          .params = dup_or_null("n_*=1 | 2"),
                                          .status = BR_CHANGE_UNKNOWN,
@@ -317,7 +319,9 @@ static void add_comparison(br_run *r) {
                                          .base_median = NAN,
                                          .cur_median = 850,
                                          .change = NAN,
-                                         .p_value = NAN};
+                                         .p_value = NAN,
+                                         .p_runs = NAN,
+                                         .mde = NAN};
     cmp->count[BR_CHANGE_SLOWER] = cmp->count[BR_CHANGE_UNKNOWN] = 1;
     r->comparison = cmp;
 }
@@ -335,10 +339,12 @@ Test(reporters, markdown_comparison_renders_as_table) {
               "%s", md);
     const char *row = "<tr><td>sum&lt;float&gt;|*x*</td><td>n_*=1 | 2</td><td align=\"right\">–"
                       "</td><td align=\"right\">0.850</td><td align=\"right\">–</td><td "
-                      "align=\"right\">–</td><td>unknown (too few samples)</td></tr>";
+                      "align=\"right\">–</td><td align=\"right\">–</td><td>unknown (too few "
+                      "samples)</td></tr>";
     const char *slower = "<tr><td>reduce_cpu</td><td>n=2^20</td><td align=\"right\">250.0</td>"
                          "<td align=\"right\">262.0</td><td align=\"right\">+4.8%</td>"
-                         "<td align=\"right\">4.0e-04</td><td><strong>slower</strong></td></tr>";
+                         "<td align=\"right\">3.1%</td><td align=\"right\">4.0e-04</td>"
+                         "<td><strong>slower</strong></td></tr>";
     char *html = render_gfm(md, 1);
     cr_expect_eq(count(html, "<table>"), 2, "%s", html);
     cr_expect(strstr(html, "<details open><summary>Comparison with the baseline (batch time)"
