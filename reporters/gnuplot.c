@@ -61,7 +61,8 @@ static int make_tmp_svg(char *tmp_svg, int *made, const char *option, const char
     int svg_fd = mkstemp(tmp_svg);
     *made = svg_fd >= 0;
     if (svg_fd < 0)
-        return br_error_set("%s %s: cannot create %s: %s", option, svg_path, tmp_svg, strerror(errno));
+        return br_error_set("%s %s: cannot create %s: %s", option, svg_path, tmp_svg,
+                            strerror(errno));
     /* mkstemp made it 0600; the plot gets the mode a new file would. */
     mode_t mask = umask(0);
     umask(mask);

@@ -96,8 +96,16 @@ static void put_setup(FILE *f, const br_run *d, double measured, const char *svg
     const br_device *dev = &d->device;
     double peak = d->peak_gflops > 0.0 ? d->peak_gflops : dev->peak_gflops;
     char title[512];
-    snprintf(title, sizeof title, "Roofline: %s (FP32 %.0f GFLOP/s, DRAM %.0f GB/s%s)", dev->name,
-             peak, dev->peak_gbps, isfinite(measured) ? ", measured below" : "");
+    if (isfinite(measured))
+        snprintf(title, sizeof title,
+                 "Roofline of %s: FP32 peak %.0f GFLOP/s, DRAM %.0f GB/s theoretical, %.0f GB/s "
+                 "measured",
+                 dev->name, peak, dev->peak_gbps, measured);
+    else
+        snprintf(title, sizeof title,
+                 "Roofline of %s: FP32 peak %.0f GFLOP/s, DRAM %.0f GB/s theoretical (no measured "
+                 "bandwidth: a suite with `peak: measured` adds it)",
+                 dev->name, peak, dev->peak_gbps);
     fputs("set terminal svg size 1100,800 dynamic enhanced font \"sans,12\" background "
           "\"white\"\nset output ",
           f);
@@ -108,8 +116,8 @@ static void put_setup(FILE *f, const br_run *d, double measured, const char *svg
     fprintf(f,
             "set logscale xy 10\nset format x \"%%g\"\nset format y \"%%g\"\n"
             "set xlabel \"arithmetic intensity (FLOP/byte)\"\nset ylabel \"GFLOP/s\"\n"
-            "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\nset key outside right top "
-            "noenhanced\nset samples 2000\n"
+            "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\nset key inside right bottom "
+            "box opaque noenhanced\nset samples 2000\n"
             "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
             "P = %.17g\nBt = %.17g\nroof(x, b) = x * b < P ? x * b : P\n",
             range[0], range[1], range[2], peak * 3.0, peak, dev->peak_gbps);
@@ -119,17 +127,18 @@ static void put_setup(FILE *f, const br_run *d, double measured, const char *svg
 
 /* The plot command: the ceilings, then one points clause and one labels
  * clause per data block. */
-static void put_plot(FILE *f, const br_run *const *runs, size_t n, const br_run *d, double measured) {
+static void put_plot(FILE *f, const br_run *const *runs, size_t n, const br_run *d,
+                     double measured) {
     double peak = d->peak_gflops > 0.0 ? d->peak_gflops : d->device.peak_gflops;
     fprintf(f,
-            "plot roof(x, Bt) with lines lw 2.5 lc rgb \"#333333\" title sprintf(\"theoretical: "
-            "%.0f GB/s x I, %.0f GFLOP/s (ridge %.3g FLOP/B)\")",
-            d->device.peak_gbps, peak, br_roofline_ridge(peak, d->device.peak_gbps));
+            "plot roof(x, Bt) with lines lw 2.5 lc rgb \"#333333\" title \"theoretical: "
+            "min(%.0f GFLOP/s, %.0f GB/s x intensity), ridge %.3g FLOP/B\"",
+            peak, d->device.peak_gbps, br_roofline_ridge(peak, d->device.peak_gbps));
     if (isfinite(measured))
         fprintf(f,
                 ", \\\n  roof(x, Bm) with lines lw 2 dt 2 lc rgb \"#cc3311\" title "
-                "sprintf(\"measured: %.0f GB/s x I (ridge %.3g FLOP/B)\")",
-                measured, br_roofline_ridge(peak, measured));
+                "\"measured: min(%.0f GFLOP/s, %.0f GB/s x intensity), ridge %.3g FLOP/B\"",
+                peak, measured, br_roofline_ridge(peak, measured));
     int pt = 5;
     for (size_t i = 0; i < n; i++) {
         const br_run *r = runs[i];

@@ -99,9 +99,9 @@ void *br_energy_nvml(const char *uuid) {
 int br_energy_read_nvml(void *p, unsigned long long *mj) {
     nvml *m = p;
     nvml_return rc = m->energy(m->dev, mj);
-    return rc == NVML_OK ? 0
-                         : br_error_set("nvmlDeviceGetTotalEnergyConsumption: %s",
-                                        m->error_string(rc));
+    return rc == NVML_OK
+               ? 0
+               : br_error_set("nvmlDeviceGetTotalEnergyConsumption: %s", m->error_string(rc));
 }
 
 /* One edge of a window: run bursts until the counter differs from *mj (then
@@ -116,16 +116,15 @@ static int next_edge(const br_energy_probe *p, unsigned long long *mj, double *t
             return -1;
         double now = p->now_ns(p->ctx);
         if (now_mj < start)
-            return br_error_set("the energy counter went backwards (%llu mJ after %llu mJ)",
-                                now_mj, start);
+            return br_error_set("the energy counter went backwards (%llu mJ after %llu mJ)", now_mj,
+                                start);
         if (now >= not_before && now_mj != start) {
             *mj = now_mj;
             *t = now;
             return 0;
         }
         if (now_mj == start && now - begin > max_wait_ns)
-            return br_error_set("the energy counter did not change in %.0f ms",
-                                max_wait_ns / 1e6);
+            return br_error_set("the energy counter did not change in %.0f ms", max_wait_ns / 1e6);
         if (now_mj != start)
             start = now_mj, begin = now; /* an update before not_before: wait for the next */
     }
@@ -140,8 +139,7 @@ int br_energy_windows(br_energy *out, const br_energy_probe *p, size_t n_windows
     for (size_t w = 0; w < n_windows; w++) {
         unsigned long long e0 = 0, e1;
         double t0 = 0, t1 = 0, x = 0;
-        if (p->read_mj(p->ctx, &e0) != 0 ||
-            next_edge(p, &e0, &t0, &x, 0.0, max_wait_ns) != 0)
+        if (p->read_mj(p->ctx, &e0) != 0 || next_edge(p, &e0, &t0, &x, 0.0, max_wait_ns) != 0)
             return -1;
         double x0 = x;
         e1 = e0;

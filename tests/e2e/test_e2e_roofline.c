@@ -24,8 +24,14 @@ Test(e2e_roofline, without_nvml_energy_is_said_missing_once) {
     if (br_energy_available(why, sizeof why))
         cr_skip_test("this machine has NVML: the missing-NVML path is not exercised");
     char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
-    const char *args[] = {cache, "--energy", "--no-compare", "--min-time", "1ms",
-                          BR_FIXTURES_DIR "/e2e/ok.yaml", BR_FIXTURES_DIR "/e2e/ok.yaml", NULL};
+    const char *args[] = {cache,
+                          "--energy",
+                          "--no-compare",
+                          "--min-time",
+                          "1ms",
+                          BR_FIXTURES_DIR "/e2e/ok.yaml",
+                          BR_FIXTURES_DIR "/e2e/ok.yaml",
+                          NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 0, "exit %d\n%s", r.status, r.err);
@@ -42,8 +48,8 @@ Test(e2e_roofline, report_draws_the_roofline_of_a_results_file) {
     if (!br_gnuplot_have())
         cr_skip_test("gnuplot is not on PATH (apt-get install gnuplot-nox): no SVG drawn");
     char *svg = br_strfmt("%s/roofline.svg", tmp);
-    const char *args[] = {"report", "--no-compare", "--roofline", svg,
-                          BR_FIXTURES_DIR "/roofline/h100.json", NULL};
+    const char *args[] = {
+        "report", "--no-compare", "--roofline", svg, BR_FIXTURES_DIR "/roofline/h100.json", NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, tmp, args), 0);
     cr_assert_eq(r.status, 1, "the fixture has a failed case: exit %d\n%s", r.status, r.err);

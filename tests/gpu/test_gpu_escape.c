@@ -29,8 +29,9 @@ static json_t *timing_of(json_t *cases, const char *kernel) {
 Test(gpu_escape, work_on_its_own_stream_is_flagged_s) {
     char *json = br_strfmt("%s/out.json", tmp);
     char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
-    const char *args[] = {cache,        "--json", json, "--no-compare", "--ascii",
-                          BR_FIXTURES_DIR "/escape/escape.yaml", NULL};
+    const char *args[] = {
+        cache, "--json", json, "--no-compare", "--ascii", BR_FIXTURES_DIR "/escape/escape.yaml",
+        NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);

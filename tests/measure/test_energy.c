@@ -11,13 +11,13 @@
 #include "measure/energy.h"
 
 typedef struct sim {
-    double t_ns;        /* simulated time */
-    double watts;       /* drawn while bursts run */
-    double update_ns;   /* the counter's update interval */
-    double burst_ns;    /* one burst */
-    double per_burst;   /* executions per burst */
-    int frozen;         /* 1: the counter never changes */
-    int backwards;      /* 1: the counter goes back after its first update */
+    double t_ns;      /* simulated time */
+    double watts;     /* drawn while bursts run */
+    double update_ns; /* the counter's update interval */
+    double burst_ns;  /* one burst */
+    double per_burst; /* executions per burst */
+    int frozen;       /* 1: the counter never changes */
+    int backwards;    /* 1: the counter goes back after its first update */
     size_t reads;
 } sim;
 
@@ -46,8 +46,8 @@ static int sim_burst(void *p, double *executions) {
 
 static sim h100_triad(void) {
     /* 400 W, a burst of 5 ms runs 5 executions of 1 ms: 0.4 J each. */
-    return (sim){.t_ns = 37e6, .watts = 400.0, .update_ns = 100e6, .burst_ns = 5e6,
-                 .per_burst = 5.0};
+    return (sim){
+        .t_ns = 37e6, .watts = 400.0, .update_ns = 100e6, .burst_ns = 5e6, .per_burst = 5.0};
 }
 
 Test(energy, windows_bounded_by_counter_updates_give_joules_and_watts) {

@@ -37,8 +37,7 @@ static char *render(const char *reporter, const br_report_opts *opts) {
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     cr_assert_not_null(f);
-    cr_assert_eq(br_reporter_find(reporter)->write(f, ptrs, n_runs, opts), 0, "%s",
-                 br_error_get());
+    cr_assert_eq(br_reporter_find(reporter)->write(f, ptrs, n_runs, opts), 0, "%s", br_error_get());
     fclose(f);
     return buf;
 }
