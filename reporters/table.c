@@ -504,7 +504,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g, int energy) {
     if (table_alloc(t, 0) < 0)
         return -1;
     for (size_t c = 1; c < k.flags; c++)
-        t->right[c] = 1;
+        t->right[c] = c != k.roof + 1 || !k.has_roof; /* the bound is a word */
     if (table_header(t, r, g, &k) < 0)
         return -1;
     size_t row = 1;

@@ -125,7 +125,7 @@ typedef struct linked_sum {
 
 /* Count op in *sum when it ran outside home (NULL: no check). */
 static void check_home(linked_sum *sum, const br_op_record *op, const br_op_home *home) {
-    if (!home)
+    if (!home || op->graph != 0)
         return;
     int other_context = home->has_context && op->context != home->context;
     int other_stream = !other_context && home->has_stream && op->stream != home->stream;

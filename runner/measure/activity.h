@@ -36,6 +36,7 @@ typedef struct br_op_record {
     uint64_t end_ns;      /* GPU end timestamp, ns; a record with end < start is malformed */
     uint32_t stream;      /* CUPTI's stream id (streamId: unique within a context) */
     uint32_t context;     /* CUPTI's context id (contextId: unique within the process) */
+    uint32_t graph;       /* CUPTI's graphId: the CUDA graph that ran it; 0 outside graphs */
 } br_op_record;
 
 /* Where a sample's work belongs: the case's stream as CUPTI names it
@@ -108,7 +109,10 @@ int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_o
  * outside `home` (NULL: no check; the counts are then 0) into
  * out->n_other_context and n_other_stream, and naming the first in
  * out->escaped_name. Malformed operations are checked too (their work ran
- * all the same). Same contract otherwise. */
+ * all the same). Operations of a CUDA graph (graph != 0) are not: a graph
+ * launched on the case's stream may run its nodes on streams of its own,
+ * and stream capture joins every stream it forks before the graph ends, so
+ * the events around the launch see all of it. Same contract otherwise. */
 int br_activity_attribute_home(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
                                size_t n_ops, const br_corr_link *links, size_t n_links,
                                uint64_t tag, size_t dropped, const br_op_home *home);

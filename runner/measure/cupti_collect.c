@@ -183,14 +183,14 @@ static const char *memcpy_name(uint8_t kind) {
 }
 
 static int add_op(br_op_kind kind, uint32_t name, uint32_t corr, uint64_t start, uint64_t end,
-                  uint32_t stream, uint32_t context) {
+                  uint32_t stream, uint32_t context, uint32_t graph) {
     if (name == UINT32_MAX)
         return -1;
     void *p = g.ops;
     if (grow(&p, &g.cap_ops, g.n_ops + 1, sizeof *g.ops) != 0)
         return -1;
     g.ops = p;
-    g.ops[g.n_ops++] = (br_op_record){kind, name, corr, start, end, stream, context};
+    g.ops[g.n_ops++] = (br_op_record){kind, name, corr, start, end, stream, context, graph};
     return 0;
 }
 
@@ -204,19 +204,19 @@ static int parse(const pending *b) {
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
             const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
             rc = add_op(BR_OP_KERNEL, intern(k->name ? k->name : "?", NULL), k->correlationId,
-                        k->start, k->end, k->streamId, k->contextId);
+                        k->start, k->end, k->streamId, k->contextId, k->graphId);
             break;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
             const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
             rc = add_op(BR_OP_MEMCPY, intern(NULL, memcpy_name(m->copyKind)), m->correlationId,
-                        m->start, m->end, m->streamId, m->contextId);
+                        m->start, m->end, m->streamId, m->contextId, m->graphId);
             break;
         }
         case CUPTI_ACTIVITY_KIND_MEMSET: {
             const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
             rc = add_op(BR_OP_MEMSET, intern(NULL, "memset"), m->correlationId, m->start, m->end,
-                        m->streamId, m->contextId);
+                        m->streamId, m->contextId, m->graphId);
             break;
         }
         case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {

@@ -22,13 +22,13 @@
 
 static br_op_record op(br_op_kind kind, uint32_t name, uint32_t corr, uint64_t start,
                        uint64_t end) {
-    return (br_op_record){kind, name, corr, start, end, 7, 1};
+    return (br_op_record){kind, name, corr, start, end, 7, 1, 0};
 }
 
 /* An operation on stream `stream` of context `context`. */
 static br_op_record op_on(uint32_t name, uint32_t corr, uint64_t start, uint64_t end,
                           uint32_t stream, uint32_t context) {
-    return (br_op_record){BR_OP_KERNEL, name, corr, start, end, stream, context};
+    return (br_op_record){BR_OP_KERNEL, name, corr, start, end, stream, context, 0};
 }
 
 /* Attribute, asserting success; counts are poisoned first so that every
@@ -934,5 +934,17 @@ Test(activity_home, no_home_checks_nothing_and_malformed_records_still_count) {
     cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 1, links, 1, TAG_A, 0, &home71), 0);
     cr_assert_eq(s.complete, 0);
     cr_assert_eq(s.n_other_stream, 1, "a malformed record's work ran all the same");
+    br_sample_ops_dispose(&s);
+}
+
+Test(activity_home, graph_nodes_on_their_own_streams_are_not_counted) {
+    /* A graph launched on stream 7 ran its nodes on streams 20 and 21. */
+    br_op_record ops[] = {op_on(0, 10, 100, 200, 20, 1), op_on(0, 10, 200, 300, 21, 1)};
+    ops[0].graph = ops[1].graph = 5;
+    br_corr_link links[] = {{10, TAG_A}};
+    br_sample_ops s = {0};
+    cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 2, links, 1, TAG_A, 0, &home71), 0);
+    cr_assert_eq(s.n_ops, 2);
+    cr_assert_eq(s.n_other_stream + s.n_other_context, 0);
     br_sample_ops_dispose(&s);
 }
