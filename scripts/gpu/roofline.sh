@@ -12,7 +12,7 @@
 #      side by side, and the GPU test that asserts it;
 #   4. no false S: the reduction suite in batch mode (CUDA graphs) must
 #      count no operation off the case's stream.
-# About 4 minutes on an H100.
+# At most about 4 minutes (budgets 120 s and 30 s, six energy runs of ~7 s).
 set -u
 OUT=${OUT:-/tmp/out}
 D="$OUT/roofline"
@@ -25,7 +25,7 @@ summary=()
 measured=suites/.roofline-bandwidth-measured.yaml
 trap 'rm -f "$measured"' EXIT
 sed 's/^metric: GB\/s$/metric: GB\/s\npeak: measured/' suites/bandwidth.yaml >"$measured"
-timeout 170 "$BR" "$CACHE" --no-compare --budget 140s suites/sgemm.yaml "$measured" \
+timeout 150 "$BR" "$CACHE" --no-compare --budget 120s suites/sgemm.yaml "$measured" \
     --ascii --roofline "$D/roofline.svg" --json "$D/roofline.json" --csv "$D/roofline.csv" \
     >"$D/roofline_table.txt" 2>"$D/roofline_stderr.txt"
 summary+=("roofline run: exit $? ($D/roofline_table.txt)")
@@ -98,7 +98,7 @@ if [ -x build/test_gpu_escape ]; then
 fi
 
 # 4. No false S under CUDA graphs ---------------------------------------------------
-timeout 90 "$BR" "$CACHE" --no-compare --mode batch --budget 45s suites/reduction.yaml \
+timeout 60 "$BR" "$CACHE" --no-compare --mode batch --budget 30s -p "n=[2^16,2^20,2^24]" suites/reduction.yaml \
     --json "$D/reduction_batch.json" >"$D/reduction_batch.txt" 2>&1
 falses=$(python3 - "$D/reduction_batch.json" <<'PY'
 import json, sys
