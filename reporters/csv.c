@@ -3,7 +3,7 @@
  * Every column has its unit in its name: _ns (nanoseconds per execution),
  * _per_exec (per execution of the kernel), _per_s (per second; GB = 1e9
  * bytes, GFLOP = 1e9 floating-point operations), _pct (percent, 0 to 100),
- * _ratio (a plain ratio), _mhz (megahertz), n_ (a count); the rest are text
+ * _ratio (a plain ratio), _mhz (megahertz), _w (watts), _per_j (per joule), n_ (a count); the rest are text
  * or true/false.
  *
  *   suite, kernel, <one per parameter of any run>, backend, status, stage,
@@ -11,7 +11,14 @@
  *   use), clock (what the headline timing's samples measure: monotonic,
  *   events or kernel; empty when the case is not OK or that timing was not
  *   taken), bytes_per_exec, flop_per_exec, gb_per_s, gflop_per_s, peak_pct,
- *   speedup_ratio, git_sha, device,
+ *   speedup_ratio, intensity_flop_per_byte (flops / bytes), attainable_gflop_per_s
+ *   (min(FP32 peak, intensity x the run's peak bandwidth)), roofline_pct (100
+ *   gflop_per_s / attainable), bound ("memory" or "compute"): the roofline
+ *   columns (results/roofline.h), for verified GPU cases with both bytes and
+ *   flops; energy_j_per_exec (joules per execution), power_w (mean power, W),
+ *   gflop_per_j, gb_per_j (work per joule), energy_spread_pct (max - min of the
+ *   energy windows over their median): measured with --energy
+ *   (measure/energy.h); git_sha, device,
  *   then for each of the prefixes cold_ and batch_ (empty cells when that
  *   timing was not taken or the case is not OK): median_ns, mean_ns, min_ns,
  *   max_ns, stddev_ns, noise_pct (100 stddev / mean), q1_ns, q3_ns, iqr_ns,
@@ -41,6 +48,7 @@
 
 #include "base/error.h"
 #include "csv_table.h"
+#include "results/roofline.h"
 
 static int case_ok(const br_csv_row *row) {
     return row->c->status == BR_STATUS_OK;
@@ -77,6 +85,33 @@ enum { FIG_BYTES, FIG_FLOPS, FIG_GBPS, FIG_GFLOPS, FIG_PEAK, FIG_SPEEDUP };
 static const char *cell_figure(char *buf, const br_csv_row *row, int arg) {
     const br_case_result *c = row->c;
     const double figures[] = {c->bytes, c->flops, c->gbps, c->gflops, c->pct_peak, c->speedup};
+    return br_csv_number(buf, figures[arg]);
+}
+
+enum { RF_INTENSITY, RF_ATTAINABLE, RF_PCT };
+
+/* The roofline figures of the case (results/roofline.h); empty without a point. */
+static const char *cell_roofline(char *buf, const br_csv_row *row, int arg) {
+    br_roofline_point p = br_roofline_case(row->run, row->c);
+    const double figures[] = {p.intensity, p.attainable, p.pct};
+    return br_csv_number(buf, figures[arg]);
+}
+
+static const char *cell_bound(char *buf, const br_csv_row *row, int arg) {
+    (void)buf, (void)arg;
+    return br_bound_name(br_roofline_case(row->run, row->c).bound);
+}
+
+enum { EN_J, EN_W, EN_GFLOP_J, EN_GB_J, EN_SPREAD };
+
+/* The energy figures of the case (br_energy); empty when not measured. */
+static const char *cell_energy(char *buf, const br_csv_row *row, int arg) {
+    const br_case_result *c = row->c;
+    const br_energy *e = &c->energy;
+    if (!case_ok(row) || !e->present)
+        return NULL;
+    const double figures[] = {e->j_per_exec, e->watts, br_energy_per_joule(c->flops, e),
+                              br_energy_per_joule(c->bytes, e), 100.0 * e->spread};
     return br_csv_number(buf, figures[arg]);
 }
 
@@ -207,6 +242,15 @@ static const br_csv_col case_columns[] = {
     {"gflop_per_s", 1, cell_figure, FIG_GFLOPS},
     {"peak_pct", 1, cell_figure, FIG_PEAK},
     {"speedup_ratio", 1, cell_figure, FIG_SPEEDUP},
+    {"intensity_flop_per_byte", 1, cell_roofline, RF_INTENSITY},
+    {"attainable_gflop_per_s", 1, cell_roofline, RF_ATTAINABLE},
+    {"roofline_pct", 1, cell_roofline, RF_PCT},
+    {"bound", 1, cell_bound, 0},
+    {"energy_j_per_exec", 1, cell_energy, EN_J},
+    {"power_w", 1, cell_energy, EN_W},
+    {"gflop_per_j", 1, cell_energy, EN_GFLOP_J},
+    {"gb_per_j", 1, cell_energy, EN_GB_J},
+    {"energy_spread_pct", 1, cell_energy, EN_SPREAD},
     {"git_sha", 0, cell_git_sha, 0},
     {"device", 0, cell_device, 0},
     TIMING_COLUMNS("cold_", T_COLD),

@@ -4,44 +4,17 @@
 
 #include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "base/error.h"
 #include "base/util.h"
+#include "gnuplot.h"
 #include "results/history.h"
 
-extern char **environ;
-
 /* ---- the plot --------------------------------------------------------------------------- */
-
-/* `s` as the inside of a double-quoted gnuplot string: backslash and double
- * quote escaped, control characters (a newline would end the command) and
- * runs of white space as one space. */
-static void put_gp_string(FILE *f, const char *s) {
-    int space = 0;
-    fputc('"', f);
-    for (const char *p = s ? s : ""; *p; p++) {
-        unsigned char ch = (unsigned char)*p;
-        if (ch < 0x20 || ch == 0x7f || ch == ' ') {
-            space = 1;
-            continue;
-        }
-        if (space)
-            fputc(' ', f);
-        space = 0;
-        if (ch == '\\' || ch == '"')
-            fputc('\\', f);
-        fputc(ch, f);
-    }
-    fputc('"', f);
-}
 
 /* What panel 1's x axis shows. */
 typedef enum xmode {
@@ -236,7 +209,7 @@ static void panel1_xaxis(FILE *f, const panel1 *p) {
                 }
             }
             fputs(m ? ", " : "", f);
-            put_gp_string(f, tic);
+            br_gnuplot_string(f, tic);
             fprintf(f, " %zu", m + 1);
         }
         fputs(")\n", f);
@@ -257,7 +230,7 @@ static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) 
     snprintf(title, sizeof title, "%s: %s against %s, newest run %s (%s)",
              r->suite_name ? r->suite_name : "?", metric_title(v->metric), against, label, when);
     fputs("\n# panel 1: the newest run against problem size\nset title ", f);
-    put_gp_string(f, title);
+    br_gnuplot_string(f, title);
     fputs(" noenhanced\nset xlabel ", f);
     char xl[512];
     if (p->mode == X_PARAM)
@@ -266,9 +239,9 @@ static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) 
         snprintf(xl, sizeof xl, "%s (log scale)", against);
     else
         snprintf(xl, sizeof xl, "%s", against);
-    put_gp_string(f, xl);
+    br_gnuplot_string(f, xl);
     fputs(" noenhanced\nset ylabel ", f);
-    put_gp_string(f, metric_axis(v->metric));
+    br_gnuplot_string(f, metric_axis(v->metric));
     fputs(" noenhanced\n", f);
     panel1_xaxis(f, p);
     put_yscale(f, p->ylo, p->yhi);
@@ -279,7 +252,7 @@ static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) 
             continue;
         fprintf(f, "%s$size%zu using 1:2 with linespoints lw 1.5 title ",
                 m++ ? ", \\\n     " : "plot ", k);
-        put_gp_string(f, r->kernels[k].name);
+        br_gnuplot_string(f, r->kernels[k].name);
         fputs(" noenhanced", f);
     }
     if (m == 0)
@@ -388,9 +361,9 @@ static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn,
                  nr->suite_name ? nr->suite_name : "?", metric_title(v->metric), n_lines,
                  BR_HISTORY_PLOT_MAX_KEYS, marks);
     fputs("\n# panel 2: every case across the runs\nset title ", f);
-    put_gp_string(f, title);
+    br_gnuplot_string(f, title);
     fputs(" noenhanced\nset xlabel \"commit (run)\" noenhanced\nset ylabel ", f);
-    put_gp_string(f, metric_axis(v->metric));
+    br_gnuplot_string(f, metric_axis(v->metric));
     fprintf(f, " noenhanced\nunset logscale x\nset format x \"%% h\"\nset xrange [0.5:%zu.5]\n",
             v->n);
     size_t every = v->n > 40 ? (v->n + 39) / 40 : 1;
@@ -401,7 +374,7 @@ static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn,
         char label[64];
         br_history_label(label, sizeof label, v->h, v->first + j, 0);
         fputs(m++ ? ", " : "", f);
-        put_gp_string(f, label);
+        br_gnuplot_string(f, label);
         fprintf(f, " %zu", j + 1);
     }
     fputs(")\n", f);
@@ -427,7 +400,7 @@ static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn,
             snprintf(name, sizeof name, "%s%s%s", br_history_kernel_of(r, c), params[0] ? " " : "",
                      params);
             fputs("title ", f);
-            put_gp_string(f, name);
+            br_gnuplot_string(f, name);
             fputs(" noenhanced", f);
         } else {
             fputs("notitle", f);
@@ -473,7 +446,7 @@ int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path) {
           "set terminal svg size 1200,900 dynamic enhanced font \"Sans,11\" background rgb "
           "\"white\"\nset output ",
           f);
-    put_gp_string(f, svg_path);
+    br_gnuplot_string(f, svg_path);
     fputs("\n\n", f);
     if (panel1_data(f, &p1, &v) != 0)
         goto done;
@@ -487,7 +460,7 @@ int br_history_plot_script(FILE *f, const br_history *h, const char *svg_path) {
     else
         snprintf(title, sizeof title, "benchrun history: %s", suite);
     fputs("\nset grid\nset multiplot layout 2,1 title ", f);
-    put_gp_string(f, title);
+    br_gnuplot_string(f, title);
     fputs(" noenhanced\n", f);
     panel1_commands(f, &p1, &v);
     panel2_commands(f, &v, drawn, n_lines, ylo, yhi);
@@ -504,118 +477,17 @@ done:
 }
 
 int br_history_have_gnuplot(void) {
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/bin:/bin";
-    char buf[4096];
-    for (const char *p = path;;) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s%sgnuplot", (int)len, len ? p : ".", len ? "/" : "/");
-        if (access(buf, X_OK) == 0)
-            return 1;
-        if (!end)
-            return 0;
-        p = end + 1;
-    }
+    return br_gnuplot_have();
 }
 
-/* Create the temporary SVG beside svg_path (tmp_svg: "svg_path.XXXXXX",
- * replaced by the name made) with the mode a new file would get. Returns 0,
- * or -1 with the error set (the file, if made, is left for the caller to
- * unlink; *made says whether it was). */
-static int make_tmp_svg(char *tmp_svg, int *made, const char *svg_path) {
-    int svg_fd = mkstemp(tmp_svg);
-    *made = svg_fd >= 0;
-    if (svg_fd < 0)
-        return br_error_set("--plot %s: cannot create %s: %s", svg_path, tmp_svg, strerror(errno));
-    /* mkstemp made it 0600; the plot gets the mode a new file would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(svg_fd, 0666 & ~mask) != 0) {
-        br_error_set("--plot %s: cannot set the mode of %s: %s", svg_path, tmp_svg,
-                     strerror(errno));
-        close(svg_fd);
-        return -1;
-    }
-    close(svg_fd);
-    return 0;
-}
-
-/* Write the script drawing h into tmp_svg to a new temporary file `script`
- * ("DIR/benchrun-history-XXXXXX.gp", replaced by the name made). Returns 0,
- * or -1 with the error set (*made says whether `script` exists). */
-static int write_script(char *script, int *made, const br_history *h, const char *tmp_svg) {
-    int fd = mkstemps(script, 3);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    *made = fd >= 0;
-    if (!f) {
-        br_error_set("cannot create a temporary gnuplot script %s: %s", script, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
-    }
-    int wrc = br_history_plot_script(f, h, tmp_svg);
-    if (fclose(f) != 0 && wrc == 0)
-        wrc = br_error_set("cannot write the gnuplot script %s: %s", script, strerror(errno));
-    return wrc;
-}
-
-/* Run gnuplot on `script` (drawing svg_path) and wait for it. Returns 0, or
- * -1 with the error set. */
-static int run_gnuplot(const char *script, const char *svg_path) {
-    char *argv[] = {"gnuplot", (char *)script, NULL};
-    pid_t pid;
-    int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (e != 0)
-        return br_error_set("cannot run gnuplot: %s", strerror(e));
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return br_error_set("waiting for gnuplot: %s", strerror(errno));
-    }
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (WIFEXITED(st))
-            return br_error_set(
-                "gnuplot failed (exit status %d) drawing %s; its messages are above",
-                WEXITSTATUS(st), svg_path);
-        return br_error_set("gnuplot was killed by signal %d drawing %s", WTERMSIG(st), svg_path);
-    }
-    return 0;
+/* br_gnuplot_draw's script writer: the history plot. */
+static int history_script(FILE *f, void *ctx, const char *svg_path) {
+    return br_history_plot_script(f, ctx, svg_path);
 }
 
 int br_history_plot(const br_history *h, const char *svg_path) {
-    if (!br_history_have_gnuplot())
+    if (!br_gnuplot_have())
         return br_error_set("benchrun history --plot needs gnuplot (apt-get install "
                             "gnuplot-nox); the table above is complete without it");
-    for (const char *s = svg_path; *s; s++) {
-        if ((unsigned char)*s < 0x20)
-            return br_error_set("--plot %s: a control character in the file name", svg_path);
-    }
-    int rc = -1, svg_made = 0, script_made = 0;
-    const char *tmpdir = getenv("TMPDIR");
-    char *script = br_strfmt("%s/benchrun-history-XXXXXX.gp", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    char *tmp_svg = br_strfmt("%s.XXXXXX", svg_path);
-    if (!script || !tmp_svg || make_tmp_svg(tmp_svg, &svg_made, svg_path) != 0 ||
-        write_script(script, &script_made, h, tmp_svg) != 0 || run_gnuplot(script, svg_path) != 0)
-        goto done;
-    struct stat sb;
-    if (stat(tmp_svg, &sb) != 0 || sb.st_size == 0) {
-        br_error_set("gnuplot wrote nothing drawing %s", svg_path);
-        goto done;
-    }
-    if (rename(tmp_svg, svg_path) != 0) {
-        br_error_set("--plot %s: cannot rename %s over it: %s", svg_path, tmp_svg, strerror(errno));
-        goto done;
-    }
-    svg_made = 0;
-    rc = 0;
-done:
-    if (script_made)
-        unlink(script);
-    if (svg_made)
-        unlink(tmp_svg);
-    free(script);
-    free(tmp_svg);
-    return rc;
+    return br_gnuplot_draw(svg_path, "--plot", history_script, (void *)h);
 }

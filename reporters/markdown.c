@@ -288,7 +288,7 @@ static void put_results_row(FILE *f, const br_run *r, const br_case_result *c, b
         cell_num(f, ok ? c->pct_peak : NAN, 1, "%");
     cell_num(f, ok ? c->speedup : NAN, 2, "×");
     char flags[8];
-    br_report_flag_letters(flags, sizeof flags, br_report_case_flags(c));
+    br_report_flag_letters(flags, sizeof flags, br_report_case_flags(r, c));
     cell(f, flags);
     fputc('\n', f);
 }
@@ -312,10 +312,10 @@ static void put_case_label(FILE *f, const br_run *r, const br_case_result *c) {
 static void put_flag_notes(FILE *f, const br_run *r) {
     unsigned used = 0;
     for (size_t i = 0; i < r->n_cases; i++)
-        used |= br_report_case_flags(&r->cases[i]);
+        used |= br_report_case_flags(r, &r->cases[i]);
     if (!used)
         return;
-    char text[256];
+    char text[512];
     br_report_flags_legend(text, sizeof text, used);
     fputs("Flags (column !): ", f);
     md_text(f, text);
@@ -325,7 +325,7 @@ static void put_flag_notes(FILE *f, const br_run *r) {
         for (int k = 0; k < 2; k++) {
             const br_timing *t = k ? &c->batch : &c->cold;
             unsigned flags = br_report_timing_flags(c, t);
-            for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_O; flag <<= 1) {
+            for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_S; flag <<= 1) {
                 if (!(flags & flag))
                     continue;
                 br_report_flag_warning(text, sizeof text, r, t, flag);
@@ -335,6 +335,14 @@ static void put_flag_notes(FILE *f, const br_run *r) {
                 md_text(f, text);
                 fputc('\n', f);
             }
+        }
+        br_report_physics_warning(text, sizeof text, r, c);
+        if (text[0]) {
+            fputs("* ", f);
+            put_case_label(f, r, c);
+            fputs(" (P): ", f);
+            md_text(f, text);
+            fputc('\n', f);
         }
     }
     fputc('\n', f);

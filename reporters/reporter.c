@@ -43,3 +43,10 @@ int br_report_has_events_column(const br_run *r) {
 int br_report_has_peak_column(const br_run *r) {
     return r->metric == BR_METRIC_GBPS || r->metric == BR_METRIC_GFLOPS;
 }
+
+int br_report_has_energy(const br_run *r) {
+    for (size_t i = 0; r && i < r->n_cases; i++)
+        if (r->cases[i].status == BR_STATUS_OK && r->cases[i].energy.present)
+            return 1;
+    return 0;
+}

@@ -17,6 +17,7 @@ typedef struct br_report_opts {
     int color; /* 1: ANSI colours (table; the caller decides: a TTY and NO_COLOR unset) */
     int gbench_repetitions; /* 1: gbench writes each kept sample as a repetition, plus the
                                mean/median/stddev/cv aggregates (--gbench-repetitions) */
+    int energy; /* 1: the table shows the energy columns: J/exec, W, GB/J or GFLOP/J (--energy) */
 } br_report_opts;
 
 typedef struct br_reporter {
@@ -42,6 +43,10 @@ int br_report_has_events_column(const br_run *r);
  * GB/s or GFLOP/s (br_case_result.pct_peak; its cells are "–" where pct_peak
  * is NAN, e.g. host cases or a run without a device). */
 int br_report_has_peak_column(const br_run *r);
+
+/* 1 when a verified case of run r has energy figures (br_case_result.energy:
+ * measured with --energy); the table shows them only with --energy. */
+int br_report_has_energy(const br_run *r);
 
 /* The reporter called `name`, or NULL when there is none. */
 const br_reporter *br_reporter_find(const char *name);

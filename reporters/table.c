@@ -54,6 +54,7 @@
 
 #include "abview.h"
 #include "base/error.h"
+#include "results/roofline.h"
 
 typedef struct glyphs {
     const char *tl, *tr, *bl, *br; /* corners of the box */
@@ -287,11 +288,13 @@ typedef struct tcols {
     int time_batch[2]; /* per time column: 1 when it shows the batch timing */
     const char *time_head[2];
     int has_events, has_metric, has_peak;
-    size_t time, events, noise, metric, peak, speedup, flags; /* column indices */
+    int has_roof;   /* intensity, bound, % roofline (a GPU case with both bytes and flops) */
+    int has_energy; /* J/exec, W, GB/J or GFLOP/J (--energy) */
+    size_t time, events, noise, metric, peak, roof, energy, speedup, flags; /* column indices */
 } tcols;
 
-/* The columns of run r's table. */
-static tcols table_cols(const br_run *r) {
+/* The columns of run r's table; `energy`: the energy columns were asked for. */
+static tcols table_cols(const br_run *r, int energy) {
     br_mode mode = shown_mode(r);
     tcols k = {mode == BR_MODE_BOTH ? 2 : 1,
                {mode == BR_MODE_BATCH, 1},
@@ -302,6 +305,10 @@ static tcols table_cols(const br_run *r) {
                br_report_has_events_column(r),
                r->metric != BR_METRIC_NONE,
                br_report_has_peak_column(r),
+               br_roofline_run_has(r),
+               energy && br_report_has_energy(r),
+               0,
+               0,
                0,
                0,
                0,
@@ -314,7 +321,9 @@ static tcols table_cols(const br_run *r) {
     k.noise = k.events + (size_t)k.has_events;
     k.metric = k.noise + 1;
     k.peak = k.metric + (size_t)k.has_metric;
-    k.speedup = k.peak + (size_t)k.has_peak;
+    k.roof = k.peak + (size_t)k.has_peak;
+    k.energy = k.roof + 3 * (size_t)k.has_roof;
+    k.speedup = k.energy + 3 * (size_t)k.has_energy;
     k.flags = k.speedup + 1;
     return k;
 }
@@ -343,6 +352,14 @@ static int table_header(table *t, const br_run *r, const glyphs *g, const tcols 
     if (k->has_metric && set_cell(t, 0, k->metric, br_metric_name(r->metric)) < 0)
         return -1;
     if (k->has_peak && set_cell(t, 0, k->peak, "% peak") < 0)
+        return -1;
+    if (k->has_roof && (set_cell(t, 0, k->roof, "FLOP/B") < 0 ||
+                        set_cell(t, 0, k->roof + 1, "bound") < 0 ||
+                        set_cell(t, 0, k->roof + 2, "% roof") < 0))
+        return -1;
+    if (k->has_energy &&
+        (set_cell(t, 0, k->energy, "J/exec") < 0 || set_cell(t, 0, k->energy + 1, "W") < 0 ||
+         set_cell(t, 0, k->energy + 2, r->metric == BR_METRIC_GFLOPS ? "GFLOP/J" : "GB/J") < 0))
         return -1;
     if (set_cell(t, 0, k->speedup, "speedup") < 0)
         return -1;
@@ -373,6 +390,53 @@ static int table_times(table *t, size_t row, const br_run *r, const br_case_resu
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
         if (set_cell(t, row, k->events, buf) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* A figure with `decimals` decimals, or the dash when it is not finite. */
+static int set_number(table *t, size_t row, size_t col, double v, int decimals, const char *suffix,
+                      const glyphs *g) {
+    char buf[64];
+    if (isfinite(v))
+        snprintf(buf, sizeof buf, "%.*f%s", decimals, v, suffix);
+    else
+        snprintf(buf, sizeof buf, "%s", g->dash);
+    return set_cell(t, row, col, buf);
+}
+
+/* Significant digits for a figure that spans decades (intensity, joules). */
+static int set_sig(table *t, size_t row, size_t col, double v, const glyphs *g) {
+    char buf[64];
+    if (isfinite(v))
+        snprintf(buf, sizeof buf, "%.3g", v);
+    else
+        snprintf(buf, sizeof buf, "%s", g->dash);
+    return set_cell(t, row, col, buf);
+}
+
+/* The roofline and energy cells of case c (row `row`). Returns 0, or -1
+ * with the error set. */
+static int table_roof_energy(table *t, size_t row, const br_run *r, const br_case_result *c,
+                             const glyphs *g, const tcols *k) {
+    if (k->has_roof) {
+        br_roofline_point p = br_roofline_case(r, c);
+        const char *bound = br_bound_name(p.bound);
+        if (set_sig(t, row, k->roof, p.intensity, g) < 0 ||
+            set_cell(t, row, k->roof + 1, bound ? bound : g->dash) < 0 ||
+            set_number(t, row, k->roof + 2, p.pct, 1, "%", g) < 0)
+            return -1;
+    }
+    if (k->has_energy) {
+        const br_energy *e = &c->energy;
+        int ok = c->status == BR_STATUS_OK && e->present;
+        double per_j = !ok                            ? NAN
+                       : r->metric == BR_METRIC_GFLOPS ? br_energy_per_joule(c->flops, e)
+                                                       : br_energy_per_joule(c->bytes, e);
+        if (set_sig(t, row, k->energy, ok ? e->j_per_exec : NAN, g) < 0 ||
+            set_number(t, row, k->energy + 1, ok ? e->watts : NAN, 0, "", g) < 0 ||
+            set_sig(t, row, k->energy + 2, per_j, g) < 0)
             return -1;
     }
     return 0;
@@ -418,19 +482,22 @@ static int table_row(table *t, size_t row, const br_run *r, const br_case_result
         if (set_cell(t, row, k->peak, buf) < 0)
             return -1;
     }
+    if (table_roof_energy(t, row, r, c, g, k) < 0)
+        return -1;
     if (ok && isfinite(c->speedup))
         snprintf(buf, sizeof buf, "%.2f%s", c->speedup, g->times);
     else
         snprintf(buf, sizeof buf, "%s", g->dash);
     if (set_cell(t, row, k->speedup, buf) < 0)
         return -1;
-    br_report_flag_letters(buf, sizeof buf, br_report_case_flags(c));
+    br_report_flag_letters(buf, sizeof buf, br_report_case_flags(r, c));
     return set_cell(t, row, k->flags, buf) < 0 ? -1 : 0;
 }
 
-/* Fill *t with the header and one row per case that is not skipped. */
-static int table_build(table *t, const br_run *r, const glyphs *g) {
-    tcols k = table_cols(r);
+/* Fill *t with the header and one row per case that is not skipped;
+ * `energy`: show the energy columns (--energy). */
+static int table_build(table *t, const br_run *r, const glyphs *g, int energy) {
+    tcols k = table_cols(r, energy);
     t->n_cols = k.flags + 1;
     t->n_rows = 1;
     for (size_t i = 0; i < r->n_cases; i++)
@@ -438,7 +505,7 @@ static int table_build(table *t, const br_run *r, const glyphs *g) {
     if (table_alloc(t, 0) < 0)
         return -1;
     for (size_t c = 1; c < k.flags; c++)
-        t->right[c] = 1;
+        t->right[c] = c != k.roof + 1 || !k.has_roof; /* the bound is a word */
     if (table_header(t, r, g, &k) < 0)
         return -1;
     size_t row = 1;
@@ -511,8 +578,8 @@ static void case_label(char *buf, size_t len, const br_run *r, const br_case_res
 static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *c,
                                 const br_timing *t, const char *label, const char *which) {
     unsigned flags = br_report_timing_flags(c, t);
-    char text[256];
-    for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_O; flag <<= 1) {
+    char text[512];
+    for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_S; flag <<= 1) {
         if (!(flags & flag))
             continue;
         br_report_flag_warning(text, sizeof text, r, t, flag);
@@ -537,18 +604,22 @@ static void put_notes(FILE *f, const br_run *r) {
 
     unsigned used = 0;
     for (size_t i = 0; i < r->n_cases; i++)
-        used |= br_report_case_flags(&r->cases[i]);
+        used |= br_report_case_flags(r, &r->cases[i]);
     if (used) {
-        char legend[256];
+        char legend[512];
         br_report_flags_legend(legend, sizeof legend, used);
         fprintf(f, "flags: %s\n", legend);
         for (size_t i = 0; i < r->n_cases; i++) {
             const br_case_result *c = &r->cases[i];
-            if (!br_report_case_flags(c))
+            if (!br_report_case_flags(r, c))
                 continue;
             case_label(label, sizeof label, r, c);
             put_timing_warnings(f, r, c, &c->cold, label, "cold");
             put_timing_warnings(f, r, c, &c->batch, label, "batch");
+            char text[512];
+            br_report_physics_warning(text, sizeof text, r, c);
+            if (text[0])
+                fprintf(f, "%s (P): %s\n", label, text);
         }
     }
 
@@ -803,14 +874,15 @@ done:
     return rc;
 }
 
-static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color) {
+static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color,
+                     int energy) {
     int rc = -1;
     table t = {0};
     char *title[5] = {NULL, NULL, NULL, NULL, NULL};
     int n_title = make_title(title, r, g, ascii);
     if (n_title < 0)
         goto done;
-    if (table_build(&t, r, g) < 0)
+    if (table_build(&t, r, g, energy) < 0)
         goto done;
     put_box(f, &t, title, n_title, g, 0);
     put_notes(f, r);
@@ -832,7 +904,8 @@ static int table_write(FILE *f, const br_run *const *runs, size_t n_runs,
     for (size_t i = 0; i < n_runs; i++) {
         if (i > 0)
             fputc('\n', f);
-        if (write_run(f, runs[i], g, opts && opts->ascii, opts && opts->color) < 0)
+        if (write_run(f, runs[i], g, opts && opts->ascii, opts && opts->color,
+                      opts && opts->energy) < 0)
             return -1;
     }
     if (fflush(f) != 0 || ferror(f))

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "results/suspect.h"
 
 static int flag_noise(const br_timing *t) {
     return t->stop_reason && strcmp(t->stop_reason, "noise") != 0;
@@ -26,25 +27,73 @@ unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t) {
     if (c->status != BR_STATUS_OK || !t->present)
         return 0;
     return (flag_noise(t) ? BR_FLAG_N : 0u) | (flag_throttled(t) ? BR_FLAG_T : 0u) |
-           (flag_outliers(t) ? BR_FLAG_O : 0u);
+           (flag_outliers(t) ? BR_FLAG_O : 0u) | (br_suspect_escaped(t) ? BR_FLAG_S : 0u);
 }
 
-unsigned br_report_case_flags(const br_case_result *c) {
-    return br_report_timing_flags(c, &c->cold) | br_report_timing_flags(c, &c->batch);
+unsigned br_report_case_flags(const br_run *r, const br_case_result *c) {
+    unsigned f = br_report_timing_flags(c, &c->cold) | br_report_timing_flags(c, &c->batch);
+    return f | (br_suspect_case_physics(r, c).kind != BR_PHYSICS_OK ? BR_FLAG_P : 0u);
 }
 
 void br_report_flag_letters(char *buf, size_t len, unsigned flags) {
-    snprintf(buf, len, "%s%s%s", flags & BR_FLAG_N ? "N" : "", flags & BR_FLAG_T ? "T" : "",
-             flags & BR_FLAG_O ? "O" : "");
+    snprintf(buf, len, "%s%s%s%s%s", flags & BR_FLAG_N ? "N" : "", flags & BR_FLAG_T ? "T" : "",
+             flags & BR_FLAG_O ? "O" : "", flags & BR_FLAG_S ? "S" : "",
+             flags & BR_FLAG_P ? "P" : "");
 }
 
 void br_report_flags_legend(char *buf, size_t len, unsigned used) {
-    snprintf(buf, len, "%s%s%s%s%s",
-             used & BR_FLAG_N ? "N = noise above max_noise when sampling stopped" : "",
-             used & BR_FLAG_N && used & (BR_FLAG_T | BR_FLAG_O) ? ", " : "",
-             used & BR_FLAG_T ? "T = throttled samples discarded" : "",
-             used & BR_FLAG_T && used & BR_FLAG_O ? ", " : "",
-             used & BR_FLAG_O ? "O = over 20% of samples are outliers" : "");
+    static const struct {
+        unsigned flag;
+        const char *text;
+    } legend[] = {
+        {BR_FLAG_N, "N = noise above max_noise when sampling stopped"},
+        {BR_FLAG_T, "T = throttled samples discarded"},
+        {BR_FLAG_O, "O = over 20% of samples are outliers"},
+        {BR_FLAG_S, "S = work ran outside the case's stream: its event time is not to be trusted"},
+        {BR_FLAG_P, "P = faster than the hardware can go"},
+    };
+    size_t used_len = 0;
+    if (len > 0)
+        buf[0] = '\0';
+    for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
+        if (!(used & legend[i].flag) || used_len >= len)
+            continue;
+        int n = snprintf(buf + used_len, len - used_len, "%s%s", used_len ? ", " : "",
+                         legend[i].text);
+        used_len += n > 0 ? (size_t)n : 0;
+    }
+}
+
+/* "512 MiB"-style size for the P warning. */
+static void format_size(char *buf, size_t len, double bytes) {
+    br_format_bytes(buf, len, bytes);
+}
+
+void br_report_physics_warning(char *buf, size_t len, const br_run *r, const br_case_result *c) {
+    br_physics p = br_suspect_case_physics(r, c);
+    if (p.kind == BR_PHYSICS_COMPUTE) {
+        snprintf(buf, len,
+                 "%.1f GFLOP/s is above the %.0f GFLOP/s FP32 peak: no cache explains it "
+                 "(wrong `flops`, skipped work, tensor cores, or work outside the clock)",
+                 p.achieved, p.peak);
+    } else if (p.kind == BR_PHYSICS_BANDWIDTH) {
+        char bytes[32], l2[32], why[160];
+        format_size(bytes, sizeof bytes, c->bytes);
+        format_size(l2, sizeof l2, (double)r->device.l2_bytes);
+        if (!p.fits_l2)
+            snprintf(why, sizeof why, "%s per execution %s the %s L2",
+                     isfinite(c->bytes) ? bytes : "?",
+                     r->device.l2_bytes ? "does not fit" : "cannot be checked against",
+                     r->device.l2_bytes ? l2 : "unknown");
+        else
+            snprintf(why, sizeof why, "above the %.0f GB/s L2 can deliver", p.l2_gbps);
+        snprintf(buf, len,
+                 "%.1f GB/s is above the %.0f GB/s DRAM peak and %s (wrong `bytes`, skipped work, "
+                 "or work outside the clock)",
+                 p.achieved, p.peak, why);
+    } else if (len > 0) {
+        buf[0] = '\0';
+    }
 }
 
 void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_timing *t,
@@ -63,6 +112,14 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
             snprintf(of, sizeof of, " of %.0f MHz", r->device.sm_clock_khz / 1000.0);
         snprintf(buf, len, "%zu throttled %s discarded (%sthreshold %.3g%%%s)", t->n_throttled,
                  t->n_throttled == 1 ? "sample" : "samples", low, 100.0 * r->measure.throttle, of);
+    } else if (flag == BR_FLAG_S) {
+        snprintf(buf, len,
+                 "%zu operation(s) on another stream and %zu in another context over %zu "
+                 "samples (first: %s): CUDA events see only the case's stream, so the event "
+                 "time is not to be trusted (event median %.3f us, kernel time median %.3f us)",
+                 t->n_other_stream, t->n_other_context, t->stats.n,
+                 t->escaped_op ? t->escaped_op : "?", t->event_median_ns / 1e3,
+                 t->kernel_median_ns / 1e3);
     } else if (flag == BR_FLAG_O) {
         snprintf(buf, len, "%zu of %zu samples (%.1f%%) are outliers (outside Tukey's fences)",
                  t->stats.n_outliers, t->stats.n,

@@ -15,23 +15,36 @@
  *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences):
  *      CUDA events routinely put 5-15% of samples past the fences (a heavy
  *      upper tail), so only a larger share says the case is bimodal or was
- *      disturbed */
-enum { BR_FLAG_N = 1, BR_FLAG_T = 2, BR_FLAG_O = 4 };
+ *      disturbed
+ *   S  work escaped the clock: operations of its samples ran on another stream
+ *      or context than the case's (results/suspect.h); the event time is not
+ *      to be trusted
+ * and of a case:
+ *   P  faster than physics: GB/s above the DRAM peak that L2 cannot explain,
+ *      or GFLOP/s above the FP32 peak (results/suspect.h) */
+enum { BR_FLAG_N = 1, BR_FLAG_T = 2, BR_FLAG_O = 4, BR_FLAG_S = 8, BR_FLAG_P = 16 };
 
-/* The flags of timing t of case c; 0 when c is not OK or t was not taken. */
+/* The flags of timing t of case c (N, T, O, S); 0 when c is not OK or t was
+ * not taken. */
 unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t);
 
-/* The flags of c's cold and batch timings together. */
-unsigned br_report_case_flags(const br_case_result *c);
+/* The flags of case c of run r: its cold and batch timings' together, and P. */
+unsigned br_report_case_flags(const br_run *r, const br_case_result *c);
 
-/* The letters of `flags`, in order N, T, O ("" for none), into buf. */
+/* The warning of flag P of case c of run r, without the case's name, into
+ * buf: "1234.5 GB/s is above the 3352 GB/s DRAM peak and 512 MiB per
+ * execution does not fit the 50 MiB L2: the work declared was not all done
+ * (wrong `bytes`, skipped work or S)"; "" when c does not raise P. */
+void br_report_physics_warning(char *buf, size_t len, const br_run *r, const br_case_result *c);
+
+/* The letters of `flags`, in order N, T, O, S, P ("" for none), into buf. */
 void br_report_flag_letters(char *buf, size_t len, unsigned flags);
 
 /* The legend of the flags in `used`: "N = noise above max_noise when
  * sampling stopped, T = ..." into buf. */
 void br_report_flags_legend(char *buf, size_t len, unsigned used);
 
-/* The warning of one flag (one of BR_FLAG_*) raised by timing t of run r,
+/* The warning of one timing flag (BR_FLAG_N, _T, _O or _S) raised by timing t of run r,
  * without the case's name, into buf: "noise 1.2% did not reach max_noise
  * 0.5% (stopped on plateau after 8 samples)". */
 void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_timing *t,

@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "reporters/roofline_plot.h"
 
 typedef struct write_ctx {
     const br_reporter *rep;
@@ -102,8 +103,10 @@ static int is_stdout(const char *path) {
 }
 
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {
-    br_report_opts opts = {
-        .ascii = o->ascii, .color = o->color, .gbench_repetitions = o->gbench_repetitions};
+    br_report_opts opts = {.ascii = o->ascii,
+                           .color = o->color,
+                           .gbench_repetitions = o->gbench_repetitions,
+                           .energy = o->energy};
     int stdout_taken = is_stdout(o->csv) || is_stdout(o->json) || is_stdout(o->markdown) ||
                        is_stdout(o->gbench) || is_stdout(o->samples_csv);
     int failed = 0;
@@ -122,5 +125,13 @@ int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, i
         failed++;
     if (o->gbench && br_output_emit("gbench", o->gbench, runs, n, &opts) != 0)
         failed++;
+    if (o->roofline) {
+        if (br_roofline_plot(runs, n, o->roofline) != 0) {
+            br_log(BR_LOG_ERROR, "benchrun: cannot draw %s: %s\n", o->roofline, br_error_get());
+            failed++;
+        } else if (!quiet) {
+            br_log(BR_LOG_NOTE, "benchrun: roofline drawn in %s\n", o->roofline);
+        }
+    }
     return failed;
 }

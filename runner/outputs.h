@@ -15,6 +15,8 @@ typedef struct br_outputs {
     int ascii;               /* plain ASCII table */
     int color;               /* ANSI colours on the table (a terminal, NO_COLOR unset) */
     int gbench_repetitions;  /* --gbench-repetitions: samples as repetitions (gbench.c) */
+    const char *roofline;    /* --roofline FILE.svg: the roofline chart (roofline_plot.h) */
+    int energy;              /* --energy: the table shows the energy columns */
 } br_outputs;
 
 /* Write runs[0..n) with reporter `name` to path ("-": stdout) atomically.
@@ -38,7 +40,7 @@ int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
 
 /* Write every output of o for runs[0..n): the table on stdout unless an
  * output takes it, then CSV, the samples CSV, JSON, the results directory,
- * Markdown and Google Benchmark JSON. Returns the number of outputs that failed (each
+ * Markdown, Google Benchmark JSON and the roofline chart. Returns the number of outputs that failed (each
  * said on stderr). */
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet);
 

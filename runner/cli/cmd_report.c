@@ -30,6 +30,11 @@ static const br_opt_spec report_opts[] = {
     BR_CLI_ROW_MARKDOWN,
     {BR_OPT_VALUE, "gbench", 0, AT(p.outputs.gbench), "FILE",
      "also write the results in Google Benchmark's JSON format"},
+    {BR_OPT_VALUE, "roofline", 0, AT(p.outputs.roofline), "FILE.svg",
+     "also draw the roofline chart of the GPU cases with both\n"
+     "bytes and flops (needs gnuplot)"},
+    {BR_OPT_FLAG, "energy", 0, AT(p.outputs.energy), NULL,
+     "show the energy columns (cases measured with --energy)", .flag_value = 1},
     BR_CLI_ROW_ASCII,
     BR_CLI_ROW_QUIET,
     BR_CLI_ROW_HELP,
@@ -188,7 +193,8 @@ int br_cmd_report(int argc, char **argv) {
         } else if (br_output_check("--csv", o.p.outputs.csv) != 0 ||
                    br_output_check("--json", o.p.outputs.json) != 0 ||
                    br_output_check("--markdown", o.p.outputs.markdown) != 0 ||
-                   br_output_check("--gbench", o.p.outputs.gbench) != 0) {
+                   br_output_check("--gbench", o.p.outputs.gbench) != 0 ||
+                   br_output_check("--roofline", o.p.outputs.roofline) != 0) {
             fprintf(stderr, "%s\n", br_error_get());
         } else {
             o.p.outputs.color = br_cli_use_color(STDOUT_FILENO);

@@ -76,6 +76,13 @@ static const br_opt_spec run_opts[] = {
      "write --gbench with each sample as a repetition,\n"
      "plus mean/median/stddev/cv (compare.py's U test)",
      .flag_value = 1},
+    {BR_OPT_VALUE, "roofline", 0, AT(p.outputs.roofline), "FILE.svg",
+     "also draw the roofline chart of the GPU cases with both\n"
+     "bytes and flops (needs gnuplot)"},
+    {BR_OPT_FLAG, "energy", 0, AT(p.run.energy), NULL,
+     "also measure energy per execution of GPU cases through\n"
+     "NVML (about 3.5 s more per case) and show it in the table",
+     .flag_value = 1},
     {BR_OPT_VALUE, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
      "compile cache (default $XDG_CACHE_HOME/benchrun,\n"
      "else ~/.cache/benchrun)"},
@@ -213,7 +220,10 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         br_output_check("--samples-csv", p->outputs.samples_csv) != 0 ||
         br_output_check("--json", p->outputs.json) != 0 ||
         br_output_check("--markdown", p->outputs.markdown) != 0 ||
-        br_output_check("--gbench", p->outputs.gbench) != 0) {
+        br_output_check("--gbench", p->outputs.gbench) != 0 ||
+        br_output_check("--roofline", p->outputs.roofline) != 0 ||
+        (p->outputs.roofline && strcmp(p->outputs.roofline, "-") == 0 &&
+         br_error_set("benchrun: --roofline expects a file name, not '-'") != 0)) {
         fprintf(stderr, "%s\n", br_error_get());
         return -1;
     }
@@ -274,6 +284,7 @@ int br_cmd_run(int argc, char **argv) {
         p->run.n_params = o.params.n;
         p->run.progress = !p->run.quiet && isatty(STDERR_FILENO);
         p->outputs.color = br_cli_use_color(STDOUT_FILENO);
+        p->outputs.energy = p->run.energy; /* what --energy measures, the table shows */
         p->before_measure = br_cli_signals_arm;
         br_outcome out;
         br_pipeline_run(&out, p);

@@ -119,14 +119,28 @@ typedef struct linked_sum {
     size_t n_lin;
     double kernel_ns;
     uint64_t first_start, last_end;
+    size_t other_context, other_stream;
+    uint32_t escaped_name;
 } linked_sum;
+
+/* Count op in *sum when it ran outside home (NULL: no check). */
+static void check_home(linked_sum *sum, const br_op_record *op, const br_op_home *home) {
+    if (!home || op->graph != 0)
+        return;
+    int other_context = home->has_context && op->context != home->context;
+    int other_stream = !other_context && home->has_stream && op->stream != home->stream;
+    sum->other_context += (size_t)other_context;
+    sum->other_stream += (size_t)other_stream;
+    if ((other_context || other_stream) && sum->escaped_name == UINT32_MAX)
+        sum->escaped_name = op->name;
+}
 
 /* Classify the operations (counted in *c); the well-formed ones of `tag`
  * into lin[] (room for n_ops) and summed into *sum. */
 static void link_ops(struct linked_op *lin, linked_sum *sum, br_attr_counts *c,
                      const br_op_record *ops, size_t n_ops, const struct link_key *keys,
-                     size_t n_keys, uint64_t tag) {
-    *sum = (linked_sum){0, 0.0, UINT64_MAX, 0};
+                     size_t n_keys, uint64_t tag, const br_op_home *home) {
+    *sum = (linked_sum){0, 0.0, UINT64_MAX, 0, 0, 0, UINT32_MAX};
     for (size_t i = 0; i < n_ops; i++) {
         const br_op_record *op = &ops[i];
         const struct link_key *k = find_link(keys, n_keys, op->correlation);
@@ -136,7 +150,9 @@ static void link_ops(struct linked_op *lin, linked_sum *sum, br_attr_counts *c,
             c->other++;
         } else if (op->end_ns < op->start_ns) {
             c->malformed++;
+            check_home(sum, op, home);
         } else {
+            check_home(sum, op, home);
             uint64_t dur = op->end_ns - op->start_ns;
             lin[sum->n_lin++] = (struct linked_op){op->name, (int)op->kind, op->start_ns, dur, i};
             sum->kernel_ns += (double)dur;
@@ -193,6 +209,12 @@ static int store_tally(br_sample_ops *out, const struct group *groups, size_t n_
 int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
                           size_t n_ops, const br_corr_link *links, size_t n_links, uint64_t tag,
                           size_t dropped) {
+    return br_activity_attribute_home(out, counts, ops, n_ops, links, n_links, tag, dropped, NULL);
+}
+
+int br_activity_attribute_home(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
+                               size_t n_ops, const br_corr_link *links, size_t n_links,
+                               uint64_t tag, size_t dropped, const br_op_home *home) {
     int rc = -1;
     struct link_key *keys = NULL;
     struct linked_op *lin = NULL;
@@ -216,7 +238,7 @@ int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_o
         }
     }
     linked_sum sum;
-    link_ops(lin, &sum, &c, ops, n_ops, keys, n_keys, tag);
+    link_ops(lin, &sum, &c, ops, n_ops, keys, n_keys, tag, home);
     long n_groups = 0;
     if (sum.n_lin && (n_groups = tally_groups(&groups, lin, sum.n_lin)) < 0)
         goto done;
@@ -226,6 +248,9 @@ int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_o
     out->span_ns = sum.n_lin ? (double)(sum.last_end - sum.first_start) : 0.0;
     out->n_ops = sum.n_lin;
     out->complete = dropped == 0 && c.malformed == 0;
+    out->n_other_context = sum.other_context;
+    out->n_other_stream = sum.other_stream;
+    out->escaped_name = sum.escaped_name;
     if (counts)
         *counts = c;
     rc = 0;

@@ -34,7 +34,20 @@ typedef struct br_op_record {
     uint32_t correlation; /* correlation id of the API call that enqueued it */
     uint64_t start_ns;    /* GPU start timestamp, ns (CUPTI's time base) */
     uint64_t end_ns;      /* GPU end timestamp, ns; a record with end < start is malformed */
+    uint32_t stream;      /* CUPTI's stream id (streamId: unique within a context) */
+    uint32_t context;     /* CUPTI's context id (contextId: unique within the process) */
+    uint32_t graph;       /* CUPTI's graphId: the CUDA graph that ran it; 0 outside graphs */
 } br_op_record;
+
+/* Where a sample's work belongs: the case's stream as CUPTI names it
+ * (cuptiGetStreamIdEx, cuptiGetContextId). An attributed operation that ran
+ * elsewhere escaped the CUDA events, which are recorded on that stream. */
+typedef struct br_op_home {
+    int has_context;  /* 1: check the context */
+    uint32_t context; /* the case stream's context id */
+    int has_stream;   /* 1: check the stream */
+    uint32_t stream;  /* the case stream's id */
+} br_op_home;
 
 /* CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: the API call with this
  * correlation id was made while `external` was pushed. */
@@ -58,6 +71,11 @@ typedef struct br_sample_ops {
     double span_ns;     /* latest end - earliest start over its operations, ns; 0 with none */
     size_t n_ops;       /* operations attributed */
     int complete;       /* 1: nothing was lost (no dropped or malformed record) */
+    size_t n_other_context; /* attributed operations in another context than home's */
+    size_t n_other_stream;  /* attributed operations in home's context (or any, when the
+                               context is not checked) on another stream than home's */
+    uint32_t escaped_name;  /* name index of the first (in record order) of those; UINT32_MAX
+                               when there is none */
     br_op_tally *tally; /* owned: per distinct (name, kind), in order of first start */
     size_t n_tally;
     size_t cap_tally;
@@ -86,6 +104,18 @@ typedef struct br_attr_counts {
 int br_activity_attribute(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
                           size_t n_ops, const br_corr_link *links, size_t n_links, uint64_t tag,
                           size_t dropped);
+
+/* br_activity_attribute, also counting the attributed operations that ran
+ * outside `home` (NULL: no check; the counts are then 0) into
+ * out->n_other_context and n_other_stream, and naming the first in
+ * out->escaped_name. Malformed operations are checked too (their work ran
+ * all the same). Operations of a CUDA graph (graph != 0) are not: a graph
+ * launched on the case's stream may run its nodes on streams of its own,
+ * and stream capture joins every stream it forks before the graph ends, so
+ * the events around the launch see all of it. Same contract otherwise. */
+int br_activity_attribute_home(br_sample_ops *out, br_attr_counts *counts, const br_op_record *ops,
+                               size_t n_ops, const br_corr_link *links, size_t n_links,
+                               uint64_t tag, size_t dropped, const br_op_home *home);
 
 /* Per-name accumulation over the kept samples of one measurement. */
 typedef struct br_breakdown {

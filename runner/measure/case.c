@@ -2,13 +2,16 @@
  * setup, one checked execution, the timed measurements, verify, teardown. */
 #include "case.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/error.h"
+#include "base/log.h"
 #include "base/util.h"
+#include "energy.h"
 #include "measure.h"
 #include "results/stats.h"
 #include "device.h"
@@ -284,6 +287,84 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     return rc;
 }
 
+/* The bursts of an energy window (energy.h): samples of `reps` executions
+ * without flush or hold, deferred (their CUPTI records resolved and
+ * discarded in groups, so none is left for a later sample). */
+typedef struct energy_ctx {
+    const br_case_ctx *ctx;
+    case_impl *ci;
+    size_t reps;
+    uint64_t tags[BR_GROUP_MAX];
+    size_t n_tags;
+    void *nvml;
+} energy_ctx;
+
+static int energy_drain(energy_ctx *e) {
+    const br_sample_ops *outs[BR_GROUP_MAX];
+    const char *const *names;
+    size_t n_names;
+    int rc = e->n_tags && e->ctx->ops->resolve
+                 ? e->ctx->ops->resolve(e->ctx->state, e->tags, e->n_tags, outs, &names, &n_names)
+                 : 0;
+    e->n_tags = 0;
+    return rc;
+}
+
+static int energy_burst(void *p, double *executions) {
+    energy_ctx *e = p;
+    const br_sample_opts o = {
+        .flush = BR_FLUSH_NONE, .reps = e->reps, .graph = e->reps > 1, .defer = 1};
+    br_sample smp;
+    if (e->ctx->ops->sample(e->ctx->state, &o, exec_run, e->ci, &smp) != 0)
+        return -1;
+    *executions += (double)e->reps;
+    if (smp.tag) {
+        e->tags[e->n_tags++] = smp.tag;
+        if (e->n_tags == BR_GROUP_MAX)
+            return energy_drain(e);
+    }
+    return 0;
+}
+
+static int energy_read(void *p, unsigned long long *mj) {
+    return br_energy_read_nvml(((energy_ctx *)p)->nvml, mj);
+}
+
+static double energy_now(void *p) {
+    (void)p;
+    return br_now_ns();
+}
+
+/* Energy per execution of case r into r->energy (energy.h), after its timed
+ * samples: bursts of about BR_ENERGY_STEP_NS by the headline median. A
+ * failure leaves r->energy absent and is said on the log (NVML's once per
+ * process); the case stays OK. */
+static void case_energy(br_case_result *r, const br_case_ctx *ctx, case_impl *ci) {
+    static int nvml_said;
+    const br_timing *t = r->batch.present ? &r->batch : &r->cold;
+    double exec_ns = t->n_samples ? br_stats_finite_median(t->samples, t->n_samples) : NAN;
+    energy_ctx e = {.ctx = ctx, .ci = ci};
+    if (!(exec_ns > 0.0))
+        return;
+    if (!(e.nvml = br_energy_nvml(ctx->energy_uuid))) {
+        if (!nvml_said++)
+            br_log(BR_LOG_WARN, "benchrun: energy: %s: no energy figures\n", br_error_get());
+        br_error_clear();
+        return;
+    }
+    double reps = floor(BR_ENERGY_STEP_NS / exec_ns);
+    e.reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
+    br_energy_probe probe = {energy_read, energy_now, energy_burst, &e};
+    br_worker_set_stage("energy");
+    int rc = br_energy_windows(&r->energy, &probe, BR_ENERGY_WINDOWS, BR_ENERGY_WINDOW_NS,
+                               BR_ENERGY_MAX_WAIT_NS);
+    if (energy_drain(&e) != 0 || rc != 0) {
+        br_log(BR_LOG_WARN, "benchrun: energy not measured: %s\n", br_error_get());
+        memset(&r->energy, 0, sizeof r->energy);
+        br_error_clear();
+    }
+}
+
 /* Check again after the last sample, so a kernel whose later executions
  * went wrong (state carried between runs) gets no figure either; then the
  * stats. Returns 0, or -1 with *r failed. */
@@ -336,9 +417,12 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
     };
     mp.cfg.hold = gpu && cfg->hold;
     double limit_mhz = mp.max_mhz * cfg->throttle;
-    if (case_check_once(r, ctx, &ci) == 0 && case_measure(r, ctx, &ci, &mp) == 0 &&
-        case_finish(r, &ci, limit_mhz) == 0)
-        r->status = BR_STATUS_OK;
+    if (case_check_once(r, ctx, &ci) == 0 && case_measure(r, ctx, &ci, &mp) == 0) {
+        if (gpu && ctx->energy_uuid)
+            case_energy(r, ctx, &ci);
+        if (case_finish(r, &ci, limit_mhz) == 0)
+            r->status = BR_STATUS_OK;
+    }
     if (r->status != BR_STATUS_OK) {
         br_timing_dispose(&r->cold);
         br_timing_dispose(&r->batch);

@@ -22,6 +22,8 @@ typedef struct br_case_ctx {
     void *state;             /* its open state; NULL: it could not be opened (error set) */
     br_clock clock;          /* the headline clock (GPU: resolved; host: monotonic) */
     double max_mhz;          /* the SM clock's maximum, MHz, for the throttle check; 0: none */
+    const char *energy_uuid; /* GPU cases: measure energy per execution through NVML on the
+                                device of this UUID (--energy; energy.h); NULL: do not */
 } br_case_ctx;
 
 /* What a case is: its parameters as the module sees them and how it is measured. */
@@ -45,7 +47,10 @@ typedef struct br_case_spec {
 uint64_t br_case_seed(const char *suite_name, const int64_t *values, size_t n_values);
 
 /* Run one case of kernel k and fill out->status, stage, message, cold and
- * batch (out->cold/batch are disposed unless the case is OK). Never fails
+ * batch (out->cold/batch are disposed unless the case is OK) and, when
+ * ctx->energy_uuid is set, out->energy after the timed samples (a case
+ * whose energy cannot be measured stays OK without it, said on the log).
+ * Never fails
  * as a whole: every failure is the case's (status BR_STATUS_FAILED, with the
  * stage and the module's first message or the error). Sets the worker's
  * stage (worker.h) as it goes. */

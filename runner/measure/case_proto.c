@@ -96,7 +96,8 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
     br_case_ctx ctx = {.ops = br_session_timer_ops(backend),
                        .state = br_session_timer(s, backend),
                        .clock = gpu ? s->gpu_clock : BR_CLOCK_MONOTONIC,
-                       .max_mhz = gpu ? s->device.sm_clock_khz / 1e3 : 0};
+                       .max_mhz = gpu ? s->device.sm_clock_khz / 1e3 : 0,
+                       .energy_uuid = gpu && s->opts.energy ? s->device.uuid : NULL};
     br_case_spec spec = {.param_names = names,
                          .values = r.params,
                          .n_params = suite->n_params,

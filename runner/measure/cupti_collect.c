@@ -13,6 +13,8 @@
 
 #include <pthread.h>
 
+#include <cuda.h>
+#include <cuda_runtime_api.h>
 #include <cupti.h>
 
 /* Itanium C++ ABI demangler (libstdc++'s libsupc++): a kernel's CUPTI name
@@ -58,6 +60,7 @@ static struct {
     name_key *keys;
     size_t n_keys, cap_keys;
     size_t dropped, late;
+    br_op_home home; /* the case's stream (br_cupti_set_home); nothing checked while unset */
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static int cupti_fail(const char *what, CUptiResult r) {
@@ -179,14 +182,15 @@ static const char *memcpy_name(uint8_t kind) {
     }
 }
 
-static int add_op(br_op_kind kind, uint32_t name, uint32_t corr, uint64_t start, uint64_t end) {
+static int add_op(br_op_kind kind, uint32_t name, uint32_t corr, uint64_t start, uint64_t end,
+                  uint32_t stream, uint32_t context, uint32_t graph) {
     if (name == UINT32_MAX)
         return -1;
     void *p = g.ops;
     if (grow(&p, &g.cap_ops, g.n_ops + 1, sizeof *g.ops) != 0)
         return -1;
     g.ops = p;
-    g.ops[g.n_ops++] = (br_op_record){kind, name, corr, start, end};
+    g.ops[g.n_ops++] = (br_op_record){kind, name, corr, start, end, stream, context, graph};
     return 0;
 }
 
@@ -200,18 +204,19 @@ static int parse(const pending *b) {
         case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
             const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
             rc = add_op(BR_OP_KERNEL, intern(k->name ? k->name : "?", NULL), k->correlationId,
-                        k->start, k->end);
+                        k->start, k->end, k->streamId, k->contextId, k->graphId);
             break;
         }
         case CUPTI_ACTIVITY_KIND_MEMCPY: {
             const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
             rc = add_op(BR_OP_MEMCPY, intern(NULL, memcpy_name(m->copyKind)), m->correlationId,
-                        m->start, m->end);
+                        m->start, m->end, m->streamId, m->contextId, m->graphId);
             break;
         }
         case CUPTI_ACTIVITY_KIND_MEMSET: {
             const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
-            rc = add_op(BR_OP_MEMSET, intern(NULL, "memset"), m->correlationId, m->start, m->end);
+            rc = add_op(BR_OP_MEMSET, intern(NULL, "memset"), m->correlationId, m->start, m->end,
+                        m->streamId, m->contextId, m->graphId);
             break;
         }
         case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
@@ -411,8 +416,9 @@ int br_cupti_collect(br_sample_ops *outs, const uint64_t *tags, size_t n) {
     bucket_sort(ops, g.ops, n_ops, sizeof *ops, op_bucket, n, op_at, fill);
     bucket_sort(links, g.links, n_links, sizeof *links, link_bucket, n, link_at, fill);
     for (size_t b = 0; b < n && rc == 0; b++)
-        rc = br_activity_attribute(&outs[b], NULL, ops + op_at[b], op_at[b + 1] - op_at[b],
-                                   links + link_at[b], link_at[b + 1] - link_at[b], tags[b], lost);
+        rc = br_activity_attribute_home(&outs[b], NULL, ops + op_at[b], op_at[b + 1] - op_at[b],
+                                        links + link_at[b], link_at[b + 1] - link_at[b], tags[b],
+                                        lost, &g.home);
     g.late += late;
 done:
     g.dropped += lost;
@@ -427,6 +433,30 @@ done:
     free(links);
     free(sorted);
     return rc;
+}
+
+int br_cupti_set_home(void *stream) {
+    g.home = (br_op_home){0};
+    uint32_t id = 0;
+    CUptiResult r = cuptiGetStreamIdEx(NULL, (CUstream)stream, 0, &id);
+    if (r != CUPTI_SUCCESS)
+        return cupti_fail("cuptiGetStreamIdEx", r);
+    g.home.has_stream = 1;
+    g.home.stream = id;
+    /* The stream's context through the driver's cuStreamGetCtx, reached
+     * from the runtime (benchrun does not link libcuda): without it only
+     * the stream is checked. */
+    CUresult (*get_ctx)(CUstream, CUcontext *) = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    CUcontext ctx = NULL;
+    if (cudaGetDriverEntryPointByVersion("cuStreamGetCtx", (void **)&get_ctx, 12000,
+                                         cudaEnableDefault, &found) == cudaSuccess &&
+        found == cudaDriverEntryPointSuccess && get_ctx && get_ctx((CUstream)stream, &ctx) == 0 &&
+        ctx && cuptiGetContextId(ctx, &id) == CUPTI_SUCCESS) {
+        g.home.has_context = 1;
+        g.home.context = id;
+    }
+    return 0;
 }
 
 const char *const *br_cupti_names(size_t *out_n) {
@@ -459,6 +489,10 @@ int br_cupti_collect(br_sample_ops *outs, const uint64_t *tags, size_t n) {
     (void)outs;
     (void)tags;
     (void)n;
+    return br_error_set("benchrun was built without CUPTI");
+}
+int br_cupti_set_home(void *stream) {
+    (void)stream;
     return br_error_set("benchrun was built without CUPTI");
 }
 const char *const *br_cupti_names(size_t *out_n) {

@@ -61,6 +61,16 @@ int br_cupti_pop(void);
  * out of memory). */
 int br_cupti_collect(br_sample_ops *outs, const uint64_t *tags, size_t n);
 
+/* The case's stream (a cudaStream_t): from now on br_cupti_collect counts
+ * the attributed operations that ran on another stream or in another
+ * context (br_sample_ops.n_other_stream, n_other_context; activity.h). The
+ * stream's id comes from cuptiGetStreamIdEx, its context's from
+ * cuptiGetContextId of the driver's cuStreamGetCtx (reached through
+ * cudaGetDriverEntryPointByVersion; when that fails only the stream is
+ * checked). Returns 0, or -1 with the error set (CUPTI could not name the
+ * stream: nothing is checked then). */
+int br_cupti_set_home(void *stream);
+
 /* The name table that br_op_record.name and br_op_tally.name index: kernel
  * names demangled (with __cxa_demangle), "memcpy HtoD", "memcpy DtoD", ...,
  * "memset". Borrowed; valid until br_cupti_stop; *out_n receives the count. */

@@ -91,6 +91,23 @@ static int push(br_timing *t, columns *c, double value, double mhz, double event
     return 0;
 }
 
+/* Add the operations of kept sample smp that ran outside the case's stream
+ * (activity.h) to out's counts, naming the first. Returns 0, or -1 with the
+ * error set (out of memory). */
+static int note_escapes(br_timing *out, const br_sample *smp) {
+    const br_sample_ops *o = smp->ops;
+    out->n_other_stream += o->n_other_stream;
+    out->n_other_context += o->n_other_context;
+    if (!out->escaped_op && o->n_other_stream + o->n_other_context > 0 &&
+        o->escaped_name != UINT32_MAX) {
+        const char *name =
+            o->escaped_name < smp->n_op_names ? smp->op_names[o->escaped_name] : "?";
+        if (!(out->escaped_op = br_strdup(name)))
+            return br_error_nomem();
+    }
+    return 0;
+}
+
 /* The state of one measurement that a kept sample updates. */
 typedef struct kept_ctx {
     br_timing *out;
@@ -136,6 +153,8 @@ static int consider(kept_ctx *k, const br_sample *smp) {
     double value = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns / reps : smp->ns / reps;
     double measured = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns : smp->ns;
     if (push(out, k->col, value, smp->sm_mhz, smp->ns / reps, smp->ops, k->reps) != 0)
+        return -1;
+    if (smp->ops && note_escapes(out, smp) != 0)
         return -1;
     if (smp->ops && smp->ops->complete) {
         if (br_breakdown_add(k->bd, smp->ops) != 0)

@@ -12,6 +12,7 @@
 #include "base/util.h"
 #include "compile/build.h"
 #include "case_proto.h"
+#include "energy.h"
 #include "device.h"
 #include "measure.h"
 #include "peak.h"
@@ -36,6 +37,12 @@ int br_session_open(br_session **out, const br_run_opts *opts) {
     }
     br_host_query(&s->host);
     s->gpu_clock = BR_CLOCK_EVENTS;
+    char why[512];
+    if (s->opts.energy && !br_energy_available(why, sizeof why)) {
+        /* Said once here, before any worker exists, and never asked again. */
+        br_log(BR_LOG_WARN, "benchrun: energy: NVML not available (%s): no energy figures\n", why);
+        s->opts.energy = 0;
+    }
     *out = s;
     return 0;
 }

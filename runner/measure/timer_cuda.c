@@ -28,6 +28,7 @@
 #include "cuda_check.h"
 #include "cupti_collect.h"
 #include "base/error.h"
+#include "base/log.h"
 #include "gpu_kernels.h"
 #include "nvtx.h"
 #include "timer.h"
@@ -130,6 +131,12 @@ static int cuda_open(void **out_state, const br_timer_cfg *cfg) {
         BR_CUDA(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking)) ||
         BR_CUDA(cudaEventCreate(&t->start)) || BR_CUDA(cudaEventCreate(&t->stop)))
         goto fail;
+    if (t->cupti && br_cupti_set_home(t->stream) != 0) {
+        /* Not fatal: the kernel clock stands; work off the stream goes unseen. */
+        br_log(BR_LOG_WARN, "benchrun: %s: work outside the case's stream cannot be detected\n",
+               br_error_get());
+        br_error_clear();
+    }
     /* Twice the L2 size, so that no line of the case's data survives. */
     t->flush_bytes = ((size_t)(l2 > 0 ? l2 : 64 << 20) * 2 + 15) & ~(size_t)15;
     if (BR_CUDA(cudaMalloc(&t->flush_buf, t->flush_bytes)) ||

@@ -40,6 +40,8 @@ typedef struct br_run_opts {
     size_t total_cases; /* cases of every job of the invocation, for the progress line and the
                            budget (0: each job counts its own) */
     int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
+    int energy;         /* 1: measure energy per execution of GPU cases (--energy;
+                           measure/energy.h) */
 } br_run_opts;
 
 #ifdef __cplusplus

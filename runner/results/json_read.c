@@ -391,6 +391,9 @@ static int load_timing_clocks(br_json_ctx *c, const json_t *o, br_timing *t, siz
                    load_sample_array(c, o, "span_ns", n, 0, &t->span_ns, &t->span_median_ns) ||
                    load_sample_array(c, o, "ops", n, 0, &t->ops, &t->ops_median) ||
                    br_json_get_count(c, o, "incomplete", &t->n_incomplete) ||
+                   br_json_get_count(c, o, "other_stream_ops", &t->n_other_stream) ||
+                   br_json_get_count(c, o, "other_context_ops", &t->n_other_context) ||
+                   br_json_get_dup(c, o, "escaped_op", OPT, &t->escaped_op) ||
                    load_breakdown(c, o, t)
                ? -1
                : 0;
@@ -508,6 +511,28 @@ static int load_timing_at(br_json_ctx *c, const json_t *o, const char *key, br_t
     return rc;
 }
 
+/* The case's "energy" (an object or null) into k->energy. */
+static int load_energy(br_json_ctx *c, const json_t *o, br_case_result *k) {
+    json_t *v;
+    if (br_json_get_container(c, o, "energy", OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    br_energy *e = &k->energy;
+    size_t old = br_json_push_key(c, "energy");
+    int rc = br_json_get_number(c, v, "j_per_exec", REQ, &e->j_per_exec) ||
+                     br_json_get_number(c, v, "watts", REQ, &e->watts) ||
+                     br_json_get_number(c, v, "spread", OPT, &e->spread) ||
+                     br_json_get_count(c, v, "windows", &e->windows) ||
+                     br_json_get_number(c, v, "window_ns", OPT, &e->window_ns) ||
+                     br_json_get_number(c, v, "executions", OPT, &e->executions)
+                 ? -1
+                 : 0;
+    br_json_pop(c, old);
+    e->present = rc == 0;
+    return rc;
+}
+
 /* The case's "params": every run param as an integer, nothing else. */
 static int load_case_params(br_json_ctx *c, const json_t *o, const br_run *r, br_case_result *k) {
     json_t *p;
@@ -596,7 +621,8 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
         memcpy(k->date, date, n + 1);
     }
     return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
-                   load_timing_at(c, o, "batch", &k->batch, rk->backend)
+                   load_timing_at(c, o, "batch", &k->batch, rk->backend) ||
+                   load_energy(c, o, k)
                ? -1
                : 0;
 }

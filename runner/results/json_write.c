@@ -16,7 +16,7 @@
  *    "shard": shard (only in a part of a sharded plan or their merge: shardinfo.h),
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
  *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
- *               "speedup", "verified", "commit", "date",
+ *               "speedup", "roofline", "energy", "verified", "commit", "date",
  *               "cold": timing | null, "batch": timing | null}],
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
  *
@@ -26,6 +26,19 @@
  * GFLOP/s; null when unknown or without a device. The device's
  * "peak_gflops_fp32" is its FP32 theoretical peak, GFLOP/s (device.h). Both
  * were added within schema 4 and are optional to readers.
+ *
+ * "roofline" (null unless the case is a verified GPU case with both "bytes"
+ * and "flops", in a run with a device; roofline.h): {"intensity_flop_per_byte"
+ * (flops / bytes), "bound": "memory" | "compute" | null, "attainable_gflops"
+ * (min(peak_gflops, intensity x bandwidth_gbps)), "roofline_pct" (100 gflops /
+ * attainable_gflops), "peak_gflops" (the FP32 peak it is placed against),
+ * "bandwidth_gbps" (the run's peak bandwidth, theoretical or measured as
+ * "peak" says)}. Derived, like "gbps": readers recompute it.
+ *
+ * "energy" (null unless measured: --energy on a GPU case; measure/energy.h):
+ * {"j_per_exec" (J), "watts" (W), "spread" (fraction), "windows",
+ * "window_ns", "executions" (per window), "gflop_per_j", "gb_per_j" (derived
+ * from flops and bytes; null without them)}.
  *
  * "gpu_clock" is the clock of the GPU cases' headline samples (a run whose
  * gpu_clock is unset reads as "events"); "clock_note" (string or null) says
@@ -44,7 +57,10 @@
  * "event_median_ns", "kernel_median_ns", "span_median_ns", "ops_median"
  * (medians of the finite entries of the arrays below; null when the array is
  * null or has none), "incomplete" (samples discarded because CUPTI lost
- * records in them), "event_ns", "kernel_ns", "span_ns", "ops": [one per kept
+ * records in them), "other_stream_ops", "other_context_ops" (operations of
+ * the kept samples on another stream or context than the case's: work the
+ * CUDA events do not see; null without CUPTI), "escaped_op" (the first such
+ * operation's name, or null), "event_ns", "kernel_ns", "span_ns", "ops": [one per kept
  * sample, per execution; null for a sample CUPTI lost records of] | null
  * (CUDA event time, kernel time, first start to last end, GPU operations;
  * see results.h), "breakdown": [{"name", "kind": "kernel" | "memcpy" |
@@ -80,6 +96,7 @@
 #include "base/error.h"
 #include "json_case.h"
 #include "json_text.h"
+#include "roofline.h"
 #include "shardinfo.h"
 
 static void put(br_json_builder *b, json_t *obj, const char *key, json_t *value) {
@@ -302,6 +319,11 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "span_median_ns", median_or_null(t->span_ns, t->span_median_ns));
     put(b, o, "ops_median", median_or_null(t->ops, t->ops_median));
     put(b, o, "incomplete", integer((long long)t->n_incomplete));
+    put(b, o, "other_stream_ops",
+        t->kernel_ns ? integer((long long)t->n_other_stream) : json_null());
+    put(b, o, "other_context_ops",
+        t->kernel_ns ? integer((long long)t->n_other_context) : json_null());
+    put(b, o, "escaped_op", str_or_null(t->escaped_op));
     put(b, o, "event_ns", reals_or_null(b, t->event_ns, n));
     put(b, o, "kernel_ns", reals_or_null(b, t->kernel_ns, n));
     put(b, o, "span_ns", reals_or_null(b, t->span_ns, n));
@@ -309,6 +331,43 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "breakdown", breakdown_json(b, t->breakdown, t->n_breakdown));
     if (t->run_medians && t->n_run_medians)
         put(b, o, "run_medians", reals(b, t->run_medians, t->n_run_medians));
+    return o;
+}
+
+/* The energy of case c (br_energy), or null when it was not measured. */
+static json_t *energy_json(br_json_builder *b, const br_case_result *c) {
+    const br_energy *e = &c->energy;
+    if (c->status != BR_STATUS_OK || !e->present)
+        return json_null();
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "j_per_exec", real(e->j_per_exec));
+    put(b, o, "watts", real(e->watts));
+    put(b, o, "spread", real(e->spread));
+    put(b, o, "windows", integer((long long)e->windows));
+    put(b, o, "window_ns", real(e->window_ns));
+    put(b, o, "executions", real(e->executions));
+    put(b, o, "gflop_per_j", real(br_energy_per_joule(c->flops, e)));
+    put(b, o, "gb_per_j", real(br_energy_per_joule(c->bytes, e)));
+    return o;
+}
+
+/* Where case c sits under run r's roofline (roofline.h), or null when it
+ * has no point (not a verified GPU case with both bytes and flops). */
+static json_t *roofline_json(br_json_builder *b, const br_run *r, const br_case_result *c) {
+    if (!br_roofline_applies(r, c))
+        return json_null();
+    br_roofline_point p = br_roofline_case(r, c);
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "intensity_flop_per_byte", real(p.intensity));
+    put(b, o, "bound", str_or_null(br_bound_name(p.bound)));
+    put(b, o, "attainable_gflops", real(p.attainable));
+    put(b, o, "roofline_pct", real(p.pct));
+    put(b, o, "peak_gflops", real(r->peak_gflops));
+    put(b, o, "bandwidth_gbps", real(r->peak_gbps));
     return o;
 }
 
@@ -338,6 +397,8 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "gflops", real(c->gflops));
     put(b, o, "pct_peak", real(c->pct_peak));
     put(b, o, "speedup", real(c->speedup));
+    put(b, o, "roofline", roofline_json(b, r, c));
+    put(b, o, "energy", energy_json(b, c));
     put(b, o, "verified",
         ok                                            ? json_true()
         : c->stage && strcmp(c->stage, "verify") == 0 ? json_false()

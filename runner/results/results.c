@@ -140,6 +140,13 @@ void br_run_derive(br_run *r) {
     free(ref);
 }
 
+double br_energy_per_joule(double amount, const br_energy *e) {
+    if (!e || !e->present || !isfinite(amount) || amount <= 0.0 || !isfinite(e->j_per_exec) ||
+        e->j_per_exec <= 0.0)
+        return NAN;
+    return amount / e->j_per_exec / 1e9;
+}
+
 /* Free t's samples and SM clocks and zero it; accepts NULL. */
 void br_timing_dispose(br_timing *t) {
     if (!t)
@@ -151,6 +158,7 @@ void br_timing_dispose(br_timing *t) {
     free(t->kernel_ns);
     free(t->span_ns);
     free(t->ops);
+    free(t->escaped_op);
     br_op_stats_free(t->breakdown, t->n_breakdown);
     memset(t, 0, sizeof *t);
 }
@@ -172,7 +180,10 @@ int br_timing_copy(br_timing *out, const br_timing *t) {
     out->run_medians = NULL;
     out->breakdown = NULL;
     out->n_breakdown = 0;
+    out->escaped_op = NULL;
     size_t n = t->n_samples;
+    if (t->escaped_op && !(out->escaped_op = br_strdup(t->escaped_op)))
+        goto fail;
     if (dup_doubles(&out->samples, t->samples, n) || dup_doubles(&out->sm_mhz, t->sm_mhz, n) ||
         dup_doubles(&out->event_ns, t->event_ns, n) ||
         dup_doubles(&out->kernel_ns, t->kernel_ns, n) ||

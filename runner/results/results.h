@@ -54,6 +54,13 @@ typedef struct br_timing {
      * finite); meaningful only when the array is not NULL. */
     double event_median_ns, kernel_median_ns, span_median_ns, ops_median;
     size_t n_incomplete;   /* kernel clock: samples discarded because CUPTI lost records in them */
+    /* Work that escapes the clock (CUPTI collected only): operations of the
+     * kept samples that ran on a stream other than the case's, or in another
+     * CUDA context; CUDA events on the case's stream do not see them (flag S,
+     * results/suspect.h). 0 without CUPTI (kernel_ns NULL). */
+    size_t n_other_stream;
+    size_t n_other_context;
+    char *escaped_op; /* owned; the name of the first such operation; NULL when none */
     br_op_stat *breakdown; /* owned; each distinct GPU operation (activity.h), by share; NULL
                               without CUPTI */
     size_t n_breakdown;
@@ -67,6 +74,25 @@ typedef struct br_timing {
 
 /* Most medians a baseline keeps per timing (br_timing.run_medians). */
 #define BR_RUN_MEDIANS_MAX 8
+
+/* Energy per execution of a GPU case, from NVML's total energy counter
+ * (measure/energy.h has the method): several windows of back-to-back
+ * executions, each at least BR_ENERGY_WINDOW_NS long and bounded by two
+ * updates of the counter. */
+typedef struct br_energy {
+    int present;       /* 1 when measured */
+    double j_per_exec; /* joules per execution, the median over the windows */
+    double watts;      /* mean power, W (J/s), the median over the windows */
+    double spread;     /* (max - min) / median of the windows' J per execution, a fraction */
+    size_t windows;    /* windows measured */
+    double window_ns;  /* mean length of a window, ns */
+    double executions; /* mean executions per window */
+} br_energy;
+
+/* Work per joule: `amount` (FLOP or bytes per execution) / e->j_per_exec /
+ * 1e9, i.e. GFLOP/J or GB/J; NAN when e is not present or either figure is
+ * not a positive number. Pure. */
+double br_energy_per_joule(double amount, const br_energy *e);
 
 typedef struct br_case_result {
     size_t kernel;   /* index into br_run.kernels */
@@ -90,6 +116,7 @@ typedef struct br_case_result {
                         100 gflops / br_run.peak_gflops (GFLOP/s metric); NAN otherwise */
     double speedup;  /* headline median of the suite's first kernel at the same params / this
                         one's; NAN when either has no time */
+    br_energy energy; /* GPU cases measured with --energy; present 0 otherwise */
 
     /* Where the case was measured when that differs from its run (a baseline
      * updated by a partial run keeps each case's own): the full commit SHA

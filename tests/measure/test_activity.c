@@ -22,7 +22,13 @@
 
 static br_op_record op(br_op_kind kind, uint32_t name, uint32_t corr, uint64_t start,
                        uint64_t end) {
-    return (br_op_record){kind, name, corr, start, end};
+    return (br_op_record){kind, name, corr, start, end, 7, 1, 0};
+}
+
+/* An operation on stream `stream` of context `context`. */
+static br_op_record op_on(uint32_t name, uint32_t corr, uint64_t start, uint64_t end,
+                          uint32_t stream, uint32_t context) {
+    return (br_op_record){BR_OP_KERNEL, name, corr, start, end, stream, context, 0};
 }
 
 /* Attribute, asserting success; counts are poisoned first so that every
@@ -863,4 +869,82 @@ Test(activity, dispose_accepts_null) {
     br_breakdown_dispose(&b);
     cr_expect_null(b.entries);
     cr_expect_null(s.tally);
+}
+
+/* ---- work outside the case's stream (flag S) --------------------------------- */
+
+/* The case's stream is 7 in context 1 (op() puts every operation there). */
+static const br_op_home home71 = {1, 1, 1, 7};
+
+Test(activity_home, operations_on_the_case_stream_are_not_counted) {
+    br_op_record ops[] = {op(BR_OP_KERNEL, 0, 10, 100, 200), op(BR_OP_MEMSET, 1, 11, 200, 250)};
+    br_corr_link links[] = {{10, TAG_A}, {11, TAG_A}};
+    br_sample_ops s = {0};
+    cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 2, links, 2, TAG_A, 0, &home71), 0);
+    cr_assert_eq(s.n_ops, 2);
+    cr_assert_eq(s.n_other_stream, 0);
+    cr_assert_eq(s.n_other_context, 0);
+    cr_assert_eq(s.escaped_name, UINT32_MAX);
+    br_sample_ops_dispose(&s);
+}
+
+Test(activity_home, another_stream_and_another_context_are_counted_apart) {
+    /* The sample launched kernel 3 on stream 9 (its own stream) twice and
+     * kernel 4 in context 2; kernel 5 of another sample on stream 9 and a
+     * helper (no link) on stream 12 are not the sample's. */
+    br_op_record ops[] = {
+        op_on(0, 10, 100, 200, 7, 1), op_on(3, 11, 110, 400, 9, 1), op_on(3, 12, 400, 700, 9, 1),
+        op_on(4, 13, 120, 150, 7, 2), op_on(5, 14, 120, 150, 9, 1), op_on(6, 15, 0, 50, 12, 1),
+    };
+    br_corr_link links[] = {{10, TAG_A}, {11, TAG_A}, {12, TAG_A}, {13, TAG_A}, {14, TAG_B}};
+    br_sample_ops s = {0};
+    br_attr_counts c;
+    cr_assert_eq(br_activity_attribute_home(&s, &c, ops, N_OF(ops), links, N_OF(links), TAG_A, 0,
+                                            &home71),
+                 0, "%s", br_error_get());
+    cr_assert_eq(s.n_ops, 4);
+    cr_assert_eq(s.n_other_stream, 2);
+    cr_assert_eq(s.n_other_context, 1, "context 2 counts as another context, not another stream");
+    cr_assert_eq(s.escaped_name, 3, "the first escaped operation in record order");
+    cr_assert_eq(c.excluded, 1);
+    cr_assert_eq(c.other, 1);
+    /* The kernel clock still counts the escaped work. */
+    cr_assert_float_eq(s.kernel_ns, 100.0 + 290.0 + 300.0 + 30.0, 1e-9);
+    br_sample_ops_dispose(&s);
+}
+
+Test(activity_home, without_a_context_only_the_stream_is_checked) {
+    br_op_record ops[] = {op_on(0, 10, 100, 200, 7, 2), op_on(1, 11, 100, 200, 8, 3)};
+    br_corr_link links[] = {{10, TAG_A}, {11, TAG_A}};
+    br_op_home stream_only = {0, 0, 1, 7};
+    br_sample_ops s = {0};
+    cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 2, links, 2, TAG_A, 0, &stream_only), 0);
+    cr_assert_eq(s.n_other_context, 0);
+    cr_assert_eq(s.n_other_stream, 1);
+    cr_assert_eq(s.escaped_name, 1);
+    br_sample_ops_dispose(&s);
+}
+
+Test(activity_home, no_home_checks_nothing_and_malformed_records_still_count) {
+    br_op_record ops[] = {op_on(0, 10, 300, 200, 9, 1)}; /* end < start, on stream 9 */
+    br_corr_link links[] = {{10, TAG_A}};
+    br_sample_ops s = {0};
+    cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 1, links, 1, TAG_A, 0, NULL), 0);
+    cr_assert_eq(s.n_other_stream + s.n_other_context, 0);
+    cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 1, links, 1, TAG_A, 0, &home71), 0);
+    cr_assert_eq(s.complete, 0);
+    cr_assert_eq(s.n_other_stream, 1, "a malformed record's work ran all the same");
+    br_sample_ops_dispose(&s);
+}
+
+Test(activity_home, graph_nodes_on_their_own_streams_are_not_counted) {
+    /* A graph launched on stream 7 ran its nodes on streams 20 and 21. */
+    br_op_record ops[] = {op_on(0, 10, 100, 200, 20, 1), op_on(0, 10, 200, 300, 21, 1)};
+    ops[0].graph = ops[1].graph = 5;
+    br_corr_link links[] = {{10, TAG_A}};
+    br_sample_ops s = {0};
+    cr_assert_eq(br_activity_attribute_home(&s, NULL, ops, 2, links, 1, TAG_A, 0, &home71), 0);
+    cr_assert_eq(s.n_ops, 2);
+    cr_assert_eq(s.n_other_stream + s.n_other_context, 0);
+    br_sample_ops_dispose(&s);
 }
