@@ -76,6 +76,10 @@ static const br_opt_spec run_opts[] = {
      "write --gbench with each sample as a repetition,\n"
      "plus mean/median/stddev/cv (compare.py's U test)",
      .flag_value = 1},
+    {BR_OPT_FLAG, "timing-report", 0, AT(p.timing_report), NULL,
+     "at the end, say where the run's wall time went: per phase\n"
+     "(compile, setup, warmup, samples, ...) and the slowest cases",
+     .flag_value = 1},
     {BR_OPT_VALUE, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
      "compile cache (default $XDG_CACHE_HOME/benchrun,\n"
      "else ~/.cache/benchrun)"},
