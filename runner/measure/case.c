@@ -265,11 +265,11 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
         if (rc == 0 && r->cold.n_samples > 0)
             mp->exec_ns = br_stats_finite_median(r->cold.samples, r->cold.n_samples);
     }
-    /* A kernel whose one execution fills a batch sample would be timed by
-     * the batch exactly as by the cold samples, less the flush: with the
+    /* A kernel of BR_BATCH_SKIP_NS or more would be timed by the batch as
+     * by the cold samples, less a flush that is lost in its time: with the
      * headline cold, the batch is not taken (measure.h). */
     int batch_adds = !(cfg->mode & BR_MODE_COLD) || cfg->headline == BR_MODE_BATCH ||
-                     !(mp->exec_ns >= BR_BATCH_TARGET_NS);
+                     !(mp->exec_ns >= BR_BATCH_SKIP_NS);
     if (rc == 0 && (cfg->mode & BR_MODE_BATCH) && batch_adds) {
         mp->batch = 1;
         br_error_clear();

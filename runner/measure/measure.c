@@ -98,8 +98,12 @@ br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
     if (s->n >= s->cfg.min_samples && s->n >= 6 && s->measured_ns >= s->cfg.min_time_ns) {
         if (s->ci_rel <= s->max_ci)
             return BR_STOP_CI;
-        if (noise_settled(s) && ci_out_of_reach(s, elapsed_ns))
-            return BR_STOP_PLATEAU;
+        if (ci_out_of_reach(s, elapsed_ns)) {
+            if (s->noise <= s->cfg.max_noise)
+                return BR_STOP_NOISE;
+            if (noise_settled(s))
+                return BR_STOP_PLATEAU;
+        }
     }
     if (s->n >= s->cfg.max_samples)
         return BR_STOP_MAX_SAMPLES;

@@ -12,12 +12,15 @@
  *                   max(median - low, high - median) <= max_ci x median,
  *                   where max_ci = cfg.max_noise / BR_CI_PER_NOISE (0.5% at
  *                   the default max_noise of 10%);
- *        "plateau"  the interval cannot get there in time: the noise
- *                   (stddev / mean) has settled (over the last
+ *      When the interval cannot get there in time (at the pace so far and
+ *      with the interval narrowing as 1/sqrt(n), reaching max_ci would take
+ *      longer than the timeout left: a long kernel with a few % of noise, or
+ *      samples made long by a flush):
+ *        "noise"    the relative standard deviation (stddev / mean) is at
+ *                   most cfg.max_noise (the rule before the interval);
+ *        "plateau"  the noise has settled above it: over the last
  *                   BR_PLATEAU_WINDOW samples its estimate moved by less than
- *                   BR_PLATEAU_TOL of its value) and, at the pace so far and
- *                   with the interval narrowing as 1/sqrt(n), reaching max_ci
- *                   would take longer than the timeout left;
+ *                   BR_PLATEAU_TOL of its value;
  *   2. "max_samples" cfg.max_samples samples are kept;
  *   3. "timeout"     cfg.timeout_ns of wall time has passed since sampling
  *                    began (checked after every sample, kept or not).
@@ -29,9 +32,8 @@
  * (nvbench/detail/stdrel_criterion.cxx) stops on the relative standard
  * deviation and a settled noise; its entropy criterion
  * (entropy_criterion.cxx) on a settled entropy of the sample histogram;
- * ours asks for what the report shows, the median, to be known to max_ci.
- * Files written before this rule may carry the stop reason "noise" (stddev /
- * mean under max_noise). */
+ * ours asks for what the report shows, the median, to be known to max_ci,
+ * and falls back to theirs only where that would outlast the timeout. */
 #ifndef BR_MEASURE_H
 #define BR_MEASURE_H
 
@@ -51,6 +53,12 @@ extern "C" {
 
 /* A batch sample lasts about this long (it sets the batch size), ns. */
 #define BR_BATCH_TARGET_NS 1e6
+/* With the headline cold, the batch of a kernel whose one execution takes
+ * this long or more is not taken, ns: its batch samples would be single
+ * executions, the cold samples without the flush, and what a flush changes
+ * (re-reading an L2 of 50 MB at 3 TB/s: about 17 us) is under 0.2% of it.
+ * Between BR_BATCH_TARGET_NS and this, a batch sample is one execution. */
+#define BR_BATCH_SKIP_NS 10e6
 /* Most executions in one batch sample when they run as a CUDA graph or on
  * the host, and when they are plain launches held behind the blocking kernel
  * (CUDA's launch queue holds about 1000 entries; past it a launch would wait

@@ -186,6 +186,19 @@ Test(measure, a_slow_steady_kernel_stops_after_six_samples) {
     br_timing_dispose(&t);
 }
 
+Test(measure, a_slow_noisy_kernel_falls_back_to_the_noise_rule) {
+    /* 100 ms samples with +-10% noise: +-0.5% would take hundreds of
+     * samples, far past the 3 s timeout; the noise (5.8%) is under
+     * max_noise, so it stops as soon as the interval is out of reach. */
+    fake f = {.value = noisy, .base = 100e6, .overhead_ns = 1e6};
+    br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.n_samples, 6);
+    br_timing_dispose(&t);
+}
+
 /* A trivial host kernel: 30-40 ns, quantised to 10 ns by the clock, with
  * a rare sample 100x longer (an interrupt): heavy-tailed, its relative
  * standard deviation stays above 100%. */
