@@ -103,7 +103,10 @@ static const br_opt_spec run_opts[] = {
     {BR_OPT_FN, "min-time", 0, AT(p.run.measure), "DUR", "at least DUR of measured time",
      br_cli_measure},
     {BR_OPT_FN, "max-noise", 0, AT(p.run.measure), "PCT",
-     "stop once the noise (stddev/mean) is under PCT, e.g. 0.5%", br_cli_measure},
+     "precision: stop once the median's 95% CI is within\n"
+     "+-PCT/20 (where that takes past the timeout: once\n"
+     "stddev/mean is under PCT), e.g. 10%",
+     br_cli_measure},
     {BR_OPT_FN, "timeout", 0, AT(p.run.measure), "DUR", "never sample one case for longer than DUR",
      br_cli_measure},
     {BR_OPT_FN, "watchdog", 0, AT(p.run.measure), "DUR",
