@@ -347,8 +347,9 @@ static int red_host_check(br_case *c, const float *x, int64_t n, int64_t sum, ui
     if (err != cudaSuccess)
         return c->api->fail(c, "reading the inputs back: %s", cudaGetErrorString(err));
     if (bad >= 0 || want != sum)
-        return c->api->fail(c, "the GPU input generator differs from the host's (n = %lld: first "
-                               "difference at %lld, sums %lld and %lld)",
+        return c->api->fail(c,
+                            "the GPU input generator differs from the host's (n = %lld: first "
+                            "difference at %lld, sums %lld and %lld)",
                             (long long)n, (long long)bad, (long long)sum, (long long)want);
     return 0;
 }

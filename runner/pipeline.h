@@ -19,12 +19,12 @@
 typedef struct br_pipeline_opts {
     const char *const *suites; /* suite files, in order */
     size_t n_suites;
-    br_run_opts run;    /* patterns, -p params, measurement overlay, jobs, cache dir, quiet */
-    br_gate_opts gate;  /* baseline options */
-    br_outputs outputs; /* files and the table */
-    int list;           /* --list: print the planned cases and stop */
-    int check;          /* benchrun check: prepare and build every suite (kernels compiled and
-                           resolved), count what a run would do, and stop before measuring */
+    br_run_opts run;     /* patterns, -p params, measurement overlay, jobs, cache dir, quiet */
+    br_gate_opts gate;   /* baseline options */
+    br_outputs outputs;  /* files and the table */
+    int list;            /* --list: print the planned cases and stop */
+    int check;           /* benchrun check: prepare and build every suite (kernels compiled and
+                            resolved), count what a run would do, and stop before measuring */
     br_shard_opts shard; /* --shard I/N, --shard-times: run one part of the plan (plan/shard.h) */
     int timing_report;   /* --timing-report: after the summary, where the wall time went
                             (reporters/timing_report.h), on stderr */

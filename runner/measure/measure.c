@@ -66,7 +66,10 @@ void br_stopper_add(br_stopper *s, double value, double measured_ns) {
         s->cap = nc;
     }
     s->values[s->n - 1] = value;
-    if (s->n >= s->ci_next)
+    /* Between updates the interval is of fewer samples: before it stops a
+     * run, it is made current (once: a stale one that met the target). */
+    int floors = s->n >= s->cfg.min_samples && s->measured_ns >= s->cfg.min_time_ns;
+    if (s->n >= s->ci_next || (floors && s->ci_rel <= s->max_ci && s->ci_n != s->n))
         update_ci(s);
 }
 

@@ -81,7 +81,9 @@ extern "C" {
 #define BR_CI_PER_NOISE 20.0
 /* The interval is recomputed after every sample up to this many samples,
  * then each time the count has grown by 1/BR_CI_EVERY (a sort each time:
- * O(log n) amortised per sample). */
+ * O(log n) amortised per sample), and once more before a stale interval
+ * that met the target stops the run: a "ci" stop is always on the interval
+ * of every kept sample. */
 #define BR_CI_DENSE 64
 #define BR_CI_EVERY 32
 
@@ -95,13 +97,13 @@ typedef struct br_stopper {
     double noise;                   /* stddev / mean of the kept samples (0 while n < 2) */
     double hist[BR_PLATEAU_WINDOW]; /* noise after each of the last samples (ring) */
     size_t hist_n;
-    double *values;  /* owned: the kept samples (sorted at each CI update) */
-    size_t cap;      /* of values */
-    size_t ci_next;  /* n at which the CI is next recomputed */
-    double ci_rel;   /* max(median - low, high - median) / median at the last update;
-                        INFINITY before the first (n < 6) */
-    size_t ci_n;     /* n at the last update */
-    int oom;         /* values could not grow: the CI stays where it was */
+    double *values; /* owned: the kept samples (sorted at each CI update) */
+    size_t cap;     /* of values */
+    size_t ci_next; /* n at which the CI is next recomputed */
+    double ci_rel;  /* max(median - low, high - median) / median at the last update;
+                       INFINITY before the first (n < 6) */
+    size_t ci_n;    /* n at the last update */
+    int oom;        /* values could not grow: the CI stays where it was */
 } br_stopper;
 
 /* Start a criterion for cfg (max_ci derived from cfg->max_noise). Owns

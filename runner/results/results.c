@@ -48,8 +48,8 @@ const char *const br_wall_phase_names[BR_WALL_PHASES] = {
     "start", "setup", "first_run", "verify", "warmup", "cold", "batch", "teardown", "other"};
 
 double *br_wall_phase_ptr(br_case_wall *w, size_t i) {
-    double *f[BR_WALL_PHASES] = {&w->start_ns,  &w->setup_ns, &w->first_run_ns,
-                                 &w->verify_ns, &w->warmup_ns, &w->cold_ns,
+    double *f[BR_WALL_PHASES] = {&w->start_ns,  &w->setup_ns,    &w->first_run_ns,
+                                 &w->verify_ns, &w->warmup_ns,   &w->cold_ns,
                                  &w->batch_ns,  &w->teardown_ns, &w->other_ns};
     return i < BR_WALL_PHASES ? f[i] : NULL;
 }

@@ -235,7 +235,8 @@ extern const br_name br_clock_names[];   /* "monotonic", "events", "kernel" */
 extern const br_name
     br_change_names[]; /* "same", "faster", "slower", "unknown", "new", "missing" */
 extern const br_name br_fail_on_names[]; /* "slower", "any-change", "never" */
-extern const br_name br_stop_names[];    /* "ci", "noise" (older files), "plateau", "timeout", "max_samples" */
+/* "ci", "noise" (files before the CI rule), "plateau", "timeout", "max_samples" */
+extern const br_name br_stop_names[];
 extern const br_name br_op_kind_names[]; /* "kernel", "memcpy", "memset" */
 
 /* Each enum's name as reports write it (static), through its table; a

@@ -220,6 +220,7 @@ Test(measure, a_trivial_heavy_tailed_case_stops_quickly_on_its_median) {
     br_stats s;
     cr_assert_eq(br_stats_compute(&s, t.samples, t.n_samples), 0);
     cr_assert_eq(s.median, 30);
+    cr_assert_leq(ci_rel(&t), 0.10 / BR_CI_PER_NOISE, "the CI of every kept sample");
     br_timing_dispose(&t);
 }
 
