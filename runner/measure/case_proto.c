@@ -263,8 +263,9 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
             r->cold = got.cold;
             r->batch = got.batch;
             r->wall = got.wall;
-            /* The timer of a reused worker is open: no start. */
-            r->wall.start_ns = fresh ? r->wall.start_ns + fork_ns : 0;
+            /* The worker's timer opening (its first case of the backend)
+             * and, for a fresh worker, its fork. */
+            r->wall.start_ns += fork_ns;
             got.stage = got.message = NULL;
             memset(&got.cold, 0, sizeof got.cold);
             memset(&got.batch, 0, sizeof got.batch);

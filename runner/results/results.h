@@ -76,8 +76,9 @@ typedef struct br_timing {
  * for a case never sent to a worker (skipped, failed to compile). */
 typedef struct br_case_wall {
     int present;
-    double start_ns;     /* a fresh worker: its fork and the backend's timer opened (a GPU: the
-                            CUDA context, CUPTI); 0 when the case reused a healthy worker */
+    double start_ns;     /* a fresh worker's fork, and the backend's timer opened by the
+                            worker's first case of that backend (a GPU: the CUDA context,
+                            CUPTI); about 0 for a case that reused a healthy worker */
     double setup_ns;     /* the module's setup: allocations, inputs, a reference computed there */
     double first_run_ns; /* the one execution checked before anything is timed */
     double verify_ns;    /* both verifications (after the first run and after the samples) */
