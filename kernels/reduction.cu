@@ -10,7 +10,11 @@
  *   reduce_cub    cub::DeviceReduce::Sum
  *
  * Parameter: n (int64, >= 1). Inputs, reference and tolerance come from
- * reduction_common.h (shared with reduction_cpu.c).
+ * reduction_common.h (shared with reduction_cpu.c); the inputs are
+ * generated on the GPU (red_fill_kernel: the same values as the host's
+ * br_red_fill, checked value by value for n <= 2^16) with their exact sum,
+ * computed once per input (n, seed) in a worker and kept for the other
+ * kernels at the same n.
  *
  * One run is one launch and leaves no state behind. The atomic kernels use the
  * "last block" pattern (CUDA sample threadFenceReduction): each block adds its
@@ -243,29 +247,143 @@ static cudaError_t red_cub_sum(void *temp, size_t *temp_bytes, const float *x, f
     return cub::DeviceReduce::Sum(temp, *temp_bytes, x, out, n, stream);
 }
 
-/* Generate the inputs on the host in chunks and copy them to x on the case's
- * stream; returns 0 and sets s->ref, or fails. */
-static int red_upload(br_case *c, red_state *s, float *x, cudaStream_t stream) {
-    const int64_t chunk = (int64_t)1 << 22; /* 16 MiB of floats; a multiple of 8 */
-    const int64_t len = s->n < chunk ? s->n : chunk;
-    float *h = (float *)malloc((size_t)len * sizeof(float));
-    if (!h)
-        return c->api->fail(c, "out of host memory for a %lld-value input chunk", (long long)len);
-    uint64_t rng = c->api->seed(c);
-    int64_t sum = 0;
-    for (int64_t i = 0; i < s->n; i += chunk) {
-        const int64_t m = s->n - i < chunk ? s->n - i : chunk;
-        sum += br_red_fill(h, m, &rng);
-        /* From pageable memory this returns once h has been staged, so h can
-         * be refilled at once. */
-        cudaError_t err =
-            cudaMemcpyAsync(x + i, h, (size_t)m * sizeof(float), cudaMemcpyHostToDevice, stream);
-        if (err != cudaSuccess) {
-            free(h);
-            return c->api->fail(c, "cudaMemcpyAsync of the inputs: %s", cudaGetErrorString(err));
+/* ---- inputs, generated on the GPU ------------------------------------- */
+
+/* br_splitmix64 (benchrun_kernel.h) is a counter: its j-th draw (from 0)
+ * from state s is the mix of s + (j + 1) * golden, so every thread can make
+ * its own draws and the values are those br_red_fill (reduction_common.h)
+ * makes on the host, draw j giving x[8j .. 8j + 8). */
+__device__ __forceinline__ uint64_t red_draw(uint64_t seed, uint64_t j) {
+    uint64_t z = seed + (j + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* x[0..n) as br_red_fill makes it from seed; with sum not NULL, the exact
+ * sum of the values in units of 1/64 added into *sum (as two's complement:
+ * unsigned adds of signed partial sums). */
+__global__ void __launch_bounds__(RED_BLOCK)
+    red_fill_kernel(float *__restrict__ x, int64_t n, uint64_t seed, unsigned long long *sum) {
+    const int64_t draws = (n + 7) / 8;
+    long long part = 0;
+    for (int64_t j = (int64_t)blockIdx.x * RED_BLOCK + threadIdx.x; j < draws;
+         j += (int64_t)gridDim.x * RED_BLOCK) {
+        const uint64_t bits = red_draw(seed, (uint64_t)j);
+        const int64_t i0 = 8 * j;
+#pragma unroll
+        for (int b = 0; b < 8; b++) {
+            if (i0 + b < n) {
+                const int32_t k = br_red_k(bits >> (8 * b));
+                x[i0 + b] = (float)k * (1.0f / 64.0f);
+                part += k;
+            }
         }
     }
+    if (!sum)
+        return;
+    __shared__ long long s[RED_BLOCK];
+    s[threadIdx.x] = part;
+    __syncthreads();
+#pragma unroll
+    for (unsigned int w = RED_BLOCK / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w)
+            s[threadIdx.x] += s[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        atomicAdd(sum, (unsigned long long)s[0]);
+}
+
+/* The reference of each input made in this process, so that the kernels
+ * sharing an input (same n, same seed: the same parameters) compute it once:
+ * the module stays loaded in the worker from case to case. */
+#define RED_REF_CACHE 32
+static struct {
+    int64_t n;
+    uint64_t seed;
+    int64_t sum; /* exact sum, units of 1/64 */
+} red_refs[RED_REF_CACHE];
+static size_t red_n_refs;
+
+static int red_ref_find(int64_t n, uint64_t seed, int64_t *sum) {
+    for (size_t i = 0; i < red_n_refs && i < RED_REF_CACHE; i++) {
+        if (red_refs[i].n == n && red_refs[i].seed == seed) {
+            *sum = red_refs[i].sum;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void red_ref_keep(int64_t n, uint64_t seed, int64_t sum) {
+    size_t i = red_n_refs++ % RED_REF_CACHE; /* the oldest goes first */
+    red_refs[i].n = n;
+    red_refs[i].seed = seed;
+    red_refs[i].sum = sum;
+}
+
+/* Up to this many values the first generation of an input is checked
+ * against the host's br_red_fill, value by value: the GPU generator must
+ * give the CPU module's inputs. */
+#define RED_HOST_CHECK_MAX ((int64_t)1 << 16)
+
+static int red_host_check(br_case *c, const float *x, int64_t n, int64_t sum, uint64_t seed,
+                          cudaStream_t stream) {
+    float *h = (float *)malloc((size_t)n * sizeof(float) * 2);
+    if (!h)
+        return c->api->fail(c, "out of host memory for the input check");
+    uint64_t rng = seed;
+    const int64_t want = br_red_fill(h, n, &rng);
+    cudaError_t err =
+        cudaMemcpyAsync(h + n, x, (size_t)n * sizeof(float), cudaMemcpyDeviceToHost, stream);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(stream);
+    int64_t bad = -1;
+    for (int64_t i = 0; err == cudaSuccess && i < n && bad < 0; i++)
+        if (h[i] != h[n + i])
+            bad = i;
     free(h);
+    if (err != cudaSuccess)
+        return c->api->fail(c, "reading the inputs back: %s", cudaGetErrorString(err));
+    if (bad >= 0 || want != sum)
+        return c->api->fail(c,
+                            "the GPU input generator differs from the host's (n = %lld: first "
+                            "difference at %lld, sums %lld and %lld)",
+                            (long long)n, (long long)bad, (long long)sum, (long long)want);
+    return 0;
+}
+
+/* Generate the inputs into x on the GPU and set s->ref: from the cache, or
+ * summed while generating (then checked against the host for small n).
+ * Returns 0, or fails. */
+static int red_generate(br_case *c, red_state *s, float *x, cudaStream_t stream) {
+    const uint64_t seed = c->api->seed(c);
+    int64_t sum = 0;
+    const int cached = red_ref_find(s->n, seed, &sum);
+    unsigned long long *dsum = NULL;
+    if (!cached) {
+        dsum = (unsigned long long *)c->api->alloc(c, sizeof *dsum, BR_MEM_DEVICE);
+        if (!dsum)
+            return -1;
+        BR_CUDA_TRY(c, cudaMemsetAsync(dsum, 0, sizeof *dsum, stream));
+    }
+    const int64_t draws = (s->n + 7) / 8;
+    int64_t grid = (draws + RED_BLOCK - 1) / RED_BLOCK;
+    if (grid > 4096)
+        grid = 4096; /* grid-stride beyond: enough blocks to fill any GPU */
+    red_fill_kernel<<<(unsigned int)grid, RED_BLOCK, 0, stream>>>(x, s->n, seed, dsum);
+    if (br_cuda_launched(c, "red_fill_kernel") != 0)
+        return -1;
+    if (!cached) {
+        unsigned long long u = 0;
+        BR_CUDA_TRY(c, cudaMemcpyAsync(&u, dsum, sizeof u, cudaMemcpyDeviceToHost, stream));
+        BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+        sum = (int64_t)u;
+        if (s->n <= RED_HOST_CHECK_MAX && red_host_check(c, x, s->n, sum, seed, stream) != 0)
+            return -1;
+        red_ref_keep(s->n, seed, sum);
+    }
     s->ref = (double)sum / 64.0;
     return 0;
 }
@@ -285,7 +403,7 @@ static int red_setup(br_case *c, red_kind kind) {
     if (!x || !s->ctl)
         return -1; /* the runner recorded the error */
     s->x = x;
-    if (red_upload(c, s, x, stream) != 0)
+    if (red_generate(c, s, x, stream) != 0)
         return -1;
     /* acc = 0 and count = 0 once, here; out = NaN (all ones) until a run. */
     BR_CUDA_TRY(c, cudaMemsetAsync(s->ctl, 0, sizeof(red_ctl), stream));

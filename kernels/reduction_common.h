@@ -22,7 +22,14 @@
  * bit 7 the sign, bits 0-5 the magnitude minus one). Filling a buffer in
  * chunks gives the same values as filling it at once as long as every chunk
  * but the last has a length that is a multiple of 8. */
-static inline int32_t br_red_k(uint64_t byte) {
+/* br_red_k also runs on the GPU (reduction.cu generates the inputs there). */
+#ifdef __CUDACC__
+#define BR_RED_HD __host__ __device__
+#else
+#define BR_RED_HD
+#endif
+
+static inline BR_RED_HD int32_t br_red_k(uint64_t byte) {
     int32_t k = (int32_t)(byte & 63u) + 1;
     int32_t neg = -(int32_t)((byte >> 7) & 1u); /* 0 or -1 */
     return (k ^ neg) - neg;                     /* k or -k, without a branch */

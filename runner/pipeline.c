@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "plan/plan.h"
 #include "results/baseline.h"
+#include "reporters/timing_report.h"
 
 enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
 
@@ -136,21 +137,32 @@ static int build_and_execute(pipeline *p) {
         return -1;
     }
     size_t n_built = 0;
+    double *build_ns = calloc(p->n_jobs ? p->n_jobs : 1, sizeof *build_ns);
+    if (!build_ns) {
+        br_log(BR_LOG_ERROR, "benchrun: out of memory\n");
+        return -1;
+    }
     for (; n_built < p->n_jobs && !br_stop_signal(); n_built++) {
+        double t0 = br_now_ns();
         if (br_session_build_job(p->session, &p->jobs[n_built]) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
+            free(build_ns);
             return -1;
         }
+        build_ns[n_built] = br_now_ns() - t0;
     }
     for (size_t i = 0; i < n_built; i++) {
         if (br_job_execute(&p->runs[i], &p->jobs[i], p->session) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
+            free(build_ns);
             return -1;
         }
+        p->runs[i].compile_ns = build_ns[i];
         p->runs[i].shard = p->jobs[i].shard; /* --shard: the part's record moves to its run */
         p->jobs[i].shard = NULL;
         p->run_ptrs[p->n_runs++] = &p->runs[i];
     }
+    free(build_ns);
     return 0;
 }
 
@@ -259,12 +271,30 @@ static void pipeline_dispose(pipeline *p) {
     free(p->jobs);
 }
 
+/* --timing-report: rendered into memory, said through the log. */
+static void timing_report(const pipeline *p, const br_timing_invocation *inv) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return;
+    int rc = br_timing_report_write(f, p->run_ptrs, p->n_runs, inv);
+    if (fclose(f) == 0 && rc == 0)
+        br_log(BR_LOG_NOTE, "%s", text);
+    else
+        br_log(BR_LOG_ERROR, "benchrun: cannot write the timing report: %s\n", br_error_get());
+    free(text);
+}
+
 int br_pipeline_run(br_outcome *out, const br_pipeline_opts *o) {
     memset(out, 0, sizeof *out);
     pipeline p = {.o = o, .ro = o->run};
     int rc = -1;
+    br_timing_invocation inv = {0};
+    double t_start = br_now_ns();
     if (prepare_all(&p) != 0)
         goto done;
+    inv.prepare_ns = br_now_ns() - t_start;
     if (o->list) {
         list_all(&p);
         out->listed = 1;
@@ -280,11 +310,16 @@ int br_pipeline_run(br_outcome *out, const br_pipeline_opts *o) {
     if (build_and_execute(&p) != 0)
         goto done;
     out->stopped = br_stop_signal(); /* what the outputs say, and the exit status */
+    double t_out = br_now_ns();
     gate_all(out, &p);
     if (br_outputs_write(&o->outputs, p.run_ptrs, p.n_runs, p.ro.quiet) != 0)
         out->write_failed = 1;
     save_all(out, &p);
+    inv.outputs_ns = br_now_ns() - t_out;
     summarize(out, &p);
+    inv.total_ns = br_now_ns() - t_start;
+    if (o->timing_report)
+        timing_report(&p, &inv);
     rc = 0;
 done:
     out->error = rc != 0;

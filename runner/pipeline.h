@@ -19,13 +19,15 @@
 typedef struct br_pipeline_opts {
     const char *const *suites; /* suite files, in order */
     size_t n_suites;
-    br_run_opts run;    /* patterns, -p params, measurement overlay, jobs, cache dir, quiet */
-    br_gate_opts gate;  /* baseline options */
-    br_outputs outputs; /* files and the table */
-    int list;           /* --list: print the planned cases and stop */
-    int check;          /* benchrun check: prepare and build every suite (kernels compiled and
-                           resolved), count what a run would do, and stop before measuring */
+    br_run_opts run;     /* patterns, -p params, measurement overlay, jobs, cache dir, quiet */
+    br_gate_opts gate;   /* baseline options */
+    br_outputs outputs;  /* files and the table */
+    int list;            /* --list: print the planned cases and stop */
+    int check;           /* benchrun check: prepare and build every suite (kernels compiled and
+                            resolved), count what a run would do, and stop before measuring */
     br_shard_opts shard; /* --shard I/N, --shard-times: run one part of the plan (plan/shard.h) */
+    int timing_report;   /* --timing-report: after the summary, where the wall time went
+                            (reporters/timing_report.h), on stderr */
     /* Called (when not NULL) once every suite is prepared, before the
      * session opens: the command line installs its signal handlers. */
     void (*before_measure)(void);
@@ -50,7 +52,8 @@ typedef struct br_outcome {
  * print the plan and stop for o->list, build every suite and stop for
  * o->check (compiler diagnostics through br_log), else build every suite, execute,
  * compare with the baselines, write every output and save the baselines,
- * then the summary line on stderr (unless quiet). Fills *out (zeroed
+ * then the summary line on stderr (unless quiet) and, for o->timing_report,
+ * the timing report. Fills *out (zeroed
  * first). Returns 0, or -1 when out->error was set (the message is on
  * stderr). */
 int br_pipeline_run(br_outcome *out, const br_pipeline_opts *o);

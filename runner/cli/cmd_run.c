@@ -83,6 +83,10 @@ static const br_opt_spec run_opts[] = {
      "also measure energy per execution of GPU cases through\n"
      "NVML (about 3.5 s more per case) and show it in the table",
      .flag_value = 1},
+    {BR_OPT_FLAG, "timing-report", 0, AT(p.timing_report), NULL,
+     "at the end, say where the run's wall time went: per phase\n"
+     "(compile, setup, warmup, samples, ...) and the slowest cases",
+     .flag_value = 1},
     {BR_OPT_VALUE, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
      "compile cache (default $XDG_CACHE_HOME/benchrun,\n"
      "else ~/.cache/benchrun)"},
@@ -106,7 +110,10 @@ static const br_opt_spec run_opts[] = {
     {BR_OPT_FN, "min-time", 0, AT(p.run.measure), "DUR", "at least DUR of measured time",
      br_cli_measure},
     {BR_OPT_FN, "max-noise", 0, AT(p.run.measure), "PCT",
-     "stop once the noise (stddev/mean) is under PCT, e.g. 0.5%", br_cli_measure},
+     "precision: stop once the median's 95% CI is within\n"
+     "+-PCT/20 (where that takes past the timeout: once\n"
+     "stddev/mean is under PCT), e.g. 10%",
+     br_cli_measure},
     {BR_OPT_FN, "timeout", 0, AT(p.run.measure), "DUR", "never sample one case for longer than DUR",
      br_cli_measure},
     {BR_OPT_FN, "watchdog", 0, AT(p.run.measure), "DUR",

@@ -204,7 +204,10 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
     const br_sample_opts once = {.flush = BR_FLUSH_NONE, .reps = 1};
     br_error_clear();
     br_worker_set_stage("setup");
-    if (k->setup && k->setup(&ci->c) != 0) {
+    double t0 = br_now_ns();
+    int setup_rc = k->setup ? k->setup(&ci->c) : 0;
+    r->wall.setup_ns = br_now_ns() - t0;
+    if (setup_rc != 0) {
         set_failed(r, "setup", ci);
         return -1;
     }
@@ -216,12 +219,18 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
     }
     br_error_clear();
     br_worker_set_stage("run");
-    if (ctx->ops->sample(ctx->state, &once, exec_run, ci, &smp) != 0) {
+    t0 = br_now_ns();
+    int run_rc = ctx->ops->sample(ctx->state, &once, exec_run, ci, &smp);
+    r->wall.first_run_ns = br_now_ns() - t0;
+    if (run_rc != 0) {
         set_failed(r, "run", ci);
         return -1;
     }
     br_worker_set_stage("verify");
-    if (k->verify(&ci->c) != 0) {
+    t0 = br_now_ns();
+    int verify_rc = k->verify(&ci->c);
+    r->wall.verify_ns += br_now_ns() - t0;
+    if (verify_rc != 0) {
         if (!ci->message[0])
             api_fail(&ci->c, "verify returned an error without a message");
         set_failed(r, "verify", ci);
@@ -273,8 +282,16 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
         }
         /* The clock is warm now: the batch needs only its own first batch. */
         mp->warmup_ns = 0;
+        mp->prewarm_ns = 0;
+        if (rc == 0 && r->cold.n_samples > 0)
+            mp->exec_ns = br_stats_finite_median(r->cold.samples, r->cold.n_samples);
     }
-    if (rc == 0 && (cfg->mode & BR_MODE_BATCH)) {
+    /* A kernel of BR_BATCH_SKIP_NS or more would be timed by the batch as
+     * by the cold samples, less a flush that is lost in its time: with the
+     * headline cold, the batch is not taken (measure.h). */
+    int batch_adds = !(cfg->mode & BR_MODE_COLD) || cfg->headline == BR_MODE_BATCH ||
+                     !(mp->exec_ns >= BR_BATCH_SKIP_NS);
+    if (rc == 0 && (cfg->mode & BR_MODE_BATCH) && batch_adds) {
         mp->batch = 1;
         br_error_clear();
         if (measure_one(&r->batch, ctx, ci, mp) != 0) {
@@ -370,7 +387,10 @@ static void case_energy(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
  * stats. Returns 0, or -1 with *r failed. */
 static int case_finish(br_case_result *r, case_impl *ci, double limit_mhz) {
     br_worker_set_stage("verify");
-    if (ci->k->verify(&ci->c) != 0) {
+    double t0 = br_now_ns();
+    int verify_rc = ci->k->verify(&ci->c);
+    r->wall.verify_ns += br_now_ns() - t0;
+    if (verify_rc != 0) {
         char first[sizeof ci->message];
         snprintf(first, sizeof first, "%s", ci->message[0] ? ci->message : "verify failed");
         snprintf(ci->message, sizeof ci->message, "after %zu timed executions: %.900s",
@@ -417,17 +437,29 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
     };
     mp.cfg.hold = gpu && cfg->hold;
     double limit_mhz = mp.max_mhz * cfg->throttle;
-    if (case_check_once(r, ctx, &ci) == 0 && case_measure(r, ctx, &ci, &mp) == 0) {
-        if (gpu && ctx->energy_uuid)
-            case_energy(r, ctx, &ci);
-        if (case_finish(r, &ci, limit_mhz) == 0)
-            r->status = BR_STATUS_OK;
+    r->wall.present = 1;
+    if (case_check_once(r, ctx, &ci) == 0) {
+        mp.prewarm_ns = r->wall.first_run_ns;
+        if (case_measure(r, ctx, &ci, &mp) == 0) {
+            if (gpu && ctx->energy_uuid)
+                case_energy(r, ctx, &ci); /* after the samples: in the wall's `other` */
+            if (case_finish(r, &ci, limit_mhz) == 0)
+                r->status = BR_STATUS_OK;
+        }
+    }
+    const br_timing *t[] = {&r->cold, &r->batch};
+    for (size_t m = 0; m < 2; m++) {
+        if (t[m]->present) {
+            r->wall.warmup_ns += t[m]->warmup_ns;
+            *(m ? &r->wall.batch_ns : &r->wall.cold_ns) += t[m]->measure_ns;
+        }
     }
     if (r->status != BR_STATUS_OK) {
         br_timing_dispose(&r->cold);
         br_timing_dispose(&r->batch);
     }
     br_worker_set_stage("teardown");
+    double t0 = br_now_ns();
     if (ctx->ops->end_case)
         ctx->ops->end_case(ctx->state);
     if (k->teardown)
@@ -435,4 +467,5 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
     free_allocs(&ci);
     if (ctx->ops->clear_error)
         ctx->ops->clear_error(ctx->state); /* so the next case starts clean */
+    r->wall.teardown_ns = br_now_ns() - t0;
 }

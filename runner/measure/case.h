@@ -52,8 +52,9 @@ uint64_t br_case_seed(const char *suite_name, const int64_t *values, size_t n_va
  * whose energy cannot be measured stays OK without it, said on the log).
  * Never fails
  * as a whole: every failure is the case's (status BR_STATUS_FAILED, with the
- * stage and the module's first message or the error). Sets the worker's
- * stage (worker.h) as it goes. */
+ * stage and the module's first message or the error). Fills out->wall's
+ * phases from setup to teardown (start, other and total are the caller's).
+ * Sets the worker's stage (worker.h) as it goes. */
 void br_case_run(br_case_result *out, const br_case_ctx *ctx, const br_kernel *k,
                  const br_case_spec *spec);
 

@@ -93,8 +93,12 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
         names[p] = suite->params[p].name;
     br_backend backend = br_kernel_ref_backend(ref);
     int gpu = backend == BR_BACKEND_GPU;
+    /* A fresh worker opens the backend's timer (CUDA context, CUPTI) here. */
+    double t0 = br_now_ns();
+    void *timer = br_session_timer(s, backend);
+    double open_ns = br_now_ns() - t0;
     br_case_ctx ctx = {.ops = br_session_timer_ops(backend),
-                       .state = br_session_timer(s, backend),
+                       .state = timer,
                        .clock = gpu ? s->gpu_clock : BR_CLOCK_MONOTONIC,
                        .max_mhz = gpu ? s->device.sm_clock_khz / 1e3 : 0,
                        .energy_uuid = gpu && s->opts.energy ? s->device.uuid : NULL};
@@ -112,6 +116,8 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
         spec.nvtx_label = label;
     }
     br_case_run(&r, &ctx, ref->k, &spec);
+    r.wall.present = 1;
+    r.wall.start_ns = open_ns;
     free(names);
     int rc = r.status == BR_STATUS_OK ? 0 : 1;
     if (br_case_encode(text, len, &r, backend) != 0)
@@ -254,6 +260,12 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
     double limit = modes * (warmup_ns + cfg->timeout_ns) + suite->watchdog_ns;
     char *text = NULL;
     size_t len = 0;
+    /* A worker started for this case: its fork counts as the case's start. */
+    double t0 = br_now_ns();
+    int fresh = !br_worker_alive(s->worker);
+    if (fresh && session_worker(s) != 0)
+        fresh = 0; /* call_worker reports it */
+    double fork_ns = fresh ? br_now_ns() - t0 : 0;
     br_worker_result wr = call_worker(s, &q, limit, &text, &len);
     if (wr == BR_WORKER_STOPPED) {
         br_session_drop_worker(s);
@@ -267,6 +279,10 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
             r->message = got.message;
             r->cold = got.cold;
             r->batch = got.batch;
+            r->wall = got.wall;
+            /* The worker's timer opening (its first case of the backend)
+             * and, for a fresh worker, its fork. */
+            r->wall.start_ns += fork_ns;
             got.stage = got.message = NULL;
             memset(&got.cold, 0, sizeof got.cold);
             memset(&got.batch, 0, sizeof got.batch);

@@ -169,6 +169,18 @@ int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
     return 0;
 }
 
+/* The case's wall time total_ns: what the worker's phases and the start
+ * do not account for is other_ns (a worker that died reported none). */
+static void wall_close(br_case_wall *w, double total_ns) {
+    w->present = 1;
+    w->total_ns = total_ns;
+    double sum = 0;
+    w->other_ns = 0;
+    for (size_t i = 0; i < BR_WALL_PHASES; i++)
+        sum += br_wall_phase(w, i);
+    w->other_ns = total_ns > sum ? total_ns - sum : 0;
+}
+
 /* Case i of job (its result r prepared by br_case_init) under the budget:
  * skipped (budget, no GPU), failed (compile) or run in the worker. Returns
  * 0, 1 when interrupted, -1 with the error set. */
@@ -213,6 +225,7 @@ static int execute_case(br_case_result *r, exec_tally *tally, const br_job *job,
         double outside = br_now_ns() - t0 - inside;
         s->overhead_ns += outside > 0 ? outside : 0;
         s->n_overhead++;
+        wall_close(&r->wall, br_now_ns() - t0);
         if (budgeted && bc.shortened) {
             tally->n_shortened++;
             if (bc.timeout_ns < tally->min_timeout)

@@ -7,10 +7,41 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "nvtx.h"
+#include "results/stats.h"
 
 void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg) {
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
+    s->max_ci = cfg->max_noise / BR_CI_PER_NOISE;
+    s->ci_rel = INFINITY;
+    s->ci_next = 6;
+}
+
+void br_stopper_dispose(br_stopper *s) {
+    if (!s)
+        return;
+    free(s->values);
+    s->values = NULL;
+    s->cap = 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median's 95% interval, as a relative half-width, of the kept values
+ * (sorted in place: the stopper needs them only as a set). */
+static void update_ci(br_stopper *s) {
+    size_t lo, hi;
+    if (s->n < 6 || br_stats_median_ci(s->n, &lo, &hi, NULL) != 0)
+        return;
+    qsort(s->values, s->n, sizeof *s->values, cmp_double);
+    double med = br_stats_quantile(s->values, s->n, 0.5);
+    double w = fmax(med - s->values[lo], s->values[hi] - med);
+    s->ci_rel = med > 0 ? w / med : INFINITY;
+    s->ci_n = s->n;
+    s->ci_next = s->n < BR_CI_DENSE ? s->n + 1 : s->n + s->n / BR_CI_EVERY;
 }
 
 void br_stopper_add(br_stopper *s, double value, double measured_ns) {
@@ -23,19 +54,58 @@ void br_stopper_add(br_stopper *s, double value, double measured_ns) {
     s->noise = s->mean != 0.0 && var > 0.0 ? sqrt(var) / fabs(s->mean) : 0.0;
     s->hist[s->hist_n % BR_PLATEAU_WINDOW] = s->noise;
     s->hist_n++;
+    if (s->oom)
+        return;
+    if (s->n > s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        double *v = realloc(s->values, nc * sizeof *v);
+        if (!v) {
+            s->oom = 1; /* the other rules still stop it */
+            return;
+        }
+        s->values = v;
+        s->cap = nc;
+    }
+    s->values[s->n - 1] = value;
+    /* Between updates the interval is of fewer samples: before it stops a
+     * run, it is made current (once: a stale one that met the target). */
+    int floors = s->n >= s->cfg.min_samples && s->measured_ns >= s->cfg.min_time_ns;
+    if (s->n >= s->ci_next || (floors && s->ci_rel <= s->max_ci && s->ci_n != s->n))
+        update_ci(s);
+}
+
+/* The noise estimate moved by less than BR_PLATEAU_TOL of its value over the
+ * last BR_PLATEAU_WINDOW samples. */
+static int noise_settled(const br_stopper *s) {
+    if (s->hist_n < BR_PLATEAU_WINDOW)
+        return 0;
+    double lo = s->hist[0], hi = s->hist[0];
+    for (size_t i = 1; i < BR_PLATEAU_WINDOW; i++) {
+        lo = fmin(lo, s->hist[i]);
+        hi = fmax(hi, s->hist[i]);
+    }
+    return hi - lo <= BR_PLATEAU_TOL * s->noise;
+}
+
+/* At the pace so far, the interval (narrowing as 1/sqrt(n)) would reach
+ * max_ci only after the timeout. */
+static int ci_out_of_reach(const br_stopper *s, double elapsed_ns) {
+    if (!isfinite(s->ci_rel) || s->ci_n == 0 || !(elapsed_ns > 0))
+        return 0;
+    double r = s->ci_rel / s->max_ci;
+    double need = (double)s->ci_n * r * r; /* samples for the target */
+    double per = elapsed_ns / (double)s->n;
+    return (need - (double)s->n) * per > s->cfg.timeout_ns - elapsed_ns;
 }
 
 br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
-    if (s->n >= s->cfg.min_samples && s->measured_ns >= s->cfg.min_time_ns) {
-        if (s->n >= 2 && s->noise <= s->cfg.max_noise)
-            return BR_STOP_NOISE;
-        if (s->hist_n >= BR_PLATEAU_WINDOW) {
-            double lo = s->hist[0], hi = s->hist[0];
-            for (size_t i = 1; i < BR_PLATEAU_WINDOW; i++) {
-                lo = fmin(lo, s->hist[i]);
-                hi = fmax(hi, s->hist[i]);
-            }
-            if (hi - lo <= BR_PLATEAU_TOL * s->noise)
+    if (s->n >= s->cfg.min_samples && s->n >= 6 && s->measured_ns >= s->cfg.min_time_ns) {
+        if (s->ci_rel <= s->max_ci)
+            return BR_STOP_CI;
+        if (ci_out_of_reach(s, elapsed_ns)) {
+            if (s->noise <= s->cfg.max_noise)
+                return BR_STOP_NOISE;
+            if (noise_settled(s))
                 return BR_STOP_PLATEAU;
         }
     }
@@ -192,7 +262,11 @@ static int warm_up(br_timing *out, const sampler *sm, const br_measure_params *p
     br_sample_opts *o = sm->o;
     double t0 = sm->now();
     o->range = p->nvtx ? BR_NVTX_WARMUP : NULL;
-    if (p->batch) {
+    if (p->batch && p->exec_ns >= BR_BATCH_TARGET_NS) {
+        /* One execution already fills a batch sample (the cold samples
+         * said so): one execution per sample, no sizing run, no graph. */
+        o->reps = 1;
+    } else if (p->batch) {
         /* One execution tells how many fill BR_BATCH_TARGET_NS. */
         if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
             return -1;
@@ -210,7 +284,8 @@ static int warm_up(br_timing *out, const sampler *sm, const br_measure_params *p
                 o->reps = BR_BATCH_MAX_PLAIN_REPS;
         }
     }
-    while (sm->now() - t0 < p->warmup_ns) {
+    /* Executions just before (the checked one) count toward the warmup. */
+    while (sm->now() - t0 < p->warmup_ns - p->prewarm_ns) {
         if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
             return -1;
         out->warmup_runs += o->reps;
@@ -326,6 +401,7 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     kept_ctx k = {
         .out = out, .col = &col, .bd = &bd, .st = &st, .p = p, .limit = limit, .reps = o.reps};
     int stop = sample_until_stop(&k, &sm);
+    br_stopper_dispose(&st);
     if (stop < 0)
         goto fail;
     out->stop_reason = br_stop_name((br_stop)stop);

@@ -3,20 +3,37 @@
  * criterion holds, with throttled samples discarded.
  *
  * The stopping criterion (br_stopper) is checked after every kept sample:
- *   1. once at least cfg.min_samples samples and cfg.min_time_ns of measured
- *      (timed) time are in:
- *        "noise"    the relative standard deviation (stddev / mean) of the
- *                   kept samples is at most cfg.max_noise;
- *        "plateau"  the noise has stopped changing above max_noise: over the
- *                   last BR_PLATEAU_WINDOW samples its estimate moved by less
- *                   than BR_PLATEAU_TOL of its value, so more samples would
- *                   not bring it under max_noise;
+ *   1. once at least cfg.min_samples samples (and never fewer than 6, the
+ *      fewest for which a distribution-free 95% confidence interval of the
+ *      median exists) and cfg.min_time_ns of measured (timed) time are in:
+ *        "ci"       the 95% confidence interval of the median (Conover 1999,
+ *                   stats.h: order statistics, no assumption on the
+ *                   distribution) is within +-max_ci of the median:
+ *                   max(median - low, high - median) <= max_ci x median,
+ *                   where max_ci = cfg.max_noise / BR_CI_PER_NOISE (0.5% at
+ *                   the default max_noise of 10%);
+ *      When the interval cannot get there in time (at the pace so far and
+ *      with the interval narrowing as 1/sqrt(n), reaching max_ci would take
+ *      longer than the timeout left: a long kernel with a few % of noise, or
+ *      samples made long by a flush):
+ *        "noise"    the relative standard deviation (stddev / mean) is at
+ *                   most cfg.max_noise (the rule before the interval);
+ *        "plateau"  the noise has settled above it: over the last
+ *                   BR_PLATEAU_WINDOW samples its estimate moved by less than
+ *                   BR_PLATEAU_TOL of its value;
  *   2. "max_samples" cfg.max_samples samples are kept;
  *   3. "timeout"     cfg.timeout_ns of wall time has passed since sampling
  *                    began (checked after every sample, kept or not).
- * NVBench's stdrel criterion (nvbench/detail/stdrel_criterion.cxx) stops on
- * the same two conditions; its plateau test fits a line to the noise history,
- * ours bounds the history's spread, which needs no tuning of an angle. */
+ * So a slow kernel that repeats to 0.1% stops after 6 samples (once
+ * min_time is in), a fast noisy one keeps sampling until its median is known
+ * to max_ci, and a heavy-tailed stream (a trivial host kernel, whose rare
+ * long samples keep the standard deviation high) stops as soon as its median
+ * is pinned, however large its stddev. NVBench's stdrel criterion
+ * (nvbench/detail/stdrel_criterion.cxx) stops on the relative standard
+ * deviation and a settled noise; its entropy criterion
+ * (entropy_criterion.cxx) on a settled entropy of the sample histogram;
+ * ours asks for what the report shows, the median, to be known to max_ci,
+ * and falls back to theirs only where that would outlast the timeout. */
 #ifndef BR_MEASURE_H
 #define BR_MEASURE_H
 
@@ -36,6 +53,12 @@ extern "C" {
 
 /* A batch sample lasts about this long (it sets the batch size), ns. */
 #define BR_BATCH_TARGET_NS 1e6
+/* With the headline cold, the batch of a kernel whose one execution takes
+ * this long or more is not taken, ns: its batch samples would be single
+ * executions, the cold samples without the flush, and what a flush changes
+ * (re-reading an L2 of 50 MB at 3 TB/s: about 17 us) is under 0.2% of it.
+ * Between BR_BATCH_TARGET_NS and this, a batch sample is one execution. */
+#define BR_BATCH_SKIP_NS 10e6
 /* Most executions in one batch sample when they run as a CUDA graph or on
  * the host, and when they are plain launches held behind the blocking kernel
  * (CUDA's launch queue holds about 1000 entries; past it a launch would wait
@@ -52,18 +75,43 @@ extern "C" {
  * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
 #define BR_GROUP_MAX_WALL_NS 10e6
 
+/* max_ci = max_noise / BR_CI_PER_NOISE: the default max_noise of 10% asks
+ * for the median within +-0.5% at 95% confidence, half the 1% that two runs
+ * of the reduction suite must agree within. */
+#define BR_CI_PER_NOISE 20.0
+/* The interval is recomputed after every sample up to this many samples,
+ * then each time the count has grown by 1/BR_CI_EVERY (a sort each time:
+ * O(log n) amortised per sample), and once more before a stale interval
+ * that met the target stops the run: a "ci" stop is always on the interval
+ * of every kept sample. */
+#define BR_CI_DENSE 64
+#define BR_CI_EVERY 32
+
 /* Running state of the stopping criterion. */
 typedef struct br_stopper {
     br_measure_cfg cfg;
+    double max_ci;                  /* target relative half-width of the median's 95% CI */
     size_t n;                       /* kept samples */
     double measured_ns;             /* summed measured time of the kept samples, ns */
     double mean, m2;                /* Welford (1962) running mean and sum of squared deviations */
     double noise;                   /* stddev / mean of the kept samples (0 while n < 2) */
     double hist[BR_PLATEAU_WINDOW]; /* noise after each of the last samples (ring) */
     size_t hist_n;
+    double *values; /* owned: the kept samples (sorted at each CI update) */
+    size_t cap;     /* of values */
+    size_t ci_next; /* n at which the CI is next recomputed */
+    double ci_rel;  /* max(median - low, high - median) / median at the last update;
+                       INFINITY before the first (n < 6) */
+    size_t ci_n;    /* n at the last update */
+    int oom;        /* values could not grow: the CI stays where it was */
 } br_stopper;
 
+/* Start a criterion for cfg (max_ci derived from cfg->max_noise). Owns
+ * memory: release with br_stopper_dispose. */
 void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg);
+
+/* Release what *s owns; accepts NULL. */
+void br_stopper_dispose(br_stopper *s);
 
 /* Add a kept sample: `value` is what the statistics see (ns per execution),
  * `measured_ns` the timed duration it took (all its executions). */
@@ -89,15 +137,25 @@ typedef struct br_measure_params {
     /* 1: each sample's timed span is an NVTX range (nvtx.h): "warmup" for the
      * warmup's samples, "sample" for the rest (GPU timers only). */
     int nvtx;
+    /* Wall time of executions of the case run just before (the checked
+     * execution), ns: it counts toward warmup_ns, so a kernel longer than
+     * the warmup is not run once more to warm up. 0: none. */
+    double prewarm_ns;
+    /* Batch: the time of one execution when already known (the cold
+     * median), ns; 0: unknown. At BR_BATCH_TARGET_NS or more a batch sample
+     * is one execution, without the sizing execution. */
+    double exec_ns;
 } br_measure_params;
 
 /* Measure `run(ctx)` with the timer (ops, state) into *out (a zeroed
  * br_timing; its stats are left for the caller to compute).
- *  1. Warmup: samples (discarded) until p->warmup_ns of wall time has passed,
- *     so module load, JIT and clock ramp-up stay out of the samples. A batch
- *     measurement first times one execution to choose the batch size
- *     (BR_BATCH_TARGET_NS per sample) and, when that is more than one,
- *     warms up with at least one batch (which captures the CUDA graph).
+ *  1. Warmup: samples (discarded) until p->warmup_ns (less p->prewarm_ns)
+ *     of wall time has passed, so module load, JIT and clock ramp-up stay
+ *     out of the samples. A batch measurement first times one execution to
+ *     choose the batch size (BR_BATCH_TARGET_NS per sample; skipped when
+ *     p->exec_ns already says one execution fills a sample) and, when that
+ *     is more than one, warms up with at least one batch (which captures
+ *     the CUDA graph).
  *  2. Samples until the stopping criterion above holds. A GPU sample whose SM
  *     clock is below cfg.throttle x max_mhz is discarded and counted.
  * Cold samples apply p->flush before each execution; batch samples never

@@ -560,6 +560,27 @@ static int load_case_params(br_json_ctx *c, const json_t *o, const br_run *r, br
     return 0;
 }
 
+/* The case's "wall" (absent or null: not measured, in older files too). */
+static int load_wall(br_json_ctx *c, const json_t *o, br_case_wall *w) {
+    json_t *v;
+    if (br_json_get_container(c, o, "wall", OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    size_t old = br_json_push_key(c, "wall");
+    char key[32];
+    for (size_t i = 0; i < BR_WALL_PHASES; i++) {
+        snprintf(key, sizeof key, "%s_ns", br_wall_phase_names[i]);
+        if (br_json_get_number(c, v, key, OPT, br_wall_phase_ptr(w, i)) != 0)
+            return -1;
+    }
+    if (br_json_get_number(c, v, "total_ns", OPT, &w->total_ns) != 0)
+        return -1;
+    br_json_pop(c, old);
+    w->present = 1;
+    return 0;
+}
+
 /* One case (json_case.h). */
 int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
                       br_case_result *k) {
@@ -622,7 +643,8 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
     }
     return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
                    load_timing_at(c, o, "batch", &k->batch, rk->backend) ||
-                   load_energy(c, o, k)
+                   load_energy(c, o, k) ||
+                   load_wall(c, o, &k->wall)
                ? -1
                : 0;
 }
@@ -746,7 +768,8 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
         (c->schema >= 4 && (GET_ONLY(c, o, "gpu_clock", OPT, br_clock_names, gpu_clocks,
                                      BR_CLOCK_EVENTS, &r->gpu_clock) ||
                             br_json_get_dup(c, o, "clock_note", OPT, &r->clock_note))) ||
-        br_json_get_text(c, o, "date", r->date, sizeof r->date))
+        br_json_get_text(c, o, "date", r->date, sizeof r->date) ||
+        br_json_get_number(c, o, "compile_ns", OPT, &r->compile_ns))
         return -1;
     for (size_t i = 0; i < N_PARTS; i++) {
         const struct run_part *p = &run_parts[i];

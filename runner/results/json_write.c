@@ -17,8 +17,15 @@
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
  *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
  *               "speedup", "roofline", "energy", "verified", "commit", "date",
- *               "cold": timing | null, "batch": timing | null}],
+ *               "cold": timing | null, "batch": timing | null, "wall": wall | null}],
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
+ *
+ * wall (where the case's wall time went, ns; results.h br_case_wall; left
+ * out when the case never reached a worker; added within schema 4, optional
+ * to readers): {"start_ns", "setup_ns", "first_run_ns", "verify_ns",
+ * "warmup_ns", "cold_ns", "batch_ns", "teardown_ns", "other_ns",
+ * "total_ns"}. The run's "compile_ns" (next to "clock_note") is the wall
+ * time of building its kernels, ns (left out when unknown).
  *
  * "peak" says what "pct_peak" is relative to: "gbps" (GB/s; the theoretical
  * or measured DRAM bandwidth, as "kind" says) for the GB/s metric, "gflops"
@@ -87,6 +94,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -371,6 +379,22 @@ static json_t *roofline_json(br_json_builder *b, const br_run *r, const br_case_
     return o;
 }
 
+/* Where the case's wall time went, or null when not measured. */
+static json_t *wall_json(br_json_builder *b, const br_case_wall *w) {
+    if (!w->present)
+        return json_null();
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    char key[32];
+    for (size_t i = 0; i < BR_WALL_PHASES; i++) {
+        snprintf(key, sizeof key, "%s_ns", br_wall_phase_names[i]);
+        put(b, o, key, real(br_wall_phase(w, i)));
+    }
+    put(b, o, "total_ns", real(w->total_ns));
+    return o;
+}
+
 json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_result *c) {
     json_t *o = json_object();
     json_t *params = json_object();
@@ -410,6 +434,8 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "date", str_or_null(c->date[0] ? c->date : r->date));
     put(b, o, "cold", ok && c->cold.present ? timing_json(b, &c->cold, gpu) : json_null());
     put(b, o, "batch", ok && c->batch.present ? timing_json(b, &c->batch, gpu) : json_null());
+    if (c->wall.present) /* absent, not null, when not measured: older readers' files stay */
+        put(b, o, "wall", wall_json(b, &c->wall));
     return o;
 }
 
@@ -548,6 +574,8 @@ static json_t *run_json(br_json_builder *b, const br_run *r) {
     put(b, o, "gpu_clock",
         str(br_clock_name(r->gpu_clock == BR_CLOCK_KERNEL ? BR_CLOCK_KERNEL : BR_CLOCK_EVENTS)));
     put(b, o, "clock_note", str(r->clock_note));
+    if (isfinite(r->compile_ns) && r->compile_ns > 0)
+        put(b, o, "compile_ns", real(r->compile_ns));
     put(b, o, "date", str_or_null(r->date));
     put(b, o, "suite", suite_json(b, r));
     put(b, o, "measure", measure_json(b, r));

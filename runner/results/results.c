@@ -44,6 +44,20 @@ void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_ski
 }
 
 /* &c->batch when r's headline is batch, else &c->cold; NULL when c is NULL. */
+const char *const br_wall_phase_names[BR_WALL_PHASES] = {
+    "start", "setup", "first_run", "verify", "warmup", "cold", "batch", "teardown", "other"};
+
+double *br_wall_phase_ptr(br_case_wall *w, size_t i) {
+    double *f[BR_WALL_PHASES] = {&w->start_ns,  &w->setup_ns,    &w->first_run_ns,
+                                 &w->verify_ns, &w->warmup_ns,   &w->cold_ns,
+                                 &w->batch_ns,  &w->teardown_ns, &w->other_ns};
+    return i < BR_WALL_PHASES ? f[i] : NULL;
+}
+
+double br_wall_phase(const br_case_wall *w, size_t i) {
+    return i < BR_WALL_PHASES ? *br_wall_phase_ptr((br_case_wall *)w, i) : 0.0;
+}
+
 const br_timing *br_case_headline(const br_run *r, const br_case_result *c) {
     if (!c)
         return NULL;

@@ -37,7 +37,8 @@ typedef struct br_timing {
     size_t warmup_runs;       /* executions during warmup */
     double warmup_ns;         /* wall time of the warmup, ns */
     double measure_ns;        /* wall time of the sampling phase, ns */
-    const char *stop_reason;  /* static: "noise", "plateau", "timeout" or "max_samples" */
+    const char *stop_reason;  /* static: "ci", "plateau", "timeout" or "max_samples" ("noise" in
+                                 files written before the CI rule) */
     double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */
     /* GPU cases, parallel to samples, per execution (owned; NULL for host
      * cases; all but event_ns NULL when CUPTI did not collect):
@@ -94,6 +95,39 @@ typedef struct br_energy {
  * not a positive number. Pure. */
 double br_energy_per_joule(double amount, const br_energy *e);
 
+/* Where one case's wall time went, ns (docs/measurement.md, "Where the time
+ * goes"). The worker times each step of the case's life; the parent adds
+ * the worker's start and the case's whole wall time. The phases plus
+ * other_ns make total_ns. Absent (present 0) in files written before it and
+ * for a case never sent to a worker (skipped, failed to compile). */
+typedef struct br_case_wall {
+    int present;
+    double start_ns;     /* a fresh worker's fork, and the backend's timer opened by the
+                            worker's first case of that backend (a GPU: the CUDA context,
+                            CUPTI); about 0 for a case that reused a healthy worker */
+    double setup_ns;     /* the module's setup: allocations, inputs, a reference computed there */
+    double first_run_ns; /* the one execution checked before anything is timed */
+    double verify_ns;    /* both verifications (after the first run and after the samples) */
+    double warmup_ns;    /* warmup of the cold and batch measurements (batch sizing included) */
+    double cold_ns;      /* cold sampling (flushes included) */
+    double batch_ns;     /* batch sampling */
+    double teardown_ns;  /* the module's teardown and the runner's frees */
+    double other_ns;     /* the rest: budget, request and reply between the processes, the
+                            results' statistics */
+    double total_ns;     /* the case's wall time in the parent, from its plan to its result */
+} br_case_wall;
+
+/* The phases of br_case_wall (all but total_ns), in order, for tables and
+ * the codec: br_wall_phase_names[i] is phase i's name ("start", "setup",
+ * "first_run", "verify", "warmup", "cold", "batch", "teardown", "other"; the
+ * JSON key is the name + "_ns"). */
+#define BR_WALL_PHASES 9
+extern const char *const br_wall_phase_names[BR_WALL_PHASES];
+/* Phase i of *w, ns; 0 for i out of range. */
+double br_wall_phase(const br_case_wall *w, size_t i);
+/* The field of phase i of *w; NULL for i out of range. */
+double *br_wall_phase_ptr(br_case_wall *w, size_t i);
+
 typedef struct br_case_result {
     size_t kernel;   /* index into br_run.kernels */
     size_t combo;    /* index of the parameter combination */
@@ -125,6 +159,7 @@ typedef struct br_case_result {
      * date. */
     char *commit; /* owned; may be NULL */
     char date[32];
+    br_case_wall wall; /* where the case's wall time went */
 } br_case_result;
 
 /* One case of a comparison (the decision: drift.h). */
@@ -269,6 +304,10 @@ typedef struct br_run {
     /* A part of a sharded plan (--shard I/N) or a merge of the parts
      * (shardinfo.h; owned); NULL for a run of a whole plan. */
     struct br_run_shard *shard;
+
+    /* Wall time of building this suite's kernels (compile or cache, load,
+     * resolve), ns; NAN when unknown (files written before it). */
+    double compile_ns;
 
     br_regression_cfg regression; /* the rules a comparison of this run uses */
     br_comparison *comparison;    /* owned; this run against its baseline; NULL when not compared */

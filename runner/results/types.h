@@ -49,8 +49,9 @@ typedef enum br_peak_kind {
 typedef struct br_measure_cfg {
     size_t min_samples; /* at least this many samples */
     double min_time_ns; /* at least this much measured (timed) time, ns */
-    double max_noise;   /* stop once the relative standard deviation is under this, as a
-                           fraction (0.005 = 0.5%) */
+    double max_noise;   /* the precision asked for, as a fraction (0.10 = 10%): sampling stops
+                           once the median's 95% confidence interval is within
+                           +-max_noise / 20 of it (measure.h) */
     double timeout_ns;  /* never sample one case for longer than this (wall time), ns */
     size_t max_samples; /* never take more samples than this */
     double throttle;    /* discard GPU samples whose SM clock is below this fraction of the
@@ -67,10 +68,10 @@ typedef struct br_measure_cfg {
  *    confidence interval of the median exists (stats.h);
  *  - min_time 10 ms: gives a 5 us kernel about 2000 samples, enough for a
  *    median that repeats within 1% between runs;
- *  - max_noise 10%: above the noise of every GPU reduction case at
- *    n >= 2^20 (the largest, reduce_cub at 2^20, about 6%: CUDA events carry
- *    a jitter of a few hundred ns), so healthy cases stop on noise and a
- *    disturbed one is flagged;
+ *  - max_noise 10%: the median to +-0.5% (max_noise / 20) at 95%
+ *    confidence; the reduction suite's cases (noise up to about 6%, CUDA
+ *    events carrying a jitter of a few hundred ns) get there within
+ *    min_time, and a disturbed one is flagged;
  *  - timeout 3 s: a slow host case costs at most that. */
 #define BR_DEFAULT_WARMUP_NS   25e6 /* 25 ms */
 #define BR_DEFAULT_WATCHDOG_NS 60e9 /* 1 min past a case's warmup and timeouts */
@@ -151,7 +152,8 @@ typedef enum br_stop {
     BR_STOP_NOISE,
     BR_STOP_PLATEAU,
     BR_STOP_TIMEOUT,
-    BR_STOP_MAX_SAMPLES
+    BR_STOP_MAX_SAMPLES,
+    BR_STOP_CI /* the median's confidence interval is as tight as asked (measure.h) */
 } br_stop;
 
 /* --- a -p setting (plan/plan.h parses and applies it) ------------------ */
@@ -233,7 +235,8 @@ extern const br_name br_clock_names[];   /* "monotonic", "events", "kernel" */
 extern const br_name
     br_change_names[]; /* "same", "faster", "slower", "unknown", "new", "missing" */
 extern const br_name br_fail_on_names[]; /* "slower", "any-change", "never" */
-extern const br_name br_stop_names[];    /* "noise", "plateau", "timeout", "max_samples" */
+/* "ci", "noise" (files before the CI rule), "plateau", "timeout", "max_samples" */
+extern const br_name br_stop_names[];
 extern const br_name br_op_kind_names[]; /* "kernel", "memcpy", "memset" */
 
 /* Each enum's name as reports write it (static), through its table; a

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "results/settings.h"
+#include "results/stats.h"
 #include "base/error.h"
 #include "measure/measure.h"
 #include "measure/nvtx.h"
@@ -100,34 +101,36 @@ static void run_ok(br_timing *t, fake *f, const br_measure_params *p) {
 
 /* ---- stop reasons ----------------------------------------------------------------- */
 
-Test(measure, stops_on_noise_once_min_samples_and_min_time_hold) {
+Test(measure, stops_on_ci_once_min_samples_and_min_time_hold) {
     fake f = {.value = constant, .base = 1000};
     br_measure_params p = params(10, 50e3, 0.005, 1e9, 100000);
     br_timing t;
     run_ok(&t, &f, &p);
     /* 1000 ns samples: 50 make 50 us of measured time, more than min_samples. */
     cr_assert_eq(t.n_samples, 50);
-    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_str_eq(t.stop_reason, "ci");
     cr_assert_eq(t.reps, 1);
     br_timing_dispose(&t);
 
     fake g = {.value = constant, .base = 1e6};
     run_ok(&t, &g, &p);
     cr_assert_eq(t.n_samples, 10, "min_samples binds when samples are long");
-    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_str_eq(t.stop_reason, "ci");
     for (size_t i = 0; i < t.n_samples; i++)
         cr_assert_eq(t.samples[i], 1e6);
     br_timing_dispose(&t);
 }
 
-Test(measure, a_noisy_stream_stops_on_plateau_above_max_noise) {
+Test(measure, a_noisy_stream_stops_on_plateau_when_the_ci_is_out_of_reach) {
+    /* max_noise 0.5%: the median to +-0.025%. Uniform +-10% noise needs about
+     * 300,000 samples for that; 25 us each, a 1 s timeout allows 40,000. */
     fake f = {.value = noisy, .base = 5000, .overhead_ns = 20e3};
-    br_measure_params p = params(10, 0, 0.005, 60e9, 1000000);
+    br_measure_params p = params(10, 0, 0.005, 1e9, 1000000);
     br_timing t;
     run_ok(&t, &f, &p);
     cr_assert_str_eq(t.stop_reason, "plateau");
     cr_assert_geq(t.n_samples, BR_PLATEAU_WINDOW);
-    cr_assert_lt(t.n_samples, 100000, "a plateau is found long before the timeout: %zu",
+    cr_assert_lt(t.n_samples, 40000, "a plateau is found long before the timeout: %zu",
                  t.n_samples);
     /* Check the rule itself on the kept samples: the noise is far above
      * max_noise, and it moved by at most BR_PLATEAU_TOL of its value over
@@ -144,6 +147,107 @@ Test(measure, a_noisy_stream_stops_on_plateau_above_max_noise) {
     }
     cr_assert_gt(st.noise, 0.05);
     cr_assert_leq(hi - lo, BR_PLATEAU_TOL * st.noise);
+    cr_assert_gt(st.ci_rel, st.max_ci);
+    br_stopper_dispose(&st);
+    br_timing_dispose(&t);
+}
+
+/* The median's 95% interval of t's samples, as a relative half-width. */
+static double ci_rel(const br_timing *t) {
+    br_stats s;
+    cr_assert_eq(br_stats_compute(&s, t->samples, t->n_samples), 0);
+    return fmax(s.median - s.ci_low, s.ci_high - s.median) / s.median;
+}
+
+Test(measure, a_noisy_stream_keeps_sampling_until_its_median_is_pinned) {
+    /* The same +-10% noise at the default max_noise (10%: +-0.5%) and a
+     * timeout that leaves room: far more than min_samples, and the CI of
+     * the kept samples is within what was asked. */
+    fake f = {.value = noisy, .base = 3000, .overhead_ns = 1000};
+    br_measure_params p = params(6, 0, 0.10, 3e9, 1000000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_gt(t.n_samples, 200, "%zu samples", t.n_samples);
+    cr_assert_leq(ci_rel(&t), 0.10 / BR_CI_PER_NOISE);
+    br_timing_dispose(&t);
+}
+
+/* noisy()'s stream squeezed to +-0.1%: a slow kernel that repeats well. */
+static double steady(fake *f, size_t i) {
+    return f->base + (noisy(f, i) - f->base) / 100.0;
+}
+
+Test(measure, a_slow_steady_kernel_stops_after_six_samples) {
+    fake f = {.value = steady, .base = 400e6, .overhead_ns = 1e6};
+    br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.n_samples, 6, "six 400 ms samples, not the 3 s timeout");
+    cr_assert_leq(ci_rel(&t), 0.005);
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_slow_noisy_kernel_falls_back_to_the_noise_rule) {
+    /* 100 ms samples with +-10% noise: +-0.5% would take hundreds of
+     * samples, far past the 3 s timeout; the noise (5.8%) is under
+     * max_noise, so it stops as soon as the interval is out of reach. */
+    fake f = {.value = noisy, .base = 100e6, .overhead_ns = 1e6};
+    br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.n_samples, 6);
+    br_timing_dispose(&t);
+}
+
+/* A trivial host kernel: 30-40 ns, quantised to 10 ns by the clock, with
+ * a rare sample 100x longer (an interrupt): heavy-tailed, its relative
+ * standard deviation stays above 100%. */
+static double trivial(fake *f, size_t i) {
+    (void)f;
+    if (i % 97 == 13)
+        return 4000;
+    return i % 3 == 0 ? 40 : 30;
+}
+
+Test(measure, a_trivial_heavy_tailed_case_stops_quickly_on_its_median) {
+    fake f = {.value = trivial, .overhead_ns = 200};
+    br_measure_params p = params(6, 0, 0.10, 3e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_lt(t.n_samples, 200, "%zu samples", t.n_samples);
+    cr_assert_lt(t.measure_ns, 1e6, "well under a millisecond, not the timeout");
+    br_stats s;
+    cr_assert_eq(br_stats_compute(&s, t.samples, t.n_samples), 0);
+    cr_assert_eq(s.median, 30);
+    cr_assert_leq(ci_rel(&t), 0.10 / BR_CI_PER_NOISE, "the CI of every kept sample");
+    br_timing_dispose(&t);
+}
+
+Test(measure, a_batch_of_a_long_kernel_is_one_execution_per_sample) {
+    fake f = {.value = constant, .base = 5e6};
+    br_measure_params p = params(6, 0, 0.10, 3e9, 100);
+    p.batch = 1;
+    p.exec_ns = 5e6;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.reps, 1);
+    cr_assert_eq(t.warmup_runs, 0, "no sizing execution: the cold median said");
+    cr_assert_eq(f.runs, 6);
+    br_timing_dispose(&t);
+}
+
+Test(measure, the_checked_execution_counts_toward_the_warmup) {
+    fake f = {.value = constant, .base = 30e6};
+    br_measure_params p = params(6, 0, 0.10, 3e9, 100);
+    p.warmup_ns = 25e6;
+    p.prewarm_ns = 30e6;
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.warmup_runs, 0);
     br_timing_dispose(&t);
 }
 
@@ -178,7 +282,7 @@ Test(measure, min_time_keeps_sampling_past_a_low_noise) {
     br_measure_params p = params(2, 1e6, 0.5, 1e12, 1000000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_str_eq(t.stop_reason, "ci");
     cr_assert_eq(t.n_samples, 10000, "1 ms of 100 ns samples");
     br_timing_dispose(&t);
 }
@@ -188,25 +292,37 @@ Test(measure, stopper_reports_each_reason) {
     br_measure_cfg_defaults(&cfg);
     cfg.min_samples = 3;
     cfg.min_time_ns = 0;
-    cfg.max_noise = 0.01;
+    cfg.max_noise = 0.2; /* the median to +-1% */
     cfg.timeout_ns = 100;
     cfg.max_samples = 1000;
     br_stopper s;
     br_stopper_init(&s, &cfg);
+    cr_assert_float_eq(s.max_ci, 0.01, 1e-12);
     cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE);
-    br_stopper_add(&s, 100, 100);
-    br_stopper_add(&s, 100, 100);
-    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "below min_samples");
+    for (int i = 0; i < 5; i++)
+        br_stopper_add(&s, 100, 100);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "no CI below 6 samples");
     cr_assert_eq(br_stopper_check(&s, 100), BR_STOP_TIMEOUT);
-    br_stopper_add(&s, 101, 101);
-    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NOISE, "noise %g", s.noise);
     br_stopper_add(&s, 150, 150);
-    cr_assert_gt(s.noise, 0.01);
-    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "noise rose above max_noise");
-    cfg.max_samples = 4;
-    s.cfg = cfg;
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "the CI of six is [min, max]: 50%");
+    br_stopper_add(&s, 100.5, 100.5);
+    br_stopper_add(&s, 99.5, 99.5);
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE, "the CI of eight is still [min, max]");
+    br_stopper_add(&s, 100, 100);
+    br_stopper_add(&s, 100, 100);
+    /* Ten: ranks 2 and 9 of 99.5 100 (x7) 100.5 150: +-0.5%. */
+    cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_CI, "ci %g", s.ci_rel);
+    cfg.max_samples = 8;
+    cfg.max_noise = 0.001;
+    cfg.timeout_ns = 1e12;
+    br_stopper_dispose(&s);
+    br_stopper_init(&s, &cfg);
+    for (int i = 0; i < 8; i++)
+        br_stopper_add(&s, 100 + i, 100);
     cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_MAX_SAMPLES);
+    br_stopper_dispose(&s);
     cr_assert_str_eq(br_stop_name(BR_STOP_PLATEAU), "plateau");
+    cr_assert_str_eq(br_stop_name(BR_STOP_CI), "ci");
     cr_assert_null(br_stop_name(BR_STOP_NONE));
 }
 
@@ -220,7 +336,7 @@ Test(measure, warmup_runs_for_its_budget_and_is_not_sampled) {
     run_ok(&t, &f, &p);
     cr_assert_geq(t.warmup_ns, 2e6);
     cr_assert_eq(t.warmup_runs, 40, "2 ms of 50 us samples");
-    cr_assert_eq(t.n_samples, 3);
+    cr_assert_eq(t.n_samples, 6, "min_samples 3, but no CI below 6");
     cr_assert_eq(f.runs, t.warmup_runs + t.n_samples);
     br_timing_dispose(&t);
 }
@@ -444,8 +560,8 @@ Test(measure, the_stopping_rule_sees_the_kernel_clock) {
     k.f.calls = 0;
     clock_ns = 0;
     cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
-    cr_assert_eq(t.n_samples, 10, "on events the same stream stops on noise at once");
-    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.n_samples, 10, "on events the same stream stops on its CI at once");
+    cr_assert_str_eq(t.stop_reason, "ci");
     cr_assert_eq(t.samples[0], 5000);
     cr_assert_float_eq(t.kernel_ns[0], 2700, 1e-9, "kernel times still recorded beside");
     cr_assert_float_eq(t.kernel_ns[1], 3300, 1e-9);
@@ -613,7 +729,7 @@ Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_e
     clock_ns = 0;
     cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
     cr_assert_eq(t.n_samples, 10, "samples after the stop are dropped");
-    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_str_eq(t.stop_reason, "ci");
     cr_assert_leq(d.largest, 7, "a group of 2 ms samples closes after 10 ms: %zu", d.largest);
     cr_assert_leq(d.resolved, 10 + d.largest, "taken: %zu", d.resolved);
     br_timing_dispose(&t);

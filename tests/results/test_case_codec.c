@@ -199,3 +199,44 @@ Test(case_codec, malformed_messages) {
         "msg: case.cold.samples_ns[1]: expected a number > 0 (ns), found -2");
     no_leaks();
 }
+
+Test(case_codec, the_wall_breakdown_round_trips_and_older_messages_have_none) {
+    br_case_result c = {0};
+    c.status = BR_STATUS_FAILED;
+    c.stage = "verify";
+    c.message = "sum is off";
+    c.bytes = c.flops = NAN;
+    c.wall.present = 1;
+    for (size_t i = 0; i < BR_WALL_PHASES; i++)
+        *br_wall_phase_ptr(&c.wall, i) = 1000.5 * (double)(i + 1);
+    c.wall.total_ns = 123456.25;
+    char *text = NULL;
+    size_t len = 0;
+    cr_assert_eq(br_case_encode(&text, &len, &c, BR_BACKEND_HOST), 0, "%s", br_error_get());
+    cr_assert_not_null(strstr(text, "\"wall\":{\"start_ns\":1000.5,"), "%s", text);
+    br_case_result got;
+    cr_assert_eq(br_case_decode(&got, NULL, text, len, "msg"), 0, "%s", br_error_get());
+    cr_assert(got.wall.present);
+    for (size_t i = 0; i < BR_WALL_PHASES; i++)
+        cr_expect_eq(br_wall_phase(&got.wall, i), 1000.5 * (double)(i + 1), "%s",
+                     br_wall_phase_names[i]);
+    cr_expect_eq(got.wall.total_ns, 123456.25);
+    br_case_dispose(&got);
+    free(text);
+
+    c.wall.present = 0;
+    cr_assert_eq(br_case_encode(&text, &len, &c, BR_BACKEND_HOST), 0, "%s", br_error_get());
+    cr_assert_null(strstr(text, "\"wall\""), "%s", text);
+    cr_assert_eq(br_case_decode(&got, NULL, text, len, "msg"), 0, "%s", br_error_get());
+    cr_expect_eq(got.wall.present, 0);
+    br_case_dispose(&got);
+    free(text);
+
+    /* A message from before the breakdown: no "wall" at all. */
+    const char *old = "{\"schema_version\":4,\"case\":{\"kernel\":\"\",\"params\":{},"
+                      "\"backend\":\"host\",\"status\":\"failed\",\"stage\":\"run\","
+                      "\"message\":\"x\"}}";
+    cr_assert_eq(br_case_decode(&got, NULL, old, strlen(old), "old"), 0, "%s", br_error_get());
+    cr_expect_eq(got.wall.present, 0);
+    br_case_dispose(&got);
+}

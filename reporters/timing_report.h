@@ -1,0 +1,42 @@
+/* timing_report.h - where a run's wall time went (--timing-report): per
+ * phase the total seconds and the share of the whole, then the slowest
+ * cases with their largest phases. Reads only the results (br_case_wall,
+ * br_run.compile_ns) and the invocation's own phases, which the results do
+ * not hold (the outputs are written after them). */
+#ifndef BR_TIMING_REPORT_H
+#define BR_TIMING_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The invocation's phases outside the runs, ns (NAN or 0: not measured). */
+typedef struct br_timing_invocation {
+    double prepare_ns; /* suites read and planned */
+    double outputs_ns; /* comparisons, outputs and baselines written (the report's own
+                          printing excluded) */
+    double total_ns;   /* the whole invocation up to this report */
+} br_timing_invocation;
+
+/* Most cases listed as the slowest. */
+#define BR_TIMING_REPORT_SLOWEST 5
+
+/* Write the report of runs[0..n) and inv to f: a header line, one row per
+ * phase ("prepare", "compile", the case phases of br_case_wall in order,
+ * "outputs", and "unaccounted": the invocation's total less all of them)
+ * with seconds and % of the total, then up to BR_TIMING_REPORT_SLOWEST
+ * slowest cases (kernel and params, seconds, their three largest phases).
+ * Cases without a wall record (skipped, from older files) count nowhere.
+ * Returns 0, or -1 with the error set (out of memory). */
+int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
+                           const br_timing_invocation *inv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
