@@ -15,8 +15,12 @@
  *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences):
  *      CUDA events routinely put 5-15% of samples past the fences (a heavy
  *      upper tail), so only a larger share says the case is bimodal or was
- *      disturbed */
-enum { BR_FLAG_N = 1, BR_FLAG_T = 2, BR_FLAG_O = 4 };
+ *      disturbed
+ *   D  a host timing discarded more than 1% of its samples as disturbed (an
+ *      involuntary context switch, or the CPU far below its median
+ *      frequency: measure/disturb.h); a few such samples on a shared
+ *      machine are routine, and are counted in the results all the same */
+enum { BR_FLAG_N = 1, BR_FLAG_T = 2, BR_FLAG_O = 4, BR_FLAG_D = 8, BR_FLAG_LAST = BR_FLAG_D };
 
 /* The flags of timing t of case c; 0 when c is not OK or t was not taken. */
 unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t);
@@ -24,7 +28,7 @@ unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t);
 /* The flags of c's cold and batch timings together. */
 unsigned br_report_case_flags(const br_case_result *c);
 
-/* The letters of `flags`, in order N, T, O ("" for none), into buf. */
+/* The letters of `flags`, in order N, T, O, D ("" for none), into buf. */
 void br_report_flag_letters(char *buf, size_t len, unsigned flags);
 
 /* The legend of the flags in `used`: "N = noise above max_noise when
@@ -39,7 +43,7 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
 
 /* The lines that say what timed run r's measured cases (each owned by the
  * caller), only for the kinds of case the run measured (an OK case):
- *   "Host times: host clock (CLOCK_MONOTONIC)"               host cases
+ *   "Host times: host clock (CLOCK_MONOTONIC)[, pinned to CPU N]"   host cases
  *   "GPU times: kernel clock (CUPTI activity records)"       GPU cases, kernel clock
  *   "GPU times: CUDA events[ (kernel clock unavailable: <note>)]"
  * Control characters of the note are written as spaces. Returns the number

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "disturb.h"
 
 void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg) {
     memset(s, 0, sizeof *s);
@@ -51,6 +52,7 @@ typedef struct columns {
     int gpu;    /* event_ns is kept */
     int probe;  /* sm_mhz is kept (the SM clock is measured; a host case has none) */
     int kernel; /* kernel_ns, span_ns and ops are kept */
+    int host;   /* cpu_mhz is kept (a host case) */
 } columns;
 
 static int grow_col(double **v, size_t cap) {
@@ -64,11 +66,12 @@ static int grow_col(double **v, size_t cap) {
 /* Append one kept sample: `value` (headline), `mhz`, and on a GPU the event
  * time and the sample's operations (NULL without the kernel clock); all per
  * execution of `reps`. */
-static int push(br_timing *t, columns *c, double value, double mhz, double event_ns,
+static int push(br_timing *t, columns *c, double value, const br_sample *smp, double event_ns,
                 const br_sample_ops *ops, size_t reps) {
     if (t->n_samples == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 64;
         if (grow_col(&t->samples, nc) || (c->probe && grow_col(&t->sm_mhz, nc)) ||
+            (c->host && grow_col(&t->cpu_mhz, nc)) ||
             (c->gpu && grow_col(&t->event_ns, nc)) ||
             (c->kernel &&
              (grow_col(&t->kernel_ns, nc) || grow_col(&t->span_ns, nc) || grow_col(&t->ops, nc))))
@@ -78,7 +81,9 @@ static int push(br_timing *t, columns *c, double value, double mhz, double event
     size_t i = t->n_samples++;
     t->samples[i] = value;
     if (c->probe)
-        t->sm_mhz[i] = mhz;
+        t->sm_mhz[i] = smp->sm_mhz;
+    if (c->host)
+        t->cpu_mhz[i] = smp->cpu_mhz;
     if (c->gpu)
         t->event_ns[i] = event_ns;
     if (c->kernel) {
@@ -96,6 +101,7 @@ typedef struct kept_ctx {
     columns *col;
     br_breakdown *bd;
     br_stopper *st;
+    br_disturb *dist; /* host: disturbed samples */
     const br_measure_params *p;
     double limit; /* throttle threshold, MHz; 0: none */
     size_t reps;
@@ -121,6 +127,18 @@ static int consider(kept_ctx *k, const br_sample *smp) {
                 "the kernel clock saw no GPU operation in a sample: run must enqueue its work "
                 "on the stream the case gives it (or use --clock events)");
     }
+    if (k->col->host) {
+        br_disturbance d = br_disturb_check(k->dist, smp->ctx_switches, smp->cpu_mhz);
+        if (d == BR_SAMPLE_SWITCHED)
+            out->n_switched++;
+        if (d == BR_SAMPLE_SLOW) {
+            out->n_slow++;
+            if (!(smp->cpu_mhz >= out->slow_min_mhz))
+                out->slow_min_mhz = smp->cpu_mhz;
+        }
+        if (d != BR_SAMPLE_CLEAN)
+            return 0;
+    }
     if (k->limit > 0 && isfinite(smp->sm_mhz) && smp->sm_mhz < k->limit) {
         out->n_throttled++;
         if (!(smp->sm_mhz >= out->throttled_min_mhz))
@@ -134,7 +152,7 @@ static int consider(kept_ctx *k, const br_sample *smp) {
     double reps = (double)k->reps;
     double value = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns / reps : smp->ns / reps;
     double measured = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns : smp->ns;
-    if (push(out, k->col, value, smp->sm_mhz, smp->ns / reps, smp->ops, k->reps) != 0)
+    if (push(out, k->col, value, smp, smp->ns / reps, smp->ops, k->reps) != 0)
         return -1;
     if (smp->ops && smp->ops->complete) {
         if (br_breakdown_add(k->bd, smp->ops) != 0)
@@ -152,6 +170,8 @@ static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, b
     memset(smp, 0, sizeof *smp);
     smp->ns = NAN;
     smp->sm_mhz = NAN;
+    smp->cpu_mhz = NAN;
+    smp->ctx_switches = -1;
     return ops->sample(state, o, run, ctx, smp);
 }
 
@@ -264,6 +284,12 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
  * or -1 with the error set. */
 static int summarise(br_timing *out, const kept_ctx *k, br_breakdown *bd, size_t reps) {
     out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
+    out->cpu_mhz_median =
+        out->cpu_mhz ? br_stats_finite_median(out->cpu_mhz, out->n_samples) : NAN;
+    if (out->cpu_mhz && !isfinite(out->cpu_mhz_median)) {
+        free(out->cpu_mhz); /* no sample's frequency could be read */
+        out->cpu_mhz = NULL;
+    }
     if (out->event_ns)
         out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
     if (out->kernel_ns) {
@@ -282,6 +308,8 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     memset(out, 0, sizeof *out);
     out->throttled_min_mhz = NAN;
     out->sm_mhz_median = NAN;
+    out->cpu_mhz_median = NAN;
+    out->slow_min_mhz = NAN;
     br_sample_opts o = {
         .flush = p->batch ? BR_FLUSH_NONE : p->flush,
         .hold = p->cfg.hold,
@@ -294,7 +322,11 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     sampler sm = {ops, state, &o, run, ctx, p->now ? p->now : br_now_ns};
     br_breakdown bd;
     br_breakdown_init(&bd);
-    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC, .probe = p->probe};
+    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC,
+                   .probe = p->probe,
+                   .host = p->clock == BR_CLOCK_MONOTONIC};
+    br_disturb dist;
+    br_disturb_init(&dist, p->cfg.throttle);
     out->clock = p->clock;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
     if (warm_up(out, &sm, p) != 0)
@@ -302,7 +334,14 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     br_stopper st;
     br_stopper_init(&st, &p->cfg);
     kept_ctx k = {
-        .out = out, .col = &col, .bd = &bd, .st = &st, .p = p, .limit = limit, .reps = o.reps};
+        .out = out,
+        .col = &col,
+        .bd = &bd,
+        .st = &st,
+        .dist = &dist,
+        .p = p,
+        .limit = limit,
+        .reps = o.reps};
     int stop = sample_until_stop(&k, &sm);
     if (stop < 0)
         goto fail;

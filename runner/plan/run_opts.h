@@ -39,6 +39,9 @@ typedef struct br_run_opts {
     size_t total_cases; /* cases of every job of the invocation, for the progress line and the
                            budget (0: each job counts its own) */
     int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
+    /* --cpu: where host cases are measured (measure/cpupin.h): 0 (the
+     * default) a CPU benchrun chooses, N + 1 CPU N, -1 no pinning (off). */
+    int cpu;
 } br_run_opts;
 
 #ifdef __cplusplus

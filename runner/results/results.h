@@ -63,6 +63,18 @@ typedef struct br_timing {
      * rerun moves the case (baseline.h). NULL / 0 elsewhere. Owned. */
     double *run_medians;
     size_t n_run_medians;
+    /* Host cases (measure/disturb.h): the CPU's effective frequency over
+     * each kept sample, MHz (NAN when not measured; owned, parallel to
+     * samples; NULL for GPU cases and where no sample's was measured), its
+     * median over the kept samples (NAN when none), and the samples
+     * discarded as disturbed: n_switched for an involuntary context switch
+     * during the sample, n_slow for a CPU frequency below throttle x the
+     * median of the case's recent samples (slow_min_mhz the lowest; NAN if
+     * none). */
+    double *cpu_mhz;
+    double cpu_mhz_median;
+    size_t n_switched, n_slow;
+    double slow_min_mhz;
 } br_timing;
 
 /* Most medians a baseline keeps per timing (br_timing.run_medians). */
