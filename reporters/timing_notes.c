@@ -19,6 +19,8 @@ static int flag_throttled(const br_timing *t) {
 }
 
 static int flag_disturbed(const br_timing *t) {
+    if (t->disturbed_kept)
+        return 1;
     size_t gone = t->n_switched + t->n_slow;
     return gone > 0 && gone * 100 > t->n_samples + gone;
 }
@@ -57,6 +59,14 @@ void br_report_flags_legend(char *buf, size_t len, unsigned used) {
 /* The D warning: how many were discarded, and why. */
 static void disturbed_warning(char *buf, size_t len, const br_run *r, const br_timing *t) {
     size_t gone = t->n_switched + t->n_slow;
+    if (t->disturbed_kept) {
+        snprintf(buf, len,
+                 "every sample (%zu) was disturbed (%zu by another thread on the CPU, %zu with "
+                 "the CPU slowed down): kept all the same, so this time includes the "
+                 "disturbance; the CPU is busy (see --cpu)",
+                 t->n_samples, t->n_switched, t->n_slow);
+        return;
+    }
     char slow[160] = "";
     if (t->n_slow)
         snprintf(slow, sizeof slow, "%s%zu with the CPU below %.3g%% of its median frequency",

@@ -185,11 +185,6 @@ static int finish_timing(br_timing *t, const char *what, double limit_mhz) {
         return br_error_set("no %s sample was kept: CUPTI lost records in %zu and %zu were "
                             "throttled; use --clock events",
                             what, t->n_incomplete, t->n_throttled);
-    if (t->n_samples == 0 && t->n_switched + t->n_slow > 0)
-        return br_error_set("every %s sample (%zu) was disturbed: %zu by an involuntary context "
-                            "switch (another thread had the CPU), %zu with the CPU's frequency "
-                            "far below its median; the CPU is busy (see --cpu)",
-                            what, t->n_switched + t->n_slow, t->n_switched, t->n_slow);
     if (t->n_samples == 0)
         return br_error_set("every %s sample (%zu) was taken below the throttle threshold: SM "
                             "clock down to %.0f MHz, threshold %.0f MHz",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -132,8 +133,17 @@ static long nivcsw_now(void) {
     return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
 }
 
+static double thread_cpu_ns(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return NAN;
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 void br_cpu_probe_begin(br_cpu_probe *p, br_cpu_reading *r) {
     r->nivcsw = nivcsw_now();
+    r->cpu_ns = thread_cpu_ns();
+    r->wall_ns = br_now_ns();
     r->aperf = r->mperf = 0;
     if (p->opened && p->msr_fd >= 0 &&
         (read_msr(p->msr_fd, MSR_APERF, &r->aperf) != 0 ||
@@ -141,8 +151,11 @@ void br_cpu_probe_begin(br_cpu_probe *p, br_cpu_reading *r) {
         r->aperf = r->mperf = 0;
 }
 
-void br_cpu_probe_end(br_cpu_probe *p, const br_cpu_reading *begin, long *nivcsw, double *mhz) {
+void br_cpu_probe_end(br_cpu_probe *p, const br_cpu_reading *begin, long *nivcsw, double *offcpu,
+                      double *mhz) {
     uint64_t a = 0, m = 0;
+    double wall = br_now_ns() - begin->wall_ns, cpu = thread_cpu_ns() - begin->cpu_ns;
+    *offcpu = wall > 0 && isfinite(cpu) ? fmax(0.0, 1.0 - cpu / wall) : NAN;
     *mhz = NAN;
     if (p->opened && p->msr_fd >= 0 && begin->mperf &&
         read_msr(p->msr_fd, MSR_APERF, &a) == 0 && read_msr(p->msr_fd, MSR_MPERF, &m) == 0 &&

@@ -47,6 +47,8 @@ typedef struct br_cpu_probe {
 /* One side of a sample. */
 typedef struct br_cpu_reading {
     long nivcsw;           /* getrusage(RUSAGE_THREAD).ru_nivcsw; -1 unreadable */
+    double wall_ns;        /* CLOCK_MONOTONIC, ns */
+    double cpu_ns;         /* CLOCK_THREAD_CPUTIME_ID, ns; NAN unreadable */
     uint64_t aperf, mperf; /* valid when the probe has an MSR */
 } br_cpu_reading;
 
@@ -63,10 +65,13 @@ void br_cpu_probe_close(br_cpu_probe *p);
 void br_cpu_probe_begin(br_cpu_probe *p, br_cpu_reading *r);
 
 /* After the sample begun as `begin`: *nivcsw the involuntary context
- * switches of the calling thread over it (-1 when unreadable), *mhz the
- * CPU's effective frequency over it in MHz (APERF/MPERF), else the
- * kernel's current frequency (scaling_cur_freq), else NAN. */
-void br_cpu_probe_end(br_cpu_probe *p, const br_cpu_reading *begin, long *nivcsw, double *mhz);
+ * switches of the calling thread over it (-1 when unreadable), *offcpu the
+ * fraction of its wall time the thread did not run (1 - thread CPU time /
+ * monotonic time, at least 0; NAN when unreadable), *mhz the CPU's
+ * effective frequency over it in MHz (APERF/MPERF), else the kernel's
+ * current frequency (scaling_cur_freq), else NAN. */
+void br_cpu_probe_end(br_cpu_probe *p, const br_cpu_reading *begin, long *nivcsw, double *offcpu,
+                      double *mhz);
 
 #ifdef __cplusplus
 }

@@ -25,8 +25,8 @@ static double window_median(const br_disturb *d) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-br_disturbance br_disturb_check(br_disturb *d, long nivcsw, double mhz) {
-    if (nivcsw > 0)
+br_disturbance br_disturb_check(br_disturb *d, long nivcsw, double offcpu, double mhz) {
+    if (nivcsw > 0 && !(offcpu <= BR_DISTURB_OFFCPU))
         return BR_SAMPLE_SWITCHED;
     if (!(mhz > 0) || !isfinite(mhz))
         return BR_SAMPLE_CLEAN;

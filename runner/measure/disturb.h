@@ -1,6 +1,7 @@
 /* disturb.h - which host samples were disturbed: the thread was switched
  * out while the clock ran (an involuntary context switch: another thread
- * had its CPU), or the CPU ran far below its usual frequency (a frequency
+ * had its CPU, for more than BR_DISTURB_OFFCPU of the sample's wall time),
+ * or the CPU ran far below its usual frequency (a frequency
  * drop the governor, a thermal limit or a power cap made). Such samples
  * are discarded and counted, as GPU samples below the throttle clock are
  * (measure.h), so that they move neither the statistics nor the stopping
@@ -10,6 +11,11 @@
  * BR_DISTURB_WINDOW readings, kept or not (context-switched ones left
  * out); a sample is slow when its frequency is below `ratio` x that median,
  * judged from the BR_DISTURB_MIN_READINGS-th reading on.
+ *
+ * Why the off-CPU share: a switch to a kernel thread that runs for a few
+ * microseconds costs a 100 ms sample nothing measurable, while one to
+ * another process for a whole time slice (milliseconds) is most of a short
+ * sample; the thread's CPU time against the wall clock tells them apart.
  */
 #ifndef BR_DISTURB_H
 #define BR_DISTURB_H
@@ -22,6 +28,9 @@ extern "C" {
 
 #define BR_DISTURB_WINDOW       64
 #define BR_DISTURB_MIN_READINGS 8
+/* A switched-out sample counts as disturbed when its thread was off the
+ * CPU for more than this share of its wall time (or for an unknown share). */
+#define BR_DISTURB_OFFCPU 0.01
 
 typedef enum br_disturbance {
     BR_SAMPLE_CLEAN = 0,    /* keep it */
@@ -41,10 +50,11 @@ typedef struct br_disturb {
 void br_disturb_init(br_disturb *d, double ratio);
 
 /* Judge one sample: `nivcsw` involuntary context switches over it (< 0:
- * unknown, not judged), `mhz` the CPU's effective frequency over it (NAN:
- * unknown, not judged). A clean or slow sample's frequency joins the
+ * unknown, not judged), `offcpu` the share of its wall time its thread was
+ * off the CPU (NAN: unknown), `mhz` the CPU's effective frequency over it
+ * (NAN: unknown, not judged). A clean or slow sample's frequency joins the
  * window. */
-br_disturbance br_disturb_check(br_disturb *d, long nivcsw, double mhz);
+br_disturbance br_disturb_check(br_disturb *d, long nivcsw, double offcpu, double mhz);
 
 #ifdef __cplusplus
 }

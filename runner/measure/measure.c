@@ -102,12 +102,43 @@ typedef struct kept_ctx {
     br_breakdown *bd;
     br_stopper *st;
     br_disturb *dist; /* host: disturbed samples */
+    br_sample *spares; /* host: the disturbed samples, kept aside (fallback_to_spares) */
+    size_t n_spares, cap_spares;
     const br_measure_params *p;
     double limit; /* throttle threshold, MHz; 0: none */
     size_t reps;
     const char *const *names; /* the name table of the last sample with operations */
     size_t n_names;
 } kept_ctx;
+
+/* Keep a disturbed host sample aside. Returns 0, or -1 with the error set. */
+static int spare(kept_ctx *k, const br_sample *smp) {
+    if (k->n_spares == k->cap_spares) {
+        size_t cap = k->cap_spares ? 2 * k->cap_spares : 16;
+        br_sample *v = realloc(k->spares, cap * sizeof *v);
+        if (!v)
+            return br_error_nomem();
+        k->spares = v;
+        k->cap_spares = cap;
+    }
+    k->spares[k->n_spares++] = *smp;
+    return 0;
+}
+
+/* When every host sample was disturbed, they are what there is: keep
+ * them (out->disturbed_kept), rather than leave the case without a time.
+ * Returns 0, or -1 with the error set. */
+static int fallback_to_spares(kept_ctx *k) {
+    if (k->out->n_samples > 0 || k->n_spares == 0)
+        return 0;
+    k->out->disturbed_kept = 1;
+    for (size_t i = 0; i < k->n_spares; i++) {
+        const br_sample *s = &k->spares[i];
+        if (push(k->out, k->col, s->ns / (double)k->reps, s, NAN, NULL, k->reps) != 0)
+            return -1;
+    }
+    return 0;
+}
 
 /* Discard (throttled, records lost) or keep one sample. Returns 0, or -1
  * with the error set. */
@@ -128,7 +159,8 @@ static int consider(kept_ctx *k, const br_sample *smp) {
                 "on the stream the case gives it (or use --clock events)");
     }
     if (k->col->host) {
-        br_disturbance d = br_disturb_check(k->dist, smp->ctx_switches, smp->cpu_mhz);
+        br_disturbance d =
+            br_disturb_check(k->dist, smp->ctx_switches, smp->offcpu, smp->cpu_mhz);
         if (d == BR_SAMPLE_SWITCHED)
             out->n_switched++;
         if (d == BR_SAMPLE_SLOW) {
@@ -137,7 +169,7 @@ static int consider(kept_ctx *k, const br_sample *smp) {
                 out->slow_min_mhz = smp->cpu_mhz;
         }
         if (d != BR_SAMPLE_CLEAN)
-            return 0;
+            return spare(k, smp);
     }
     if (k->limit > 0 && isfinite(smp->sm_mhz) && smp->sm_mhz < k->limit) {
         out->n_throttled++;
@@ -172,6 +204,7 @@ static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, b
     smp->sm_mhz = NAN;
     smp->cpu_mhz = NAN;
     smp->ctx_switches = -1;
+    smp->offcpu = NAN;
     return ops->sample(state, o, run, ctx, smp);
 }
 
@@ -343,8 +376,11 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         .limit = limit,
         .reps = o.reps};
     int stop = sample_until_stop(&k, &sm);
-    if (stop < 0)
+    if (stop < 0 || fallback_to_spares(&k) != 0) {
+        free(k.spares);
         goto fail;
+    }
+    free(k.spares);
     out->stop_reason = br_stop_name((br_stop)stop);
     if (summarise(out, &k, &bd, o.reps) != 0)
         goto fail;

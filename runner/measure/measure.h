@@ -101,7 +101,8 @@ typedef struct br_measure_params {
  *     involuntary context switch during it, or the CPU's frequency below
  *     cfg.throttle x the median of the recent samples') is discarded and
  *     counted (n_switched, n_slow), and the kept samples' frequencies go to
- *     out->cpu_mhz.
+ *     out->cpu_mhz. When every host sample was disturbed, they are kept
+ *     all the same and out->disturbed_kept is set.
  * Cold samples apply p->flush before each execution; batch samples never
  * flush.
  *  3. GPU (p->clock events or kernel): every kept sample's event time goes to

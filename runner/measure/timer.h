@@ -80,6 +80,9 @@ typedef struct br_sample {
      * measured). */
     long ctx_switches;
     double cpu_mhz;
+    /* Host: the fraction of the sample's wall time the measuring thread
+     * was not running (cpufreq.h); NAN when not measured. */
+    double offcpu;
 } br_sample;
 
 /* How a timer is opened. */

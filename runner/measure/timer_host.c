@@ -187,6 +187,7 @@ static int host_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     out->sm_mhz = NAN;
     out->cpu_mhz = NAN;
     out->ctx_switches = -1;
+    out->offcpu = NAN;
     out->graph = 0;
     if (o->flush != BR_FLUSH_NONE && host_flush(t, o) != 0)
         return -1;
@@ -198,7 +199,7 @@ static int host_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
         if (run(ctx) != 0)
             return -1;
     double t1 = br_now_ns();
-    br_cpu_probe_end(&t->probe, &r0, &out->ctx_switches, &out->cpu_mhz);
+    br_cpu_probe_end(&t->probe, &r0, &out->ctx_switches, &out->offcpu, &out->cpu_mhz);
     out->ns = t1 - t0;
     return 0;
 }

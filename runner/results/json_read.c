@@ -502,7 +502,8 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "cpu_mhz", OPT, &t->cpu_mhz_median) ||
                    br_json_get_count(c, o, "n_switched", &t->n_switched) ||
                    br_json_get_count(c, o, "n_slow", &t->n_slow) ||
-                   br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz)
+                   br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
+                   br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
                ? -1
                : (t->stop_reason = br_stop_name((br_stop)stop), 0);
 }

@@ -34,7 +34,8 @@
  * carries "cpu_mhz" (median effective CPU frequency, MHz),
  * "cpu_mhz_samples": [...] | null, "n_switched" and "n_slow" (samples
  * discarded as disturbed: an involuntary context switch; the CPU far below
- * its median frequency) and "slow_min_mhz" (measure/disturb.h). These were
+ * its median frequency), "slow_min_mhz" and "disturbed_kept" (true: every
+ * sample was disturbed and they were kept; measure/disturb.h). These were
  * added within schema 4 and are optional to readers.
  *
  * "gpu_clock" is the clock of the GPU cases' headline samples (a run whose
@@ -324,6 +325,7 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
         put(b, o, "n_switched", integer((long long)t->n_switched));
         put(b, o, "n_slow", integer((long long)t->n_slow));
         put(b, o, "slow_min_mhz", real(t->slow_min_mhz));
+        put(b, o, "disturbed_kept", json_boolean(t->disturbed_kept));
     }
     return o;
 }

@@ -75,6 +75,8 @@ typedef struct br_timing {
     double cpu_mhz_median;
     size_t n_switched, n_slow;
     double slow_min_mhz;
+    int disturbed_kept; /* 1: every sample was disturbed; they were kept all the same (so the
+                           case has a time), and n_switched / n_slow count them */
 } br_timing;
 
 /* Most medians a baseline keeps per timing (br_timing.run_medians). */

@@ -199,14 +199,16 @@ Test(cpupin, the_probe_counts_context_switches) {
     br_cpu_reading r;
     br_cpu_probe_begin(&p, &r);
     long n;
-    double mhz;
-    br_cpu_probe_end(&p, &r, &n, &mhz);
+    double mhz, off;
+    br_cpu_probe_end(&p, &r, &n, &off, &mhz);
     cr_expect_geq(n, 0, "getrusage(RUSAGE_THREAD) is readable on Linux");
+    cr_expect(off >= 0 && off <= 1, "%g", off);
     cr_expect(isnan(mhz) || mhz > 0);
-    /* Yielding the CPU for a while is a voluntary switch, not counted. */
+    /* Sleeping 2 ms is time off the CPU (a voluntary switch, not counted). */
     br_cpu_probe_begin(&p, &r);
-    usleep(1000);
-    br_cpu_probe_end(&p, &r, &n, &mhz);
+    usleep(2000);
+    br_cpu_probe_end(&p, &r, &n, &off, &mhz);
     cr_expect_geq(n, 0);
+    cr_expect_gt(off, 0.5, "asleep for most of the interval: %g", off);
     br_cpu_probe_close(&p);
 }

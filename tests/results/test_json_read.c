@@ -671,6 +671,7 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     t->n_switched = 4;
     t->n_slow = 2;
     t->slow_min_mhz = 1400;
+    red.cases[0].batch.disturbed_kept = 1;
     const br_run *one[] = {&red};
     char *first = write_json(one, 1);
     size_t n = 0;
@@ -691,6 +692,8 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     cr_expect_eq(g->n_switched, 4);
     cr_expect_eq(g->n_slow, 2);
     cr_expect_eq(g->slow_min_mhz, 1400);
+    cr_expect_eq(g->disturbed_kept, 0);
+    cr_expect_eq(r->cases[0].batch.disturbed_kept, 1);
     cr_expect_null(r->cases[1].cold.cpu_mhz, "a GPU case has none");
     br_results_free(runs, n);
     free(second);
@@ -699,7 +702,8 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     json_t *doc = json_loads(first, 0, NULL);
     cr_assert_not_null(doc);
     free(first);
-    const char *keys[] = {"cpu_mhz", "cpu_mhz_samples", "n_switched", "n_slow", "slow_min_mhz"};
+    const char *keys[] = {"cpu_mhz", "cpu_mhz_samples", "n_switched",
+                          "n_slow",  "slow_min_mhz",    "disturbed_kept"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         char path[96];
         snprintf(path, sizeof path, "runs[0].cases[0].cold.%s", keys[k]);
@@ -715,7 +719,7 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     g = &runs[0].cases[0].cold;
     cr_expect_null(g->cpu_mhz);
     cr_expect(isnan(g->cpu_mhz_median));
-    cr_expect_eq(g->n_switched + g->n_slow, 0);
+    cr_expect_eq(g->n_switched + g->n_slow + (size_t)g->disturbed_kept, 0);
     br_results_free(runs, n);
 
     /* A column of the wrong length is an error naming it. */
