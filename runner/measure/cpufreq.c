@@ -157,9 +157,8 @@ void br_cpu_probe_end(br_cpu_probe *p, const br_cpu_reading *begin, long *nivcsw
     double wall = br_now_ns() - begin->wall_ns, cpu = thread_cpu_ns() - begin->cpu_ns;
     *offcpu = wall > 0 && isfinite(cpu) ? fmax(0.0, 1.0 - cpu / wall) : NAN;
     *mhz = NAN;
-    if (p->opened && p->msr_fd >= 0 && begin->mperf &&
-        read_msr(p->msr_fd, MSR_APERF, &a) == 0 && read_msr(p->msr_fd, MSR_MPERF, &m) == 0 &&
-        m > begin->mperf)
+    if (p->opened && p->msr_fd >= 0 && begin->mperf && read_msr(p->msr_fd, MSR_APERF, &a) == 0 &&
+        read_msr(p->msr_fd, MSR_MPERF, &m) == 0 && m > begin->mperf)
         *mhz = p->tsc_mhz * (double)(a - begin->aperf) / (double)(m - begin->mperf);
     else if (p->opened && p->cur_fd >= 0) {
         char b[32];

@@ -93,8 +93,7 @@ static void siblings(br_cpu_set *out, const char *root, int cpu) {
     FILE *f = fopen(path, "r");
     int ok = 0;
     if (f) {
-        ok = fgets(line, sizeof line, f) && br_cpu_list_parse(out, line) == 0 &&
-             set_has(out, cpu);
+        ok = fgets(line, sizeof line, f) && br_cpu_list_parse(out, line) == 0 && set_has(out, cpu);
         fclose(f);
     }
     if (!ok) {

@@ -36,13 +36,13 @@ typedef struct br_cpu_set {
 
 /* How the host cases' CPU was chosen. */
 typedef struct br_cpu_choice {
-    int cpu;          /* the worker's CPU while it measures a host case; -1: not pinned */
-    int core;         /* its core: the lowest CPU of its thread_siblings_list */
+    int cpu;           /* the worker's CPU while it measures a host case; -1: not pinned */
+    int core;          /* its core: the lowest CPU of its thread_siblings_list */
     br_cpu_set parent; /* the parent's CPUs while a host case is measured: the allowed CPUs of
                          the other cores; when there are none, the allowed CPUs but the
                          worker's; when there are none either, every allowed CPU */
-    int shares_core;  /* 1: the parent could not be kept off the worker's core */
-    char note[320];   /* what was chosen and why, one sentence ("" when not pinned) */
+    int shares_core;   /* 1: the parent could not be kept off the worker's core */
+    char note[320];    /* what was chosen and why, one sentence ("" when not pinned) */
 } br_cpu_choice;
 
 /* Choose the host cases' CPU among `allowed` (NULL: this thread's

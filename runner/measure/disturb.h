@@ -40,10 +40,10 @@ typedef enum br_disturbance {
 
 /* The recent frequencies of one measurement. */
 typedef struct br_disturb {
-    double ratio;                   /* slow below ratio x median; 0: the frequency is not judged */
-    double mhz[BR_DISTURB_WINDOW];  /* ring of the last readings, MHz */
-    size_t n;                       /* readings so far */
-    double last_median;             /* the median the last slow sample was judged by, MHz */
+    double ratio;                  /* slow below ratio x median; 0: the frequency is not judged */
+    double mhz[BR_DISTURB_WINDOW]; /* ring of the last readings, MHz */
+    size_t n;                      /* readings so far */
+    double last_median;            /* the median the last slow sample was judged by, MHz */
 } br_disturb;
 
 /* Start with no readings; ratio in [0, 1) (the `throttle` setting). */

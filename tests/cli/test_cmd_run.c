@@ -31,8 +31,8 @@ static void teardown(void) {
 
 static int run(const char *cpu, const char *json) {
     char *cache = br_strfmt("%s/cache", tmp);
-    const char *argv[] = {"benchrun", "--cpu",   cpu,  "-q",       "--no-compare",
-                          "--json",   json,      "--cache-dir", cache, E2E "/ok.yaml"};
+    const char *argv[] = {"benchrun", "--cpu", cpu,           "-q",  "--no-compare",
+                          "--json",   json,    "--cache-dir", cache, E2E "/ok.yaml"};
     int rc = br_cmd_run((int)(sizeof argv / sizeof *argv), (char **)argv);
     free(cache);
     return rc;

@@ -28,7 +28,8 @@ Test(disturb, a_frequency_far_below_the_median_is_slow) {
     br_disturb_init(&d, 0.75);
     /* The first readings are never judged: no median yet. */
     for (int i = 0; i < BR_DISTURB_MIN_READINGS - 1; i++)
-        cr_assert_eq(br_disturb_check(&d, 0, NAN, i == 3 ? 1000.0 : 3000.0), BR_SAMPLE_CLEAN, "%d", i);
+        cr_assert_eq(br_disturb_check(&d, 0, NAN, i == 3 ? 1000.0 : 3000.0), BR_SAMPLE_CLEAN, "%d",
+                     i);
     cr_expect_eq(br_disturb_check(&d, 0, NAN, 3000), BR_SAMPLE_CLEAN);
     cr_expect_eq(br_disturb_check(&d, 0, NAN, 2000), BR_SAMPLE_SLOW, "2000 < 0.75 x 3000");
     cr_expect_float_eq(d.last_median, 3000.0, 1e-9);
@@ -110,8 +111,7 @@ Test(disturb, the_loop_discards_and_counts_disturbed_host_samples) {
     p.now = script_now;
     p.clock = BR_CLOCK_MONOTONIC;
     br_timing t;
-    cr_assert_eq(br_measure(&t, &script_ops, &s, &p, exec_nothing, NULL), 0, "%s",
-                 br_error_get());
+    cr_assert_eq(br_measure(&t, &script_ops, &s, &p, exec_nothing, NULL), 0, "%s", br_error_get());
     cr_assert_eq(t.n_samples, 200);
     cr_expect_gt(t.n_switched, 0);
     cr_expect_gt(t.n_slow, 0);

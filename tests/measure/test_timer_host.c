@@ -61,8 +61,7 @@ static double best(void *state, const br_sample_opts *o, walk *w) {
     for (int i = 0; i < 15; i++) {
         br_sample s;
         memset(&s, 0, sizeof s);
-        cr_assert_eq(br_timer_monotonic.sample(state, o, walk_run, w, &s), 0, "%s",
-                     br_error_get());
+        cr_assert_eq(br_timer_monotonic.sample(state, o, walk_run, w, &s), 0, "%s", br_error_get());
         cr_assert(s.ns > 0);
         m = s.ns < m ? s.ns : m;
     }
