@@ -231,17 +231,21 @@ int br_session_ask(br_session *s, int kind) {
     return wr == BR_WORKER_OK ? 0 : -1;
 }
 
-/* Say once per session, before its first host case, that the CPU's
- * frequency scaling is on (Google Benchmark's warning, src/sysinfo.cc). */
-static void warn_scaling(br_session *s) {
-    if (s->scaling_warned || s->host.freq_scaling != 1)
+/* Say once per session, before its first host case, where host cases are
+ * measured (not with quiet) and that the CPU's frequency scaling is on
+ * (Google Benchmark's warning, src/sysinfo.cc). */
+static void host_notes(br_session *s) {
+    if (s->scaling_warned)
         return;
     s->scaling_warned = 1;
-    br_log(BR_LOG_WARN,
-           "benchrun: warning: CPU frequency scaling is enabled (governor '%s'): host times may "
-           "be noisy; for steadier ones set the 'performance' governor (cpupower "
-           "frequency-set -g performance)\n",
-           s->host.governor[0] ? s->host.governor : "?");
+    if (!s->opts.quiet && s->cpu.note[0])
+        br_log(BR_LOG_NOTE, "benchrun: %s\n", s->cpu.note);
+    if (s->host.freq_scaling == 1)
+        br_log(BR_LOG_WARN,
+               "benchrun: warning: CPU frequency scaling is enabled (governor '%s'): host times "
+               "may be noisy; for steadier ones set the 'performance' governor (cpupower "
+               "frequency-set -g performance)\n",
+               s->host.governor[0] ? s->host.governor : "?");
 }
 
 /* Run case i of job in the worker and fill *r (prepared by case_init)
@@ -260,7 +264,7 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
     size_t len = 0;
     int host = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_HOST;
     if (host)
-        warn_scaling(s);
+        host_notes(s);
     /* While the worker measures a host case, the parent keeps off its core. */
     br_cpu_set saved;
     int moved = host && s->cpu.cpu >= 0 && br_cpu_set_self(&s->cpu.parent, &saved) == 0;
