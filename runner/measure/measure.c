@@ -71,7 +71,7 @@ static int push(br_timing *t, columns *c, double value, const br_sample *smp, do
     if (t->n_samples == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 64;
         if (grow_col(&t->samples, nc) || (c->probe && grow_col(&t->sm_mhz, nc)) ||
-            (c->host && grow_col(&t->cpu_mhz, nc)) ||
+            (c->host && (grow_col(&t->cpu_mhz, nc) || grow_col(&t->switches, nc))) ||
             (c->gpu && grow_col(&t->event_ns, nc)) ||
             (c->kernel &&
              (grow_col(&t->kernel_ns, nc) || grow_col(&t->span_ns, nc) || grow_col(&t->ops, nc))))
@@ -82,8 +82,10 @@ static int push(br_timing *t, columns *c, double value, const br_sample *smp, do
     t->samples[i] = value;
     if (c->probe)
         t->sm_mhz[i] = smp->sm_mhz;
-    if (c->host)
+    if (c->host) {
         t->cpu_mhz[i] = smp->cpu_mhz;
+        t->switches[i] = smp->ctx_switches >= 0 ? (double)smp->ctx_switches : NAN;
+    }
     if (c->gpu)
         t->event_ns[i] = event_ns;
     if (c->kernel) {
@@ -322,6 +324,10 @@ static int summarise(br_timing *out, const kept_ctx *k, br_breakdown *bd, size_t
     if (out->cpu_mhz && !isfinite(out->cpu_mhz_median)) {
         free(out->cpu_mhz); /* no sample's frequency could be read */
         out->cpu_mhz = NULL;
+    }
+    if (out->switches && !isfinite(br_stats_finite_median(out->switches, out->n_samples))) {
+        free(out->switches); /* no sample's switches could be read */
+        out->switches = NULL;
     }
     if (out->event_ns)
         out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);

@@ -417,9 +417,11 @@ static int load_ns(br_json_ctx *c, const json_t *a, const char *key, double *out
     return 0;
 }
 
-/* A clock column `key` (the array mhz: "sm_mhz_samples", "cpu_mhz_samples")
- * of a timing of n samples into *dst. */
-static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, double **dst, size_t n) {
+/* A per-sample column `key` of numbers >= 0 in `unit` (the array mhz:
+ * "sm_mhz_samples", "cpu_mhz_samples" in MHz, "switches" in context
+ * switches) of a timing of n samples into *dst. */
+static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, const char *unit,
+                    double **dst, size_t n) {
     int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
     for (size_t i = 0; i < json_array_size(mhz) && !any_mhz; i++)
         any_mhz = !json_is_null(json_array_get(mhz, i));
@@ -441,7 +443,8 @@ static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, double *
                 return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
             x = json_number_value(v);
             if (!(x >= 0.0))
-                return br_json_fail(c, "expected a number >= 0 (MHz) or null, found %.17g", x);
+                return br_json_fail(c, "expected a number >= 0 (%s) or null, found %.17g", unit,
+                                    x);
         }
         (*dst)[i] = x;
         br_json_pop(c, at);
@@ -470,11 +473,12 @@ static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
 /* One timing (an object: null was handled by the caller) of a case of
  * `backend` into *t. */
 static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
-    json_t *samples, *mhz, *cpu_mhz;
+    json_t *samples, *mhz, *cpu_mhz, *switches;
     int stop;
     if (br_json_get_container(c, o, "samples_ns", REQ, JSON_ARRAY, &samples) != 0 ||
         br_json_get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0 ||
-        br_json_get_container(c, o, "cpu_mhz_samples", OPT, JSON_ARRAY, &cpu_mhz) != 0)
+        br_json_get_container(c, o, "cpu_mhz_samples", OPT, JSON_ARRAY, &cpu_mhz) != 0 ||
+        br_json_get_container(c, o, "switches", OPT, JSON_ARRAY, &switches) != 0)
         return -1;
     size_t n = json_array_size(samples);
     t->present = 1;
@@ -482,8 +486,9 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
         return br_json_fail(c, "out of memory");
     t->n_samples = n;
     if (load_ns(c, samples, "samples_ns", t->samples, n) != 0 ||
-        (mhz && load_mhz(c, mhz, "sm_mhz_samples", &t->sm_mhz, n) != 0) ||
-        (cpu_mhz && load_mhz(c, cpu_mhz, "cpu_mhz_samples", &t->cpu_mhz, n) != 0) ||
+        (mhz && load_mhz(c, mhz, "sm_mhz_samples", "MHz", &t->sm_mhz, n) != 0) ||
+        (cpu_mhz && load_mhz(c, cpu_mhz, "cpu_mhz_samples", "MHz", &t->cpu_mhz, n) != 0) ||
+        (switches && load_mhz(c, switches, "switches", "context switches", &t->switches, n) != 0) ||
         load_run_medians(c, o, t) != 0)
         return -1;
     if (load_timing_clocks(c, o, t, n, backend) != 0)

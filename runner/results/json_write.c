@@ -32,7 +32,8 @@
  * pinned), "freq_scaling" (true: some CPU's governor is not "performance"),
  * "turbo" (true / false; both null when unknown)}. A host timing also
  * carries "cpu_mhz" (median effective CPU frequency, MHz),
- * "cpu_mhz_samples": [...] | null, "n_switched" and "n_slow" (samples
+ * "cpu_mhz_samples": [...] | null, "switches": [involuntary context switches
+ * during each kept sample] | null, "n_switched" and "n_slow" (samples
  * discarded as disturbed: an involuntary context switch; the CPU far below
  * its median frequency), "slow_min_mhz" and "disturbed_kept" (true: every
  * sample was disturbed and they were kept; measure/disturb.h). These were
@@ -322,6 +323,7 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     if (!gpu) {
         put(b, o, "cpu_mhz", real(t->cpu_mhz_median));
         put(b, o, "cpu_mhz_samples", reals_or_null(b, t->cpu_mhz, n));
+        put(b, o, "switches", reals_or_null(b, t->switches, n));
         put(b, o, "n_switched", integer((long long)t->n_switched));
         put(b, o, "n_slow", integer((long long)t->n_slow));
         put(b, o, "slow_min_mhz", real(t->slow_min_mhz));

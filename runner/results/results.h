@@ -72,6 +72,11 @@ typedef struct br_timing {
      * median of the case's recent samples (slow_min_mhz the lowest; NAN if
      * none). */
     double *cpu_mhz;
+    /* Host cases: the involuntary context switches during each kept sample
+     * (a kept sample may have had some: its thread was off the CPU for at
+     * most 1% of it); NAN when not measured. Owned, parallel to samples;
+     * NULL for GPU cases. */
+    double *switches;
     double cpu_mhz_median;
     size_t n_switched, n_slow;
     double slow_min_mhz;

@@ -119,6 +119,7 @@ Test(disturb, the_loop_discards_and_counts_disturbed_host_samples) {
     for (size_t i = 0; i < t.n_samples; i++) {
         cr_assert_eq(t.samples[i], 1000.0, "sample %zu: a disturbed sample was kept", i);
         cr_assert_eq(t.cpu_mhz[i], 3000.0);
+        cr_assert_eq(t.switches[i], 0.0);
     }
     cr_expect_float_eq(t.cpu_mhz_median, 3000.0, 1e-9);
     cr_expect_float_eq(t.slow_min_mhz, 1500.0, 1e-9);

@@ -668,6 +668,9 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     for (size_t i = 0; i < t->n_samples; i++)
         t->cpu_mhz[i] = i == 1 ? NAN : 2900.0 + (double)i;
     t->cpu_mhz_median = 2902.5;
+    t->switches = calloc(t->n_samples, sizeof *t->switches);
+    cr_assert_not_null(t->switches);
+    t->switches[2] = 1;
     t->n_switched = 4;
     t->n_slow = 2;
     t->slow_min_mhz = 1400;
@@ -689,6 +692,9 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     for (size_t i = 0; i < g->n_samples; i++)
         cr_expect(same(g->cpu_mhz[i], t->cpu_mhz[i]), "sample %zu", i);
     cr_expect_eq(g->cpu_mhz_median, 2902.5);
+    cr_assert_not_null(g->switches);
+    cr_expect_eq(g->switches[2], 1.0);
+    cr_expect_eq(g->switches[0], 0.0);
     cr_expect_eq(g->n_switched, 4);
     cr_expect_eq(g->n_slow, 2);
     cr_expect_eq(g->slow_min_mhz, 1400);
@@ -702,8 +708,8 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     json_t *doc = json_loads(first, 0, NULL);
     cr_assert_not_null(doc);
     free(first);
-    const char *keys[] = {"cpu_mhz", "cpu_mhz_samples", "n_switched",
-                          "n_slow",  "slow_min_mhz",    "disturbed_kept"};
+    const char *keys[] = {"cpu_mhz", "cpu_mhz_samples", "n_switched",    "n_slow",
+                          "slow_min_mhz", "disturbed_kept", "switches"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         char path[96];
         snprintf(path, sizeof path, "runs[0].cases[0].cold.%s", keys[k]);
@@ -718,6 +724,7 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     cr_expect_eq(runs[0].host.turbo, -1);
     g = &runs[0].cases[0].cold;
     cr_expect_null(g->cpu_mhz);
+    cr_expect_null(g->switches);
     cr_expect(isnan(g->cpu_mhz_median));
     cr_expect_eq(g->n_switched + g->n_slow + (size_t)g->disturbed_kept, 0);
     br_results_free(runs, n);
