@@ -127,10 +127,11 @@ int br_report_clock_lines(char *lines[2], const br_run *r) {
     int host, gpu, n = 0;
     measured_kinds(&host, &gpu, r);
     lines[0] = lines[1] = NULL;
-    if (host && !(lines[n++] = r->host.pinned ? br_strfmt("Host times: host clock "
-                                                          "(CLOCK_MONOTONIC), pinned to CPU %d",
-                                                          r->host.cpu)
-                                              : br_strfmt("Host times: host clock (CLOCK_MONOTONIC)")))
+    if (host &&
+        !(lines[n++] = r->host.pinned ? br_strfmt("Host times: host clock "
+                                                  "(CLOCK_MONOTONIC), pinned to CPU %d",
+                                                  r->host.cpu)
+                                      : br_strfmt("Host times: host clock (CLOCK_MONOTONIC)")))
         goto oom;
     if (gpu) {
         if (r->gpu_clock == BR_CLOCK_KERNEL)

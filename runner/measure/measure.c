@@ -103,7 +103,7 @@ typedef struct kept_ctx {
     columns *col;
     br_breakdown *bd;
     br_stopper *st;
-    br_disturb *dist; /* host: disturbed samples */
+    br_disturb *dist;  /* host: disturbed samples */
     br_sample *spares; /* host: the disturbed samples, kept aside (fallback_to_spares) */
     size_t n_spares, cap_spares;
     const br_measure_params *p;
@@ -161,8 +161,7 @@ static int consider(kept_ctx *k, const br_sample *smp) {
                 "on the stream the case gives it (or use --clock events)");
     }
     if (k->col->host) {
-        br_disturbance d =
-            br_disturb_check(k->dist, smp->ctx_switches, smp->offcpu, smp->cpu_mhz);
+        br_disturbance d = br_disturb_check(k->dist, smp->ctx_switches, smp->offcpu, smp->cpu_mhz);
         if (d == BR_SAMPLE_SWITCHED)
             out->n_switched++;
         if (d == BR_SAMPLE_SLOW) {
@@ -319,8 +318,7 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
  * or -1 with the error set. */
 static int summarise(br_timing *out, const kept_ctx *k, br_breakdown *bd, size_t reps) {
     out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
-    out->cpu_mhz_median =
-        out->cpu_mhz ? br_stats_finite_median(out->cpu_mhz, out->n_samples) : NAN;
+    out->cpu_mhz_median = out->cpu_mhz ? br_stats_finite_median(out->cpu_mhz, out->n_samples) : NAN;
     if (out->cpu_mhz && !isfinite(out->cpu_mhz_median)) {
         free(out->cpu_mhz); /* no sample's frequency could be read */
         out->cpu_mhz = NULL;
@@ -372,15 +370,14 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         goto fail;
     br_stopper st;
     br_stopper_init(&st, &p->cfg);
-    kept_ctx k = {
-        .out = out,
-        .col = &col,
-        .bd = &bd,
-        .st = &st,
-        .dist = &dist,
-        .p = p,
-        .limit = limit,
-        .reps = o.reps};
+    kept_ctx k = {.out = out,
+                  .col = &col,
+                  .bd = &bd,
+                  .st = &st,
+                  .dist = &dist,
+                  .p = p,
+                  .limit = limit,
+                  .reps = o.reps};
     int stop = sample_until_stop(&k, &sm);
     if (stop < 0 || fallback_to_spares(&k) != 0) {
         free(k.spares);

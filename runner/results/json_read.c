@@ -443,8 +443,7 @@ static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, const ch
                 return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
             x = json_number_value(v);
             if (!(x >= 0.0))
-                return br_json_fail(c, "expected a number >= 0 (%s) or null, found %.17g", unit,
-                                    x);
+                return br_json_fail(c, "expected a number >= 0 (%s) or null, found %.17g", unit, x);
         }
         (*dst)[i] = x;
         br_json_pop(c, at);

@@ -708,8 +708,8 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     json_t *doc = json_loads(first, 0, NULL);
     cr_assert_not_null(doc);
     free(first);
-    const char *keys[] = {"cpu_mhz", "cpu_mhz_samples", "n_switched",    "n_slow",
-                          "slow_min_mhz", "disturbed_kept", "switches"};
+    const char *keys[] = {"cpu_mhz",      "cpu_mhz_samples", "n_switched", "n_slow",
+                          "slow_min_mhz", "disturbed_kept",  "switches"};
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         char path[96];
         snprintf(path, sizeof path, "runs[0].cases[0].cold.%s", keys[k]);
