@@ -313,6 +313,7 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
             r->cold = got.cold;
             r->batch = got.batch;
             r->wall = got.wall;
+            r->energy = got.energy; /* --energy: measured by the worker after the samples */
             /* The worker's timer opening (its first case of the backend)
              * and, for a fresh worker, its fork. */
             r->wall.start_ns += fork_ns;

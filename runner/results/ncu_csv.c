@@ -38,6 +38,9 @@ static const struct {
     {"nsecond", UNIT_TIME, 1},  {"usecond", UNIT_TIME, 1e3}, {"msecond", UNIT_TIME, 1e6},
     {"second", UNIT_TIME, 1e9}, {"byte", UNIT_BYTES, 1},     {"Kbyte", UNIT_BYTES, 1e3},
     {"Mbyte", UNIT_BYTES, 1e6}, {"Gbyte", UNIT_BYTES, 1e9},  {"Tbyte", UNIT_BYTES, 1e12},
+    {"ns", UNIT_TIME, 1},       {"us", UNIT_TIME, 1e3},      {"ms", UNIT_TIME, 1e6},
+    {"s", UNIT_TIME, 1e9},      {"B", UNIT_BYTES, 1},        {"KB", UNIT_BYTES, 1e3},
+    {"MB", UNIT_BYTES, 1e6},    {"GB", UNIT_BYTES, 1e9},     {"TB", UNIT_BYTES, 1e12},
     {"%", UNIT_PCT, 1},
 };
 

@@ -1,6 +1,8 @@
 /* The ncu CSV parser (results/ncu_csv.c): the recorded `ncu --csv --page raw
- * --print-units base` output of tests/fixtures/profile/ncu_raw.csv (ncu's
- * progress lines first, thousands separators, kernel names with commas),
+ * --print-units base` output of tests/fixtures/profile/ncu_raw.csv (real:
+ * `benchrun profile suites/reduction.yaml -k reduce_vec -p n=2^28` under
+ * Nsight Compute on an H200, 2026-11-26, units "ns", "byte" and "%"; ncu's
+ * progress lines and the profiled benchrun's own table first, thousands separators, kernel names with commas),
  * units other than the base ones, missing and "n/a" metrics, quotes inside
  * a field, and every malformed input it refuses with the line. */
 #include <criterion/criterion.h>
@@ -28,13 +30,13 @@ Test(ncu_csv, the_recorded_report) {
     cr_assert_eq(br_ncu_parse(&r, text, len), 0, "%s", br_error_get());
     cr_assert_eq(r.n, 3);
     cr_expect_str_eq(r.launches[0].kernel, "reduce_vec_kernel(const float *, long, red_ctl *)");
-    cr_expect_eq(r.launches[0].dram_read_bytes, 1073872128.0);
-    cr_expect_eq(r.launches[0].dram_write_bytes, 2816.0);
-    cr_expect_eq(r.launches[1].duration_ns, 349088.0);
-    cr_expect_float_eq(r.launches[2].occupancy_pct, 92.58, 1e-9);
-    cr_expect_float_eq(r.launches[2].sm_pct, 17.93, 1e-9);
-    cr_expect_float_eq(r.launches[2].mem_pct, 91.80, 1e-9);
-    cr_expect_float_eq(r.launches[2].l2_hit_pct, 0.62, 1e-9);
+    cr_expect_eq(r.launches[0].dram_read_bytes, 1073762816.0);
+    cr_expect_eq(r.launches[0].dram_write_bytes, 2202368.0);
+    cr_expect_eq(r.launches[1].duration_ns, 245728.0);
+    cr_expect_float_eq(r.launches[2].occupancy_pct, 98.91, 1e-9);
+    cr_expect_float_eq(r.launches[2].sm_pct, 11.22, 1e-9);
+    cr_expect_float_eq(r.launches[2].mem_pct, 90.64, 1e-9);
+    cr_expect_float_eq(r.launches[2].l2_hit_pct, 1.13, 1e-9);
     br_ncu_report_dispose(&r);
     free(text);
 }
