@@ -5,7 +5,7 @@
 #
 #  Both parts run in a scratch git repository holding a copy of kernels/ and
 #  suites/ (commit "base"; its work tree is HEAD's).
-#  1. A against itself, twice: `benchrun ab HEAD suites/reduction.yaml` on the
+#  1. A against itself, twice (AB_AA_RUNS=N: N times; 0 skips it): `benchrun ab HEAD suites/reduction.yaml` on the
 #     GPU kernels (reduce_cpu left out to keep the time down). HEAD's files are
 #     checked out and built apart from the work tree's, so these are two
 #     builds of the same code. Per case: the ratio NEW/OLD with its 95%
@@ -56,7 +56,7 @@ G=(git -c user.name=ab.sh -c user.email=ab@example.invalid)
 git init -q . && "${G[@]}" add -A && "${G[@]}" commit -qm base && git tag base
 
 # --- 1. A/A on the reduction ---------------------------------------------------
-for i in 1 2; do
+for i in $(seq 1 "${AB_AA_RUNS:-2}"); do
   wall "aa$i" "$BR" ab HEAD suites/reduction.yaml "${GPU_KERNELS[@]}" --json "$LOG/aa$i.json"
 done
 
@@ -111,6 +111,8 @@ def ratio(e):
     return f"{e['ratio']:.4f}x{ci}"
 print("== benchrun ab: summary ==")
 for i in (1, 2):
+    if not os.path.exists(os.path.join(log, f"aa{i}.status")):
+        continue  # AB_AA_RUNS left it out
     rc, t = status(f"aa{i}")
     cs = cases(f"aa{i}")
     print(f"\nA/A run {i} (ab HEAD suites/reduction.yaml, GPU kernels): exit {rc}, {t:.0f} s")
