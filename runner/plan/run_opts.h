@@ -42,6 +42,11 @@ typedef struct br_run_opts {
     int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
     int energy;         /* 1: measure energy per execution of GPU cases (--energy;
                            measure/energy.h) */
+    const char *devices; /* --devices: "all" or "0,2,5" (measure/devices.h); NULL: one GPU,
+                            the single-worker path */
+    const char *const *device_times; /* results files whose measured times order the cases
+                                        of --devices (--shard-times); may be NULL */
+    size_t n_device_times;
 } br_run_opts;
 
 #ifdef __cplusplus
