@@ -219,11 +219,6 @@ static int check_devices(const br_pipeline_opts *p) {
         br_msg_error("benchrun", "%s", br_error_get());
         return -1;
     }
-    if (p->run.budget_ns > 0) {
-        br_msg_error("benchrun", "--budget cannot go with --devices yet (each device would need "
-                                 "its own share of the budget)");
-        return -1;
-    }
     return 0;
 }
 

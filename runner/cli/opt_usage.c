@@ -29,6 +29,10 @@ static const env_var env_vars[] = {
     {"NO_COLOR", "set and not empty: no colour on a terminal"},
     {"BENCHRUN_NCU", "Nsight Compute's ncu for benchrun profile (default:\n"
                      "ncu on PATH, else /usr/local/cuda/bin/ncu)"},
+    {"CUDA_VISIBLE_DEVICES", "with --devices, the GPUs the indices count (the\n"
+                             "N-th listed is device N); each worker gets its own"},
+    {"BENCHRUN_FAKE_DEVICES", "test-only: N (or models A,A,B) fake devices for\n"
+                              "--devices, host cases only, no GPU queried"},
     {"PATH", "where nvcc, cc, c++, gnuplot and ncu are found"},
     {"TMPDIR", "where history --plot writes its gnuplot script and\n"
                "benchrun profile its scratch files (default /tmp)"},

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "budget.h"
 #include "case_proto.h"
 #include "compile/resolve.h"
 #include "execute.h"
@@ -211,6 +212,7 @@ typedef struct dev_item {
 
 /* What the device threads share; every field below `lock` is under it. */
 typedef struct dev_exec {
+    const br_session *main;
     br_run *runs;
     const br_job *jobs;
     br_devset *d;
@@ -221,6 +223,11 @@ typedef struct dev_exec {
     br_devsched sched;
     unsigned char *recorded; /* per item */
     size_t running;          /* cases in flight */
+    size_t started;          /* cases handed out (a retry again) */
+    double start_ns;         /* when the first case started */
+    double overhead_ns;      /* summed time of cases outside warmup and sampling */
+    size_t n_overhead;
+    size_t n_shortened, n_budget_skipped; /* by --budget */
     unsigned char announced[MAX_DEV]; /* a retired device was said */
 } dev_exec;
 
@@ -244,7 +251,7 @@ static void item_label(char *buf, size_t len, const br_job *job, size_t i) {
 
 /* Measure item `it` on the thread's device into *r (outside the lock).
  * Returns 0, or 1 when interrupted. */
-static int measure_item(br_case_result *r, dev_thread *t, size_t it) {
+static int measure_item(br_case_result *r, dev_thread *t, size_t it, const br_budget_case *bc) {
     dev_exec *x = t->x;
     dev_slot *slot = &x->d->slot[t->slot];
     const br_job *job = &x->jobs[x->items[it].job];
@@ -256,7 +263,20 @@ static int measure_item(br_case_result *r, dev_thread *t, size_t it) {
         return 0;
     }
     double t0 = br_now_ns();
-    if (br_case_exec(r, job, slot->session, i, &job->suite.measure, job->suite.warmup_ns) != 0)
+    br_measure_cfg cfg = job->suite.measure;
+    double warmup_ns = job->suite.warmup_ns;
+    if (bc && bc->skip) {
+        r->status = BR_STATUS_SKIPPED;
+        r->stage = br_strdup("budget");
+        r->message = br_strdup("the time budget was spent before this case");
+        return 0;
+    }
+    if (bc) {
+        cfg.min_time_ns = bc->min_time_ns;
+        cfg.timeout_ns = bc->timeout_ns;
+        warmup_ns = bc->warmup_ns;
+    }
+    if (br_case_exec(r, job, slot->session, i, &cfg, warmup_ns) != 0)
         return 1;
     br_case_wall_close(&r->wall, br_now_ns() - t0);
     r->device_present = 1;
@@ -300,6 +320,47 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r) {
     }
 }
 
+/* --budget over the devices (under the lock): the time left, times the
+ * devices alive (they spend it at once), shared among the cases left, as
+ * br_budget_plan plans one device's. Returns 1 when a budget applies. */
+static int plan_budget(br_budget_case *bc, dev_exec *x, size_t it) {
+    const br_session *main = x->main;
+    const br_job *job = &x->jobs[x->items[it].job];
+    x->started++;
+    if (main->opts.budget_ns <= 0)
+        return 0;
+    unsigned live = 0;
+    for (unsigned k = 0; k < x->d->n; k++)
+        live += !br_devsched_retired(&x->sched, k);
+    double left = main->opts.budget_ns - (br_now_ns() - x->start_ns);
+    size_t cases_left = x->n_items > x->started ? x->n_items - x->started + 1 : 1;
+    const br_measure_cfg *m = &job->suite.measure;
+    int modes = (m->mode & BR_MODE_COLD ? 1 : 0) + (m->mode & BR_MODE_BATCH ? 1 : 0);
+    double overhead = x->n_overhead ? x->overhead_ns / (double)x->n_overhead : 0;
+    br_budget_plan(bc, m, job->suite.warmup_ns, modes, left * (live ? live : 1), cases_left,
+                   overhead);
+    return 1;
+}
+
+/* What a case ended with counts for the budget (under the lock): its time
+ * outside warmup and sampling, shortened or skipped. */
+static void tally_budget(dev_exec *x, const br_case_result *r, const br_budget_case *bc) {
+    if (bc && bc->skip) {
+        x->n_budget_skipped++;
+        return;
+    }
+    double inside = 0;
+    const br_timing *tm[] = {&r->cold, &r->batch};
+    for (size_t m = 0; m < 2; m++)
+        if (tm[m]->present)
+            inside += tm[m]->warmup_ns + tm[m]->measure_ns;
+    if (r->wall.present) {
+        x->overhead_ns += r->wall.total_ns > inside ? r->wall.total_ns - inside : 0;
+        x->n_overhead++;
+    }
+    x->n_shortened += bc && bc->shortened;
+}
+
 /* A device's driver: takes the next case, measures it, settles it, until
  * no case is left for it (or an interrupt). */
 static void *device_thread(void *arg) {
@@ -325,11 +386,15 @@ static void *device_thread(void *arg) {
             continue;
         }
         x->running++;
+        br_budget_case bc;
+        int budgeted = plan_budget(&bc, x, it);
         pthread_mutex_unlock(&x->lock);
         br_case_result r = {0};
-        int stopped = measure_item(&r, t, it);
+        int stopped = measure_item(&r, t, it, budgeted ? &bc : NULL);
         pthread_mutex_lock(&x->lock);
         x->running--;
+        if (!stopped)
+            tally_budget(x, &r, budgeted ? &bc : NULL);
         if (stopped) {
             br_case_dispose(&r);
             break;
@@ -474,7 +539,8 @@ static void say_plan(const dev_exec *x, const double *cost, int measured,
         for (unsigned k = 0; k < x->d->n && n < sizeof line; k++) {
             char d[32];
             br_format_duration(d, sizeof d, finish[k]);
-            n += (size_t)snprintf(line + n, sizeof line - n, " %d: %s", x->d->slot[k].index, d);
+            n += (size_t)snprintf(line + n, sizeof line - n, "%s %d: %s", k ? "," : "",
+                                  x->d->slot[k].index, d);
         }
     }
     free(slot);
@@ -568,11 +634,9 @@ static void say_devices(const dev_exec *x, const br_session *main) {
 
 int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_session *main,
                        br_devset *d) {
-    dev_exec x = {.runs = runs, .jobs = jobs, .d = d};
+    dev_exec x = {.main = main, .runs = runs, .jobs = jobs, .d = d};
     double *cost = NULL;
     int measured = 0, rc = -1;
-    if (main->start_ns == 0)
-        main->start_ns = br_now_ns();
     if (pthread_mutex_init(&x.lock, NULL) != 0)
         return br_error_set("cannot create a lock");
     if (pthread_cond_init(&x.changed, NULL) != 0) {
@@ -591,7 +655,16 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
         br_devsched_init(&x.sched, cost, x.n_items, d->n) != 0)
         goto done;
     say_plan(&x, cost, measured, main);
+    x.start_ns = br_now_ns();
     run_threads(&x);
+    if (!main->opts.quiet && (x.n_shortened || x.n_budget_skipped)) {
+        char b[64];
+        br_format_duration(b, sizeof b, main->opts.budget_ns);
+        br_log(BR_LOG_NOTE,
+               "benchrun: to fit the time budget of %s: %zu case(s) measured with a shorter "
+               "timeout and warmup; %zu case(s) skipped, the budget being spent\n",
+               b, x.n_shortened, x.n_budget_skipped);
+    }
     if (settle_rest(&x, n_jobs) != 0 || finish_runs(&x, n_jobs, main) != 0)
         goto done;
     say_devices(&x, main);

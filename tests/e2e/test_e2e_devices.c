@@ -4,7 +4,8 @@
  * whose worker crashes (the fixture kernel segfaults in the worker bound
  * to BENCHRUN_TEST_BROKEN_DEVICE) is retired after the crashed case is
  * measured on another; a kernel that crashes everywhere fails after two
- * devices; bad lists, devices of two models and --budget exit 2; without
+ * devices; bad lists and devices of two models exit 2; --budget is
+ * shared by the devices; without
  * --devices no case records a device; a baseline saved by a run over
  * several devices is compared with a one-worker run. */
 #include <criterion/criterion.h>
@@ -137,14 +138,13 @@ static void expect_refused(const char *env, const char *devices, const char *ext
     e2e_free(&r);
 }
 
-Test(e2e_devices, bad_lists_two_models_and_budget_are_refused) {
+Test(e2e_devices, bad_lists_and_two_models_are_refused) {
     expect_refused("3", "0,x", NULL, "--devices 0,x: expected all or a comma-separated list");
     expect_refused("3", "1,1", NULL, "device 1 is named twice");
     expect_refused("3", "0,3", NULL, "this host has 3 GPU(s), numbered 0 to 2");
     expect_refused("H200,H200,A100", "all", NULL,
                    "devices of different models (0: H200, 2: A100): a baseline is kept per "
                    "model; name devices of one model, e.g. --devices 0,1");
-    expect_refused("3", "all", "--budget=1m", "--budget cannot go with --devices");
 }
 
 Test(e2e_devices, devices_of_one_model_named_on_a_mixed_host_run) {
@@ -194,5 +194,25 @@ Test(e2e_devices, a_baseline_saved_over_devices_compares_with_a_one_worker_run) 
                   st ? st : "(none)");
     }
     json_decref(doc);
+    e2e_free(&r);
+}
+
+/* --budget with --devices: a budget far too small for the plan skips the
+ * cases it cannot fit, and says so; every case is still listed once. */
+Test(e2e_devices, a_budget_is_shared_by_the_devices) {
+    const char *args[] = {cache_arg, json_arg, "-k", "sum", "--budget", "1ms", "--devices", "0,1",
+                          SUITE,     NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "to fit the time budget of 1 ms:"), "stderr:\n%s", r.err);
+    size_t n_runs, skipped = 0;
+    br_run *runs = load_run(&n_runs);
+    cr_assert_eq(runs[0].n_cases, (size_t)N_SIZES);
+    for (size_t i = 0; i < runs[0].n_cases; i++)
+        skipped += runs[0].cases[i].status == BR_STATUS_SKIPPED &&
+                   strcmp(runs[0].cases[i].stage, "budget") == 0;
+    cr_expect_gt(skipped, 0u);
+    br_results_free(runs, n_runs);
     e2e_free(&r);
 }
