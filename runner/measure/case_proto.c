@@ -329,7 +329,7 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
         br_format_duration(t, sizeof t, cfg->timeout_ns);
         br_format_duration(d, sizeof d, suite->watchdog_ns);
         r->message = br_strfmt(LOST_TIMEOUT " after %s (%swarmup %s + timeout %s%s + watchdog %s): "
-                               "its worker process was killed",
+                                            "its worker process was killed",
                                total, modes > 1 ? "(" : "", w, t, modes > 1 ? ") x 2" : "", d);
     } else if (wr == BR_WORKER_ERROR) {
         free(r->stage);

@@ -27,8 +27,8 @@
 
 /* One device of the run. */
 typedef struct dev_slot {
-    int index;          /* CUDA index on the host (as the user numbers them) */
-    char name[256];     /* model */
+    int index;      /* CUDA index on the host (as the user numbers them) */
+    char name[256]; /* model */
     char uuid[48];
     br_session *session; /* bound to the device */
     size_t ran;          /* cases recorded */
@@ -160,8 +160,8 @@ static int check_one_model(const br_devset *d) {
     size_t n = 0;
     for (unsigned k = 0; k < d->n && n < sizeof same; k++)
         if (strcmp(d->slot[k].name, d->slot[0].name) == 0)
-            n += (size_t)snprintf(same + n, sizeof same - n, "%s%d", n ? "," : "",
-                                  d->slot[k].index);
+            n +=
+                (size_t)snprintf(same + n, sizeof same - n, "%s%d", n ? "," : "", d->slot[k].index);
     return br_error_set("--devices: devices of different models (%d: %s, %d: %s): a baseline "
                         "is kept per model; name devices of one model, e.g. --devices %s",
                         d->slot[0].index, d->slot[0].name, d->slot[other].index,
@@ -228,7 +228,7 @@ typedef struct dev_exec {
     double overhead_ns;      /* summed time of cases outside warmup and sampling */
     size_t n_overhead;
     size_t n_shortened, n_budget_skipped; /* by --budget */
-    unsigned char announced[MAX_DEV]; /* a retired device was said */
+    unsigned char announced[MAX_DEV];     /* a retired device was said */
 } dev_exec;
 
 typedef struct dev_thread {
@@ -293,13 +293,14 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r) {
     dev_slot *slot = &x->d->slot[t->slot];
     const dev_item *item = &x->items[it];
     int lost = br_case_worker_lost(r);
-    br_devsched_verdict v = br_devsched_report(&x->sched, it, t->slot,
-                                               lost ? BR_DEVSCHED_CRASHED : BR_DEVSCHED_DONE);
+    br_devsched_verdict v =
+        br_devsched_report(&x->sched, it, t->slot, lost ? BR_DEVSCHED_CRASHED : BR_DEVSCHED_DONE);
     char label[256];
     item_label(label, sizeof label, &x->jobs[item->job], item->index);
     if (v == BR_DEVSCHED_RETRY) {
-        br_log(BR_LOG_WARN, "benchrun: warning: %s: %s on device %d (%s); running it again on "
-                            "another device\n",
+        br_log(BR_LOG_WARN,
+               "benchrun: warning: %s: %s on device %d (%s); running it again on "
+               "another device\n",
                label, r->message, slot->index, slot->uuid);
         br_case_dispose(r);
         return;
@@ -466,8 +467,8 @@ static int item_costs(double *cost, int *measured, const dev_exec *x, const br_s
     if (n_known) {
         /* The median of the known costs, for the cases the files miss. */
         qsort(known, n_known, sizeof *known, cmp_double);
-        double med = n_known % 2 ? known[n_known / 2]
-                                 : (known[n_known / 2 - 1] + known[n_known / 2]) / 2;
+        double med =
+            n_known % 2 ? known[n_known / 2] : (known[n_known / 2 - 1] + known[n_known / 2]) / 2;
         for (size_t it = 0; it < x->n_items; it++)
             if (!isfinite(cost[it]))
                 cost[it] = med;
@@ -521,8 +522,7 @@ static int begin_runs(dev_exec *x, size_t n_jobs, br_session *main) {
 
 /* The plan on standard error: the devices, the order's source and, by
  * measured times, each device's predicted busy time. */
-static void say_plan(const dev_exec *x, const double *cost, int measured,
-                     const br_session *main) {
+static void say_plan(const dev_exec *x, const double *cost, int measured, const br_session *main) {
     if (main->opts.quiet)
         return;
     char line[1024];
@@ -645,6 +645,9 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
     }
     if (begin_runs(&x, n_jobs, main) != 0)
         goto done;
+    /* The first device's measured peak is in; its context must not stay
+     * open beside the device's own worker. */
+    br_session_drop_worker(main);
     cost = malloc((x.n_items ? x.n_items : 1) * sizeof *cost);
     x.recorded = calloc(x.n_items ? x.n_items : 1, 1);
     if (!cost || !x.recorded) {

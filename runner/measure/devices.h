@@ -1,11 +1,13 @@
 /* devices.h - a run over several GPUs of one host (--devices all|0,2,5):
- * one session (device query, measured peak, timers, CUPTI, clock probe and
- * throttle check) and so one worker process per device, bound to it by
+ * one session (device query, timers, CUPTI, clock probe and throttle
+ * check) and so one worker process per device, bound to it by
  * CUDA_VISIBLE_DEVICES set in the worker before CUDA starts; the cases of
  * every suite handed out longest first (plan/devsched.h) by the costs of a
  * previous results file (--shard-times) or else by their declared work
  * (bytes + flops), each device's driver a thread of the parent.
  *
+ * The build and a suite's measured peak use the main session, bound to
+ * the first device (the header's device; % of peak is relative to it).
  * Devices of one run must be of one model: a baseline is per model
  * (results/baseline.h), and the run's header names one device. Each case
  * records the device that measured it (br_case_result.device_*).

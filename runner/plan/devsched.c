@@ -32,8 +32,7 @@ static int rank_cases(size_t *order, const double *costs, size_t n, unsigned n_s
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(costs[i]) || costs[i] < 0) {
             free(v);
-            return br_error_set("case %zu: a cost must be finite and >= 0, found %g", i,
-                                costs[i]);
+            return br_error_set("case %zu: a cost must be finite and >= 0, found %g", i, costs[i]);
         }
         v[i] = (ranked){costs[i], i};
     }

@@ -303,8 +303,7 @@ static int costs_read(cost_table *t, char **ids, const br_shard_opts *o, const b
     return 0;
 }
 
-int br_shard_job_costs(double *costs, const char *const *files, size_t n_files,
-                       const br_job *job) {
+int br_shard_job_costs(double *costs, const char *const *files, size_t n_files, const br_job *job) {
     cost_table t = {0};
     char **ids = calloc(n_files ? n_files : 1, sizeof *ids);
     br_shard_opts o = {.times = (const char **)files, .n_times = n_files};
@@ -316,8 +315,7 @@ int br_shard_job_costs(double *costs, const char *const *files, size_t n_files,
     for (size_t i = 0; rc == 0 && i < job->plan.n_cases; i++) {
         const br_plan_case *pc = &job->plan.cases[i];
         costs[i] = cost_find(&t, br_shard_key(s->name.text, s->kernels[pc->kernel].text, names,
-                                              br_plan_params(&job->plan, pc->combo),
-                                              s->n_params));
+                                              br_plan_params(&job->plan, pc->combo), s->n_params));
     }
     for (size_t f = 0; ids && f < n_files; f++)
         free(ids[f]);

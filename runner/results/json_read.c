@@ -665,8 +665,7 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
         memcpy(k->date, date, n + 1);
     }
     return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
-                   load_timing_at(c, o, "batch", &k->batch, rk->backend) ||
-                   load_energy(c, o, k) ||
+                   load_timing_at(c, o, "batch", &k->batch, rk->backend) || load_energy(c, o, k) ||
                    load_wall(c, o, &k->wall) || load_case_device(c, o, k)
                ? -1
                : 0;

@@ -52,8 +52,8 @@ static br_run *load_run(size_t *n_runs) {
 }
 
 Test(e2e_devices, every_case_is_measured_once_and_records_its_device) {
-    const char *args[] = {cache_arg, json_arg, "-q", "-k", "sum", "--devices", "0,1,2", SUITE,
-                          NULL};
+    const char *args[] = {cache_arg,   json_arg, "-q",  "-k", "sum",
+                          "--devices", "0,1,2",  SUITE, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
@@ -106,8 +106,8 @@ Test(e2e_devices, a_device_whose_worker_crashes_is_retired_and_the_others_take_i
 }
 
 Test(e2e_devices, a_kernel_that_crashes_everywhere_fails_after_two_devices) {
-    const char *args[] = {cache_arg,   json_arg, "-q", "-k", "crash", "-p", "n=1024",
-                          "--devices", "0,2",    SUITE, NULL};
+    const char *args[] = {cache_arg, json_arg,    "-q",  "-k",  "crash", "-p",
+                          "n=1024",  "--devices", "0,2", SUITE, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
@@ -128,8 +128,8 @@ Test(e2e_devices, a_kernel_that_crashes_everywhere_fails_after_two_devices) {
 static void expect_refused(const char *env, const char *devices, const char *extra,
                            const char *want) {
     setenv("BENCHRUN_FAKE_DEVICES", env, 1);
-    const char *args[] = {cache_arg, "--devices", devices, extra ? extra : SUITE,
-                          extra ? SUITE : NULL, NULL};
+    const char *args[] = {
+        cache_arg, "--devices", devices, extra ? extra : SUITE, extra ? SUITE : NULL, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_expect_eq(r.status, 2, "--devices %s: exit %d\nstderr:\n%s", devices, r.status, r.err);
@@ -149,8 +149,8 @@ Test(e2e_devices, bad_lists_and_two_models_are_refused) {
 
 Test(e2e_devices, devices_of_one_model_named_on_a_mixed_host_run) {
     setenv("BENCHRUN_FAKE_DEVICES", "A100,H200,H200", 1);
-    const char *args[] = {cache_arg, json_arg, "-k", "sum", "-p", "n=1024", "--devices", "1,2",
-                          SUITE,     NULL};
+    const char *args[] = {cache_arg, json_arg,    "-k",  "sum", "-p",
+                          "n=1024",  "--devices", "1,2", SUITE, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
@@ -162,14 +162,14 @@ Test(e2e_devices, devices_of_one_model_named_on_a_mixed_host_run) {
  * baseline saved over several devices compares with it (same suite, same
  * host: one baseline file). */
 Test(e2e_devices, a_baseline_saved_over_devices_compares_with_a_one_worker_run) {
-    const char *save[] = {cache_arg, dir_arg, "-q", "-k", "sum", "--devices", "all",
-                          "--save-baseline", SUITE, NULL};
+    const char *save[] = {cache_arg, dir_arg,           "-q",  "-k", "sum", "--devices",
+                          "all",     "--save-baseline", SUITE, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, save), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
     e2e_free(&r);
-    const char *one[] = {cache_arg, dir_arg, json_arg, "-k", "sum", "--fail-on", "never",
-                         SUITE, NULL};
+    const char *one[] = {cache_arg,   dir_arg, json_arg, "-k", "sum",
+                         "--fail-on", "never", SUITE,    NULL};
     cr_assert_eq(e2e_run(&r, NULL, one), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
     size_t n_runs;
@@ -200,8 +200,8 @@ Test(e2e_devices, a_baseline_saved_over_devices_compares_with_a_one_worker_run) 
 /* --budget with --devices: a budget far too small for the plan skips the
  * cases it cannot fit, and says so; every case is still listed once. */
 Test(e2e_devices, a_budget_is_shared_by_the_devices) {
-    const char *args[] = {cache_arg, json_arg, "-k", "sum", "--budget", "1ms", "--devices", "0,1",
-                          SUITE,     NULL};
+    const char *args[] = {cache_arg, json_arg,    "-k",  "sum", "--budget",
+                          "1ms",     "--devices", "0,1", SUITE, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
