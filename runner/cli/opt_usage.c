@@ -144,7 +144,7 @@ static void help_env(FILE *f) {
     fputs("\nenvironment:\n", f);
     for (size_t i = 0; i < N_ENV_VARS; i++) {
         int n = fprintf(f, "  %s", env_vars[i].name);
-        fprintf(f, "%*s", n < HELP_COLUMN ? HELP_COLUMN - n : 2, "");
+        fprintf(f, "%*s", n <= HELP_COLUMN - 2 ? HELP_COLUMN - n : 2, "");
         put_indented(f, env_vars[i].help, HELP_COLUMN);
         fputc('\n', f);
     }
