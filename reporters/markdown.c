@@ -325,7 +325,7 @@ static void put_flag_notes(FILE *f, const br_run *r) {
         for (int k = 0; k < 2; k++) {
             const br_timing *t = k ? &c->batch : &c->cold;
             unsigned flags = br_report_timing_flags(c, t);
-            for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_S; flag <<= 1) {
+            for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_LAST; flag <<= 1) {
                 if (!(flags & flag))
                     continue;
                 br_report_flag_warning(text, sizeof text, r, t, flag);

@@ -579,7 +579,7 @@ static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *
                                 const br_timing *t, const char *label, const char *which) {
     unsigned flags = br_report_timing_flags(c, t);
     char text[512];
-    for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_S; flag <<= 1) {
+    for (unsigned flag = BR_FLAG_N; flag <= BR_FLAG_LAST; flag <<= 1) {
         if (!(flags & flag))
             continue;
         br_report_flag_warning(text, sizeof text, r, t, flag);

@@ -22,6 +22,13 @@ static int flag_throttled(const br_timing *t) {
     return t->n_throttled > 0;
 }
 
+static int flag_disturbed(const br_timing *t) {
+    if (t->disturbed_kept)
+        return 1;
+    size_t gone = t->n_switched + t->n_slow;
+    return gone > 0 && gone * 100 > t->n_samples + gone;
+}
+
 static int flag_outliers(const br_timing *t) {
     return t->stats.n >= 20 && t->stats.n_outliers * 5 > t->stats.n;
 }
@@ -30,7 +37,7 @@ unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t) {
     if (c->status != BR_STATUS_OK || !t->present)
         return 0;
     return (flag_noise(t) ? BR_FLAG_N : 0u) | (flag_throttled(t) ? BR_FLAG_T : 0u) |
-           (flag_outliers(t) ? BR_FLAG_O : 0u) | (br_suspect_escaped(t) ? BR_FLAG_S : 0u);
+           (flag_outliers(t) ? BR_FLAG_O : 0u) | (flag_disturbed(t) ? BR_FLAG_D : 0u) | (br_suspect_escaped(t) ? BR_FLAG_S : 0u);
 }
 
 unsigned br_report_case_flags(const br_run *r, const br_case_result *c) {
@@ -39,8 +46,8 @@ unsigned br_report_case_flags(const br_run *r, const br_case_result *c) {
 }
 
 void br_report_flag_letters(char *buf, size_t len, unsigned flags) {
-    snprintf(buf, len, "%s%s%s%s%s", flags & BR_FLAG_N ? "N" : "", flags & BR_FLAG_T ? "T" : "",
-             flags & BR_FLAG_O ? "O" : "", flags & BR_FLAG_S ? "S" : "",
+    snprintf(buf, len, "%s%s%s%s%s%s", flags & BR_FLAG_N ? "N" : "", flags & BR_FLAG_T ? "T" : "",
+             flags & BR_FLAG_O ? "O" : "", flags & BR_FLAG_D ? "D" : "", flags & BR_FLAG_S ? "S" : "",
              flags & BR_FLAG_P ? "P" : "");
 }
 
@@ -52,6 +59,7 @@ void br_report_flags_legend(char *buf, size_t len, unsigned used) {
         {BR_FLAG_N, "N = noise above max_noise when sampling stopped"},
         {BR_FLAG_T, "T = throttled samples discarded"},
         {BR_FLAG_O, "O = over 20% of samples are outliers"},
+        {BR_FLAG_D, "D = disturbed host samples discarded"},
         {BR_FLAG_S, "S = work ran outside the case's stream: its event time is not to be trusted"},
         {BR_FLAG_P, "P = faster than the hardware can go"},
     };
@@ -99,6 +107,31 @@ void br_report_physics_warning(char *buf, size_t len, const br_run *r, const br_
     }
 }
 
+/* The D warning: how many were discarded, and why. */
+static void disturbed_warning(char *buf, size_t len, const br_run *r, const br_timing *t) {
+    size_t gone = t->n_switched + t->n_slow;
+    if (t->disturbed_kept) {
+        snprintf(buf, len,
+                 "every sample (%zu) was disturbed (%zu by another thread on the CPU, %zu with "
+                 "the CPU slowed down): kept all the same, so this time includes the "
+                 "disturbance; the CPU is busy (see --cpu)",
+                 t->n_samples, t->n_switched, t->n_slow);
+        return;
+    }
+    char slow[160] = "";
+    if (t->n_slow)
+        snprintf(slow, sizeof slow, "%s%zu with the CPU below %.3g%% of its median frequency",
+                 t->n_switched ? ", " : "", t->n_slow, 100.0 * r->measure.throttle);
+    if (t->n_slow && isfinite(t->slow_min_mhz) && isfinite(t->cpu_mhz_median))
+        snprintf(slow + strlen(slow), sizeof slow - strlen(slow), " (down to %.0f of %.0f MHz)",
+                 t->slow_min_mhz, t->cpu_mhz_median);
+    char sw[96] = "";
+    if (t->n_switched)
+        snprintf(sw, sizeof sw, "%zu with an involuntary context switch", t->n_switched);
+    snprintf(buf, len, "%zu of %zu samples (%.1f%%) disturbed and discarded: %s%s", gone,
+             gone + t->n_samples, 100.0 * (double)gone / (double)(gone + t->n_samples), sw, slow);
+}
+
 void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_timing *t,
                             unsigned flag) {
     if (flag == BR_FLAG_N) {
@@ -123,6 +156,8 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
                  t->n_other_stream, t->n_other_context, t->stats.n,
                  t->escaped_op ? t->escaped_op : "?", t->event_median_ns / 1e3,
                  t->kernel_median_ns / 1e3);
+    } else if (flag == BR_FLAG_D) {
+        disturbed_warning(buf, len, r, t);
     } else if (flag == BR_FLAG_O) {
         snprintf(buf, len, "%zu of %zu samples (%.1f%%) are outliers (outside Tukey's fences)",
                  t->stats.n_outliers, t->stats.n,
@@ -151,7 +186,11 @@ int br_report_clock_lines(char *lines[2], const br_run *r) {
     int host, gpu, n = 0;
     measured_kinds(&host, &gpu, r);
     lines[0] = lines[1] = NULL;
-    if (host && !(lines[n++] = br_strfmt("Host times: host clock (CLOCK_MONOTONIC)")))
+    if (host &&
+        !(lines[n++] = r->host.pinned ? br_strfmt("Host times: host clock "
+                                                  "(CLOCK_MONOTONIC), pinned to CPU %d",
+                                                  r->host.cpu)
+                                      : br_strfmt("Host times: host clock (CLOCK_MONOTONIC)")))
         goto oom;
     if (gpu) {
         if (r->gpu_clock == BR_CLOCK_KERNEL)

@@ -16,13 +16,25 @@
  *      CUDA events routinely put 5-15% of samples past the fences (a heavy
  *      upper tail), so only a larger share says the case is bimodal or was
  *      disturbed
+ *   D  a host timing discarded more than 1% of its samples as disturbed (an
+ *      involuntary context switch, or the CPU far below its median
+ *      frequency: measure/disturb.h); a few such samples on a shared
+ *      machine are routine, and are counted in the results all the same
  *   S  work escaped the clock: operations of its samples ran on another stream
  *      or context than the case's (results/suspect.h); the event time is not
  *      to be trusted
  * and of a case:
  *   P  faster than physics: GB/s above the DRAM peak that L2 cannot explain,
  *      or GFLOP/s above the FP32 peak (results/suspect.h) */
-enum { BR_FLAG_N = 1, BR_FLAG_T = 2, BR_FLAG_O = 4, BR_FLAG_S = 8, BR_FLAG_P = 16 };
+enum {
+    BR_FLAG_N = 1,
+    BR_FLAG_T = 2,
+    BR_FLAG_O = 4,
+    BR_FLAG_D = 8,
+    BR_FLAG_S = 16,
+    BR_FLAG_P = 32,
+    BR_FLAG_LAST = BR_FLAG_P
+};
 
 /* The flags of timing t of case c (N, T, O, S); 0 when c is not OK or t was
  * not taken. */
@@ -37,7 +49,7 @@ unsigned br_report_case_flags(const br_run *r, const br_case_result *c);
  * (wrong `bytes`, skipped work or S)"; "" when c does not raise P. */
 void br_report_physics_warning(char *buf, size_t len, const br_run *r, const br_case_result *c);
 
-/* The letters of `flags`, in order N, T, O, S, P ("" for none), into buf. */
+/* The letters of `flags`, in order N, T, O, D, S, P ("" for none), into buf. */
 void br_report_flag_letters(char *buf, size_t len, unsigned flags);
 
 /* The legend of the flags in `used`: "N = noise above max_noise when
@@ -52,7 +64,7 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
 
 /* The lines that say what timed run r's measured cases (each owned by the
  * caller), only for the kinds of case the run measured (an OK case):
- *   "Host times: host clock (CLOCK_MONOTONIC)"               host cases
+ *   "Host times: host clock (CLOCK_MONOTONIC)[, pinned to CPU N]"   host cases
  *   "GPU times: kernel clock (CUPTI activity records)"       GPU cases, kernel clock
  *   "GPU times: CUDA events[ (kernel clock unavailable: <note>)]"
  * Control characters of the note are written as spaces. Returns the number

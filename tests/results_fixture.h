@@ -141,6 +141,8 @@ static inline void set_timing(br_timing *t, const double *samples, size_t n, dou
     t->event_median_ns = t->kernel_median_ns = t->span_median_ns = t->ops_median = NAN;
     t->n_throttled = 0;
     t->throttled_min_mhz = NAN;
+    t->cpu_mhz_median = NAN;
+    t->slow_min_mhz = NAN;
     t->reps = reps;
     t->graph = reps > 1 && !isnan(mhz);
     t->warmup_runs = 40 * reps;

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "measure/devices.h"
 #include "commands.h"
+#include "measure/cpupin.h"
 #include "common.h"
 #include "msg.h"
 #include "signals.h"
@@ -31,6 +32,25 @@ static int shard_times_opt(void *dst, const char *option, const char *arg) {
         return br_error_nomem();
     o->times = v;
     o->times[o->n_times++] = arg;
+    return 0;
+}
+
+/* --cpu N|off into the int at dst (br_run_opts.cpu: N + 1, or -1 for
+ * off); N must be a CPU this process may run on. */
+static int cpu_opt(void *dst, const char *option, const char *arg) {
+    int *cpu = dst;
+    if (strcmp(arg, "off") == 0) {
+        *cpu = -1;
+        return 0;
+    }
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (!arg[0] || *end || n < 0 || n >= BR_CPU_MAX)
+        return br_error_set("%s expects a CPU number or 'off', found '%s'", option, arg);
+    br_cpu_choice c;
+    if (br_cpu_choose(&c, NULL, NULL, (int)n) != 0)
+        return -1;
+    *cpu = (int)n + 1;
     return 0;
 }
 
@@ -129,6 +149,10 @@ static const br_opt_spec run_opts[] = {
      br_cli_measure},
     {BR_OPT_FN, "throttle", 0, AT(p.run.measure), "PCT",
      "discard GPU samples below PCT of the maximum SM clock (0: off)", br_cli_measure},
+    {BR_OPT_FN, "cpu", 0, AT(p.run.cpu), "N",
+     "measure host cases on CPU N alone ('off': no pinning;\n"
+     "default: a CPU of a core the parent is kept off)",
+     cpu_opt},
     {BR_OPT_FLAG, "no-hold", 0, AT(p.run.measure), NULL,
      "do not hold the GPU stream while a sample is enqueued", br_cli_measure, .flag_value = 0},
     {BR_OPT_ENUM, "clock", 0, AT(p.run.gpu_clock), "CLOCK",

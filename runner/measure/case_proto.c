@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/log.h"
+#include "cpupin.h"
 #include "base/util.h"
 #include "compile/resolve.h"
 #include "plan/job.h"
@@ -116,7 +118,13 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
         case_label(label, sizeof label, suite, &r);
         spec.nvtx_label = label;
     }
+    /* A host case is measured on its CPU alone (cpupin.h); a GPU case
+     * keeps the worker's mask, which its CUDA threads inherited. */
+    br_cpu_set saved;
+    int pinned = !gpu && s->cpu.cpu >= 0 && br_cpu_pin_self(s->cpu.cpu, &saved) == 0;
     br_case_run(&r, &ctx, ref->k, &spec);
+    if (pinned)
+        br_cpu_set_self(&saved, NULL);
     r.wall.present = 1;
     r.wall.start_ns = open_ns;
     free(names);
@@ -268,6 +276,23 @@ int br_case_worker_lost(const br_case_result *r) {
     return 0;
 }
 
+/* Say once per session, before its first host case, where host cases are
+ * measured (not with quiet) and that the CPU's frequency scaling is on
+ * (Google Benchmark's warning, src/sysinfo.cc). */
+static void host_notes(br_session *s) {
+    if (s->scaling_warned)
+        return;
+    s->scaling_warned = 1;
+    if (!s->opts.quiet && s->cpu.note[0])
+        br_log(BR_LOG_NOTE, "benchrun: %s\n", s->cpu.note);
+    if (s->host.freq_scaling == 1)
+        br_log(BR_LOG_WARN,
+               "benchrun: warning: CPU frequency scaling is enabled (governor '%s'): host times "
+               "may be noisy; for steadier ones set the 'performance' governor (cpupower "
+               "frequency-set -g performance)\n",
+               s->host.governor[0] ? s->host.governor : "?");
+}
+
 /* Run case i of job in the worker and fill *r (prepared by case_init)
  * with its outcome: measured, failed, or failed because the worker died
  * (the signal or exit status) or ran past the watchdog's limit (then it
@@ -288,7 +313,15 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
     if (fresh && session_worker(s) != 0)
         fresh = 0; /* call_worker reports it */
     double fork_ns = fresh ? br_now_ns() - t0 : 0;
+    int host = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_HOST;
+    if (host)
+        host_notes(s);
+    /* While the worker measures a host case, the parent keeps off its core. */
+    br_cpu_set saved;
+    int moved = host && s->cpu.cpu >= 0 && br_cpu_set_self(&s->cpu.parent, &saved) == 0;
     br_worker_result wr = call_worker(s, &q, limit, &text, &len);
+    if (moved)
+        br_cpu_set_self(&saved, NULL);
     if (wr == BR_WORKER_STOPPED) {
         br_session_drop_worker(s);
         return 1;

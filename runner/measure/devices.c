@@ -123,7 +123,10 @@ static int slot_open(br_devset *d, unsigned k, int index, const br_session *main
     dev_slot *s = &d->slot[k];
     char visible[64];
     s->index = index;
-    if (br_session_open(&s->session, &main->opts) != 0)
+    br_run_opts o = main->opts;
+    if (d->fake)
+        o.cpu = -1; /* host cases at once on every fake device: not on one pinned CPU */
+    if (br_session_open(&s->session, &o) != 0)
         return -1;
     if (d->fake) {
         snprintf(visible, sizeof visible, "%d", index);
@@ -216,8 +219,11 @@ typedef struct dev_exec {
     br_run *runs;
     const br_job *jobs;
     br_devset *d;
-    dev_item *items;
+    dev_item *items; /* the GPU cases (measured on every device at once), then the host
+                        cases (measured after them, one at a time: real devices only) */
     size_t n_items;
+    size_t n_par; /* items measured on every device at once: items[0..n_par) */
+    size_t base;  /* the schedule's case k is items[base + k] */
     pthread_mutex_t lock;
     pthread_cond_t changed;
     br_devsched sched;
@@ -279,10 +285,12 @@ static int measure_item(br_case_result *r, dev_thread *t, size_t it, const br_bu
     if (br_case_exec(r, job, slot->session, i, &cfg, warmup_ns) != 0)
         return 1;
     br_case_wall_close(&r->wall, br_now_ns() - t0);
+    slot->busy_ns += br_now_ns() - t0;
+    if (!x->d->fake && br_kernel_ref_backend(br_job_case_ref(job, i)) != BR_BACKEND_GPU)
+        return 0; /* a host case: no device measured it */
     r->device_present = 1;
     r->device_index = slot->index;
     snprintf(r->device_uuid, sizeof r->device_uuid, "%s", slot->uuid);
-    slot->busy_ns += br_now_ns() - t0;
     return 0;
 }
 
@@ -293,8 +301,8 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r) {
     dev_slot *slot = &x->d->slot[t->slot];
     const dev_item *item = &x->items[it];
     int lost = br_case_worker_lost(r);
-    br_devsched_verdict v =
-        br_devsched_report(&x->sched, it, t->slot, lost ? BR_DEVSCHED_CRASHED : BR_DEVSCHED_DONE);
+    br_devsched_verdict v = br_devsched_report(&x->sched, it - x->base, t->slot,
+                                               lost ? BR_DEVSCHED_CRASHED : BR_DEVSCHED_DONE);
     char label[256];
     item_label(label, sizeof label, &x->jobs[item->job], item->index);
     if (v == BR_DEVSCHED_RETRY) {
@@ -330,8 +338,8 @@ static int plan_budget(br_budget_case *bc, dev_exec *x, size_t it) {
     x->started++;
     if (main->opts.budget_ns <= 0)
         return 0;
-    unsigned live = 0;
-    for (unsigned k = 0; k < x->d->n; k++)
+    unsigned live = 0; /* the host cases after the GPU cases: one at a time */
+    for (unsigned k = 0; k < (x->base ? 1 : x->d->n); k++)
         live += !br_devsched_retired(&x->sched, k);
     double left = main->opts.budget_ns - (br_now_ns() - x->start_ns);
     size_t cases_left = x->n_items > x->started ? x->n_items - x->started + 1 : 1;
@@ -372,6 +380,8 @@ static void *device_thread(void *arg) {
         if (br_stop_signal())
             break;
         size_t it = br_devsched_next(&x->sched, t->slot);
+        if (it != (size_t)-1)
+            it += x->base;
         if (it == (size_t)-1) {
             /* A case in flight elsewhere may still come back (a crash to retry). */
             if (x->running == 0 || br_devsched_retired(&x->sched, t->slot))
@@ -486,15 +496,35 @@ static int item_costs(double *cost, int *measured, const dev_exec *x, const br_s
     return 0;
 }
 
+static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs, br_session *main);
+
 /* Every run's header and its cases that need no device; the others into
- * x->items, in job then plan order. Returns 0, or -1 with the error set. */
+ * x->items, in job then plan order: the GPU cases, then the host cases
+ * (x->n_par: the GPU cases). Returns 0, or -1 with the error set. */
 static int begin_runs(dev_exec *x, size_t n_jobs, br_session *main) {
     size_t total = 0;
     for (size_t j = 0; j < n_jobs; j++)
         total += x->jobs[j].plan.n_cases;
     x->items = malloc((total ? total : 1) * sizeof *x->items);
-    if (!x->items)
+    dev_item *host = malloc((total ? total : 1) * sizeof *host);
+    size_t n_host = 0;
+    if (!x->items || !host) {
+        free(host);
         return br_error_nomem();
+    }
+    int rc = begin_each(x, host, &n_host, n_jobs, main);
+    x->n_par = x->n_items;
+    if (rc == 0 && n_host)
+        memcpy(x->items + x->n_items, host, n_host * sizeof *host);
+    x->n_items += n_host;
+    free(host);
+    return rc;
+}
+
+/* begin_runs for each job: GPU cases (and, with fake devices, host cases)
+ * into x->items, host cases into host[0..*n_host). */
+static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs,
+                      br_session *main) {
     for (size_t j = 0; j < n_jobs; j++) {
         const br_job *job = &x->jobs[j];
         memset(&x->runs[j], 0, sizeof x->runs[j]);
@@ -511,10 +541,15 @@ static int begin_runs(dev_exec *x, size_t n_jobs, br_session *main) {
             br_case_result *r = &x->runs[j].cases[i];
             if (br_case_init(r, job, i) != 0)
                 return -1;
-            if (settle_without_device(r, job, i, main))
+            int gpu = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_GPU;
+            if (!settle_without_device(r, job, i, main)) {
+                if (!r->stage || !r->message)
+                    return br_error_nomem();
+            } else if (gpu || x->d->fake) {
                 x->items[x->n_items++] = (dev_item){j, i};
-            else if (!r->stage || !r->message)
-                return br_error_nomem();
+            } else {
+                host[(*n_host)++] = (dev_item){j, i};
+            }
         }
     }
     return 0;
@@ -529,11 +564,11 @@ static void say_plan(const dev_exec *x, const double *cost, int measured, const 
     size_t n = (size_t)snprintf(line, sizeof line,
                                 "benchrun: %zu case(s) on %u device(s) of model %s, longest first "
                                 "by %s",
-                                x->n_items, x->d->n, x->d->slot[0].name,
+                                x->n_par, x->d->n, x->d->slot[0].name,
                                 measured ? "measured times" : "declared work (bytes + flops)");
     unsigned *slot = malloc((x->n_items ? x->n_items : 1) * sizeof *slot);
     double finish[MAX_DEV];
-    if (measured && slot && br_devsched_lpt(slot, finish, cost, x->n_items, x->d->n) == 0) {
+    if (measured && slot && br_devsched_lpt(slot, finish, cost, x->n_par, x->d->n) == 0) {
         n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0,
                               "; predicted busy time per device:");
         for (unsigned k = 0; k < x->d->n && n < sizeof line; k++) {
@@ -544,6 +579,9 @@ static void say_plan(const dev_exec *x, const double *cost, int measured, const 
         }
     }
     free(slot);
+    if (x->n_items > x->n_par && n < sizeof line)
+        snprintf(line + n, sizeof line - n, "; then %zu host case(s), one at a time",
+                 x->n_items - x->n_par);
     br_log(BR_LOG_NOTE, "%s\n", line);
 }
 
@@ -632,6 +670,29 @@ static void say_devices(const dev_exec *x, const br_session *main) {
     }
 }
 
+/* The host cases, after the GPU cases: one at a time on the first device's
+ * session (pinned to its CPU as in a one-GPU run, nothing else running),
+ * as br_job_execute measures them. Returns 0, or -1 with the error set. */
+static int run_host(dev_exec *x, const double *cost) {
+    size_t n = x->n_items - x->n_par;
+    br_devsched_dispose(&x->sched);
+    if (br_devsched_init(&x->sched, cost + x->n_par, n, 1) != 0)
+        return -1;
+    x->base = x->n_par;
+    dev_slot *first = &x->d->slot[0];
+    size_t ran = first->ran;
+    double busy = first->busy_ns;
+    dev_thread t = {x, 0};
+    device_thread(&t);
+    if (!x->main->opts.quiet) {
+        char b[32];
+        br_format_duration(b, sizeof b, first->busy_ns - busy);
+        br_log(BR_LOG_NOTE, "benchrun: %zu host case(s) after the GPU cases, one at a time: %s\n",
+               first->ran - ran, b);
+    }
+    return 0;
+}
+
 int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_session *main,
                        br_devset *d) {
     dev_exec x = {.main = main, .runs = runs, .jobs = jobs, .d = d};
@@ -655,11 +716,14 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
         goto done;
     }
     if (item_costs(cost, &measured, &x, main) != 0 ||
-        br_devsched_init(&x.sched, cost, x.n_items, d->n) != 0)
+        br_devsched_init(&x.sched, cost, x.n_par, d->n) != 0)
         goto done;
     say_plan(&x, cost, measured, main);
     x.start_ns = br_now_ns();
     run_threads(&x);
+    say_devices(&x, main);
+    if (x.n_items > x.n_par && !br_stop_signal() && run_host(&x, cost) != 0)
+        goto done;
     if (!main->opts.quiet && (x.n_shortened || x.n_budget_skipped)) {
         char b[64];
         br_format_duration(b, sizeof b, main->opts.budget_ns);
@@ -670,7 +734,6 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
     }
     if (settle_rest(&x, n_jobs) != 0 || finish_runs(&x, n_jobs, main) != 0)
         goto done;
-    say_devices(&x, main);
     rc = 0;
 done:
     br_devsched_dispose(&x.sched);

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "disturb.h"
 #include "nvtx.h"
 #include "results/stats.h"
 
@@ -122,6 +123,7 @@ typedef struct columns {
     int gpu;    /* event_ns is kept */
     int probe;  /* sm_mhz is kept (the SM clock is measured; a host case has none) */
     int kernel; /* kernel_ns, span_ns and ops are kept */
+    int host;   /* cpu_mhz is kept (a host case) */
 } columns;
 
 static int grow_col(double **v, size_t cap) {
@@ -135,11 +137,12 @@ static int grow_col(double **v, size_t cap) {
 /* Append one kept sample: `value` (headline), `mhz`, and on a GPU the event
  * time and the sample's operations (NULL without the kernel clock); all per
  * execution of `reps`. */
-static int push(br_timing *t, columns *c, double value, double mhz, double event_ns,
+static int push(br_timing *t, columns *c, double value, const br_sample *smp, double event_ns,
                 const br_sample_ops *ops, size_t reps) {
     if (t->n_samples == c->cap) {
         size_t nc = c->cap ? c->cap * 2 : 64;
         if (grow_col(&t->samples, nc) || (c->probe && grow_col(&t->sm_mhz, nc)) ||
+            (c->host && (grow_col(&t->cpu_mhz, nc) || grow_col(&t->switches, nc))) ||
             (c->gpu && grow_col(&t->event_ns, nc)) ||
             (c->kernel &&
              (grow_col(&t->kernel_ns, nc) || grow_col(&t->span_ns, nc) || grow_col(&t->ops, nc))))
@@ -149,7 +152,11 @@ static int push(br_timing *t, columns *c, double value, double mhz, double event
     size_t i = t->n_samples++;
     t->samples[i] = value;
     if (c->probe)
-        t->sm_mhz[i] = mhz;
+        t->sm_mhz[i] = smp->sm_mhz;
+    if (c->host) {
+        t->cpu_mhz[i] = smp->cpu_mhz;
+        t->switches[i] = smp->ctx_switches >= 0 ? (double)smp->ctx_switches : NAN;
+    }
     if (c->gpu)
         t->event_ns[i] = event_ns;
     if (c->kernel) {
@@ -184,12 +191,44 @@ typedef struct kept_ctx {
     columns *col;
     br_breakdown *bd;
     br_stopper *st;
+    br_disturb *dist;  /* host: disturbed samples */
+    br_sample *spares; /* host: the disturbed samples, kept aside (fallback_to_spares) */
+    size_t n_spares, cap_spares;
     const br_measure_params *p;
     double limit; /* throttle threshold, MHz; 0: none */
     size_t reps;
     const char *const *names; /* the name table of the last sample with operations */
     size_t n_names;
 } kept_ctx;
+
+/* Keep a disturbed host sample aside. Returns 0, or -1 with the error set. */
+static int spare(kept_ctx *k, const br_sample *smp) {
+    if (k->n_spares == k->cap_spares) {
+        size_t cap = k->cap_spares ? 2 * k->cap_spares : 16;
+        br_sample *v = realloc(k->spares, cap * sizeof *v);
+        if (!v)
+            return br_error_nomem();
+        k->spares = v;
+        k->cap_spares = cap;
+    }
+    k->spares[k->n_spares++] = *smp;
+    return 0;
+}
+
+/* When every host sample was disturbed, they are what there is: keep
+ * them (out->disturbed_kept), rather than leave the case without a time.
+ * Returns 0, or -1 with the error set. */
+static int fallback_to_spares(kept_ctx *k) {
+    if (k->out->n_samples > 0 || k->n_spares == 0)
+        return 0;
+    k->out->disturbed_kept = 1;
+    for (size_t i = 0; i < k->n_spares; i++) {
+        const br_sample *s = &k->spares[i];
+        if (push(k->out, k->col, s->ns / (double)k->reps, s, NAN, NULL, k->reps) != 0)
+            return -1;
+    }
+    return 0;
+}
 
 /* Discard (throttled, records lost) or keep one sample. Returns 0, or -1
  * with the error set. */
@@ -209,6 +248,18 @@ static int consider(kept_ctx *k, const br_sample *smp) {
                 "the kernel clock saw no GPU operation in a sample: run must enqueue its work "
                 "on the stream the case gives it (or use --clock events)");
     }
+    if (k->col->host) {
+        br_disturbance d = br_disturb_check(k->dist, smp->ctx_switches, smp->offcpu, smp->cpu_mhz);
+        if (d == BR_SAMPLE_SWITCHED)
+            out->n_switched++;
+        if (d == BR_SAMPLE_SLOW) {
+            out->n_slow++;
+            if (!(smp->cpu_mhz >= out->slow_min_mhz))
+                out->slow_min_mhz = smp->cpu_mhz;
+        }
+        if (d != BR_SAMPLE_CLEAN)
+            return spare(k, smp);
+    }
     if (k->limit > 0 && isfinite(smp->sm_mhz) && smp->sm_mhz < k->limit) {
         out->n_throttled++;
         if (!(smp->sm_mhz >= out->throttled_min_mhz))
@@ -222,7 +273,7 @@ static int consider(kept_ctx *k, const br_sample *smp) {
     double reps = (double)k->reps;
     double value = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns / reps : smp->ns / reps;
     double measured = p->clock == BR_CLOCK_KERNEL ? smp->ops->kernel_ns : smp->ns;
-    if (push(out, k->col, value, smp->sm_mhz, smp->ns / reps, smp->ops, k->reps) != 0)
+    if (push(out, k->col, value, smp, smp->ns / reps, smp->ops, k->reps) != 0)
         return -1;
     if (smp->ops && note_escapes(out, smp) != 0)
         return -1;
@@ -242,6 +293,9 @@ static int take(const br_timer_ops *ops, void *state, const br_sample_opts *o, b
     memset(smp, 0, sizeof *smp);
     smp->ns = NAN;
     smp->sm_mhz = NAN;
+    smp->cpu_mhz = NAN;
+    smp->ctx_switches = -1;
+    smp->offcpu = NAN;
     return ops->sample(state, o, run, ctx, smp);
 }
 
@@ -361,6 +415,15 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
  * or -1 with the error set. */
 static int summarise(br_timing *out, const kept_ctx *k, br_breakdown *bd, size_t reps) {
     out->sm_mhz_median = out->sm_mhz ? br_stats_finite_median(out->sm_mhz, out->n_samples) : NAN;
+    out->cpu_mhz_median = out->cpu_mhz ? br_stats_finite_median(out->cpu_mhz, out->n_samples) : NAN;
+    if (out->cpu_mhz && !isfinite(out->cpu_mhz_median)) {
+        free(out->cpu_mhz); /* no sample's frequency could be read */
+        out->cpu_mhz = NULL;
+    }
+    if (out->switches && !isfinite(br_stats_finite_median(out->switches, out->n_samples))) {
+        free(out->switches); /* no sample's switches could be read */
+        out->switches = NULL;
+    }
     if (out->event_ns)
         out->event_median_ns = br_stats_finite_median(out->event_ns, out->n_samples);
     if (out->kernel_ns) {
@@ -379,6 +442,8 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     memset(out, 0, sizeof *out);
     out->throttled_min_mhz = NAN;
     out->sm_mhz_median = NAN;
+    out->cpu_mhz_median = NAN;
+    out->slow_min_mhz = NAN;
     br_sample_opts o = {
         .flush = p->batch ? BR_FLUSH_NONE : p->flush,
         .hold = p->cfg.hold,
@@ -391,19 +456,32 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     sampler sm = {ops, state, &o, run, ctx, p->now ? p->now : br_now_ns};
     br_breakdown bd;
     br_breakdown_init(&bd);
-    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC, .probe = p->probe};
+    columns col = {.gpu = p->clock != BR_CLOCK_MONOTONIC,
+                   .probe = p->probe,
+                   .host = p->clock == BR_CLOCK_MONOTONIC};
+    br_disturb dist;
+    br_disturb_init(&dist, p->cfg.throttle);
     out->clock = p->clock;
     double limit = p->max_mhz > 0 && p->cfg.throttle > 0 ? p->cfg.throttle * p->max_mhz : 0;
     if (warm_up(out, &sm, p) != 0)
         goto fail;
     br_stopper st;
     br_stopper_init(&st, &p->cfg);
-    kept_ctx k = {
-        .out = out, .col = &col, .bd = &bd, .st = &st, .p = p, .limit = limit, .reps = o.reps};
+    kept_ctx k = {.out = out,
+                  .col = &col,
+                  .bd = &bd,
+                  .st = &st,
+                  .dist = &dist,
+                  .p = p,
+                  .limit = limit,
+                  .reps = o.reps};
     int stop = sample_until_stop(&k, &sm);
     br_stopper_dispose(&st);
-    if (stop < 0)
+    if (stop < 0 || fallback_to_spares(&k) != 0) {
+        free(k.spares);
         goto fail;
+    }
+    free(k.spares);
     out->stop_reason = br_stop_name((br_stop)stop);
     if (summarise(out, &k, &bd, o.reps) != 0)
         goto fail;

@@ -157,7 +157,13 @@ typedef struct br_measure_params {
  *     is more than one, warms up with at least one batch (which captures
  *     the CUDA graph).
  *  2. Samples until the stopping criterion above holds. A GPU sample whose SM
- *     clock is below cfg.throttle x max_mhz is discarded and counted.
+ *     clock is below cfg.throttle x max_mhz is discarded and counted. A host
+ *     sample (p->clock monotonic) that was disturbed (disturb.h: an
+ *     involuntary context switch during it, or the CPU's frequency below
+ *     cfg.throttle x the median of the recent samples') is discarded and
+ *     counted (n_switched, n_slow), and the kept samples' frequencies go to
+ *     out->cpu_mhz. When every host sample was disturbed, they are kept
+ *     all the same and out->disturbed_kept is set.
  * Cold samples apply p->flush before each execution; batch samples never
  * flush.
  *  3. GPU (p->clock events or kernel): every kept sample's event time goes to
@@ -167,8 +173,8 @@ typedef struct br_measure_params {
  *     clock as headline, a sample whose records CUPTI lost is discarded and
  *     counted (n_incomplete), and a sample that enqueued no GPU operation is
  *     an error (the kernel clock cannot time it). Returns 0, or -1 with the error set when a sample
- * failed (*out is then disposed). A measurement whose every sample was throttled returns 0 with
- * n_samples == 0 and stop_reason "timeout". */
+ * failed (*out is then disposed). A measurement whose every sample was throttled (or
+ * disturbed) returns 0 with n_samples == 0 and stop_reason "timeout". */
 int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
                br_exec_fn run, void *ctx);
 

@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "compile/build.h"
+#include "cpufreq.h"
 #include "case_proto.h"
 #include "energy.h"
 #include "device.h"
@@ -35,7 +36,21 @@ int br_session_open(br_session **out, const br_run_opts *opts) {
         free(s);
         return -1;
     }
+    int want = opts->cpu > 0 ? opts->cpu - 1 : opts->cpu < 0 ? -2 : -1;
+    if (br_cpu_choose(&s->cpu, NULL, NULL, want) != 0) {
+        free(s->cache_dir);
+        free(s);
+        return -1;
+    }
     br_host_query(&s->host);
+    br_cpufreq_state fs;
+    br_cpufreq_state_read(&fs, NULL, s->cpu.cpu);
+    if (fs.governor[0])
+        snprintf(s->host.governor, sizeof s->host.governor, "%s", fs.governor);
+    s->host.freq_scaling = fs.scaling;
+    s->host.turbo = fs.turbo;
+    s->host.pinned = s->cpu.cpu >= 0;
+    s->host.cpu = s->cpu.cpu;
     s->gpu_clock = BR_CLOCK_EVENTS;
     char why[512];
     if (s->opts.energy && !br_energy_available(why, sizeof why)) {

@@ -6,6 +6,7 @@
 #define BR_SESSION_IMPL_H
 
 #include "base/error.h"
+#include "cpupin.h"
 #include "results/results.h"
 #include "session.h"
 #include "timer.h"
@@ -33,6 +34,8 @@ struct br_session {
     double overhead_ns;   /* summed time of cases outside warmup and sampling */
     size_t n_overhead;    /* cases in overhead_ns */
     char clock_note[600]; /* why the kernel clock is not used although wanted; "" otherwise */
+    br_cpu_choice cpu;    /* where host cases are measured, and the parent meanwhile */
+    int scaling_warned;   /* the host notes (CPU, frequency scaling) were given */
     /* The worker process that makes every CUDA call and runs the cases
      * (worker.h); NULL when none runs. The session's fields above that the
      * worker sets (device, gpu_clock, clock_note, peak_gbps) come back in

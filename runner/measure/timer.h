@@ -25,13 +25,14 @@ typedef int (*br_exec_fn)(void *ctx);
 /* How to clear the caches before a sample (outside the timed region). */
 typedef enum br_flush_kind {
     BR_FLUSH_NONE = 0,
-    /* Read a buffer twice the L2 (host: last-level cache) size, so the cache is
-     * left holding clean lines of unrelated data and no write-back can land
-     * in the timed kernel (shared/design/MEASUREMENT.md, point 2). */
+    /* GPU: read a buffer twice the L2 size, so the cache is left holding
+     * clean lines of unrelated data and no write-back can land in the timed
+     * kernel (shared/design/MEASUREMENT.md, point 2). Host: write back and
+     * evict the case's own memory (br_sample_opts.ranges) from every level. */
     BR_FLUSH_READ = 1,
     /* Write (cudaMemsetAsync) the same buffer, as NVBench and Triton do; it
      * leaves dirty lines whose write-back lands in the timed kernel. Offered
-     * for comparison only. The host backend reads instead. */
+     * for comparison only. The host backend evicts as for BR_FLUSH_READ. */
     BR_FLUSH_MEMSET = 2
 } br_flush_kind;
 
@@ -50,11 +51,9 @@ typedef struct br_sample_opts {
                             no flush between them) */
     int graph;           /* reps > 1 on a GPU: run the executions as one CUDA graph when the
                             kernel can be captured */
-    /* Host: the case's own memory. Where the CPU has CLFLUSH (x86-64) and
-     * the ranges are small (at most a tenth of the last-level cache), a flush
-     * writes back and evicts exactly these lines from every cache level,
-     * which is far cheaper than the alternative: reading a buffer twice the
-     * last-level cache size, used otherwise. */
+    /* Host: the case's own memory (what it allocated through api->alloc).
+     * A host flush evicts exactly these lines from every cache level (see
+     * timer_host.c); a case with none has nothing to flush. */
     const br_mem_range *ranges;
     size_t n_ranges;
     /* GPU timer collecting the kernel clock: leave the sample's operations
@@ -79,6 +78,15 @@ typedef struct br_sample {
     const char *const *op_names;
     size_t n_op_names;
     uint64_t tag; /* a deferred sample (ops NULL): what to pass to resolve(); 0 otherwise */
+    /* Host: the involuntary context switches of the measuring thread over
+     * the sample (getrusage RUSAGE_THREAD; -1 when not measured), and the
+     * CPU's effective frequency over it, MHz (cpufreq.h; NAN when not
+     * measured). */
+    long ctx_switches;
+    double cpu_mhz;
+    /* Host: the fraction of the sample's wall time the measuring thread
+     * was not running (cpufreq.h); NAN when not measured. */
+    double offcpu;
 } br_sample;
 
 /* How a timer is opened. */

@@ -42,6 +42,9 @@ typedef struct br_run_opts {
     int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
     int energy;         /* 1: measure energy per execution of GPU cases (--energy;
                            measure/energy.h) */
+    /* --cpu: where host cases are measured (measure/cpupin.h): 0 (the
+     * default) a CPU benchrun chooses, N + 1 CPU N, -1 no pinning (off). */
+    int cpu;
     const char *devices; /* --devices: "all" or "0,2,5" (measure/devices.h); NULL: one GPU,
                             the single-worker path */
     const char *const *device_times; /* results files whose measured times order the cases

@@ -212,12 +212,18 @@ static int load_device(br_json_ctx *c, const json_t *o, br_run *r) {
 
 static int load_host(br_json_ctx *c, const json_t *o, br_run *r) {
     br_host *h = &r->host;
-    return br_json_get_text(c, o, "cpu_model", h->cpu_model, sizeof h->cpu_model) ||
-                   br_json_get_cint(c, o, "logical_cores", 0, INT_MAX, &h->logical_cores) ||
-                   br_json_get_text(c, o, "governor", h->governor, sizeof h->governor) ||
-                   br_json_get_text(c, o, "hostname", h->hostname, sizeof h->hostname)
-               ? -1
-               : 0;
+    long long cpu;
+    if (br_json_get_text(c, o, "cpu_model", h->cpu_model, sizeof h->cpu_model) ||
+        br_json_get_cint(c, o, "logical_cores", 0, INT_MAX, &h->logical_cores) ||
+        br_json_get_text(c, o, "governor", h->governor, sizeof h->governor) ||
+        br_json_get_text(c, o, "hostname", h->hostname, sizeof h->hostname) ||
+        br_json_get_int(c, o, "cpu", OPT, 0, INT_MAX, -1, &cpu) ||
+        br_json_get_bool(c, o, "freq_scaling", -1, &h->freq_scaling) ||
+        br_json_get_bool(c, o, "turbo", -1, &h->turbo))
+        return -1;
+    h->pinned = cpu >= 0;
+    h->cpu = h->pinned ? (int)cpu : 0;
+    return 0;
 }
 
 static int load_params(br_json_ctx *c, const json_t *a, br_run *r) {
@@ -414,8 +420,11 @@ static int load_ns(br_json_ctx *c, const json_t *a, const char *key, double *out
     return 0;
 }
 
-/* "sm_mhz_samples" (the array mhz) of a timing of n samples into t->sm_mhz. */
-static int load_sm_mhz(br_json_ctx *c, const json_t *mhz, br_timing *t, size_t n) {
+/* A per-sample column `key` of numbers >= 0 in `unit` (the array mhz:
+ * "sm_mhz_samples", "cpu_mhz_samples" in MHz, "switches" in context
+ * switches) of a timing of n samples into *dst. */
+static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, const char *unit,
+                    double **dst, size_t n) {
     int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
     for (size_t i = 0; i < json_array_size(mhz) && !any_mhz; i++)
         any_mhz = !json_is_null(json_array_get(mhz, i));
@@ -424,11 +433,10 @@ static int load_sm_mhz(br_json_ctx *c, const json_t *mhz, br_timing *t, size_t n
     size_t m = json_array_size(mhz);
     if (m != n)
         return br_json_fail_key(
-            c, "sm_mhz_samples",
-            "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
-    if (!(t->sm_mhz = calloc(n ? n : 1, sizeof *t->sm_mhz)))
+            c, key, "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
+    if (!(*dst = calloc(n ? n : 1, sizeof **dst)))
         return br_json_fail(c, "out of memory");
-    size_t old = br_json_push_key(c, "sm_mhz_samples");
+    size_t old = br_json_push_key(c, key);
     for (size_t i = 0; i < n; i++) {
         size_t at = br_json_push_index(c, i);
         const json_t *v = json_array_get(mhz, i);
@@ -438,9 +446,9 @@ static int load_sm_mhz(br_json_ctx *c, const json_t *mhz, br_timing *t, size_t n
                 return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
             x = json_number_value(v);
             if (!(x >= 0.0))
-                return br_json_fail(c, "expected a number >= 0 (MHz) or null, found %.17g", x);
+                return br_json_fail(c, "expected a number >= 0 (%s) or null, found %.17g", unit, x);
         }
-        t->sm_mhz[i] = x;
+        (*dst)[i] = x;
         br_json_pop(c, at);
     }
     br_json_pop(c, old);
@@ -467,10 +475,12 @@ static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
 /* One timing (an object: null was handled by the caller) of a case of
  * `backend` into *t. */
 static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
-    json_t *samples, *mhz;
+    json_t *samples, *mhz, *cpu_mhz, *switches;
     int stop;
     if (br_json_get_container(c, o, "samples_ns", REQ, JSON_ARRAY, &samples) != 0 ||
-        br_json_get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0)
+        br_json_get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0 ||
+        br_json_get_container(c, o, "cpu_mhz_samples", OPT, JSON_ARRAY, &cpu_mhz) != 0 ||
+        br_json_get_container(c, o, "switches", OPT, JSON_ARRAY, &switches) != 0)
         return -1;
     size_t n = json_array_size(samples);
     t->present = 1;
@@ -478,7 +488,10 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
         return br_json_fail(c, "out of memory");
     t->n_samples = n;
     if (load_ns(c, samples, "samples_ns", t->samples, n) != 0 ||
-        (mhz && load_sm_mhz(c, mhz, t, n) != 0) || load_run_medians(c, o, t) != 0)
+        (mhz && load_mhz(c, mhz, "sm_mhz_samples", "MHz", &t->sm_mhz, n) != 0) ||
+        (cpu_mhz && load_mhz(c, cpu_mhz, "cpu_mhz_samples", "MHz", &t->cpu_mhz, n) != 0) ||
+        (switches && load_mhz(c, switches, "switches", "context switches", &t->switches, n) != 0) ||
+        load_run_medians(c, o, t) != 0)
         return -1;
     if (load_timing_clocks(c, o, t, n, backend) != 0)
         return -1;
@@ -492,7 +505,12 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "warmup_ns", OPT, &t->warmup_ns) ||
                    br_json_get_number(c, o, "measure_ns", OPT, &t->measure_ns) ||
                    GET_NAME(c, o, "stop_reason", OPT, br_stop_names, BR_STOP_NONE, &stop) ||
-                   br_json_get_number(c, o, "sm_mhz", OPT, &t->sm_mhz_median)
+                   br_json_get_number(c, o, "sm_mhz", OPT, &t->sm_mhz_median) ||
+                   br_json_get_number(c, o, "cpu_mhz", OPT, &t->cpu_mhz_median) ||
+                   br_json_get_count(c, o, "n_switched", &t->n_switched) ||
+                   br_json_get_count(c, o, "n_slow", &t->n_slow) ||
+                   br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
+                   br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
                ? -1
                : (t->stop_reason = br_stop_name((br_stop)stop), 0);
 }

@@ -49,6 +49,18 @@
  * "window_ns", "executions" (per window), "gflop_per_j", "gb_per_j" (derived
  * from flops and bytes; null without them)}.
  *
+ * "host": {"cpu_model", "logical_cores", "governor" (of the host cases' CPU),
+ * "hostname", "cpu" (the CPU host cases were pinned to; null when not
+ * pinned), "freq_scaling" (true: some CPU's governor is not "performance"),
+ * "turbo" (true / false; both null when unknown)}. A host timing also
+ * carries "cpu_mhz" (median effective CPU frequency, MHz),
+ * "cpu_mhz_samples": [...] | null, "switches": [involuntary context switches
+ * during each kept sample] | null, "n_switched" and "n_slow" (samples
+ * discarded as disturbed: an involuntary context switch; the CPU far below
+ * its median frequency), "slow_min_mhz" and "disturbed_kept" (true: every
+ * sample was disturbed and they were kept; measure/disturb.h). These were
+ * added within schema 4 and are optional to readers.
+ *
  * "gpu_clock" is the clock of the GPU cases' headline samples (a run whose
  * gpu_clock is unset reads as "events"); "clock_note" (string or null) says
  * why the kernel clock was asked for but not used. "verified" is true for an
@@ -241,6 +253,11 @@ static json_t *device_json(br_json_builder *b, const br_device *d) {
     return o;
 }
 
+/* true / false / null for 1 / 0 / anything else. */
+static json_t *tristate(int v) {
+    return v == 1 ? json_true() : v == 0 ? json_false() : json_null();
+}
+
 static json_t *host_json(br_json_builder *b, const br_host *h) {
     json_t *o = json_object();
     if (!o)
@@ -249,6 +266,9 @@ static json_t *host_json(br_json_builder *b, const br_host *h) {
     put(b, o, "logical_cores", h->logical_cores > 0 ? integer(h->logical_cores) : json_null());
     put(b, o, "governor", str_or_null(h->governor));
     put(b, o, "hostname", str_or_null(h->hostname));
+    put(b, o, "cpu", h->pinned ? integer(h->cpu) : json_null());
+    put(b, o, "freq_scaling", tristate(h->freq_scaling));
+    put(b, o, "turbo", tristate(h->turbo));
     return o;
 }
 
@@ -341,6 +361,15 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "breakdown", breakdown_json(b, t->breakdown, t->n_breakdown));
     if (t->run_medians && t->n_run_medians)
         put(b, o, "run_medians", reals(b, t->run_medians, t->n_run_medians));
+    if (!gpu) {
+        put(b, o, "cpu_mhz", real(t->cpu_mhz_median));
+        put(b, o, "cpu_mhz_samples", reals_or_null(b, t->cpu_mhz, n));
+        put(b, o, "switches", reals_or_null(b, t->switches, n));
+        put(b, o, "n_switched", integer((long long)t->n_switched));
+        put(b, o, "n_slow", integer((long long)t->n_slow));
+        put(b, o, "slow_min_mhz", real(t->slow_min_mhz));
+        put(b, o, "disturbed_kept", json_boolean(t->disturbed_kept));
+    }
     return o;
 }
 

@@ -167,6 +167,8 @@ void br_timing_dispose(br_timing *t) {
         return;
     free(t->samples);
     free(t->sm_mhz);
+    free(t->cpu_mhz);
+    free(t->switches);
     free(t->run_medians);
     free(t->event_ns);
     free(t->kernel_ns);
@@ -191,7 +193,7 @@ static int dup_doubles(double **out, const double *v, size_t n) {
 int br_timing_copy(br_timing *out, const br_timing *t) {
     *out = *t;
     out->samples = out->sm_mhz = out->event_ns = out->kernel_ns = out->span_ns = out->ops = NULL;
-    out->run_medians = NULL;
+    out->run_medians = out->cpu_mhz = out->switches = NULL;
     out->breakdown = NULL;
     out->n_breakdown = 0;
     out->escaped_op = NULL;
@@ -202,6 +204,7 @@ int br_timing_copy(br_timing *out, const br_timing *t) {
         dup_doubles(&out->event_ns, t->event_ns, n) ||
         dup_doubles(&out->kernel_ns, t->kernel_ns, n) ||
         dup_doubles(&out->span_ns, t->span_ns, n) || dup_doubles(&out->ops, t->ops, n) ||
+        dup_doubles(&out->cpu_mhz, t->cpu_mhz, n) || dup_doubles(&out->switches, t->switches, n) ||
         dup_doubles(&out->run_medians, t->run_medians, t->n_run_medians))
         goto fail;
     if (!out->run_medians)

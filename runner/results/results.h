@@ -71,6 +71,25 @@ typedef struct br_timing {
      * rerun moves the case (baseline.h). NULL / 0 elsewhere. Owned. */
     double *run_medians;
     size_t n_run_medians;
+    /* Host cases (measure/disturb.h): the CPU's effective frequency over
+     * each kept sample, MHz (NAN when not measured; owned, parallel to
+     * samples; NULL for GPU cases and where no sample's was measured), its
+     * median over the kept samples (NAN when none), and the samples
+     * discarded as disturbed: n_switched for an involuntary context switch
+     * during the sample, n_slow for a CPU frequency below throttle x the
+     * median of the case's recent samples (slow_min_mhz the lowest; NAN if
+     * none). */
+    double *cpu_mhz;
+    /* Host cases: the involuntary context switches during each kept sample
+     * (a kept sample may have had some: its thread was off the CPU for at
+     * most 1% of it); NAN when not measured. Owned, parallel to samples;
+     * NULL for GPU cases. */
+    double *switches;
+    double cpu_mhz_median;
+    size_t n_switched, n_slow;
+    double slow_min_mhz;
+    int disturbed_kept; /* 1: every sample was disturbed; they were kept all the same (so the
+                           case has a time), and n_switched / n_slow count them */
 } br_timing;
 
 /* Most medians a baseline keeps per timing (br_timing.run_medians). */

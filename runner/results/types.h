@@ -219,8 +219,14 @@ typedef struct br_device {
 typedef struct br_host {
     char cpu_model[256];
     int logical_cores;
-    char governor[64]; /* cpufreq governor of CPU 0, e.g. "performance" */
+    char governor[64]; /* cpufreq governor of the host cases' CPU (CPU 0 when not pinned),
+                          e.g. "performance" */
     char hostname[256];
+    int pinned;       /* 1: host cases were measured pinned to CPU `cpu` (measure/cpupin.h) */
+    int cpu;          /* that CPU; meaningful when pinned */
+    int freq_scaling; /* 1: some CPU's governor is not "performance" (frequency scaling on),
+                         0: none is, -1 unknown (measure/cpufreq.h) */
+    int turbo;        /* turbo / boost: 1 on, 0 off, -1 unknown */
 } br_host;
 
 /* --- name tables (names.c): value <-> the name suites, the command line and

@@ -650,3 +650,89 @@ Test(json_read, schema_2_default_regression) {
     br_results_free(runs, n);
     no_leaks();
 }
+
+/* The host timing fields (pinned CPU, governor and turbo state; a host
+ * timing's CPU frequencies and disturbed samples) survive a round trip, and
+ * files written before them read as "unknown" and zero. */
+Test(json_read, host_timing_fields_round_trip_and_are_optional) {
+    br_run red;
+    build_reduction(&red);
+    red.host.pinned = 1;
+    red.host.cpu = 3;
+    red.host.freq_scaling = 1;
+    red.host.turbo = 0;
+    snprintf(red.host.governor, sizeof red.host.governor, "powersave");
+    br_timing *t = &red.cases[0].cold; /* reduce_cpu n=2^20: a host case */
+    t->cpu_mhz = calloc(t->n_samples, sizeof *t->cpu_mhz);
+    cr_assert_not_null(t->cpu_mhz);
+    for (size_t i = 0; i < t->n_samples; i++)
+        t->cpu_mhz[i] = i == 1 ? NAN : 2900.0 + (double)i;
+    t->cpu_mhz_median = 2902.5;
+    t->switches = calloc(t->n_samples, sizeof *t->switches);
+    cr_assert_not_null(t->switches);
+    t->switches[2] = 1;
+    t->n_switched = 4;
+    t->n_slow = 2;
+    t->slow_min_mhz = 1400;
+    red.cases[0].batch.disturbed_kept = 1;
+    const br_run *one[] = {&red};
+    char *first = write_json(one, 1);
+    size_t n = 0;
+    br_run *runs = parse_ok(first, &n);
+    char *second = rewrite(runs, n);
+    cr_assert_str_eq(second, first);
+    const br_run *r = &runs[0];
+    cr_expect_eq(r->host.pinned, 1);
+    cr_expect_eq(r->host.cpu, 3);
+    cr_expect_eq(r->host.freq_scaling, 1);
+    cr_expect_eq(r->host.turbo, 0);
+    cr_expect_str_eq(r->host.governor, "powersave");
+    const br_timing *g = &r->cases[0].cold;
+    cr_assert_not_null(g->cpu_mhz);
+    for (size_t i = 0; i < g->n_samples; i++)
+        cr_expect(same(g->cpu_mhz[i], t->cpu_mhz[i]), "sample %zu", i);
+    cr_expect_eq(g->cpu_mhz_median, 2902.5);
+    cr_assert_not_null(g->switches);
+    cr_expect_eq(g->switches[2], 1.0);
+    cr_expect_eq(g->switches[0], 0.0);
+    cr_expect_eq(g->n_switched, 4);
+    cr_expect_eq(g->n_slow, 2);
+    cr_expect_eq(g->slow_min_mhz, 1400);
+    cr_expect_eq(g->disturbed_kept, 0);
+    cr_expect_eq(r->cases[0].batch.disturbed_kept, 1);
+    cr_expect_null(r->cases[1].cold.cpu_mhz, "a GPU case has none");
+    br_results_free(runs, n);
+    free(second);
+
+    /* An older file: none of the keys. */
+    json_t *doc = json_loads(first, 0, NULL);
+    cr_assert_not_null(doc);
+    free(first);
+    const char *keys[] = {"cpu_mhz",      "cpu_mhz_samples", "n_switched", "n_slow",
+                          "slow_min_mhz", "disturbed_kept",  "switches"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        char path[96];
+        snprintf(path, sizeof path, "runs[0].cases[0].cold.%s", keys[k]);
+        set(doc, path, NULL);
+    }
+    set(doc, "runs[0].host.cpu", NULL);
+    set(doc, "runs[0].host.freq_scaling", NULL);
+    set(doc, "runs[0].host.turbo", NULL);
+    runs = parse_doc(json_incref(doc), &n);
+    cr_expect_eq(runs[0].host.pinned, 0);
+    cr_expect_eq(runs[0].host.freq_scaling, -1);
+    cr_expect_eq(runs[0].host.turbo, -1);
+    g = &runs[0].cases[0].cold;
+    cr_expect_null(g->cpu_mhz);
+    cr_expect_null(g->switches);
+    cr_expect(isnan(g->cpu_mhz_median));
+    cr_expect_eq(g->n_switched + g->n_slow + (size_t)g->disturbed_kept, 0);
+    br_results_free(runs, n);
+
+    /* A column of the wrong length is an error naming it. */
+    set(doc, "runs[0].cases[0].cold.cpu_mhz_samples", json_pack("[f]", 1.0));
+    expect_doc_error(doc, NAME ": runs[0].cases[0].cold.cpu_mhz_samples: expected 5 values (one "
+                               "per sample in samples_ns) or null, found 1");
+    br_run_dispose(&red);
+    no_leaks();
+}
