@@ -6,6 +6,9 @@
  * previous results file (--shard-times) or else by their declared work
  * (bytes + flops), each device's driver a thread of the parent.
  *
+ * Host cases need no device: they are measured after the GPU cases, one
+ * at a time on the first device's session (pinned to its CPU, as in a
+ * one-GPU run), and record no device.
  * The build and a suite's measured peak use the main session, bound to
  * the first device (the header's device; % of peak is relative to it).
  * Devices of one run must be of one model: a baseline is per model
