@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "measure/devices.h"
 #include "plan/plan.h"
 #include "results/baseline.h"
 #include "reporters/timing_report.h"
@@ -23,6 +24,7 @@ typedef struct pipeline {
     const br_run **run_ptrs;
     size_t n_jobs, n_runs;
     br_session *session;
+    br_devset *devices; /* --devices: the devices of the run; NULL: one GPU */
 } pipeline;
 
 int br_exit_status(const br_outcome *o) {
@@ -132,7 +134,8 @@ static void list_all(const pipeline *p) {
  * execute. After an interrupt the suites built list their cases as
  * interrupted; the others are left out. */
 static int build_and_execute(pipeline *p) {
-    if (br_session_open(&p->session, &p->ro) != 0) {
+    if (br_session_open(&p->session, &p->ro) != 0 ||
+        (p->ro.devices && br_devices_open(&p->devices, p->session) != 0)) {
         br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
         return -1;
     }
@@ -151,8 +154,13 @@ static int build_and_execute(pipeline *p) {
         }
         build_ns[n_built] = br_now_ns() - t0;
     }
+    if (p->devices && br_devices_execute(p->runs, p->jobs, n_built, p->session, p->devices) != 0) {
+        br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
+        free(build_ns);
+        return -1;
+    }
     for (size_t i = 0; i < n_built; i++) {
-        if (br_job_execute(&p->runs[i], &p->jobs[i], p->session) != 0) {
+        if (!p->devices && br_job_execute(&p->runs[i], &p->jobs[i], p->session) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             free(build_ns);
             return -1;
@@ -265,6 +273,7 @@ static void pipeline_dispose(pipeline *p) {
         br_run_dispose(&p->runs[i]);
     for (size_t i = 0; i < p->n_jobs && p->jobs; i++)
         br_job_dispose(&p->jobs[i]);
+    br_devices_close(p->devices);
     br_session_close(p->session);
     free(p->runs);
     free(p->run_ptrs);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "measure/devices.h"
 #include "commands.h"
 #include "measure/cpupin.h"
 #include "common.h"
@@ -74,8 +75,12 @@ static const br_opt_spec run_opts[] = {
      shard_opt},
     {BR_OPT_FN, "shard-times", 0, AT(p.shard), "FILE",
      "balance the shards by the cases' measured times in FILE\n"
-     "(a results file or baseline; repeatable; else by count)",
+     "(a results file or baseline; repeatable; else by count);\n"
+     "with --devices, hand out the cases longest first by them",
      shard_times_opt},
+    {BR_OPT_VALUE, "devices", 0, AT(p.run.devices), "all|LIST",
+     "measure on several GPUs of this host at once, one worker\n"
+     "per GPU: all, or indices such as 0,2,5 (of one model)"},
     {BR_OPT_FN, "budget", 0, AT(p.run.budget_ns), "DUR",
      "bound the whole run's measuring time, e.g. 10m: each case's\n"
      "warmup and timeout are shortened to fit (suite: budget)",
@@ -215,8 +220,8 @@ const br_opt_cmd br_cmd_run_spec = {
 /* What --shard cannot go with: 0, or -1 after a message. */
 static int check_shard(const br_pipeline_opts *p) {
     const char *err = NULL;
-    if (p->shard.n_times && !p->shard.index)
-        err = "--shard-times balances shards: it needs --shard I/N";
+    if (p->shard.n_times && !p->shard.index && !p->run.devices)
+        err = "--shard-times balances shards or devices: it needs --shard I/N or --devices";
     else if (p->shard.index && p->gate.save)
         err = "--save-baseline with --shard: parts saved at once overwrite each other's\n"
               "baseline; merge the parts, then: benchrun report MERGED.json --save-baseline";
@@ -226,6 +231,19 @@ static int check_shard(const br_pipeline_opts *p) {
     if (err)
         br_msg_error("benchrun", "%s", err);
     return err ? -1 : 0;
+}
+
+/* What --devices cannot go with, and its list: 0, or -1 after a message. */
+static int check_devices(const br_pipeline_opts *p) {
+    int idx[64], all;
+    size_t n;
+    if (!p->run.devices)
+        return 0;
+    if (br_devices_parse(idx, &n, &all, p->run.devices) != 0) {
+        br_msg_error("benchrun", "%s", br_error_get());
+        return -1;
+    }
+    return 0;
 }
 
 /* The checks that need every option: 0, or -1 after a message. */
@@ -258,7 +276,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         fprintf(stderr, "%s\n", br_error_get());
         return -1;
     }
-    if (check_shard(p) != 0)
+    if (check_shard(p) != 0 || check_devices(p) != 0)
         return -1;
     if (p->gate.baseline && n_suites > 1) {
         br_msg_error("benchrun", "--baseline names one file: give one suite with it");
@@ -313,7 +331,9 @@ int br_cmd_run(int argc, char **argv) {
         p->run.n_patterns = o.patterns.n;
         p->run.params = o.params.items;
         p->run.n_params = o.params.n;
-        p->run.progress = !p->run.quiet && isatty(STDERR_FILENO);
+        p->run.progress = !p->run.quiet && isatty(STDERR_FILENO) && !p->run.devices;
+        p->run.device_times = o.p.shard.times;
+        p->run.n_device_times = o.p.shard.n_times;
         p->outputs.color = br_cli_use_color(STDOUT_FILENO);
         p->outputs.energy = p->run.energy; /* what --energy measures, the table shows */
         p->before_measure = br_cli_signals_arm;

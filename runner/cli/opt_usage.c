@@ -29,6 +29,10 @@ static const env_var env_vars[] = {
     {"NO_COLOR", "set and not empty: no colour on a terminal"},
     {"BENCHRUN_NCU", "Nsight Compute's ncu for benchrun profile (default:\n"
                      "ncu on PATH, else /usr/local/cuda/bin/ncu)"},
+    {"CUDA_VISIBLE_DEVICES", "with --devices, the GPUs the indices count (the\n"
+                             "N-th listed is device N); each worker gets its own"},
+    {"BENCHRUN_FAKE_DEVICES", "test-only: N (or models A,A,B) fake devices for\n"
+                              "--devices, host cases only, no GPU queried"},
     {"PATH", "where nvcc, cc, c++, gnuplot and ncu are found"},
     {"TMPDIR", "where history --plot writes its gnuplot script and\n"
                "benchrun profile its scratch files (default /tmp)"},
@@ -140,7 +144,7 @@ static void help_env(FILE *f) {
     fputs("\nenvironment:\n", f);
     for (size_t i = 0; i < N_ENV_VARS; i++) {
         int n = fprintf(f, "  %s", env_vars[i].name);
-        fprintf(f, "%*s", n < HELP_COLUMN ? HELP_COLUMN - n : 2, "");
+        fprintf(f, "%*s", n <= HELP_COLUMN - 2 ? HELP_COLUMN - n : 2, "");
         put_indented(f, env_vars[i].help, HELP_COLUMN);
         fputc('\n', f);
     }

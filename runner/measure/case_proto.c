@@ -41,6 +41,7 @@ typedef struct worker_reply {
     br_clock gpu_clock;
     char clock_note[600];
     double peak_gbps; /* BR_REQ_PEAK */
+    int device_count; /* BR_REQ_DEVICE: CUDA devices the worker sees */
     size_t text_len;
 } worker_reply;
 
@@ -151,6 +152,9 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
         return -1;
     memcpy(&q, req, sizeof q);
     memset(&h, 0, sizeof h);
+    /* --devices: bound to one device before CUDA starts (a no-op after). */
+    if (s->visible[0] && setenv("CUDA_VISIBLE_DEVICES", s->visible, 1) != 0)
+        return -1;
     char *text = NULL;
     int rc = 0;
     switch (q.kind) {
@@ -169,6 +173,7 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
         return -1;
     }
     h.gpu_ok = s->gpu_ok;
+    h.device_count = s->device_count;
     memcpy(h.gpu_why, s->gpu_why, sizeof h.gpu_why);
     h.device = s->device;
     memcpy(h.gpu_arch, s->gpu_arch, sizeof h.gpu_arch);
@@ -228,6 +233,8 @@ static br_worker_result call_worker(br_session *s, const worker_request *q, doub
     s->clock_note[sizeof s->clock_note - 1] = '\0';
     if (q->kind == BR_REQ_PEAK)
         s->peak_gbps = h.peak_gbps;
+    if (q->kind == BR_REQ_DEVICE)
+        s->device_count = h.device_count;
     if (text) {
         /* The text moves to the front of the reply's buffer. */
         memmove(reply, (char *)reply + sizeof h, h.text_len);
@@ -252,6 +259,21 @@ int br_session_ask(br_session *s, int kind) {
     if (wr == BR_WORKER_STOPPED)
         return br_error_set("interrupted");
     return wr == BR_WORKER_OK ? 0 : -1;
+}
+
+/* The beginnings of the messages of a case whose worker was lost. */
+#define LOST_TIMEOUT "timed out"
+#define LOST_START   "could not run the case in a worker process"
+#define LOST_CRASH   "crashed"
+
+int br_case_worker_lost(const br_case_result *r) {
+    static const char *const lost[] = {LOST_TIMEOUT " after ", LOST_START ": ", LOST_CRASH ": "};
+    if (r->status != BR_STATUS_FAILED || !r->message)
+        return 0;
+    for (size_t i = 0; i < sizeof lost / sizeof *lost; i++)
+        if (strncmp(r->message, lost[i], strlen(lost[i])) == 0)
+            return 1;
+    return 0;
 }
 
 /* Say once per session, before its first host case, where host cases are
@@ -340,15 +362,15 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
         br_format_duration(w, sizeof w, warmup_ns);
         br_format_duration(t, sizeof t, cfg->timeout_ns);
         br_format_duration(d, sizeof d, suite->watchdog_ns);
-        r->message = br_strfmt("timed out after %s (%swarmup %s + timeout %s%s + watchdog %s): "
-                               "its worker process was killed",
+        r->message = br_strfmt(LOST_TIMEOUT " after %s (%swarmup %s + timeout %s%s + watchdog %s): "
+                                            "its worker process was killed",
                                total, modes > 1 ? "(" : "", w, t, modes > 1 ? ") x 2" : "", d);
     } else if (wr == BR_WORKER_ERROR) {
         free(r->stage);
         r->stage = br_strdup("setup");
-        r->message = br_strfmt("could not run the case in a worker process: %s", br_error_get());
+        r->message = br_strfmt(LOST_START ": %s", br_error_get());
     } else {
-        r->message = br_strfmt("crashed: %s", br_error_get());
+        r->message = br_strfmt(LOST_CRASH ": %s", br_error_get());
     }
     br_session_drop_worker(s);
     return 0;

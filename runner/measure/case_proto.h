@@ -39,6 +39,11 @@ int br_case_init(br_case_result *r, const struct br_job *job, size_t i);
 int br_case_exec(br_case_result *r, const struct br_job *job, br_session *s, size_t i,
                  const br_measure_cfg *cfg, double warmup_ns);
 
+/* 1 when br_case_exec failed *r because its worker process was lost
+ * (crashed, ran past the watchdog, or could not be started), not because
+ * the case failed in a worker that answered (setup, verify, a CUDA error). */
+int br_case_worker_lost(const br_case_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -169,9 +169,7 @@ int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
     return 0;
 }
 
-/* The case's wall time total_ns: what the worker's phases and the start
- * do not account for is other_ns (a worker that died reported none). */
-static void wall_close(br_case_wall *w, double total_ns) {
+void br_case_wall_close(br_case_wall *w, double total_ns) {
     w->present = 1;
     w->total_ns = total_ns;
     double sum = 0;
@@ -225,7 +223,7 @@ static int execute_case(br_case_result *r, exec_tally *tally, const br_job *job,
         double outside = br_now_ns() - t0 - inside;
         s->overhead_ns += outside > 0 ? outside : 0;
         s->n_overhead++;
-        wall_close(&r->wall, br_now_ns() - t0);
+        br_case_wall_close(&r->wall, br_now_ns() - t0);
         if (budgeted && bc.shortened) {
             tally->n_shortened++;
             if (bc.timeout_ns < tally->min_timeout)

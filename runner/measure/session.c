@@ -77,12 +77,21 @@ void br_session_close(br_session *s) {
     free(s);
 }
 
+void br_session_bind(br_session *s, const char *visible) {
+    snprintf(s->visible, sizeof s->visible, "%s", visible ? visible : "");
+}
+
 /* Find out whether a GPU is usable, in this process (a worker: this
  * initialises CUDA). */
 void br_session_query_gpu_here(br_session *s) {
     s->gpu_ok = 0;
+    s->device_count = 0;
     if (!br_device_available(s->gpu_why, sizeof s->gpu_why))
         return;
+#if BR_HAVE_CUDA
+    if (cudaGetDeviceCount(&s->device_count) != cudaSuccess)
+        s->device_count = 0;
+#endif
     if (br_device_query(&s->device, 0) != 0) {
         snprintf(s->gpu_why, sizeof s->gpu_why, "%s", br_error_get());
         return;

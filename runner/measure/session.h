@@ -34,6 +34,12 @@ int br_session_open(br_session **out, const br_run_opts *opts);
 /* Close; accepts NULL. */
 void br_session_close(br_session *s);
 
+/* Bind the session's workers to one device: CUDA_VISIBLE_DEVICES=visible
+ * (an index or UUID, at most 127 bytes) is set in each worker before it
+ * starts CUDA. Call before the session's first worker (its GPU query);
+ * NULL or "" unbinds. For --devices (measure/devices.h). */
+void br_session_bind(br_session *s, const char *visible);
+
 /* Build (br_job_build) one job for this session: when the job has GPU
  * sources, first finds out about the GPU (in a worker, once per session);
  * hands the build the target (cache, architecture, compile jobs, memory);

@@ -41,6 +41,10 @@ struct br_session {
      * worker sets (device, gpu_clock, clock_note, peak_gbps) come back in
      * its replies; its timers live in its own copy of the session. */
     br_worker *worker;
+    /* --devices: CUDA_VISIBLE_DEVICES of this session's workers, set in each
+     * before CUDA starts (br_session_bind); "" leaves the environment alone. */
+    char visible[128];
+    int device_count; /* CUDA devices the worker saw (BR_REQ_DEVICE); 0 without CUDA */
 };
 
 /* The timer of a backend: CUDA events for the GPU, the monotonic clock for the host. */

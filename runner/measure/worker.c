@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,32 @@ struct br_worker {
     int fd;               /* the parent's end of the socket; -1 once closed */
     shared_state *shared; /* mapped until br_worker_stop, so it outlives the worker */
 };
+
+/* The parent's ends of the live workers' sockets, so that a worker forked
+ * while others run (from several threads: --devices) closes its copies of
+ * them: else a sibling would not see its parent close the connection, nor
+ * the parent see a sibling die. Changed, and forked, under starts_lock. */
+#define MAX_LIVE 256
+static pthread_mutex_t starts_lock = PTHREAD_MUTEX_INITIALIZER;
+static int live_fds[MAX_LIVE];
+static size_t n_live;
+
+static void live_add(int fd) {
+    if (n_live < MAX_LIVE)
+        live_fds[n_live++] = fd;
+}
+
+/* Close the parent's end fd, and forget it, under the lock. */
+static void live_close(int fd) {
+    pthread_mutex_lock(&starts_lock);
+    for (size_t i = 0; i < n_live; i++)
+        if (live_fds[i] == fd) {
+            live_fds[i] = live_fds[--n_live];
+            break;
+        }
+    close(fd);
+    pthread_mutex_unlock(&starts_lock);
+}
 
 /* In a worker: its view of the shared page (NULL in the parent). */
 static shared_state *self_shared;
@@ -123,8 +150,10 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
         return br_error_set("cannot map memory for a worker process: %s", strerror(errno));
     }
     int sv[2];
+    pthread_mutex_lock(&starts_lock);
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         int e = errno;
+        pthread_mutex_unlock(&starts_lock);
         munmap(w->shared, sizeof *w->shared);
         free(w);
         return br_error_set("cannot create a socket for a worker process: %s", strerror(e));
@@ -146,12 +175,15 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
         int e = errno;
         close(sv[0]);
         close(sv[1]);
+        pthread_mutex_unlock(&starts_lock);
         munmap(w->shared, sizeof *w->shared);
         free(w);
         return br_error_set("cannot start a worker process: %s", strerror(e));
     }
     if (pid == 0) {
         close(sv[0]);
+        for (size_t i = 0; i < n_live; i++) /* the siblings' connections */
+            close(live_fds[i]);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) /* the parent died before the line above */
             _exit(1);
@@ -162,6 +194,8 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
         serve_loop(sv[1], serve, ctx);
     }
     close(sv[1]);
+    live_add(sv[0]);
+    pthread_mutex_unlock(&starts_lock);
     w->pid = pid;
     w->fd = sv[0];
     *out = w;
@@ -190,7 +224,7 @@ static void describe_status(char *buf, size_t len, int status) {
 static void end_worker(br_worker *w, int *status) {
     int st = 0;
     if (w->fd >= 0) {
-        close(w->fd);
+        live_close(w->fd);
         w->fd = -1;
     }
     if (w->pid > 0) {
@@ -311,7 +345,7 @@ void br_worker_stop(br_worker *w) {
     if (!w)
         return;
     if (w->fd >= 0) {
-        close(w->fd);
+        live_close(w->fd);
         w->fd = -1;
     }
     if (w->pid > 0) {

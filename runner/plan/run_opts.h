@@ -45,6 +45,11 @@ typedef struct br_run_opts {
     /* --cpu: where host cases are measured (measure/cpupin.h): 0 (the
      * default) a CPU benchrun chooses, N + 1 CPU N, -1 no pinning (off). */
     int cpu;
+    const char *devices; /* --devices: "all" or "0,2,5" (measure/devices.h); NULL: one GPU,
+                            the single-worker path */
+    const char *const *device_times; /* results files whose measured times order the cases
+                                        of --devices (--shard-times); may be NULL */
+    size_t n_device_times;
 } br_run_opts;
 
 #ifdef __cplusplus

@@ -578,6 +578,29 @@ static int load_case_params(br_json_ctx *c, const json_t *o, const br_run *r, br
     return 0;
 }
 
+/* The case's "device" (absent or null: a one-device run, and older files). */
+static int load_case_device(br_json_ctx *c, const json_t *o, br_case_result *k) {
+    json_t *v;
+    long long index = 0;
+    const char *uuid = NULL;
+    if (br_json_get_container(c, o, "device", OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    size_t old = br_json_push_key(c, "device");
+    if (br_json_get_int(c, v, "index", REQ, 0, 65535, 0, &index) != 0 ||
+        br_json_get_string(c, v, "uuid", OPT, &uuid) != 0)
+        return -1;
+    if (uuid && strlen(uuid) >= sizeof k->device_uuid)
+        return br_json_fail_key(c, "uuid", "expected a string of at most %zu bytes",
+                                sizeof k->device_uuid - 1);
+    br_json_pop(c, old);
+    k->device_present = 1;
+    k->device_index = (int)index;
+    snprintf(k->device_uuid, sizeof k->device_uuid, "%s", uuid ? uuid : "");
+    return 0;
+}
+
 /* The case's "wall" (absent or null: not measured, in older files too). */
 static int load_wall(br_json_ctx *c, const json_t *o, br_case_wall *w) {
     json_t *v;
@@ -660,9 +683,8 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
         memcpy(k->date, date, n + 1);
     }
     return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
-                   load_timing_at(c, o, "batch", &k->batch, rk->backend) ||
-                   load_energy(c, o, k) ||
-                   load_wall(c, o, &k->wall)
+                   load_timing_at(c, o, "batch", &k->batch, rk->backend) || load_energy(c, o, k) ||
+                   load_wall(c, o, &k->wall) || load_case_device(c, o, k)
                ? -1
                : 0;
 }

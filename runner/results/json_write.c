@@ -17,7 +17,9 @@
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
  *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
  *               "speedup", "roofline", "energy", "verified", "commit", "date",
- *               "cold": timing | null, "batch": timing | null, "wall": wall | null}],
+ *               "cold": timing | null, "batch": timing | null, "wall": wall | null,
+ *               "device": {"index", "uuid"} (only in a run over several devices,
+ *               --devices: the one that measured the case)}],
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
  *
  * wall (where the case's wall time went, ns; results.h br_case_wall; left
@@ -408,6 +410,16 @@ static json_t *roofline_json(br_json_builder *b, const br_run *r, const br_case_
     return o;
 }
 
+/* The device that measured the case in a run over several: {"index", "uuid"}. */
+static json_t *case_device_json(br_json_builder *b, const br_case_result *c) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "index", integer(c->device_index));
+    put(b, o, "uuid", str(c->device_uuid));
+    return o;
+}
+
 /* Where the case's wall time went, or null when not measured. */
 static json_t *wall_json(br_json_builder *b, const br_case_wall *w) {
     if (!w->present)
@@ -465,6 +477,8 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "batch", ok && c->batch.present ? timing_json(b, &c->batch, gpu) : json_null());
     if (c->wall.present) /* absent, not null, when not measured: older readers' files stay */
         put(b, o, "wall", wall_json(b, &c->wall));
+    if (c->device_present) /* absent in a one-device run: its files stay as they were */
+        put(b, o, "device", case_device_json(b, c));
     return o;
 }
 

@@ -179,6 +179,13 @@ typedef struct br_case_result {
     char *commit; /* owned; may be NULL */
     char date[32];
     br_case_wall wall; /* where the case's wall time went */
+    /* The device that measured the case in a run over several (--devices):
+     * its CUDA index on the host and its UUID ("GPU-..."); device_present 0
+     * in a one-device run (the run's device measured every case) and in
+     * older files. */
+    int device_present;
+    int device_index;
+    char device_uuid[48];
 } br_case_result;
 
 /* One case of a comparison (the decision: drift.h). */

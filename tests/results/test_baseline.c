@@ -387,3 +387,46 @@ Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_pa
     br_run_dispose(&new_run);
     free(path);
 }
+
+/* --devices: a run over several GPUs of one model (its cases record the
+ * device that measured each) and another run on a third GPU of that model
+ * share one baseline file; saving one over the other is accepted (not
+ * "another device's"), and each case keeps its device through the file. */
+Test(baseline, devices_of_one_model_share_a_baseline_and_cases_keep_their_device) {
+    br_run a, b;
+    small_run(&a, "s", "aaaaaaaaaa000000000000000000000000000000");
+    snprintf(a.device.uuid, sizeof a.device.uuid, "GPU-aaaaaaaa");
+    br_case_result *c0 = timed(&a, 0, 1, 1000, 900), *c1 = timed(&a, 0, 2, 2000, 1900);
+    c0->device_present = c1->device_present = 1;
+    c0->device_index = 0;
+    c1->device_index = 1;
+    snprintf(c0->device_uuid, sizeof c0->device_uuid, "GPU-aaaaaaaa");
+    snprintf(c1->device_uuid, sizeof c1->device_uuid, "GPU-bbbbbbbb");
+    small_run(&b, "s", "aaaaaaaaaa000000000000000000000000000000");
+    b.device.index = 2;
+    snprintf(b.device.uuid, sizeof b.device.uuid, "GPU-cccccccc");
+    timed(&b, 1, 1, 1500, 1400);
+
+    char *pa = br_baseline_path(tmp, &a), *pb = br_baseline_path(tmp, &b);
+    cr_assert_str_eq(pa, pb, "one file per model, whatever the device");
+    br_save_stats st;
+    cr_assert_eq(br_baseline_save(pa, &a, &st), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(pb, &b, &st), 0, "%s", br_error_get());
+    cr_expect_eq(st.written, 1);
+    cr_expect_eq(st.kept, 2);
+
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, pa), 0, "%s", br_error_get());
+    cr_assert_eq(n, 1);
+    const br_case_result *g1 = find_case(&got[0], "k", 2), *g2 = find_case(&got[0], "k2", 1);
+    cr_assert(g1 && g2);
+    cr_expect(g1->device_present && g1->device_index == 1);
+    cr_expect_str_eq(g1->device_uuid, "GPU-bbbbbbbb");
+    cr_expect_not(g2->device_present, "a one-device run's case records no device");
+    br_results_free(got, n);
+    free(pa);
+    free(pb);
+    br_run_dispose(&a);
+    br_run_dispose(&b);
+}

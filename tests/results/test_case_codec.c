@@ -240,3 +240,42 @@ Test(case_codec, the_wall_breakdown_round_trips_and_older_messages_have_none) {
     cr_expect_eq(got.wall.present, 0);
     br_case_dispose(&got);
 }
+
+Test(case_codec, the_device_of_a_case_round_trips_and_a_one_device_case_has_none) {
+    br_case_result c = {0};
+    c.status = BR_STATUS_FAILED;
+    c.stage = "run";
+    c.message = "crashed";
+    c.bytes = c.flops = NAN;
+    c.device_present = 1;
+    c.device_index = 5;
+    snprintf(c.device_uuid, sizeof c.device_uuid, "GPU-12345678-aaaa-bbbb-cccc-0123456789ab");
+    char *text = NULL;
+    size_t len = 0;
+    cr_assert_eq(br_case_encode(&text, &len, &c, BR_BACKEND_HOST), 0, "%s", br_error_get());
+    cr_assert_not_null(
+        strstr(text, "\"device\":{\"index\":5,\"uuid\":\"GPU-12345678-aaaa-bbbb-cccc-0123456789ab\"}"),
+        "%s", text);
+    br_case_result got;
+    cr_assert_eq(br_case_decode(&got, NULL, text, len, "msg"), 0, "%s", br_error_get());
+    cr_expect_eq(got.device_present, 1);
+    cr_expect_eq(got.device_index, 5);
+    cr_expect_str_eq(got.device_uuid, c.device_uuid);
+    br_case_dispose(&got);
+    free(text);
+
+    c.device_present = 0;
+    cr_assert_eq(br_case_encode(&text, &len, &c, BR_BACKEND_HOST), 0, "%s", br_error_get());
+    cr_assert_null(strstr(text, "\"device\""), "%s", text);
+    cr_assert_eq(br_case_decode(&got, NULL, text, len, "msg"), 0, "%s", br_error_get());
+    cr_expect_eq(got.device_present, 0);
+    br_case_dispose(&got);
+    free(text);
+
+    /* A negative index is refused, naming the key. */
+    const char *bad = "{\"schema_version\":4,\"case\":{\"kernel\":\"\",\"params\":{},"
+                      "\"backend\":\"host\",\"status\":\"failed\",\"device\":{\"index\":-1}}}";
+    cr_assert_eq(br_case_decode(&got, NULL, bad, strlen(bad), "bad"), -1);
+    cr_expect_not_null(strstr(br_error_get(), "index"), "%s", br_error_get());
+    br_case_dispose(&got);
+}
