@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # embed_templates.cmake - the files of `benchrun init` as a C array, so the
 # installed benchrun needs no source tree.
 #

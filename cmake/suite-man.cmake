@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # suite-man.cmake - writes benchrun-suite(5), the suite file format, from the
 # suite's JSON Schema (schema/suite.schema.json), so the keys, their types,
 # defaults and descriptions have one source. The page's frame (what a suite

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fuzz_suite.c - libFuzzer target over the suite loader, the plan and the
  * expression evaluator.
  *

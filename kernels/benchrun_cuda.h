@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* benchrun_cuda.h - helpers for CUDA kernel modules, on top of
  * benchrun_kernel.h: the stream, checked CUDA calls, launch checks and the
  * counter-based input generator that host and device compute alike.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* benchrun_kernel.h - the one header a benchrun kernel module includes.
  *
  * A kernel module is a .cu (GPU) or .c (host) source that benchrun compiles at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reduction.cu - five ways to sum n float32 values on the GPU.
  *
  *   reduce_naive  every thread atomicAdds its element into one accumulator

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reduction_common.h - inputs, reference and tolerance shared by the reduction
  * modules (reduction.cu and reduction_cpu.c). Header-only, C11 and C++, so the
  * modules share no code at link time. Both modules draw the same inputs for

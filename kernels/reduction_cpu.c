@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reduction_cpu.c - host reference point for the reduction suite: the float32
  * sum of n values on one CPU core.
  *

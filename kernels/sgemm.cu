@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sgemm.cu - four ways to compute the FP32 matrix product C = A * B on the GPU.
  *
  * Row-major throughout: A is m x k, B is k x n, C is m x n; alpha = 1,

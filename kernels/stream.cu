@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* stream.cu - McCalpin's STREAM on the GPU: four double-precision kernels over
  * arrays a, b, c of n elements with the scalar q = 3.0.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* transpose.cu - out = in^T for a row-major float32 matrix in of m rows and n
  * columns; out is n rows by m columns (out[j][i] = in[i][j]).
  *

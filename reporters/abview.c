@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* abview.c - the words and figures of a `benchrun ab` comparison (abview.h). */
 #include "abview.h"
 

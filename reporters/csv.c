@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* csv.c - the "csv" reporter: one row per case, RFC 4180 (csv_table.h).
  *
  * Every column has its unit in its name: _ns (nanoseconds per execution),

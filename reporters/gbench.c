@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gbench.c - the runs in Google Benchmark's JSON output format
  * (--benchmark_format=json), so that tools which read that format can track
  * benchrun results: Google Benchmark's own tools/compare.py, the "googlecpp"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gbench_host.h - the host facts Google Benchmark writes in its JSON
  * "context" and benchrun's results do not record (CPU clock, caches, load
  * average, every CPU's cpufreq governor), read the way Google Benchmark's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gnuplot.c - drawing an SVG with gnuplot (gnuplot.h). */
 #include "gnuplot.h"
 

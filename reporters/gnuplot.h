@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gnuplot.h - drawing an SVG with gnuplot, shared by the plots of
  * `benchrun history --plot` (history_plot.c) and `--roofline`
  * (roofline_plot.c). */

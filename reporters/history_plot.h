@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history_plot.h - the gnuplot SVG of `benchrun history --plot`
  * (a view of the history model, results/history.h). */
 #ifndef BR_HISTORY_PLOT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history_table.c - `benchrun history`'s printed tables: one per suite,
  * cases x runs, each cell the headline metric and its change against an
  * earlier run (the view is built by results/history.c). */

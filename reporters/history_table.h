@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history_table.h - the printed tables of `benchrun history`
  * (a view of the history model, results/history.h). */
 #ifndef BR_HISTORY_TABLE_H

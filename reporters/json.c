@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json.c - the "json" reporter: the versioned results document of
  * results/json_write.c (also the format of baselines). */
 #include "reporter.h"

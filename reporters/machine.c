@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* machine.c - one-line descriptions of the device and host (machine.h). */
 #include "machine.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* machine.h - the one-line descriptions of the device and host records
  * (results/types.h) that titles show. A view: reads records, knows no
  * measurement. */

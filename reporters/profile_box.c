@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* profile_box.c - the box of `benchrun profile` (profile_box.h). */
 #include "profile_box.h"
 

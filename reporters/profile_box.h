@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* profile_box.h - the box `benchrun profile` prints: Nsight Compute's
  * figures of one case beside benchrun's own (results/profile.h). */
 #ifndef BR_PROFILE_BOX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reporter.c - the registry of output formats. */
 #include "reporter.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* reporter.h - the one small interface every output format implements.
  * A reporter only reads results; it never measures or changes them. */
 #ifndef BR_REPORTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* roofline_plot.h - the roofline chart of `--roofline FILE.svg`: every
  * case with a roofline point (results/roofline.h) of the runs drawn under
  * its device's ceilings, through gnuplot. */

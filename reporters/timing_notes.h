@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timing_notes.h - what the terminal table and the Markdown report say
  * about a run's timings besides the figures: which clocks timed it, and the
  * flags (N, T, O) of timings that deserve a second look, with one warning

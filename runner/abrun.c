@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* abrun.c - the driver of `benchrun ab` (abrun.h). */
 #include "abrun.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* abrun.h - the driver of `benchrun ab OLD [NEW] SUITE...`: each suite's
  * kernels built as they are at commit OLD (results/gittree.h: the commit's
  * files in a scratch directory under the compile cache) and at NEW (the work

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gate.c - the regression gate of a run (gate.h). */
 #include "gate.h"
 

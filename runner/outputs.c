@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* outputs.c - where a run's results go (outputs.h). */
 #include "outputs.h"
 

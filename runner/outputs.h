@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* outputs.h - where a run's results go: the reporters' files (written
  * atomically), standard output, and the results directory
  * (<date>-<sha>[-N].json, never overwritten). */

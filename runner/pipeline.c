@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pipeline.c - the driver of one invocation (pipeline.h). */
 #include "pipeline.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzz the suite loader, the plan and the expression evaluator with libFuzzer
 # (fuzz/fuzz_suite.c) for SECONDS (default 60). Installs clang and its
 # libFuzzer runtime with apt-get when missing, builds build-fuzz/ with clang,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The nightly sweep: every shipped suite in one benchrun call, bounded by a
 # time budget, its results kept per commit for `benchrun history`.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Run every shipped GPU kernel under NVIDIA compute-sanitizer at small sizes
 # (sizes that are not multiples of a block included): memcheck, racecheck and
 # initcheck by default, or the tools named as arguments. Each suite is run

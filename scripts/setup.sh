@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Set up benchrun on Debian 12 / Ubuntu 24.04: install (with apt-get) only what
 # pkg-config and CMake cannot already find, then configure and build into
 # build/. Safe to run again: a second run installs nothing and rebuilds only

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The structure figures issue 15 tracks, from pmccabe (apt-get install pmccabe):
 # the largest files, the longest functions, how many functions pass 80 lines,
 # and main()'s length. Run from anywhere; reads the tree it sits in.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* changepoint_series.h - generated histories for the tests of change
  * points (tests/results/test_changepoint.c, the history model and the
  * `benchrun history --changes` command): a level with Gaussian noise and

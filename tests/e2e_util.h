@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* e2e_util.h - run the benchrun executable from tests and capture what it says. */
 #ifndef BR_E2E_UTIL_H
 #define BR_E2E_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* git_repo.h - temporary git repositories made with libgit2, for tests:
  * write files, commit every file of the work tree on HEAD. */
 #ifndef BR_TEST_GIT_REPO_H

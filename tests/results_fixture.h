@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* results_fixture.h - four runs built by hand with deterministic values, for
  * the tests of everything that reads results (reporters, the results loader,
  * baselines):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* error.h - benchrun's thread-local last error.
  *
  * A failing function sets the message once, where the error is found, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* log.c - the core's messages through one sink (log.h). */
 #include "log.h"
 

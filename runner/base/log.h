@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* log.h - the one door through which the core reports to the user.
  *
  * The core (every stage below runner/cli/) never prints: it calls br_log, and

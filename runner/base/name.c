@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* name.c - enum name tables (name.h). */
 #include "name.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* name.h - one table per enum, read both ways: value -> the name suites,
  * the command line and results files use, and name -> value. The model is
  * libgit2's git_object_type2string / git_object_string2type (object.c).

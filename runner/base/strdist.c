@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* strdist.c - edit distance for suggestions (strdist.h). */
 #include "strdist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* util.h - small helpers shared by the modules: clocks, strings, paths,
  * hashing and atomic file writes. */
 #ifndef BR_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_ab.c - `benchrun ab [options] OLD [NEW] SUITE.yaml...`: the options
  * table, its checks, and the hand-over to the driver (runner/abrun.c). */
 #include <math.h>

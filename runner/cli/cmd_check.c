@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_check.c - `benchrun check [options] SUITE.yaml...`: load, plan and
  * build every suite as a run would, and measure nothing. For editors and
  * pre-commit hooks: what --list does not find (a kernel that no source

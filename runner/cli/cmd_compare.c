@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_compare.c - `benchrun compare [options] OLD.json NEW.json`: compare
  * two results files run by run with the baseline rules. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_history.c - `benchrun history`: options, then results/history.c's
  * load and reporters' views. */
 #include "cmd_history.h"

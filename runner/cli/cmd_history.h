@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_history.h - the `benchrun history` subcommand. */
 #ifndef BR_CMD_HISTORY_H
 #define BR_CMD_HISTORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_init.c - `benchrun init [DIR]`: write the scaffold of a kernel
  * repository (a suite, a host and a GPU kernel module, baselines/, a GitHub
  * Actions workflow) from the templates embedded at build time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_merge.c - `benchrun merge (-o OUT.json | --results-dir DIR)
  * PART.json...`: the parts of a sharded plan (benchrun --shard I/N) merged
  * into one results document (results/merge.h). */

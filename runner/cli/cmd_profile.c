@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_profile.c - `benchrun profile SUITE -k KERNEL -p NAME=VALUE`: one case
  * under Nsight Compute. The case is measured once as usual (its table shows
  * benchrun's own figures), then benchrun runs it again under `ncu` with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_report.c - `benchrun report [options] RESULTS.json`: what a run does
  * after measuring (the gate against the baselines, the table and the output
  * files, --save-baseline), done for a results file read back: a merge of a

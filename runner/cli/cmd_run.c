@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_run.c - `benchrun [options] SUITE.yaml...`: the options table, its
  * checks, and the hand-over to the pipeline (runner/pipeline.c). */
 #include <stdio.h>

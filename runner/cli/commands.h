@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* commands.h - the subcommands of benchrun and their option tables. */
 #ifndef BR_CLI_COMMANDS_H
 #define BR_CLI_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* common.c - what the subcommands share (common.h). */
 #include "common.h"
 

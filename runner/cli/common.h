@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* common.h - what the subcommands share: the locale set-up, the option
  * struct that run and compare parse into, the rows they both have (written
  * once, here), and the value converters of the option tables. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* init_templates.h - the files `benchrun init` writes, embedded at build
  * time from templates/init/ (cmake/embed_templates.cmake generates the
  * table), so the installed executable needs no source tree. */

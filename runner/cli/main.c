@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* benchrun - the executable: the locale, the message sink, and the choice
  * of subcommand. Each subcommand parses its own options (runner/cli/cmd_*.c)
  * and the run hands over to the pipeline (runner/pipeline.c). */

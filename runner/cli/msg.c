@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* msg.c - the command line's door for messages (msg.h). */
 #include "msg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opt.h - a command's options as data: one row per option (long name,
  * short letter, kind, where the value goes, value name, help). Parsing,
  * the --help text, the man page and the bash completion all read the same

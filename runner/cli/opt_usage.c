@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* opt_usage.c - what an option table says to people and shells: the
  * --help text, a roff man page and a bash completion script (opt.h). */
 #include "opt.h"

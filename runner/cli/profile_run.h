@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* profile_run.h - the processes of `benchrun profile` (cmd_profile.c):
  * finding Nsight Compute, running a command with or without its output
  * captured, and reading what ncu said about itself. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* signals.c - SIGINT, SIGTERM and SIGPIPE for a run (signals.h). */
 #include "signals.h"
 

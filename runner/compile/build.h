@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* build.h - kernel modules: compile at run time into a content-addressed
  * cache, then load with dlopen.
  *

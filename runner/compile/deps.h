@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* deps.h - what a compiled module was built from, as the compiler itself
  * says (ccache's "depend mode"): the compiler's dependency file (Makefile
  * rule syntax, written with -MMD/-MD -MF) read, and a record kept in the

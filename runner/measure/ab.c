@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ab.c - the interleaved measurement of `benchrun ab` (ab.h). */
 #include "ab.h"
 

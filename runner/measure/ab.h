@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* ab.h - the interleaved measurement of `benchrun ab`: the OLD and the NEW
  * build of each case measured in one worker session, alternating in blocks
  * A B B A A B B A ... (A = OLD), so that whatever drifts on the machine

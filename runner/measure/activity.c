@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* activity.c - the kernel clock's arithmetic: attribution of GPU operation
  * records to samples, and the per-name breakdown (see activity.h). */
 #include "activity.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* budget.c - fitting a run into a time budget (see budget.h). */
 #include "budget.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* budget.h - fitting a run into a time budget (`budget: 10m`, --budget).
  *
  * A case's measuring time is bounded by its settings: warmup, then per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* case.h - one case's life in the process that runs it: the handle a
  * module sees (br_case_api), then setup, one checked execution, the timed
  * measurements, a second verify and teardown.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cpupin.c - the host cases' CPU and pinning to it (cpupin.h). */
 #define _GNU_SOURCE
 #include "cpupin.h"

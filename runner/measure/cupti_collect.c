@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel clock's collector (cupti_collect.h). CUPTI calls the two buffer
  * callbacks below, possibly from its own worker thread; they only hand
  * buffers over under a mutex. Records are parsed and attributed in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cupti_collect.h - the kernel clock's collector: CUPTI activity records of the GPU
  * operations (kernels, memcpys, memsets) each sample enqueued.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* device.h - what benchrun records about the machine it measures on. */
 #ifndef BR_DEVICE_H
 #define BR_DEVICE_H

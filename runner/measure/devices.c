@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* devices.c - a run over several GPUs of one host (devices.h): the list,
  * the devices found and checked, and the cases measured on all of them at
  * once, one driver thread per device. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* devices.h - a run over several GPUs of one host (--devices all|0,2,5):
  * one session (device query, timers, CUPTI, clock probe and throttle
  * check) and so one worker process per device, bound to it by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* disturb.c - disturbed host samples (disturb.h). */
 #include "disturb.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* disturb.h - which host samples were disturbed: the thread was switched
  * out while the clock ran (an involuntary context switch: another thread
  * had its CPU, for more than BR_DISTURB_OFFCPU of the sample's wall time),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* energy.c - energy per execution from NVML's counter (energy.h). */
 #include "energy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* energy.h - energy per execution from NVML's total energy counter.
  *
  * The counter (nvmlDeviceGetTotalEnergyConsumption: millijoules since the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* execute.c - one suite's loop (execute.h): for every case of a built job,
  * the time budget, the progress line, skips and failures that need no
  * worker, and the case itself run in the worker (case_proto.c). */

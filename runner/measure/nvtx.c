@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nvtx.c - NVTX ranges in the benchrun domain (nvtx.h). */
 #include "nvtx.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nvtx.h - NVTX ranges around what benchrun times, so Nsight Systems shows
  * them and Nsight Compute selects their kernels (`ncu --nvtx --nvtx-include
  * "benchrun@sample/"`). NVTX 3 is header-only and ships with the CUDA Toolkit

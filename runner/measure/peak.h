@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* peak.h - the cache of measured peak bandwidths.
  *
  * A suite with `peak: measured` reports % of peak relative to the

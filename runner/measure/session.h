@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* session.h - what the suites of one invocation share: the device (found out in a worker process),
  * the timers, the GPU clock choice and the measured peak.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* session_impl.h - the session's fields and the functions that the other
  * parts of the timing core (case_proto.c, execute.c) and the build's
  * kernel resolution share; not for use outside the runner's core.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timer.h - timer backends of the timing core.
  *
  * A timer takes one sample of a case: it applies the cache policy, holds the

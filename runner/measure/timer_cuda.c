@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The GPU timer: CUDA events recorded on the case's stream around one
  * execution (cold) or a batch of back-to-back executions. Events include the
  * front end's work between the two records (about 2-4 us on an H200;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host timer: CLOCK_MONOTONIC around one synchronous execution (cold) or
  * a batch of back-to-back executions, with the thread's involuntary context
  * switches and the CPU's frequency read around it (cpufreq.h).

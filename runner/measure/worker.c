@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* worker.c - a forked worker process that serves requests (worker.h). */
 #define _GNU_SOURCE
 #include "worker.h"

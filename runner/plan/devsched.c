@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* devsched.c - which device runs which case (devsched.h). */
 #include "devsched.h"
 

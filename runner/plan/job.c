@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* job.c - a suite ready to run (job.h): loaded, overridden, planned, with
  * the per-case expressions evaluated and the compile-time variants found. */
 #include "job.h"

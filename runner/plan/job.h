@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* job.h - a suite ready to run: loaded, overridden by the command line,
  * expanded into its plan, with bytes, flops and memory evaluated for every
  * case and the compile-time variants found.

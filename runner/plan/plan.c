@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plan.c - expand a suite into cases (see plan.h). */
 #include "plan.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* run_opts.h - the settings of one invocation that the stages read: what
  * the plan selects (-k, -p), the command line's measurement settings laid
  * over each suite's, and how the session builds and measures. Filled by the

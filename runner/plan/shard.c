@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shard.c - the I-th of N parts of an invocation's plan (shard.h). */
 #include "shard.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shard.h - `--shard I/N`: the I-th of N parts of an invocation's plan (every
  * suite given), chosen by a rule that depends on nothing but the cases (and
  * their measured costs, when given), so that every machine that runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* abcompare.h - the comparison of `benchrun ab`: NEW's run against OLD's,
  * case by case, from the interleaved blocks' medians, with the statistics
  * and rules of abstats.h, as a br_comparison that the reporters show. */

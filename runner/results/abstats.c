@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* abstats.c - the ratio, its interval, the paired test and the decision of
  * `benchrun ab` (method and sources in abstats.h). */
 #include "abstats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* baseline.h - baselines per suite and device, and the regression gate.
  *
  * A baseline is a results document (json_write.h, read back by

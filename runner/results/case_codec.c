@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* case_codec.c - one case's result as a message (case_codec.h), through the
  * per-case writer and reader of the results document (json_case.h). */
 #include "case_codec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* case_codec.h - one case's result as a typed message: what the worker
  * process sends its parent (measure/). Written and read by the same per-case
  * writer and reader as the results document (json_case.h), so a case crosses

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* changepoint.c - E-divisive means over one series: the q-statistic of
  * every split in O(m^2), the permutation test, recursive bisection and the
  * step floor (the method and its sources are in changepoint.h). */

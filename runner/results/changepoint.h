@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* changepoint.h - change points of one series (a case's value across the
  * runs of a history) by E-divisive means: pure computation on an array of
  * doubles, no I/O.

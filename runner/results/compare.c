@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compare.c - case keys, the Mann-Whitney U test with the threshold and the
  * rerun spread, and the comparison of a run with its baseline (rules in
  * compare.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compare.h - the regression gate: a run compared with its baseline.
  *
  * Comparing a run with its baseline (baseline.h) matches cases by kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* drift.c - the gate's decision for one case: between-run drift and
  * within-run uncertainty (the method, its sources and its false-alarm rate
  * are in drift.h). */

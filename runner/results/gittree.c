@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gittree.c - a commit's files in a scratch directory, through libgit2
  * (gittree.h). */
 #define _XOPEN_SOURCE 700 /* nftw(3) */

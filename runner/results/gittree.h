@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gittree.h - the files of a git commit in a scratch directory, through
  * libgit2: `benchrun ab` builds a suite's kernels as they are at a commit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history.c - the history model: the runs of a directory of results
  * documents read back, ordered and filtered, and one suite's view of them
  * (cases x runs, each cell judged against an earlier run). The table and

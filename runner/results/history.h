@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history.h - `benchrun history DIR`: the results documents of many runs
  * (the files `--results-dir DIR` writes, or any --json output) read back and
  * shown as one table per suite, each case's headline metric across commits,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history_changes.c - the change points of a history view: one series per
  * case and device, E-divisive means over each (changepoint.h), the result
  * kept in the view for the table, the list and the plot (history.h). */

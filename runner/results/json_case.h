@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json_case.h - inside results/: the per-case writer and reader that the
  * results document (json_write.c, json_read.c) and the worker's case message
  * (case_codec.c) share, so that one codec writes and reads a case. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json_read.c - the results document of json_write.c read back into the
  * model of results.h with jansson, through the checked access of jsonread.h
  * (what is checked and rebuilt: resultsfile.h). */

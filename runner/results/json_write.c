@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json_write.c - the versioned results document (schema BR_SCHEMA_VERSION), built
  * with jansson. Not-a-number and absent values are null; times are ns,
  * clocks MHz, throughput GB/s and GFLOP/s (1e9 units per second).

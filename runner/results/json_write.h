@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* json_write.h - write runs as the versioned results document (schema
  * BR_SCHEMA_VERSION; layout at the top of json_write.c). It is the "json"
  * reporter's output (reporters/json.c is an adapter over it) and the format

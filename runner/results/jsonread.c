@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* jsonread.c - checked access to a jansson document with the JSON path in
  * every message (jsonread.h). */
 #include "jsonread.h"

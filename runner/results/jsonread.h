@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* jsonread.h - checked access to a jansson document: every value read is
  * type-checked, and an error names the file, the JSON path of the bad value
  * (runs[0].cases[3].cold.samples_ns[7]) and what was expected. Errors in the

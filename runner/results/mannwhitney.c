@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mannwhitney.c - two-sided Mann-Whitney U test (see mannwhitney.h). */
 #include "mannwhitney.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* merge.c - the parts of a sharded plan merged into one run per suite
  * (merge.h). */
 #include "merge.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* merge.h - the parts of a sharded plan (results documents written with
  * `benchrun --shard I/N`, shardinfo.h) merged into one results document, as
  * if one machine had run the whole plan: `benchrun merge`.

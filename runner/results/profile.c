@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* profile.c - one case's Nsight Compute profile summed up (profile.h). */
 #include "profile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* results.c - counting, derived figures and disposal of a run's results. */
 #include "results.h"
 

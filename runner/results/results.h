@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* results.h - what one run of one suite measured: self-contained (it owns
  * copies of every string it needs), so reporters read nothing but this and a
  * result can later be rebuilt from its JSON without the suite. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* resultsfile.h - read a results document (json_write.h: the json
  * reporter's output, also the format of baselines) back into the in-memory
  * model of results.h. Implemented in json_read.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* roofline.c - the roofline arithmetic (roofline.h). */
 #include "roofline.h"
 

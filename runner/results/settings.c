@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* settings.c - the measurement settings: defaults, layers, the one check
  * of their rules, and the command line's option values (settings.h). */
 #include "settings.h"

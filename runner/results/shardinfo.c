@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shardinfo.c - a run's shard record: memory, identity, JSON (shardinfo.h). */
 #include "shardinfo.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shardinfo.h - a run's place in a sharded plan (`benchrun --shard I/N`):
  * which part of how many it is, the identity of the plan it is a part of,
  * and the suite's whole plan with the shard of every case, so that a merge

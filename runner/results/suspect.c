@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* suspect.c - flags S and P (suspect.h). */
 #include "suspect.h"
 

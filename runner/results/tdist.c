@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tdist.c - Student's t and the standard normal distribution (tdist.h). */
 #include "tdist.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tdist.h - Student's t and the standard normal distribution: the CDF and
  * quantiles the regression gate's prediction interval needs (drift.h). */
 #ifndef BR_TDIST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* timingpool.c - one timing from several blocks of the same case (timingpool.h). */
 #include "timingpool.h"
 

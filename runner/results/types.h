@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* types.h - the vocabulary every stage shares: the enums of suites,
  * measurements and results (each with its name table, read both ways through
  * base/name.h), the measurement and regression settings, and the records of

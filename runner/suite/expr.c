@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* expr.c - integer arithmetic expressions over suite parameters (see expr.h).
  *
  * A recursive-descent parser that evaluates as it parses (or only checks, for

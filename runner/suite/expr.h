@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* expr.h - integer expressions over suite parameters: arithmetic (bytes,
  * flops) and conditions (`where:`).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* keys.c - reading a mapping through a key table (see keys.h). */
 #include "keys.h"
 

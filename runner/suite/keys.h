@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* keys.h - a mapping of a suite read through a key table (internal to
  * suite/), the way curl reads its options through aliases[]:
  *

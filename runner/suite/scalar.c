@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scalar.c - typed scalars of a suite (see scalar.h): integers, durations,
  * fractions, booleans, modes, with the messages that say what was expected
  * and what was found ("did you mean ..." for a near miss). The command line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* scalar.h - typed scalars of a suite file (internal to suite/).
  *
  * Each reader takes a node of the tree (yamltree.h), checks it and stores

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* suite.c - the suite format: the keys of a suite file read into the suite
  * model (see suite.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* suite.h - the suite model: a YAML suite file parsed with libyaml.
  *
  * Every value keeps the file:line:column it came from, so later stages can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* yamltree.h - a YAML suite file as a small tree of nodes that keep their
  * file positions (internal to suite/).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Read the CSV files of a 10,000-sample case with DuckDB's read_csv and its
 # defaults (tests/e2e/test_csv_readers.c, duckdb_types_every_column): install
 # DuckDB's Node API with npm into a scratch folder (never into the tree) and

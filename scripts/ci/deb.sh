@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # CI: the Debian package's round trip. Builds benchrun_<version>_<arch>.deb
 # from a configured and built build directory (cpack -G DEB), installs it with
 # apt-get, then, from an empty directory outside the source tree, scaffolds a

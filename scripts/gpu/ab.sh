@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/gpu/ab.sh - what `benchrun ab` (interleaved A/B of two commits) does
 # on a GPU machine. Run from the repository root after benchrun was built with
 # CUDA into build/; logs go to $OUT/ab/, a summary is printed last.

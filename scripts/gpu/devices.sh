@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # devices.sh - --devices on a host with several GPUs (issue 21), for a
 # session that has one (nvidia-h200-x2 or larger). Run from the repository
 # root after build/benchrun is built with CUDA. Logs and JSON under

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # gate.sh - the regression gate on the GPU machine (issue 16, item 2): save the
 # reduction baseline three times at one commit, then A/A runs of unchanged
 # code; count `slower` per run under the new rule (drift.h) and under the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # scripts/gpu/pin.sh - host timing on the GPU machine's shared CPU (issue 16,
 # item 1): reduce_cpu with its worker unpinned (--cpu off) and pinned (the
 # default), 5 A/A runs each against a baseline saved once per configuration,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # GPU check of issue 18 items 1-2 (NVTX ranges, benchrun profile). Run from the
 # repository root on the GPU machine after benchrun is built with CUDA into
 # build/. Logs go to $OUT/profile/; a summary is printed last. About 3-4 min.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # GPU measurements of issue 18, items 3-5 (roofline, energy, flag S), run
 # from the repository root after benchrun is built with CUDA into build/.
 # Writes everything to "$OUT/roofline/" and prints a short summary last.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # GPU measurements for issue 17 (helper "speed"), run from the repository
 # root after benchrun is built with CUDA into build/. Logs in $OUT/speed/.
 #

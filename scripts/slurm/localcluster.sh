@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A one-node Slurm cluster on this machine, everything under one directory:
 # munged, slurmctld and slurmd on localhost, no cgroups
 # (ProctrackType=proctrack/linuxproc, TaskPlugin=task/none), no accounting,

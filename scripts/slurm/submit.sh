@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Submit the nightly sweep to Slurm: a job array of N shards (nightly.sbatch,
 # one GPU per task) and, depending on it (afterany), the job that merges the
 # parts into one results file in the results directory (merge.sbatch).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_error.c - the last error's message and kind (base/error.c). */
 #include <criterion/criterion.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_layers.c - the tree shows the flow: every #include "stage/x.h" of
  * runner/ and reporters/ points down the flow (docs/architecture.md):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_name.c - enum name tables read both ways (base/name.c), over one of
  * the project's real tables (results/names.c). */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_strdist.c - the edit distance behind "did you mean" (base/strdist.c). */
 #include <criterion/criterion.h>
 

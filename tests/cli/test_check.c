@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_check.c - `benchrun check` (runner/cli/cmd_check.c over the
  * pipeline's prepare and build) through the executable: what --list cannot
  * find (a kernel no source defines, a compile error) is bad input with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_cmd_history.c - the `benchrun history` command (cli/cmd_history.h,
  * br_history_main): the table it prints, its exit statuses, --plot with and
  * without gnuplot. The fixture runs are in reporters/history_fixture.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_cmd_run.c - `benchrun --cpu` (cmd_run.c): a CPU this process may not
  * run on, or no CPU at all, is bad usage (exit 2, a message naming the
  * option); an allowed one, or off, runs, and the results say where the host

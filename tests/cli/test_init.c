@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_init.c - `benchrun init` (runner/cli/cmd_init.c) through the
  * executable: the files it writes (the embedded templates, byte for byte),
  * its refusal to overwrite, and the scaffold itself: its suite passes

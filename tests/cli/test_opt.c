@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_opt.c - the option table (runner/cli/opt.c, opt_usage.c): parsing,
  * --help, the suggestion for a mistyped option, the man page and the bash
  * completion. */

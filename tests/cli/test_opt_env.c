@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_opt_env.c - the environment variables benchrun reads are listed, one
  * line each, in `benchrun --help` ("environment:") and in the man page
  * (ENVIRONMENT): every name that a getenv("NAME") of runner/ and reporters/

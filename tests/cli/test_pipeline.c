@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_pipeline.c - the pipeline (runner/pipeline.c) in-process on the host
  * kernels of tests/fixtures/e2e: the outcome and the exit status. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Kernel ABI versions: a module built against an older benchrun_kernel.h
  * (version 1, tests/fixtures/abi_v1/) loads and runs through the normal build
  * path; one that claims a newer version is refused with what to do. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The compile cache: miss, hit, invalidation, compile errors, skipped GPU sources. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_deps.c - the compile cache follows every header the compiler read
  * (its own dependency list): the dependency file's syntax, and headers the
  * old "..." scan missed edited between two builds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_flags.c - the suite's compiler flags and include directories as the
  * build uses them: on the command line after benchrun's own (so they
  * override them), part of the cache key (a change compiles again, going

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where benchrun finds benchrun_kernel.h: $BENCHRUN_INCLUDE_DIR, else
  * EXEDIR/../include/benchrun (an installed, possibly moved, prefix), else the
  * source tree it was built from. The end-to-end cases lay out a prefix the

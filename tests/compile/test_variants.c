@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_variants.c - compile-time variants: each define set is its own cache
  * entry, compiled in parallel, and each case runs its own. */
 #include <criterion/criterion.h>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Check README.md and docs/*.md: every relative link points at an existing
 file (and, with #anchor, at a heading of a Markdown file), and every fenced
 block announced by <!-- file: PATH --> is PATH's text, byte for byte.

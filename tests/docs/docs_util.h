@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* docs_util.h - run the Python checks of tests/docs/ from Criterion tests. */
 #ifndef BR_DOCS_UTIL_H
 #define BR_DOCS_UTIL_H

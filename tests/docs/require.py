@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """require.py MODULE[,MODULE...]: exit 0 when python3 can import them all,
 else say which Debian package is missing and exit 77 (skipped)."""
 import importlib

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Run the shell commands of README.md and docs/*.md, so the docs cannot rot.
 
     run_doc_commands.py SOURCE_DIR BUILD_DIR

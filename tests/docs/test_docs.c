@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_docs.c - README.md and the docs pages cannot rot: their relative links
  * and shown files are checked (check_docs.py), and their shell commands
  * that need no GPU are run against this build (run_doc_commands.py). */

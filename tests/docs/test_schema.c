@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_schema.c - schema/suite.schema.json against the suite loader: every
  * suite the loader accepts is valid under the schema (a real validator,
  * python3-jsonschema), the catalogue's schema errors are invalid, and the

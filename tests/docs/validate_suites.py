@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Validate suite files against schema/suite.schema.json, as an editor does.
 
     validate_suites.py SCHEMA FILE...            every FILE must be valid

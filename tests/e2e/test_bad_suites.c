@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_bad_suites.c - every malformed suite, through the real benchrun.
  *
  * What it proves: for each tests/fixtures/bad/NAME.yaml, the benchrun

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_csv_readers.c - the CSV files of a 10,000-sample case (--csv and
  * --samples-csv) read by their users' tools with those tools' defaults:
  * Python's csv module (fields of at most 131,072 characters) and DuckDB's

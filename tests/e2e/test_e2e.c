@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end: the benchrun executable over fixture suites with a host module,
  * through the real pipeline (suite -> plan -> compile -> measure -> report). */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end `benchrun ab`: a host module whose planted slowdown is switched
  * by a commit in a temporary repository made with libgit2. `benchrun ab
  * HEAD~1 suite.yaml` run in the repository finds NEW slower and exits 3; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end baselines: the benchrun executable saves a baseline of a host
  * suite, compares later runs with it (a planted slowdown exits 3, --fail-on
  * and --no-compare change that), refuses another device's baseline, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end --devices on host cases with fake device slots
  * (BENCHRUN_FAKE_DEVICES, test-only: measure/devices.h): every case is
  * measured exactly once and records the slot that measured it; a slot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_e2e_flags.c - through the benchrun executable: a suite of a C++ and a
  * C host module with cflags and include_dirs runs every case (verified), and
  * outside a git work tree a saved baseline is found from any current

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end Google Benchmark JSON: the benchrun executable runs a host
  * suite with --gbench FILE --gbench-repetitions, and every repetition and
  * aggregate of FILE is checked against the samples and statistics of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_e2e_history.c - the benchrun executable on a generated history of 30
  * results files (tests/reporters/history_fixture.h, write_step_history:
  * three planted steps under 1% noise): `benchrun history DIR --changes`

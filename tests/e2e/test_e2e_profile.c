@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end `benchrun profile`, with stand-in executables for ncu (small
  * shell scripts that print what ncu prints and exit as it would; no real
  * ncu or GPU needed): the missing-ncu and no-permission (ERR_NVGPUCTRPERM)

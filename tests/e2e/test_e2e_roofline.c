@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The executable with --energy and --roofline: a machine without NVML says
  * so once and measures on; `benchrun report` draws the roofline of a
  * results file; --roofline takes a file name. */

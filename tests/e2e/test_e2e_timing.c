@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end wall-time breakdown: the benchrun executable runs trivial host
  * cases (tests/fixtures/speed) with --timing-report and --json; every case's
  * "wall" phases add up to its total, the totals fit in the run's wall time,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_faults.c - faults and interrupts cost nothing already measured.
  *
  * - tests/fixtures/faults/faults.yaml puts host kernels that segfault,

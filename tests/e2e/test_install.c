@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `cmake --install` of this build into a temporary prefix: the files a user
  * gets (benchrun, its headers, the man pages, the completion, benchrun.pc,
  * the example suites), then the prefix moved elsewhere, where the installed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_slurm.c - the nightly on a real Slurm: a one-node cluster
  * (scripts/slurm/localcluster.sh: munged, slurmctld, slurmd on this
  * machine, no cgroups, no GPU) takes scripts/slurm/submit.sh's job array

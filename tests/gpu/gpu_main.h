@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gpu_main.h - main() for GPU test programs: on a machine without a usable
  * GPU, say so and exit 77, which CTest reports as "Skipped" (SKIP_RETURN_CODE);
  * otherwise run the Criterion tests. Include once, in each GPU test file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU: flag S. The fixture tests/fixtures/escape/escape.yaml spins 200 us on
  * the case's stream and on a stream of its own; the second must be flagged
  * S (its operations counted on another stream), its CUDA event time far

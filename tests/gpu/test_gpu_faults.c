@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU: a kernel that writes out of bounds and one that traps, in one suite
  * with healthy GPU and host kernels and host kernels that crash and hang
  * (tests/fixtures/faults/faults.yaml): each faulty case is failed with its

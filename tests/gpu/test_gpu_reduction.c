@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU: every shipped reduction kernel verifies at awkward sizes, the run
  * records the device, and no figure exceeds the DRAM's theoretical peak (label
  * `gpu`; skipped without a GPU). */

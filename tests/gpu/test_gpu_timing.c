@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GPU: the timing core against known answers (label `gpu`; skipped without a
  * GPU). A kernel that spins on %globaltimer for a fixed time must be timed
  * at that time plus at most the events' own overhead; the SM clock probe

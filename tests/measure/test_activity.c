@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_activity.c - br_activity_attribute and the per-name breakdown on
  * synthetic CUPTI-like record streams. Every expected value is worked out by
  * hand in the comment beside it (durations are whole nanoseconds, so every

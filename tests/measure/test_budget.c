@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_budget.c - the time-budget planner, and a budget bounding a run. */
 #include <criterion/criterion.h>
 

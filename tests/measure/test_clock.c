@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The choice of the GPU headline clock and its fallback (run.h), and the
  * command line that sets it. The kernel clock itself is checked against
  * known answers on a GPU (tests/gpu/test_gpu_timing.c). */

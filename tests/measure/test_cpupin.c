@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host cases' CPU (cpupin.c) chosen from fake sysfs topologies built in
  * a scratch directory, --cpu's check, and pinning this thread for real. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_device.c - the device query's defaults and the FP32 theoretical peak
  * (lanes per SM by compute capability, the formula). */
 #include "measure/device.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Disturbed host samples (disturb.c) on synthetic readings, and through the
  * measurement loop with a scripted host timer: a sample with an involuntary
  * context switch, or with the CPU far below the median frequency, is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Energy windows (measure/energy.h) over a simulated NVML counter: a GPU
  * drawing constant power whose counter is updated every 100 ms, bursts of
  * 5 ms; and the path of a machine without NVML (this one: the driver's

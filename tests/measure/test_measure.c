@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The measurement loop and its stopping rules on scripted sample streams: a
  * fake timer returns the values a test scripts and advances a fake clock, so
  * every stop reason is reached deterministically and without waiting. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_peak.c - the measured-peak cache: round trip, stale and corrupt entries. */
 #include "e2e_util.h"
 #include "base/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host timer (timer_host.c): its flush evicts the case's own memory and
  * nothing else, and its samples carry the context-switch count.
  *

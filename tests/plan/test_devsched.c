@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_devsched.c - the scheduler of a run over several devices
  * (plan/devsched.h): longest-first order, the finish within Graham's LPT
  * bound, the static assignment matching the dynamic hand-out, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_job.c - preparing a job: the compile-time variants of its defines,
  * the limits on variants and plan size, and bytes per kernel per case. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_plan.c - expanding a suite into cases: order, patterns, no params, the limit. */
 #include <criterion/criterion.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_shard.c - the shard rule (plan/shard.c): every case in exactly one
  * shard, the same shard whatever the order of the suites, balanced by count
  * or by cost (within the LPT bound), the costs read from a real results

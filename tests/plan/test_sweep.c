@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_sweep.c - sweeps: every param form, zip and where, conditions in
  * expressions, -p overrides, the plan listing and the results directory.
  * (Jobs: plan/test_job.c; variants: build/test_variants.c; the budget:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* history_fixture.h - what the tests of `benchrun history` share (the
  * model, tests/results/test_history.c; the table and the plot,
  * tests/reporters/test_history_table.c and test_history_plot.c; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report_util.h - what the reporter tests share: render runs with a
  * reporter into memory, and compare an output with a reviewed golden file
  * (tests/fixtures/golden/). Include it once per test program, after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_csv.c - the csv reporter (reporters/csv.c) against a reviewed golden
  * file, and its header and records. The runs are built by hand
  * (results_fixture.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gbench.c - the "gbench" reporter (reporters/gbench.c): Google
  * Benchmark's JSON output format, checked field by field on the runs of
  * results_fixture.h and on runs built here (name collisions, empty runs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gbench_host.c - the host facts of the Google Benchmark context
  * (reporters/gbench_host.c), read from a sysfs and /proc tree written here
  * with the contents Linux writes, and checked against the rules of Google

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gbench_shape.c - the "gbench" reporter's repetitions shape
  * (--gbench-repetitions: each kept sample a repetition, then the
  * mean/median/stddev/cv aggregates), the context facts read from this host,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_history_plot.c - the gnuplot plot of `benchrun history`
  * (reporters/history_plot.h): the script (data blocks, titles, axes,
  * escaping) and drawing the SVG with gnuplot (skipped, visibly, without it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_history_table.c - the tables of `benchrun history`
  * (reporters/history_table.h): the key cells and marks, golden copies in
  * UTF-8 and ASCII, several suites and devices. The fixture runs are in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_json.c - the json reporter (reporters/json.c) against a reviewed
  * golden file, and its run-level fields, cases, clocks and NaN. The runs are
  * built by hand (results_fixture.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_machine.c - the one-line device and host summaries of table titles
  * (reporters/machine.c). */
 #include "reporters/machine.h"

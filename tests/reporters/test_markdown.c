@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_markdown.c - the markdown reporter (reporters/markdown.c). The runs
  * are built by hand (results_fixture.h). The Markdown is checked by
  * rendering it, as its readers do: GitHub Flavored Markdown with cmark-gfm

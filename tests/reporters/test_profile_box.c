@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The box of benchrun profile (reporters/profile_box.c): ncu's figures
  * beside benchrun's median, the declared bytes and their ratio, each
  * kernel's line, the warning of a wrong bytes, "–" for what is unknown, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_reporter.c - what every reporter shares (reporters/reporter.c): the
  * registry, no runs, a write error. The runs are built by hand
  * (results_fixture.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the reporters say about the roofline, energy and flags S and P: the
  * CSV columns (units in their names), the JSON objects, the table's
  * columns and notes; on the fixture results file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The roofline chart (reporters/roofline_plot.h) of the fixture results
  * file tests/fixtures/roofline/h100.json: the gnuplot script, the SVG
  * drawn through gnuplot (skipped, saying so, without gnuplot-nox), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_table.c - the table reporter (reporters/table.c) against reviewed
  * golden files, and properties of its box, title, columns, flags, warnings
  * and notes. The runs are built by hand (results_fixture.h). */

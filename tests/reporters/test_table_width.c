@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_table_width.c - the terminal table (reporters/table.c) keeps its
  * right border straight with wide characters: CJK kernel names and params
  * (two columns each), emoji, combining marks (zero columns), in a UTF-8

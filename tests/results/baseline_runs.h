@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* baseline_runs.h - small hand-built runs for the tests of baselines and
  * comparisons (test_baseline.c, test_compare.c): one-param runs on an H100
  * with cold and batch samples spread around a given time. Include it after

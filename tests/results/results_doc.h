@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* results_doc.h - helpers of the tests that read results documents back
  * (test_json_read.c, test_jsonread.c): the fixture's document written and
  * parsed, a jansson tree to change before parsing, comparisons of loaded

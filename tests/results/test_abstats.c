@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_abstats.c - the ratio, interval, paired test and decision of
  * `benchrun ab` (results/abstats.h), and its comparison (abcompare.h). */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_baseline.c - baselines (baseline.h): file names and paths, loading,
  * and saving: merge of a partial run, failed cases never written, refusals,
  * run medians at one clean commit, and the atomic write under SIGKILL. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_case_codec.c - one case's result as the worker's message
  * (case_codec.h): every case of the hand-built runs of results_fixture.h
  * through br_case_encode and br_case_decode, field by field (cold and batch

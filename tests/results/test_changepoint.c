@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_changepoint.c - change points of one series by E-divisive means
  * (results/changepoint.h): the q-statistic against its definition; generated
  * histories (a 3% step at run 17 of 30 under 1% noise, no step, two steps,

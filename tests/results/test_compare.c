@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_compare.c - the comparison with a baseline (compare.h): the rules
  * (every status, new and missing cases, the device and suite checks, the
  * clock compared, the rerun spread) and the comparison in reports. */

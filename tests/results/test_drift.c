@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_drift.c - the gate's decision for one case (drift.h) on synthetic
  * timings with a known between-run drift: no false `slower` where the drift
  * explains the change, `slower` where it does not, the spread-unknown path,

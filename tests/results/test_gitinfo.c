@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gitinfo.c - br_gitinfo_read against repositories made with libgit2. */
 #include "base/error.h"
 #include "results/gitinfo.h"

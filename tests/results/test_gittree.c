@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gittree.c - a commit's files in a scratch directory (results/gittree.h),
  * against repositories made with libgit2. */
 #include <criterion/criterion.h>

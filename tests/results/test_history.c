@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_history.c - the history model (results/history.h): loading a
  * directory of results documents in commit order, the -k / -p / --suite /
  * --last filters, the errors for a directory without results and for a file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_json_read.c - reading results documents back (json_read.c,
  * resultsfile.h): a round trip of the hand-built runs of results_fixture.h
  * through the results writer and the loader, and the fields of the loaded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_jsonread.c - the checked access of jsonread.c as the results reader
  * uses it: every class of error with its exact message and JSON path, and
  * inputs that must fail cleanly (wrong types everywhere, truncations, deep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_mannwhitney.c - br_mwu_test against reference values computed
  * independently with SciPy 1.10.1 (NumPy 1.24.2, Debian 12 python3-scipy),
  * scipy.stats.mannwhitneyu(a, b, alternative='two-sided') with

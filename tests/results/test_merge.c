@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_merge.c - merging the parts of a sharded plan (results/merge.c) and
  * what reads the merge (benchrun merge, report, history): the parts are
  * written by the real benchrun over the host fixture suites. */

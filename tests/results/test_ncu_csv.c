@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The ncu CSV parser (results/ncu_csv.c): the recorded `ncu --csv --page raw
  * --print-units base` output of tests/fixtures/profile/ncu_raw.csv (real:
  * `benchrun profile suites/reduction.yaml -k reduce_vec -p n=2^28` under

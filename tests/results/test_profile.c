@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One case's profile (results/profile.c): medians per kernel and sums per
  * execution over ncu's launches, the check of the suite's bytes against
  * DRAM's (10%, both ways, and its wording), and the JSON document. */

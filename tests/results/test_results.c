@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_results.c - br_run_derive / br_run_count / br_run_dispose and the
  * name functions of results.c, on the runs built by hand
  * (results_fixture.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The roofline arithmetic (results/roofline.h): the pure placement, and the
  * cases of a fixture results file (tests/fixtures/roofline/h100.json: an
  * H100, 66908.16 GFLOP/s FP32, 3352.32 GB/s theoretical, 2910.4 GB/s

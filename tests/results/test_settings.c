@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_settings.c - the measurement settings (results/settings.h): the
  * range of every field and its message per source, layering, the headline
  * derived from a mode, the rules between fields with the suite's and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_stats.c - br_stats_compute and br_stats_quantile against reference
  * values computed independently with Python 3's `statistics` module (which
  * works in exact rational arithmetic, so the references are correctly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Flags S and P decided from the results alone (results/suspect.h), on
  * synthetic timings and an H100's record. */
 #include <criterion/criterion.h>

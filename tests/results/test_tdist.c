@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_tdist.c - Student's t and the normal quantile (tdist.h) against
  * closed forms (t with 1, 2 and 3 degrees of freedom) and table values. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_timingpool.c - several blocks of one case as one timing (results/timingpool.h). */
 #include <criterion/criterion.h>
 #include <math.h>

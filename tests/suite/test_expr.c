@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_expr.c - integer expressions: values, precedence, every error with its column. */
 #include <criterion/criterion.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_keys.c - reading a mapping through a key table: dispatch in the
  * file's order, required keys, unknown keys with their suggestion, repeats. */
 #include <criterion/criterion.h>

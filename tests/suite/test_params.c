@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_params.c - a suite's params and defines read from a node tree. */
 #include <criterion/criterion.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_scalar.c - typed scalars: integers, durations, fractions, booleans,
  * modes, the messages, and the command-line readers built on them. */
 #include <criterion/criterion.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_suite.c - loading suite files: the model, defaults, the hash, and
  * errors with their exact message, line and column.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_suite_flags.c - the compiler keys of a suite (cflags, nvcc_flags,
  * include_dirs) and C++ host sources: read into the model with their
  * positions, include directories resolved against the suite's folder,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_yamltree.c - the YAML reader: the node tree with its positions, and
  * what it refuses (anchors, aliases, tags, deep nesting, a second document). */
 #include <criterion/criterion.h>

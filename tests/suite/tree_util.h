@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* tree_util.h - a YAML text as a node tree (suite/yamltree.h), for the tests
  * of the suite's internal modules. */
 #ifndef BR_TEST_TREE_UTIL_H
