@@ -10,29 +10,9 @@
 #include <string.h>
 
 #include "abstats.h"
+#include "compare.h"
 #include "base/error.h"
 #include "base/util.h"
-
-/* "n=2^20 b=256" in r's param order, as the reports show params. */
-static char *params_label(const br_run *r, const br_case_result *c) {
-    size_t cap = 1;
-    for (size_t p = 0; p < r->n_params; p++)
-        cap += strlen(r->param_names[p]) + 26;
-    char *s = malloc(cap);
-    if (!s) {
-        br_error_nomem();
-        return NULL;
-    }
-    size_t used = 0;
-    s[0] = '\0';
-    for (size_t p = 0; p < r->n_params; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, c->params[p]);
-        used +=
-            (size_t)snprintf(s + used, cap - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
-    }
-    return s;
-}
 
 /* The next entry for case c of run r, with its name and no figures yet. */
 static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br_case_result *c,
@@ -43,7 +23,7 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
     e->p_runs = e->mde = e->cycles_change = e->base_mhz = e->cur_mhz = NAN; /* the gate's alone */
     e->ratio = e->ratio_low = e->ratio_high = NAN;
     e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
-    e->params = params_label(r, c);
+    e->params = br_compare_params_label(r, c);
     return e->kernel && e->params ? e : NULL;
 }
 

@@ -46,8 +46,7 @@ char *br_baseline_case_key(const br_run *r, const br_case_result *c) {
     return key;
 }
 
-/* "n=2^20 b=256" in r's param order (as reports show params). */
-static char *case_params_label(const br_run *r, const br_case_result *c) {
+char *br_compare_params_label(const br_run *r, const br_case_result *c) {
     size_t cap = 1;
     for (size_t p = 0; p < r->n_params; p++)
         cap += strlen(r->param_names[p]) + 26;
@@ -177,7 +176,7 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
     e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
     e->p_runs = e->mde = e->base_mhz = e->cur_mhz = e->cycles_change = NAN;
     e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
-    e->params = case_params_label(r, c);
+    e->params = br_compare_params_label(r, c);
     return e->kernel && e->params ? e : NULL;
 }
 

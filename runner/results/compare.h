@@ -85,6 +85,11 @@ size_t br_case_keys_find(const br_case_keys *k, const char *key, const unsigned 
 /* Release what *k owns and zero it. */
 void br_case_keys_dispose(br_case_keys *k);
 
+/* Case c's parameters as the reports show them, in r's param order
+ * ("n=2^20 b=256"; "" for a run without params). Caller frees; NULL with the
+ * error set when out of memory. */
+char *br_compare_params_label(const br_run *r, const br_case_result *c);
+
 #ifdef __cplusplus
 }
 #endif
