@@ -219,7 +219,8 @@ static void put_verdict(FILE *f, const br_comparison *c) {
             "the comparison could flag.%s",
             slower, faster, c->count[BR_CHANGE_SAME], c->count[BR_CHANGE_UNKNOWN],
             c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 100.0 * c->rules.threshold,
-            c->rules.alpha, c->device_forced ? " The baseline is from another device (forced)." : "");
+            c->rules.alpha,
+            c->device_forced ? " The baseline is from another device (forced)." : "");
     char omitted[200];
     if (br_report_not_compared(omitted, sizeof omitted, c)) {
         fputc(' ', f);
@@ -393,7 +394,7 @@ static void put_results(FILE *f, const br_run *r) {
 }
 
 /* One row of the comparison's HTML table. */
-static void put_comparison_row(FILE *f, const br_compare_entry *e) {
+static void put_comparison_row(FILE *f, const br_compare_entry *e, int ab) {
     char buf[200];
     fputs("<tr><td>", f);
     html_text(f, e->kernel ? e->kernel : "?");
@@ -411,16 +412,14 @@ static void put_comparison_row(FILE *f, const br_compare_entry *e) {
     else
         format_num(buf, sizeof buf, isfinite(e->change) ? 100.0 * e->change : NAN, 1, "%", 1);
     fprintf(f, "<td align=\"right\">%s</td>", buf);
-    br_report_mde(buf, sizeof buf, e, "–");
-    fprintf(f, "<td align=\"right\">%s</td>", buf);
+    if (!ab) { /* benchrun ab's interval says what it could tell: no MDE */
+        br_report_mde(buf, sizeof buf, e, "–");
+        fprintf(f, "<td align=\"right\">%s</td>", buf);
+    }
     double p = br_report_change_p(e);
     snprintf(buf, sizeof buf, "–");
     if (isfinite(p))
-        snprintf(buf, sizeof buf,
-                 p < 1e-6    ? "&lt;1e-6"
-                 : p < 0.001 ? "%.1e"
-                             : "%.3f",
-                 p);
+        snprintf(buf, sizeof buf, p < 1e-6 ? "&lt;1e-6" : p < 0.001 ? "%.1e" : "%.3f", p);
     fprintf(f, "<td align=\"right\">%s</td><td>", buf);
     if (e->status == BR_CHANGE_SLOWER)
         fputs("<strong>slower</strong>", f);
@@ -449,14 +448,14 @@ static void put_comparison(FILE *f, const br_comparison *c) {
     fprintf(f,
             "<table>\n<thead><tr><th>kernel</th><th>params</th>"
             "<th align=\"right\">%s (µs)</th><th align=\"right\">%s (µs)</th>"
-            "<th align=\"right\">%s</th><th align=\"right\">MDE</th>"
+            "<th align=\"right\">%s</th>%s"
             "<th align=\"right\">p</th><th>status</th></tr></thead>\n"
             "<tbody>\n",
             c->ab ? "OLD" : "baseline", c->ab ? "NEW" : "now",
-            c->ab ? "NEW/OLD [interval]" : "change");
+            c->ab ? "NEW/OLD [interval]" : "change", c->ab ? "" : "<th align=\"right\">MDE</th>");
     for (size_t i = 0; i < c->n_entries; i++)
         if (!c->entries[i].not_compared)
-            put_comparison_row(f, &c->entries[i]);
+            put_comparison_row(f, &c->entries[i], c->ab != NULL);
     fputs("</tbody>\n</table>\n</details>\n\n", f);
 }
 

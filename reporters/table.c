@@ -354,9 +354,9 @@ static int table_header(table *t, const br_run *r, const glyphs *g, const tcols 
         return -1;
     if (k->has_peak && set_cell(t, 0, k->peak, "% peak") < 0)
         return -1;
-    if (k->has_roof && (set_cell(t, 0, k->roof, "FLOP/B") < 0 ||
-                        set_cell(t, 0, k->roof + 1, "bound") < 0 ||
-                        set_cell(t, 0, k->roof + 2, "% roof") < 0))
+    if (k->has_roof &&
+        (set_cell(t, 0, k->roof, "FLOP/B") < 0 || set_cell(t, 0, k->roof + 1, "bound") < 0 ||
+         set_cell(t, 0, k->roof + 2, "% roof") < 0))
         return -1;
     if (k->has_energy &&
         (set_cell(t, 0, k->energy, "J/exec") < 0 || set_cell(t, 0, k->energy + 1, "W") < 0 ||
@@ -432,7 +432,7 @@ static int table_roof_energy(table *t, size_t row, const br_run *r, const br_cas
     if (k->has_energy) {
         const br_energy *e = &c->energy;
         int ok = c->status == BR_STATUS_OK && e->present;
-        double per_j = !ok                            ? NAN
+        double per_j = !ok                             ? NAN
                        : r->metric == BR_METRIC_GFLOPS ? br_energy_per_joule(c->flops, e)
                                                        : br_energy_per_joule(c->bytes, e);
         if (set_sig(t, row, k->energy, ok ? e->j_per_exec : NAN, g) < 0 ||
@@ -737,22 +737,24 @@ static void format_p(char *buf, size_t len, double p) {
 static int comparison_build(table *t, const br_run *r, const glyphs *g, int color) {
     const br_comparison *cmp = r->comparison;
     enum { C_KERNEL, C_PARAMS, C_BASE, C_NOW, C_CHANGE, C_MDE, C_P, C_STATUS, N_COLS };
+    /* benchrun ab's interval says what it could tell: no MDE column there. */
+    const size_t drop = cmp->ab ? 1 : 0, c_p = C_P - drop, c_status = C_STATUS - drop;
     int rc = -1;
     char buf[200];
     size_t shown = 0;
     for (size_t i = 0; i < cmp->n_entries; i++)
         shown += !cmp->entries[i].not_compared;
-    t->n_cols = N_COLS;
+    t->n_cols = N_COLS - drop;
     t->n_rows = 1 + shown;
-    t->color_col = C_STATUS;
+    t->color_col = c_status;
     if (table_alloc(t, color) < 0)
         goto done;
-    t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_MDE] = t->right[C_P] = 1;
+    t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_MDE] = t->right[c_p] = 1;
     const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
     if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
         set_cell(t, 0, C_CHANGE, cmp->ab ? "NEW/OLD [interval]" : "change") < 0 ||
-        set_cell(t, 0, C_MDE, "MDE") < 0 ||
-        set_cell(t, 0, C_P, "p") < 0 || set_cell(t, 0, C_STATUS, "status") < 0)
+        (!drop && set_cell(t, 0, C_MDE, "MDE") < 0) || set_cell(t, 0, c_p, "p") < 0 ||
+        set_cell(t, 0, c_status, "status") < 0)
         goto done;
     snprintf(buf, sizeof buf, "%s %s (%ss)", cmp->ab ? "OLD" : "baseline", clock, g->micro);
     if (set_cell(t, 0, C_BASE, buf) < 0)
@@ -791,13 +793,13 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
         if (set_cell(t, row, C_CHANGE, buf) < 0)
             goto done;
         br_report_mde(buf, sizeof buf, e, g->dash);
-        if (set_cell(t, row, C_MDE, buf) < 0)
+        if (!drop && set_cell(t, row, C_MDE, buf) < 0)
             goto done;
         format_p(buf, sizeof buf, br_report_change_p(e));
-        if (set_cell(t, row, C_P, strcmp(buf, "-") == 0 ? g->dash : buf) < 0)
+        if (set_cell(t, row, c_p, strcmp(buf, "-") == 0 ? g->dash : buf) < 0)
             goto done;
         br_report_change_status(buf, sizeof buf, e);
-        if (set_cell(t, row, C_STATUS, buf) < 0)
+        if (set_cell(t, row, c_status, buf) < 0)
             goto done;
         if (t->color)
             t->color[row] = change_color(e->status);
@@ -829,7 +831,8 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
         title[0] = br_strfmt("NEW %s vs OLD %s", cur, old);
         title[1] = br_strfmt("%s: %s", cmp->baseline_device ? cmp->baseline_device : "?", rule);
     } else {
-        title[0] = br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
+        title[0] =
+            br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
         title[1] = br_strfmt("%s: slower or faster = |change| > %.3g%% and p < %.3g against the "
                              "between-run spread%s",
                              cmp->baseline_device ? cmp->baseline_device : "?",
@@ -838,10 +841,11 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
         int unknown_spread = 0;
         for (size_t i = 0; i < cmp->n_entries; i++)
             unknown_spread |= !cmp->entries[i].not_compared && cmp->entries[i].spread_runs == 1;
-        title[2] = br_strfmt("MDE = smallest slowdown this comparison could flag%s",
-                             unknown_spread ? "; spread unknown (one saved run): Mann-Whitney U and "
-                                              "both CIs, conservatively"
-                                            : "");
+        title[2] =
+            br_strfmt("MDE = smallest slowdown this comparison could flag%s",
+                      unknown_spread ? "; spread unknown (one saved run): Mann-Whitney U and "
+                                       "both CIs, conservatively"
+                                     : "");
     }
     if (!title[0] || !title[1] || (!cmp->ab && !title[2]))
         goto done;
@@ -875,8 +879,7 @@ done:
     return rc;
 }
 
-static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color,
-                     int energy) {
+static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color, int energy) {
     int rc = -1;
     table t = {0};
     char *title[5] = {NULL, NULL, NULL, NULL, NULL};
