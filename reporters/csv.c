@@ -4,8 +4,8 @@
  * Every column has its unit in its name: _ns (nanoseconds per execution),
  * _per_exec (per execution of the kernel), _per_s (per second; GB = 1e9
  * bytes, GFLOP = 1e9 floating-point operations), _pct (percent, 0 to 100),
- * _ratio (a plain ratio), _mhz (megahertz), _w (watts), _per_j (per joule), n_ (a count); the rest are text
- * or true/false.
+ * _ratio (a plain ratio), _mhz (megahertz), _w (watts), _per_j (per joule), n_ (a count); the rest
+ * are text or true/false.
  *
  *   suite, kernel, <one per parameter of any run>, backend, status, stage,
  *   message, headline (which timing, cold or batch, gb_per_s ... speedup_ratio

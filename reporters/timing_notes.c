@@ -38,7 +38,8 @@ unsigned br_report_timing_flags(const br_case_result *c, const br_timing *t) {
     if (c->status != BR_STATUS_OK || !t->present)
         return 0;
     return (flag_noise(t) ? BR_FLAG_N : 0u) | (flag_throttled(t) ? BR_FLAG_T : 0u) |
-           (flag_outliers(t) ? BR_FLAG_O : 0u) | (flag_disturbed(t) ? BR_FLAG_D : 0u) | (br_suspect_escaped(t) ? BR_FLAG_S : 0u);
+           (flag_outliers(t) ? BR_FLAG_O : 0u) | (flag_disturbed(t) ? BR_FLAG_D : 0u) |
+           (br_suspect_escaped(t) ? BR_FLAG_S : 0u);
 }
 
 unsigned br_report_case_flags(const br_run *r, const br_case_result *c) {
@@ -48,8 +49,8 @@ unsigned br_report_case_flags(const br_run *r, const br_case_result *c) {
 
 void br_report_flag_letters(char *buf, size_t len, unsigned flags) {
     snprintf(buf, len, "%s%s%s%s%s%s", flags & BR_FLAG_N ? "N" : "", flags & BR_FLAG_T ? "T" : "",
-             flags & BR_FLAG_O ? "O" : "", flags & BR_FLAG_D ? "D" : "", flags & BR_FLAG_S ? "S" : "",
-             flags & BR_FLAG_P ? "P" : "");
+             flags & BR_FLAG_O ? "O" : "", flags & BR_FLAG_D ? "D" : "",
+             flags & BR_FLAG_S ? "S" : "", flags & BR_FLAG_P ? "P" : "");
 }
 
 void br_report_flags_legend(char *buf, size_t len, unsigned used) {
@@ -70,8 +71,8 @@ void br_report_flags_legend(char *buf, size_t len, unsigned used) {
     for (size_t i = 0; i < sizeof legend / sizeof legend[0]; i++) {
         if (!(used & legend[i].flag) || used_len >= len)
             continue;
-        int n = snprintf(buf + used_len, len - used_len, "%s%s", used_len ? ", " : "",
-                         legend[i].text);
+        int n =
+            snprintf(buf + used_len, len - used_len, "%s%s", used_len ? ", " : "", legend[i].text);
         used_len += n > 0 ? (size_t)n : 0;
     }
 }

@@ -41,8 +41,8 @@ int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
 
 /* Write every output of o for runs[0..n): the table on stdout unless an
  * output takes it, then CSV, the samples CSV, JSON, the results directory,
- * Markdown, Google Benchmark JSON and the roofline chart. Returns the number of outputs that failed (each
- * said on stderr). */
+ * Markdown, Google Benchmark JSON and the roofline chart. Returns the number of outputs that failed
+ * (each said on stderr). */
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet);
 
 #endif

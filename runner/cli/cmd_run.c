@@ -170,7 +170,8 @@ static const br_opt_spec run_opts[] = {
      "for Nsight Systems and Nsight Compute)",
      .flag_value = 1},
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nbaselines (baselines/<suite>/<device>.json at the top of the suite's git work tree;\noutside git, beside the suite's suites/ folder or in the suite's own folder):\n"},
+     "\nbaselines (baselines/<suite>/<device>.json at the top of the suite's git work "
+     "tree;\noutside git, beside the suite's suites/ folder or in the suite's own folder):\n"},
     {BR_OPT_FLAG, "save-baseline", 0, AT(p.gate.save), NULL,
      "save this run as the baseline (updates only the cases run;\n"
      "the comparison with the old one is shown, never exit 3)",
@@ -350,8 +351,9 @@ int br_cmd_run(int argc, char **argv) {
 
 /* Every command, for the man page and the completion. */
 static const br_opt_cmd *const all_cmds[] = {
-    &br_cmd_run_spec,  &br_cmd_compare_spec, &br_cmd_history_spec, &br_cmd_check_spec,
-    &br_cmd_init_spec, &br_cmd_merge_spec,   &br_cmd_report_spec, &br_cmd_ab_spec, &br_cmd_profile_spec,
+    &br_cmd_run_spec,    &br_cmd_compare_spec, &br_cmd_history_spec,
+    &br_cmd_check_spec,  &br_cmd_init_spec,    &br_cmd_merge_spec,
+    &br_cmd_report_spec, &br_cmd_ab_spec,      &br_cmd_profile_spec,
 };
 
 void br_cmd_man(FILE *f) {

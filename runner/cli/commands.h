@@ -12,9 +12,9 @@ extern const br_opt_cmd br_cmd_compare_spec;
 extern const br_opt_cmd br_cmd_history_spec;
 extern const br_opt_cmd br_cmd_init_spec;
 extern const br_opt_cmd br_cmd_check_spec;
-extern const br_opt_cmd br_cmd_merge_spec;  /* benchrun merge */
-extern const br_opt_cmd br_cmd_report_spec; /* benchrun report */
-extern const br_opt_cmd br_cmd_ab_spec;     /* benchrun ab */
+extern const br_opt_cmd br_cmd_merge_spec;   /* benchrun merge */
+extern const br_opt_cmd br_cmd_report_spec;  /* benchrun report */
+extern const br_opt_cmd br_cmd_ab_spec;      /* benchrun ab */
 extern const br_opt_cmd br_cmd_profile_spec; /* benchrun profile */
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into

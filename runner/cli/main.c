@@ -15,14 +15,10 @@ typedef struct br_cmd {
 } br_cmd;
 
 static const br_cmd commands[] = {
-    {"ab", br_cmd_ab},
-    {"check", br_cmd_check},
-    {"compare", br_cmd_compare},
-    {"history", br_history_main},
-    {"init", br_cmd_init},
-    {"merge", br_cmd_merge},
-    {"profile", br_cmd_profile},
-    {"report", br_cmd_report},
+    {"ab", br_cmd_ab},           {"check", br_cmd_check},
+    {"compare", br_cmd_compare}, {"history", br_history_main},
+    {"init", br_cmd_init},       {"merge", br_cmd_merge},
+    {"profile", br_cmd_profile}, {"report", br_cmd_report},
 };
 
 int main(int argc, char **argv) {

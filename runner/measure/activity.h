@@ -67,17 +67,17 @@ typedef struct br_op_tally {
 
 /* What one sample enqueued on the GPU. */
 typedef struct br_sample_ops {
-    double kernel_ns;   /* sum of the durations (end - start) of its operations, ns; operations that
-                           overlap count in full, each */
-    double span_ns;     /* latest end - earliest start over its operations, ns; 0 with none */
-    size_t n_ops;       /* operations attributed */
-    int complete;       /* 1: nothing was lost (no dropped or malformed record) */
+    double kernel_ns; /* sum of the durations (end - start) of its operations, ns; operations that
+                         overlap count in full, each */
+    double span_ns;   /* latest end - earliest start over its operations, ns; 0 with none */
+    size_t n_ops;     /* operations attributed */
+    int complete;     /* 1: nothing was lost (no dropped or malformed record) */
     size_t n_other_context; /* attributed operations in another context than home's */
     size_t n_other_stream;  /* attributed operations in home's context (or any, when the
                                context is not checked) on another stream than home's */
     uint32_t escaped_name;  /* name index of the first (in record order) of those; UINT32_MAX
                                when there is none */
-    br_op_tally *tally; /* owned: per distinct (name, kind), in order of first start */
+    br_op_tally *tally;     /* owned: per distinct (name, kind), in order of first start */
     size_t n_tally;
     size_t cap_tally;
 } br_sample_ops;

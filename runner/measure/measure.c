@@ -178,8 +178,7 @@ static int note_escapes(br_timing *out, const br_sample *smp) {
     out->n_other_context += o->n_other_context;
     if (!out->escaped_op && o->n_other_stream + o->n_other_context > 0 &&
         o->escaped_name != UINT32_MAX) {
-        const char *name =
-            o->escaped_name < smp->n_op_names ? smp->op_names[o->escaped_name] : "?";
+        const char *name = o->escaped_name < smp->n_op_names ? smp->op_names[o->escaped_name] : "?";
         if (!(out->escaped_op = br_strdup(name)))
             return br_error_nomem();
     }

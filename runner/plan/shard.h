@@ -79,8 +79,7 @@ void br_shard_list_summary(FILE *f, const br_job *jobs, size_t n_jobs);
  * baselines files[0..n_files) as --shard-times reads them: by suite name,
  * kernel and parameters; a later file wins. For --devices' order. Returns
  * 0, or -1 with the error set (a file that cannot be read names itself). */
-int br_shard_job_costs(double *costs, const char *const *files, size_t n_files,
-                       const br_job *job);
+int br_shard_job_costs(double *costs, const char *const *files, size_t n_files, const br_job *job);
 
 /* The cost of case c of run r, ns: the wall time of its measurement (the
  * warmup and sampling of each timing taken), else its samples' total time;

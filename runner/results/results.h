@@ -55,14 +55,14 @@ typedef struct br_timing {
     /* Medians of the finite values of the arrays above (NAN when none is
      * finite); meaningful only when the array is not NULL. */
     double event_median_ns, kernel_median_ns, span_median_ns, ops_median;
-    size_t n_incomplete;   /* kernel clock: samples discarded because CUPTI lost records in them */
+    size_t n_incomplete; /* kernel clock: samples discarded because CUPTI lost records in them */
     /* Work that escapes the clock (CUPTI collected only): operations of the
      * kept samples that ran on a stream other than the case's, or in another
      * CUDA context; CUDA events on the case's stream do not see them (flag S,
      * results/suspect.h). 0 without CUPTI (kernel_ns NULL). */
     size_t n_other_stream;
     size_t n_other_context;
-    char *escaped_op; /* owned; the name of the first such operation; NULL when none */
+    char *escaped_op;      /* owned; the name of the first such operation; NULL when none */
     br_op_stat *breakdown; /* owned; each distinct GPU operation (activity.h), by share; NULL
                               without CUPTI */
     size_t n_breakdown;
@@ -162,14 +162,14 @@ typedef struct br_case_result {
     /* The headline measurement: &cold or &batch as br_run.measure.headline
      * says (see br_case_headline). */
 
-    double bytes;    /* bytes per execution from the suite's `bytes`; NAN when absent */
-    double flops;    /* FLOP per execution from `flops`; NAN when absent */
-    double gbps;     /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
-    double gflops;   /* flops / headline median time, GFLOP/s; NAN when absent */
-    double pct_peak; /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (GB/s metric) or
-                        100 gflops / br_run.peak_gflops (GFLOP/s metric); NAN otherwise */
-    double speedup;  /* headline median of the suite's first kernel at the same params / this
-                        one's; NAN when either has no time */
+    double bytes;     /* bytes per execution from the suite's `bytes`; NAN when absent */
+    double flops;     /* FLOP per execution from `flops`; NAN when absent */
+    double gbps;      /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
+    double gflops;    /* flops / headline median time, GFLOP/s; NAN when absent */
+    double pct_peak;  /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (GB/s metric) or
+                         100 gflops / br_run.peak_gflops (GFLOP/s metric); NAN otherwise */
+    double speedup;   /* headline median of the suite's first kernel at the same params / this
+                         one's; NAN when either has no time */
     br_energy energy; /* GPU cases measured with --energy; present 0 otherwise */
 
     /* Where the case was measured when that differs from its run (a baseline
@@ -217,8 +217,8 @@ typedef struct br_compare_entry {
     double mde;           /* minimum detectable effect: the smallest slowdown (a fraction of
                              base_median) this comparison could have called slower; NAN when no
                              change could be (too few samples, flagged too noisy) */
-    const char *decided_by; /* static: "time", "cycles" or "time+cycles" (drift.h); NULL when
-                               not judged */
+    const char *decided_by;   /* static: "time", "cycles" or "time+cycles" (drift.h); NULL when
+                                 not judged */
     double base_mhz, cur_mhz; /* median SM clock of each side, MHz; NAN when not measured */
     double cycles_change;     /* change in cycles (time x SM clock), a fraction; NAN unless the
                                  clocks of the two sides differ */

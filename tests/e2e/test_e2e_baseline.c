@@ -65,8 +65,7 @@ static void plant_run_medians(const char *path) {
         json_t *cold = json_object_get(json_array_get(cases, i), "cold");
         double m = json_number_value(json_object_get(cold, "median"));
         cr_assert_gt(m, 0);
-        json_object_set_new(cold, "run_medians",
-                            json_pack("[fff]", m * 0.98, m * 1.02, m));
+        json_object_set_new(cold, "run_medians", json_pack("[fff]", m * 0.98, m * 1.02, m));
     }
     cr_assert_eq(json_dump_file(doc, path, JSON_INDENT(1)), 0);
     json_decref(doc);

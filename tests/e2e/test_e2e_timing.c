@@ -81,8 +81,8 @@ Test(e2e_timing, phases_sum_to_each_case_and_the_report_shows_them) {
          * the median's CI on a quiet machine, the noise or plateau rule on a
          * loaded one (which rule is timing, not asserted). */
         const char *stop = json_string_value(json_object_get(cold, "stop_reason"));
-        cr_expect(stop && (!strcmp(stop, "ci") || !strcmp(stop, "noise") ||
-                           !strcmp(stop, "plateau")),
+        cr_expect(stop &&
+                      (!strcmp(stop, "ci") || !strcmp(stop, "noise") || !strcmp(stop, "plateau")),
                   "stopped on %s", stop ? stop : "?");
     }
     cr_expect_lt(cases_total, wall, "the cases fit in the run");

@@ -900,9 +900,9 @@ Test(activity_home, another_stream_and_another_context_are_counted_apart) {
     br_corr_link links[] = {{10, TAG_A}, {11, TAG_A}, {12, TAG_A}, {13, TAG_A}, {14, TAG_B}};
     br_sample_ops s = {0};
     br_attr_counts c;
-    cr_assert_eq(br_activity_attribute_home(&s, &c, ops, N_OF(ops), links, N_OF(links), TAG_A, 0,
-                                            &home71),
-                 0, "%s", br_error_get());
+    cr_assert_eq(
+        br_activity_attribute_home(&s, &c, ops, N_OF(ops), links, N_OF(links), TAG_A, 0, &home71),
+        0, "%s", br_error_get());
     cr_assert_eq(s.n_ops, 4);
     cr_assert_eq(s.n_other_stream, 2);
     cr_assert_eq(s.n_other_context, 1, "context 2 counts as another context, not another stream");

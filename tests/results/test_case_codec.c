@@ -255,7 +255,8 @@ Test(case_codec, the_device_of_a_case_round_trips_and_a_one_device_case_has_none
     size_t len = 0;
     cr_assert_eq(br_case_encode(&text, &len, &c, BR_BACKEND_HOST), 0, "%s", br_error_get());
     cr_assert_not_null(
-        strstr(text, "\"device\":{\"index\":5,\"uuid\":\"GPU-12345678-aaaa-bbbb-cccc-0123456789ab\"}"),
+        strstr(text,
+               "\"device\":{\"index\":5,\"uuid\":\"GPU-12345678-aaaa-bbbb-cccc-0123456789ab\"}"),
         "%s", text);
     br_case_result got;
     cr_assert_eq(br_case_decode(&got, NULL, text, len, "msg"), 0, "%s", br_error_get());

@@ -466,8 +466,7 @@ Test(compare, skipped_and_left_out_cases_are_one_line) {
     cr_assert_null(strstr(plain, "║ k2 "), "no row for a case not compared: %s", plain);
     cr_assert(strstr(plain, "vs baseline: 0 slower, 2 same, 1 new\n"), "%s", plain);
     char *md = render_with("markdown", &cur, 0);
-    cr_assert(strstr(md, "3 cases skipped (no GPU) and 4 left out by -p: not compared."), "%s",
-              md);
+    cr_assert(strstr(md, "3 cases skipped (no GPU) and 4 left out by -p: not compared."), "%s", md);
     cr_assert_null(strstr(md, "<td>k2</td>"), "%s", md);
     free(plain);
     free(md);
@@ -516,10 +515,11 @@ Test(compare, reports_show_the_comparison_coloured_only_when_asked) {
     char *plain = render_with("table", &cur, 0);
     cr_assert(strstr(plain, "vs baseline baselines/s/x.json · aaaaaaa 2026-11-22T10:00:00Z"), "%s",
               plain);
-    cr_assert(strstr(plain,
-                     "║ k      │ n=2    │               1.00 │     1.10 │ +10.0% │ 3.0% │   <1e-6 │ "
-                     "slower: spread unknown"),
-              "%s", plain);
+    cr_assert(
+        strstr(plain,
+               "║ k      │ n=2    │               1.00 │     1.10 │ +10.0% │ 3.0% │   <1e-6 │ "
+               "slower: spread unknown"),
+        "%s", plain);
     cr_assert(strstr(plain, "unknown: too few samples"), "%s", plain);
     cr_assert(strstr(plain, "vs baseline: 1 slower, 1 faster, 2 same, 3 unknown, 1 new, 1 missing"),
               "%s", plain);

@@ -3,9 +3,9 @@
  * --print-units base` output of tests/fixtures/profile/ncu_raw.csv (real:
  * `benchrun profile suites/reduction.yaml -k reduce_vec -p n=2^28` under
  * Nsight Compute on an H200, 2026-11-26, units "ns", "byte" and "%"; ncu's
- * progress lines and the profiled benchrun's own table first, thousands separators, kernel names with commas),
- * units other than the base ones, missing and "n/a" metrics, quotes inside
- * a field, and every malformed input it refuses with the line. */
+ * progress lines and the profiled benchrun's own table first, thousands separators, kernel names
+ * with commas), units other than the base ones, missing and "n/a" metrics, quotes inside a field,
+ * and every malformed input it refuses with the line. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
