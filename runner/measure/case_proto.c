@@ -330,19 +330,10 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
     if (wr == BR_WORKER_OK) {
         br_case_result got = {0};
         if (br_case_decode(&got, NULL, text, len, "the worker's result") == 0) {
-            r->status = got.status;
-            r->stage = got.stage;
-            r->message = got.message;
-            r->cold = got.cold;
-            r->batch = got.batch;
-            r->wall = got.wall;
-            r->energy = got.energy; /* --energy: measured by the worker after the samples */
+            br_case_take_outcome(r, &got);
             /* The worker's timer opening (its first case of the backend)
              * and, for a fresh worker, its fork. */
             r->wall.start_ns += fork_ns;
-            got.stage = got.message = NULL;
-            memset(&got.cold, 0, sizeof got.cold);
-            memset(&got.batch, 0, sizeof got.batch);
         } else {
             r->status = BR_STATUS_FAILED;
             r->stage = br_strdup("run");

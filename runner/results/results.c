@@ -278,6 +278,19 @@ void br_case_dispose(br_case_result *c) {
     memset(c, 0, sizeof *c);
 }
 
+void br_case_take_outcome(br_case_result *to, br_case_result *from) {
+    to->status = from->status;
+    to->stage = from->stage;
+    to->message = from->message;
+    to->cold = from->cold;
+    to->batch = from->batch;
+    to->wall = from->wall;
+    to->energy = from->energy;
+    from->stage = from->message = NULL;
+    memset(&from->cold, 0, sizeof from->cold);
+    memset(&from->batch, 0, sizeof from->batch);
+}
+
 /* Free everything *r owns and zero it; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r) {
     if (!r)

@@ -353,6 +353,15 @@ const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
  * zero it; accepts NULL and a zeroed case. */
 void br_case_dispose(br_case_result *c);
 
+/* Move what measuring case *from found (status, stage, message, the cold and
+ * batch timings, the wall-time breakdown, the energy) into *to, which keeps
+ * its identity (kernel, combo, params, bytes, flops, commit); *to's own
+ * stage, message and timings are replaced without being freed (a case not
+ * measured yet has none). *from keeps only what it owned besides; dispose
+ * of it as usual. The one place that lists a measurement's fields: a field
+ * added to br_case_result that the worker measures goes here. */
+void br_case_take_outcome(br_case_result *to, br_case_result *from);
+
 /* Release what *c owns and zero it; accepts NULL. */
 void br_comparison_dispose(br_comparison *c);
 

@@ -215,3 +215,37 @@ Test(results, names) {
     cr_expect_str_eq(br_clock_name(BR_CLOCK_KERNEL), "kernel");
     cr_expect_str_eq(br_clock_name((br_clock)9), "unknown");
 }
+
+/* What a worker measured moves into the planned case whole: every field of
+ * the outcome (energy and the wall-time breakdown included, which a field-by-
+ * field copy once dropped), and nothing stays owned twice. */
+Test(results, take_outcome_moves_every_measured_field) {
+    br_case_result planned = {.kernel = 2, .combo = 5, .bytes = 4096.0};
+    br_case_result got = {.status = BR_STATUS_OK};
+    got.stage = strdup("run");
+    got.message = strdup("note");
+    got.cold.present = 1;
+    got.cold.n_samples = 3;
+    got.cold.samples = calloc(3, sizeof *got.cold.samples);
+    got.batch.present = 1;
+    got.wall.present = 1;
+    got.wall.total_ns = 1e6;
+    got.energy.present = 1;
+    got.energy.j_per_exec = 0.5;
+    br_case_take_outcome(&planned, &got);
+    cr_expect_eq(planned.kernel, 2);
+    cr_expect_eq(planned.combo, 5);
+    cr_expect_eq(planned.bytes, 4096.0);
+    cr_expect_eq(planned.status, BR_STATUS_OK);
+    cr_expect_str_eq(planned.stage, "run");
+    cr_expect_str_eq(planned.message, "note");
+    cr_expect(planned.cold.present && planned.cold.n_samples == 3 && planned.cold.samples);
+    cr_expect(planned.batch.present);
+    cr_expect(planned.wall.present && planned.wall.total_ns == 1e6);
+    cr_expect(planned.energy.present && planned.energy.j_per_exec == 0.5);
+    cr_expect_null(got.stage);
+    cr_expect_null(got.message);
+    cr_expect_null(got.cold.samples);
+    br_case_dispose(&got); /* nothing left to free twice */
+    br_case_dispose(&planned);
+}
