@@ -150,6 +150,7 @@ static inline void set_timing(br_timing *t, const double *samples, size_t n, dou
     t->warmup_ns = 25.5e6;
     t->measure_ns = 50.25e6;
     t->stop_reason = stop_reason;
+    t->tick_ns = isnan(mhz) ? 1.0 : 32.0 / (double)reps; /* clock_getres; %globaltimer on an H100 */
 }
 
 /* A new array of t->n_samples values: base[i] + add (base NULL: add alone);

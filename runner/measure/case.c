@@ -435,6 +435,7 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
         .max_mhz = ctx->max_mhz,
         .clock = ctx->clock,
         .nvtx = gpu && spec->nvtx_label,
+        .tick_ns = ctx->ops->tick ? ctx->ops->tick(ctx->state) : 0,
     };
     mp.cfg.hold = gpu && cfg->hold;
     double limit_mhz = mp.max_mhz * cfg->throttle;

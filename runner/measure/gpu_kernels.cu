@@ -54,6 +54,26 @@ __global__ void clock_probe(br_gpu_clock *out, const br_gpu_clock *since, uint64
 
 } // namespace
 
+__global__ void timer_tick(uint64_t *out) {
+    uint64_t prev = globaltimer(), best = 0;
+    int steps = 0;
+    for (int i = 0; i < BR_GPU_TICK_READS && steps < BR_GPU_TICK_STEPS; i++) {
+        const uint64_t t = globaltimer();
+        if (t != prev) {
+            if (best == 0 || t - prev < best)
+                best = t - prev;
+            prev = t;
+            steps++;
+        }
+    }
+    *out = best;
+}
+
+extern "C" cudaError_t br_gpu_timer_tick(cudaStream_t stream, uint64_t *out) {
+    timer_tick<<<1, 1, 0, stream>>>(out);
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t br_gpu_read_flush(cudaStream_t stream, const void *buf, size_t bytes,
                                          unsigned *sink, int sm_count) {
     int blocks = (sm_count > 0 ? sm_count : 80) * 8;

@@ -50,6 +50,17 @@ typedef struct br_gpu_clock {
 cudaError_t br_gpu_clock_probe(cudaStream_t stream, br_gpu_clock *out, const br_gpu_clock *since,
                                uint64_t min_window_ns);
 
+/* Enqueue a one-thread kernel that reads %globaltimer until it has seen
+ * BR_GPU_TICK_STEPS changes (or BR_GPU_TICK_READS readings) and writes the
+ * smallest change, ns, to *out (host-mapped; 0 when it never changed): the
+ * timer's resolution, which the PTX ISA leaves to the implementation (32 ns
+ * on an H100 and an H200, a microsecond on some older GPUs). CUDA events
+ * and CUPTI's kernel timestamps read the same timer. */
+cudaError_t br_gpu_timer_tick(cudaStream_t stream, uint64_t *out);
+
+#define BR_GPU_TICK_STEPS 64
+#define BR_GPU_TICK_READS (1 << 20)
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,11 +11,13 @@
 #include "nvtx.h"
 #include "results/stats.h"
 
-void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg) {
+void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg, double tick_ns) {
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
     s->max_ci = cfg->max_noise / BR_CI_PER_NOISE;
+    s->tick_ns = tick_ns > 0 && isfinite(tick_ns) ? tick_ns : 0;
     s->ci_rel = INFINITY;
+    s->ci_goal = s->max_ci;
     s->ci_next = 6;
 }
 
@@ -32,16 +34,25 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* x to the nearest multiple of tick (x itself when tick is 0). */
+static double to_tick(double x, double tick) {
+    return tick > 0 ? round(x / tick) * tick : x;
+}
+
 /* The median's 95% interval, as a relative half-width, of the kept values
- * (sorted in place: the stopper needs them only as a set). */
+ * (sorted in place: the stopper needs them only as a set), and the width it
+ * must reach. Median and bounds are rounded to the tick first: the clock
+ * cannot tell values apart more finely. */
 static void update_ci(br_stopper *s) {
     size_t lo, hi;
     if (s->n < 6 || br_stats_median_ci(s->n, &lo, &hi, NULL) != 0)
         return;
     qsort(s->values, s->n, sizeof *s->values, cmp_double);
-    double med = br_stats_quantile(s->values, s->n, 0.5);
-    double w = fmax(med - s->values[lo], s->values[hi] - med);
+    double med = to_tick(br_stats_quantile(s->values, s->n, 0.5), s->tick_ns);
+    double w = fmax(med - to_tick(s->values[lo], s->tick_ns),
+                    to_tick(s->values[hi], s->tick_ns) - med);
     s->ci_rel = med > 0 ? w / med : INFINITY;
+    s->ci_goal = med > 0 ? fmax(s->max_ci, s->tick_ns / med) : s->max_ci;
     s->ci_n = s->n;
     s->ci_next = s->n < BR_CI_DENSE ? s->n + 1 : s->n + s->n / BR_CI_EVERY;
 }
@@ -72,7 +83,7 @@ void br_stopper_add(br_stopper *s, double value, double measured_ns) {
     /* Between updates the interval is of fewer samples: before it stops a
      * run, it is made current (once: a stale one that met the target). */
     int floors = s->n >= s->cfg.min_samples && s->measured_ns >= s->cfg.min_time_ns;
-    if (s->n >= s->ci_next || (floors && s->ci_rel <= s->max_ci && s->ci_n != s->n))
+    if (s->n >= s->ci_next || (floors && s->ci_rel <= s->ci_goal && s->ci_n != s->n))
         update_ci(s);
 }
 
@@ -90,11 +101,11 @@ static int noise_settled(const br_stopper *s) {
 }
 
 /* At the pace so far, the interval (narrowing as 1/sqrt(n)) would reach
- * max_ci only after the timeout. */
+ * its goal only after the timeout. */
 static int ci_out_of_reach(const br_stopper *s, double elapsed_ns) {
     if (!isfinite(s->ci_rel) || s->ci_n == 0 || !(elapsed_ns > 0))
         return 0;
-    double r = s->ci_rel / s->max_ci;
+    double r = s->ci_rel / s->ci_goal;
     double need = (double)s->ci_n * r * r; /* samples for the target */
     double per = elapsed_ns / (double)s->n;
     return (need - (double)s->n) * per > s->cfg.timeout_ns - elapsed_ns;
@@ -102,7 +113,7 @@ static int ci_out_of_reach(const br_stopper *s, double elapsed_ns) {
 
 br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
     if (s->n >= s->cfg.min_samples && s->n >= 6 && s->measured_ns >= s->cfg.min_time_ns) {
-        if (s->ci_rel <= s->max_ci)
+        if (s->ci_rel <= s->ci_goal)
             return BR_STOP_CI;
         if (ci_out_of_reach(s, elapsed_ns)) {
             if (s->noise <= s->cfg.max_noise)
@@ -466,7 +477,8 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
     if (warm_up(out, &sm, p) != 0)
         goto fail;
     br_stopper st;
-    br_stopper_init(&st, &p->cfg);
+    out->tick_ns = p->tick_ns > 0 ? p->tick_ns / (double)o.reps : 0;
+    br_stopper_init(&st, &p->cfg, out->tick_ns);
     kept_ctx k = {.out = out,
                   .col = &col,
                   .bd = &bd,

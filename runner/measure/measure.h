@@ -9,10 +9,17 @@
  *      median exists) and cfg.min_time_ns of measured (timed) time are in:
  *        "ci"       the 95% confidence interval of the median (Conover 1999,
  *                   stats.h: order statistics, no assumption on the
- *                   distribution) is within +-max_ci of the median:
- *                   max(median - low, high - median) <= max_ci x median,
- *                   where max_ci = cfg.max_noise / BR_CI_PER_NOISE (0.5% at
- *                   the default max_noise of 10%);
+ *                   distribution) is within +-max_ci of the median, or
+ *                   within one tick of the clock where that is wider:
+ *                   max(median - low, high - median) <= max(max_ci x median,
+ *                   tick), with max_ci = cfg.max_noise / BR_CI_PER_NOISE
+ *                   (0.5% at the default max_noise of 10%) and the three
+ *                   values rounded to the tick first. The tick is the
+ *                   clock's resolution per execution (br_timer_ops.tick over
+ *                   the executions per sample): a GPU clock reads in steps
+ *                   of 32 ns on an H100, which is 1% of a 3 us kernel, so
+ *                   an interval of +-0.5% would ask for a median known
+ *                   more finely than the clock can tell;
  *      When the interval cannot get there in time (at the pace so far and
  *      with the interval narrowing as 1/sqrt(n), reaching max_ci would take
  *      longer than the timeout left: a long kernel with a few % of noise, or
@@ -92,6 +99,7 @@ extern "C" {
 typedef struct br_stopper {
     br_measure_cfg cfg;
     double max_ci;                  /* target relative half-width of the median's 95% CI */
+    double tick_ns;                 /* the values' resolution, ns (0: exact) */
     size_t n;                       /* kept samples */
     double measured_ns;             /* summed measured time of the kept samples, ns */
     double mean, m2;                /* Welford (1962) running mean and sum of squared deviations */
@@ -101,15 +109,17 @@ typedef struct br_stopper {
     double *values; /* owned: the kept samples (sorted at each CI update) */
     size_t cap;     /* of values */
     size_t ci_next; /* n at which the CI is next recomputed */
-    double ci_rel;  /* max(median - low, high - median) / median at the last update;
-                       INFINITY before the first (n < 6) */
+    double ci_rel;  /* max(median - low, high - median) / median at the last update
+                       (the three rounded to tick_ns); INFINITY before the first (n < 6) */
+    double ci_goal; /* the half-width it must reach, relative: max(max_ci, tick / median) */
     size_t ci_n;    /* n at the last update */
     int oom;        /* values could not grow: the CI stays where it was */
 } br_stopper;
 
-/* Start a criterion for cfg (max_ci derived from cfg->max_noise). Owns
- * memory: release with br_stopper_dispose. */
-void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg);
+/* Start a criterion for cfg (max_ci derived from cfg->max_noise) on values
+ * that the clock resolves to tick_ns (ns per execution; 0 or less: exact).
+ * Owns memory: release with br_stopper_dispose. */
+void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg, double tick_ns);
 
 /* Release what *s owns; accepts NULL. */
 void br_stopper_dispose(br_stopper *s);
@@ -142,6 +152,9 @@ typedef struct br_measure_params {
      * execution), ns: it counts toward warmup_ns, so a kernel longer than
      * the warmup is not run once more to warm up. 0: none. */
     double prewarm_ns;
+    /* The clock's resolution, ns per sample (br_timer_ops.tick); 0:
+     * unknown, taken as exact. */
+    double tick_ns;
     /* Batch: the time of one execution when already known (the cold
      * median), ns; 0: unknown. At BR_BATCH_TARGET_NS or more a batch sample
      * is one execution, without the sizing execution. */

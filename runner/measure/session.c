@@ -235,7 +235,8 @@ double br_session_measure_peak_here(br_session *s) {
                                 .flush = BR_FLUSH_READ,
                                 .probe = 1,
                                 .max_mhz = s->device.sm_clock_khz / 1e3,
-                                .clock = s->gpu_clock};
+                                .clock = s->gpu_clock,
+                                .tick_ns = br_timer_cuda_events.tick(state)};
         br_measure_cfg_defaults(&mp.cfg);
         mp.cfg.timeout_ns = 5e9;
         if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_copy, &c) == 0 &&

@@ -116,6 +116,11 @@ typedef struct br_timer_ops {
      * out because the run waited for the GPU). */
     int (*sample)(void *state, const br_sample_opts *o, br_exec_fn run, void *ctx, br_sample *out);
 
+    /* The clock's resolution, ns: the smallest step between two of its
+     * readings (the GPU timer measures it when opened; the host's is
+     * clock_getres). 0 when unknown. May be NULL: unknown. */
+    double (*tick)(void *state);
+
     /* Forget what was kept for the current case (a captured CUDA graph);
      * called when a case ends. May be NULL. */
     void (*end_case)(void *state);

@@ -46,6 +46,7 @@ typedef struct cuda_timer {
     size_t flush_bytes;
     unsigned *sink;
     int sm_count;
+    double tick_ns; /* %globaltimer's resolution (br_gpu_timer_tick); 0: unknown */
     br_gpu_hold *hold;     /* host-mapped */
     br_gpu_hold *hold_dev; /* its device pointer */
     br_gpu_clock *clock;   /* host-mapped, [2] */
@@ -113,6 +114,23 @@ static void cuda_close(void *state) {
     free(t);
 }
 
+/* t->tick_ns, read by a kernel into the host-mapped clock block (free until
+ * the first sample). Returns 0, or -1 with the error set. */
+static int measure_tick(cuda_timer *t) {
+    uint64_t *word = (uint64_t *)(void *)&t->clock[0];
+    uint64_t *word_dev = (uint64_t *)(void *)&t->clock_dev[0];
+    *word = 0;
+    if (BR_CUDA(br_gpu_timer_tick(t->stream, word_dev)) ||
+        BR_CUDA(cudaStreamSynchronize(t->stream)))
+        return -1;
+    t->tick_ns = (double)*(volatile uint64_t *)word;
+    return 0;
+}
+
+static double cuda_tick(void *state) {
+    return ((cuda_timer *)state)->tick_ns;
+}
+
 static int cuda_open(void **out_state, const br_timer_cfg *cfg) {
     cuda_timer *t = calloc(1, sizeof *t);
     if (!t)
@@ -147,7 +165,7 @@ static int cuda_open(void **out_state, const br_timer_cfg *cfg) {
         BR_CUDA(cudaHostGetDevicePointer((void **)&t->hold_dev, t->hold, 0)) ||
         BR_CUDA(cudaHostAlloc((void **)&t->clock, 2 * sizeof *t->clock, cudaHostAllocMapped)) ||
         BR_CUDA(cudaHostGetDevicePointer((void **)&t->clock_dev, t->clock, 0)) ||
-        BR_CUDA(cudaDeviceSynchronize()))
+        BR_CUDA(cudaDeviceSynchronize()) || measure_tick(t) != 0)
         goto fail;
     *out_state = t;
     return 0;
@@ -397,6 +415,7 @@ const br_timer_ops br_timer_cuda_events = {
     .close = cuda_close,
     .stream = cuda_stream,
     .sample = cuda_sample,
+    .tick = cuda_tick,
     .end_case = cuda_end_case,
     .kernel_clock = cuda_kernel_clock,
     .resolve = cuda_resolve,

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -205,11 +206,21 @@ static int host_sample(void *state, const br_sample_opts *o, br_exec_fn run, voi
     return 0;
 }
 
+/* CLOCK_MONOTONIC's resolution (br_now_ns reads it), ns; 0 when unknown. */
+static double host_tick(void *state) {
+    (void)state;
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 0;
+    return (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+}
+
 const br_timer_ops br_timer_monotonic = {
     .name = "monotonic",
     .open = host_open,
     .close = host_close,
     .stream = host_stream,
     .sample = host_sample,
+    .tick = host_tick,
     .end_case = NULL,
 };

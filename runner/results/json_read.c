@@ -506,6 +506,7 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "warmup_ns", OPT, &t->warmup_ns) ||
                    br_json_get_number(c, o, "measure_ns", OPT, &t->measure_ns) ||
                    GET_NAME(c, o, "stop_reason", OPT, br_stop_names, BR_STOP_NONE, &stop) ||
+                   br_json_get_number(c, o, "tick_ns", OPT, &t->tick_ns) ||
                    br_json_get_number(c, o, "sm_mhz", OPT, &t->sm_mhz_median) ||
                    br_json_get_number(c, o, "cpu_mhz", OPT, &t->cpu_mhz_median) ||
                    br_json_get_count(c, o, "n_switched", &t->n_switched) ||
@@ -513,7 +514,8 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
                    br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
                ? -1
-               : (t->stop_reason = br_stop_name((br_stop)stop), 0);
+               : (t->stop_reason = br_stop_name((br_stop)stop),
+                  t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
 }
 
 /* obj[key]: a timing of a case of `backend`, or null (absent). */

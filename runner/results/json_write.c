@@ -74,7 +74,8 @@
  * measure), "n", "min", "max", "mean", "median", "stddev", "noise", "q1",
  * "q3", "iqr", "ci_low", "ci_high", "ci_level", "outliers", "n_throttled",
  * "throttled_min_mhz", "reps", "graph" (null on the host), "warmup_runs",
- * "warmup_ns", "measure_ns", "stop_reason", "sm_mhz" (median),
+ * "warmup_ns", "measure_ns", "stop_reason", "tick_ns" (the clock's resolution
+ * per execution; null when unknown), "sm_mhz" (median),
  * "samples_ns": [every kept sample], "sm_mhz_samples": [...] | null,
  * "event_median_ns", "kernel_median_ns", "span_median_ns", "ops_median"
  * (medians of the finite entries of the arrays below; null when the array is
@@ -342,6 +343,7 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "warmup_ns", real(t->warmup_ns));
     put(b, o, "measure_ns", real(t->measure_ns));
     put(b, o, "stop_reason", str(t->stop_reason));
+    put(b, o, "tick_ns", t->tick_ns > 0 ? real(t->tick_ns) : json_null());
     put(b, o, "sm_mhz", real(t->sm_mhz_median));
     put(b, o, "samples_ns", reals(b, t->samples, t->samples ? t->n_samples : 0));
     put(b, o, "sm_mhz_samples", reals_or_null(b, t->sm_mhz, n));

@@ -40,6 +40,8 @@ typedef struct br_timing {
     double measure_ns;        /* wall time of the sampling phase, ns */
     const char *stop_reason;  /* static: "ci", "plateau", "timeout" or "max_samples" ("noise" in
                                  files written before the CI rule) */
+    double tick_ns;           /* the clock's resolution, ns per execution (its tick over reps):
+                                 the stopping rule's finest interval; 0 when unknown */
     double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */
     /* GPU cases, parallel to samples, per execution (owned; NULL for host
      * cases; all but event_ns NULL when CUPTI did not collect):

@@ -354,9 +354,11 @@ static int time_error_suite(const br_measure_cfg *m, const br_measure_origins *o
     if (has_min && has_timeout)
         return br_error_at(mo->pos, "min_time %s is longer than timeout %s", mq, tq);
     if (has_min)
-        return br_error_at(mo->pos, "min_time %s is longer than the default timeout (3s)", mq);
+        return br_error_at(mo->pos, "min_time %s is longer than the default timeout (%gs)", mq,
+                           BR_DEFAULT_TIMEOUT_NS / 1e9);
     if (has_timeout)
-        return br_error_at(to->pos, "timeout %s is shorter than the default min_time (10ms)", tq);
+        return br_error_at(to->pos, "timeout %s is shorter than the default min_time (%gms)", tq,
+                           BR_DEFAULT_MIN_TIME_NS / 1e6);
     return br_error_at(rule_pos(o, RULE_TIME), "min_time (%g ms) is longer than timeout (%g ms)",
                        m->min_time_ns / 1e6, m->timeout_ns / 1e6);
 }

@@ -174,7 +174,7 @@ void br_measure_settings_apply(br_measure_settings *s, br_measure_origins *o,
  * A rule broken by suite values alone is worded as the suite loader words
  * it, at the suite key ("s.yaml:5:13: min_time 20s is longer than timeout
  * 10s", "... than the default timeout (3s)", "timeout 5ms is shorter than
- * the default min_time (10ms)"), and these come first, in that order; a rule
+ * the default min_time (2ms)"), and these come first, in that order; a rule
  * that a command-line value breaks names the suite file and the options
  * ("s.yaml: min_time (20 ms) is longer than timeout (10 ms) (--min-time,
  * --timeout)"), in the order headline, time, samples. Call it after each

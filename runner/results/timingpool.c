@@ -72,6 +72,7 @@ int br_timing_pool(br_timing *out, const br_timing *blocks, size_t n) {
     out->reps = first->reps;
     out->graph = first->graph;
     out->stop_reason = first->stop_reason;
+    out->tick_ns = first->tick_ns;
     out->n_samples = total;
     out->throttled_min_mhz = NAN;
     for (size_t b = 0; b < n; b++) {

@@ -137,7 +137,7 @@ Test(measure, a_noisy_stream_stops_on_plateau_when_the_ci_is_out_of_reach) {
      * max_noise, and it moved by at most BR_PLATEAU_TOL of its value over
      * the last window. */
     br_stopper st;
-    br_stopper_init(&st, &p.cfg);
+    br_stopper_init(&st, &p.cfg, 0);
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < t.n_samples; i++) {
         br_stopper_add(&st, t.samples[i], t.samples[i]);
@@ -297,7 +297,7 @@ Test(measure, stopper_reports_each_reason) {
     cfg.timeout_ns = 100;
     cfg.max_samples = 1000;
     br_stopper s;
-    br_stopper_init(&s, &cfg);
+    br_stopper_init(&s, &cfg, 0);
     cr_assert_float_eq(s.max_ci, 0.01, 1e-12);
     cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_NONE);
     for (int i = 0; i < 5; i++)
@@ -317,7 +317,7 @@ Test(measure, stopper_reports_each_reason) {
     cfg.max_noise = 0.001;
     cfg.timeout_ns = 1e12;
     br_stopper_dispose(&s);
-    br_stopper_init(&s, &cfg);
+    br_stopper_init(&s, &cfg, 0);
     for (int i = 0; i < 8; i++)
         br_stopper_add(&s, 100 + i, 100);
     cr_assert_eq(br_stopper_check(&s, 0), BR_STOP_MAX_SAMPLES);
@@ -325,6 +325,52 @@ Test(measure, stopper_reports_each_reason) {
     cr_assert_str_eq(br_stop_name(BR_STOP_PLATEAU), "plateau");
     cr_assert_str_eq(br_stop_name(BR_STOP_CI), "ci");
     cr_assert_null(br_stop_name(BR_STOP_NONE));
+}
+
+/* A fast kernel on a clock of 32 ns steps (an H100's %globaltimer): n
+ * samples spread evenly over 3232..3488 ns (nine steps), each off its step
+ * by `off` ns (CUPTI's conversion leaves such 1 ns offsets). */
+static void feed_quantized(br_stopper *s, size_t n, double off) {
+    static const int order[] = {4, 0, 8, 2, 6, 1, 7, 3, 5};
+    for (size_t i = 0; i < n; i++) {
+        double v = 3232 + 32 * order[i % 9] + (i % 2 ? off : -off);
+        br_stopper_add(s, v, v);
+    }
+}
+
+Test(measure, stopper_asks_for_no_interval_finer_than_the_clock) {
+    br_measure_cfg cfg;
+    br_measure_cfg_defaults(&cfg);
+    cfg.min_time_ns = 0;
+    cfg.timeout_ns = 1e12;
+    cfg.max_samples = 100000;
+    br_stopper exact, ticked;
+    br_stopper_init(&exact, &cfg, 0);
+    br_stopper_init(&ticked, &cfg, 32);
+    /* 198 samples: the median's interval is 3328..3392, +-1 step (0.95%). */
+    feed_quantized(&exact, 198, 0);
+    feed_quantized(&ticked, 198, 1);
+    cr_assert_eq(br_stopper_check(&exact, 1), BR_STOP_NONE,
+                 "taken as exact, +-32 ns never meets +-0.5%%: ci %g", exact.ci_rel);
+    cr_assert_float_eq(exact.ci_rel, 32.0 / 3360.0, 1e-12);
+    cr_assert_eq(br_stopper_check(&ticked, 1), BR_STOP_CI, "ci %g goal %g", ticked.ci_rel,
+                 ticked.ci_goal);
+    cr_assert_float_eq(ticked.ci_goal, 32.0 / 3360.0, 1e-12, "one step over the median");
+    br_stopper_dispose(&exact);
+    br_stopper_dispose(&ticked);
+    /* 18 samples: the interval spans more than a step; keep sampling. */
+    br_stopper_init(&ticked, &cfg, 32);
+    feed_quantized(&ticked, 18, 1);
+    cr_assert_eq(br_stopper_check(&ticked, 1), BR_STOP_NONE, "ci %g", ticked.ci_rel);
+    cr_assert_gt(ticked.ci_rel, ticked.ci_goal);
+    br_stopper_dispose(&ticked);
+    /* A slow kernel: the step is far below max_ci and changes nothing. */
+    br_stopper_init(&ticked, &cfg, 32);
+    for (int i = 0; i < 6; i++)
+        br_stopper_add(&ticked, 1e6 + 1e3 * (i % 3), 1e6);
+    cr_assert_eq(br_stopper_check(&ticked, 1), BR_STOP_CI);
+    cr_assert_float_eq(ticked.ci_goal, ticked.max_ci, 1e-15);
+    br_stopper_dispose(&ticked);
 }
 
 /* ---- warmup, flush, batch, throttling, failures ------------------------------------ */
@@ -366,10 +412,12 @@ Test(measure, batch_sizes_its_samples_never_flushes_and_reports_per_execution) {
     br_measure_params p = params(10, 0, 0.005, 1e9, 100);
     p.flush = BR_FLUSH_READ;
     p.batch = 1;
+    p.tick_ns = 32;
     br_timing t;
     run_ok(&t, &f, &p);
     /* One 2 us execution sizes the batch: 1 ms / 2 us = 500. */
     cr_assert_eq(t.reps, 500);
+    cr_assert_float_eq(t.tick_ns, 32.0 / 500, 1e-12, "the clock's step, per execution");
     cr_assert_eq(f.reps_seen, 500);
     cr_assert_eq(f.flushed[BR_FLUSH_NONE], f.calls, "a batch never flushes");
     cr_assert(t.graph);

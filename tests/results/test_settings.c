@@ -388,21 +388,21 @@ Test(settings, suite_min_time_above_timeout_in_three_wordings) {
     cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_MIN_TIME, 20e9, &mt), 0);
     EXPECT_ERROR(check_suite(&l),
                  "s.yaml:5:13: min_time 20s is longer than the default timeout (3s)");
-    /* timeout_under_default_min_time.yaml: timeout: 5ms (5:12) alone. */
+    /* timeout_under_default_min_time.yaml: timeout: 1ms (5:12) alone. */
     br_measure_layer_init(&l);
-    br_setting_origin t5 = key(5, 12, "5ms");
-    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 5e6, &t5), 0);
+    br_setting_origin t5 = key(5, 12, "1ms");
+    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 1e6, &t5), 0);
     EXPECT_ERROR(check_suite(&l),
-                 "s.yaml:5:12: timeout 5ms is shorter than the default min_time (10ms)");
+                 "s.yaml:5:12: timeout 1ms is shorter than the default min_time (2ms)");
     /* A suite origin without its text: the value is written. */
     br_measure_layer_init(&l);
     br_setting_origin bare = key(5, 12, NULL);
-    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 5e6, &bare), 0);
+    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 1e6, &bare), 0);
     EXPECT_ERROR(check_suite(&l),
-                 "s.yaml:5:12: timeout 5ms is shorter than the default min_time (10ms)");
+                 "s.yaml:5:12: timeout 1ms is shorter than the default min_time (2ms)");
     /* Equal is fine. */
     br_measure_layer_init(&l);
-    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 10e6, &t5), 0);
+    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 2e6, &t5), 0);
     cr_expect_eq(check_suite(&l), 0, "%s", br_error_get());
 }
 
@@ -412,13 +412,13 @@ Test(settings, suite_rules_in_the_loaders_order) {
     br_setting_origin at = key(5, 3, NULL);
     cr_assert_eq(br_measure_layer_set_mode(&l, BR_SETTING_HEADLINE, BR_MODE_BATCH, &at), 0);
     cr_assert_eq(br_measure_layer_set_count(&l, BR_SETTING_MAX_SAMPLES, 3, &at), 0);
-    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 5e6, &at), 0);
+    cr_assert_eq(br_measure_layer_set_time(&l, BR_SETTING_TIMEOUT, 1e6, &at), 0);
     EXPECT_ERROR(check_suite(&l), "s.yaml:5:3: headline 'batch' is not measured: mode is 'cold'");
     cr_assert_eq(br_measure_layer_set_mode(&l, BR_SETTING_HEADLINE, BR_MODE_COLD, &at), 0);
     EXPECT_ERROR(check_suite(&l), "s.yaml:5:3: min_samples (6) is larger than max_samples (3)");
     cr_assert_eq(br_measure_layer_set_count(&l, BR_SETTING_MAX_SAMPLES, 30, &at), 0);
     EXPECT_ERROR(check_suite(&l),
-                 "s.yaml:5:3: timeout 5ms is shorter than the default min_time (10ms)");
+                 "s.yaml:5:3: timeout 1ms is shorter than the default min_time (2ms)");
 }
 
 /* --- the rules between fields: the command line's messages --------------- */
@@ -507,7 +507,7 @@ Test(settings, option_rules_in_the_overlays_order) {
     br_setting_origin opt = br_setting_from_option("--x");
     cr_assert_eq(br_measure_layer_set_mode(&cli, BR_SETTING_HEADLINE, BR_MODE_BATCH, &opt), 0);
     cr_assert_eq(br_measure_layer_set_count(&cli, BR_SETTING_MAX_SAMPLES, 3, &opt), 0);
-    cr_assert_eq(br_measure_layer_set_time(&cli, BR_SETTING_TIMEOUT, 5e6, &opt), 0);
+    cr_assert_eq(br_measure_layer_set_time(&cli, BR_SETTING_TIMEOUT, 1e6, &opt), 0);
     br_measure_settings s;
     br_measure_origins o;
     stack(&s, &o, NULL, &cli);
@@ -516,7 +516,7 @@ Test(settings, option_rules_in_the_overlays_order) {
     cr_assert_eq(br_measure_layer_set_mode(&cli, BR_SETTING_HEADLINE, BR_MODE_COLD, &opt), 0);
     stack(&s, &o, NULL, &cli);
     EXPECT_ERROR(br_measure_settings_check(&s, &o),
-                 "s.yaml: min_time (10 ms) is longer than timeout (5 ms) (--min-time, --timeout)");
+                 "s.yaml: min_time (2 ms) is longer than timeout (1 ms) (--min-time, --timeout)");
     cr_assert_eq(br_measure_layer_set_time(&cli, BR_SETTING_TIMEOUT, 1e9, &opt), 0);
     stack(&s, &o, NULL, &cli);
     EXPECT_ERROR(br_measure_settings_check(&s, &o),
@@ -529,14 +529,14 @@ Test(settings, a_rule_the_suite_breaks_alone_comes_before_an_options) {
      * any option was applied; checked once over both layers, the suite's
      * message still comes first. */
     br_measure_layer suite = {0}, cli = {0};
-    br_setting_origin to = key(5, 12, "5ms"), opt = br_setting_from_option("--headline");
-    cr_assert_eq(br_measure_layer_set_time(&suite, BR_SETTING_TIMEOUT, 5e6, &to), 0);
+    br_setting_origin to = key(5, 12, "1ms"), opt = br_setting_from_option("--headline");
+    cr_assert_eq(br_measure_layer_set_time(&suite, BR_SETTING_TIMEOUT, 1e6, &to), 0);
     cr_assert_eq(br_measure_layer_set_mode(&cli, BR_SETTING_HEADLINE, BR_MODE_BATCH, &opt), 0);
     br_measure_settings s;
     br_measure_origins o;
     stack(&s, &o, &suite, &cli);
     EXPECT_ERROR(br_measure_settings_check(&s, &o),
-                 "s.yaml:5:12: timeout 5ms is shorter than the default min_time (10ms)");
+                 "s.yaml:5:12: timeout 1ms is shorter than the default min_time (2ms)");
 }
 
 Test(settings, rules_without_origins) {
