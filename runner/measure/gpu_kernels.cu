@@ -54,7 +54,7 @@ __global__ void clock_probe(br_gpu_clock *out, const br_gpu_clock *since, uint64
 
 } // namespace
 
-__global__ void timer_tick(uint64_t *out) {
+static __global__ void timer_tick(uint64_t *out) {
     uint64_t prev = globaltimer(), best = 0;
     int steps = 0;
     for (int i = 0; i < BR_GPU_TICK_READS && steps < BR_GPU_TICK_STEPS; i++) {

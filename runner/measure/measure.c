@@ -49,8 +49,8 @@ static void update_ci(br_stopper *s) {
         return;
     qsort(s->values, s->n, sizeof *s->values, cmp_double);
     double med = to_tick(br_stats_quantile(s->values, s->n, 0.5), s->tick_ns);
-    double w = fmax(med - to_tick(s->values[lo], s->tick_ns),
-                    to_tick(s->values[hi], s->tick_ns) - med);
+    double w =
+        fmax(med - to_tick(s->values[lo], s->tick_ns), to_tick(s->values[hi], s->tick_ns) - med);
     s->ci_rel = med > 0 ? w / med : INFINITY;
     s->ci_goal = med > 0 ? fmax(s->max_ci, s->tick_ns / med) : s->max_ci;
     s->ci_n = s->n;

@@ -46,7 +46,7 @@ typedef struct cuda_timer {
     size_t flush_bytes;
     unsigned *sink;
     int sm_count;
-    double tick_ns; /* %globaltimer's resolution (br_gpu_timer_tick); 0: unknown */
+    double tick_ns;        /* %globaltimer's resolution (br_gpu_timer_tick); 0: unknown */
     br_gpu_hold *hold;     /* host-mapped */
     br_gpu_hold *hold_dev; /* its device pointer */
     br_gpu_clock *clock;   /* host-mapped, [2] */

@@ -77,7 +77,7 @@ typedef struct br_measure_cfg {
 #define BR_DEFAULT_WARMUP_NS   25e6 /* 25 ms */
 #define BR_DEFAULT_WATCHDOG_NS 60e9 /* 1 min past a case's warmup and timeouts */
 #define BR_DEFAULT_MIN_SAMPLES 6
-#define BR_DEFAULT_MIN_TIME_NS 2e6 /* 2 ms */
+#define BR_DEFAULT_MIN_TIME_NS 2e6  /* 2 ms */
 #define BR_DEFAULT_MAX_NOISE   0.10 /* 10 % */
 #define BR_DEFAULT_TIMEOUT_NS  3e9  /* 3 s */
 #define BR_DEFAULT_MAX_SAMPLES 100000
