@@ -73,7 +73,7 @@ char *br_path_dir(const char *path) {
     return d;
 }
 
-char *br_exe_dir(void) {
+char *br_exe_path(void) {
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0) {
@@ -85,7 +85,16 @@ char *br_exe_dir(void) {
         return NULL;
     }
     exe[n] = '\0';
-    return br_path_dir(exe);
+    return br_strdup(exe);
+}
+
+char *br_exe_dir(void) {
+    char *exe = br_exe_path();
+    if (!exe)
+        return NULL;
+    char *dir = br_path_dir(exe);
+    free(exe);
+    return dir;
 }
 
 int br_has_suffix(const char *s, const char *suffix) {

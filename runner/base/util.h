@@ -29,6 +29,11 @@ char *br_path_join(const char *dir, const char *name);
  * Caller frees; NULL (error set) when out of memory. */
 char *br_path_dir(const char *path);
 
+/* The running executable's path, from /proc/self/exe with symbolic links
+ * resolved. Caller frees; NULL (error set) when /proc is not mounted, the
+ * path is longer than PATH_MAX, or out of memory. */
+char *br_exe_path(void);
+
 /* The directory that holds the running executable, from /proc/self/exe with
  * symbolic links resolved ("/usr/bin" for /usr/bin/benchrun), so paths
  * relative to it survive a moved install prefix. Caller frees; NULL (error

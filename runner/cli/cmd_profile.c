@@ -513,7 +513,7 @@ static int report(br_profile *p, const br_ncu_report *rep, const scratch *s,
 /* Both runs and the report, for the one case c. Returns the exit status. */
 static int profile_case(const the_case *c, const char *suite, const profile_opts *o,
                         char *const *extra, size_t n_extra) {
-    char *ncu = br_profile_find_ncu(), *self = ncu ? br_profile_self() : NULL;
+    char *ncu = br_profile_find_ncu(), *self = ncu ? br_exe_path() : NULL;
     if (!ncu || !self) {
         br_msg_error(PROG, "%s", br_error_get());
         free(ncu);

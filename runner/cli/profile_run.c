@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,16 +61,6 @@ char *br_profile_find_ncu(void) {
     return NULL;
 }
 
-char *br_profile_self(void) {
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) {
-        br_error_set("cannot find benchrun's own executable: %s", strerror(errno));
-        return NULL;
-    }
-    buf[n] = '\0';
-    return br_strdup(buf);
-}
 
 int br_profile_spawn(const char *const *argv, const char *capture) {
     posix_spawn_file_actions_t fa;

@@ -13,9 +13,6 @@
  * how to get it. */
 char *br_profile_find_ncu(void);
 
-/* This executable's path (/proc/self/exe), malloc'd; NULL with the error set. */
-char *br_profile_self(void);
-
 /* Run argv (argv[0] the program's path; NULL-terminated) and wait for it.
  * With capture NULL it writes to this process's standard output and error;
  * else both go to the file `capture` (created or truncated). Returns the
