@@ -61,7 +61,6 @@ char *br_profile_find_ncu(void) {
     return NULL;
 }
 
-
 int br_profile_spawn(const char *const *argv, const char *capture) {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
