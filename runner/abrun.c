@@ -291,11 +291,14 @@ static int side_modules(br_ab_side *s, const ab_suite *su, int k) {
     return 0;
 }
 
-/* What the comparison of su says about its sides. NULL out of memory. */
+/* What the comparison of su says about its sides. NULL with the error set
+ * (out of memory). */
 static br_ab_info *make_info(const ab *a, const ab_suite *su) {
     br_ab_info *info = calloc(1, sizeof *info);
-    if (!info)
+    if (!info) {
+        br_error_nomem();
         return NULL;
+    }
     info->blocks = a->o->blocks;
     info->ci_level = 1.0 - a->alpha;
     br_ab_side *s[2] = {&info->old_side, &info->new_side};
@@ -333,9 +336,12 @@ static int measure_suite(ab *a, ab_suite *su) {
     if (label_run(su, OLD) != 0 || label_run(su, NEW) != 0)
         return -1;
     br_ab_info *info = make_info(a, su);
+    if (!info)
+        return -1;
     br_comparison *cmp = calloc(1, sizeof *cmp);
-    if (!info || !cmp) {
-        free(cmp);
+    if (!cmp) {
+        br_comparison tmp = {.ab = info}; /* frees info */
+        br_comparison_dispose(&tmp);
         return br_error_nomem();
     }
     su->run[NEW].comparison = cmp;

@@ -69,9 +69,10 @@ static const br_opt_spec ab_opts[] = {
     BR_CLI_ROW_MARKDOWN,
     {BR_OPT_VALUE, "gbench", 0, AT(p.outputs.gbench), "FILE",
      "also write both runs in Google Benchmark's JSON format"},
-    {BR_OPT_VALUE, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
+    {BR_OPT_FN, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
      "compile cache (default as for benchrun); OLD's files are\n"
-     "checked out into DIR/ab/<commit> while the command runs"},
+     "checked out into DIR/ab/<commit> while the command runs",
+     br_cli_dir},
     {BR_OPT_FN, "jobs", 'j', AT(p.run.jobs), "N",
      "compile at most N kernel sources at once (default: CPUs)", br_cli_jobs},
     BR_CLI_ROW_ASCII,
@@ -156,19 +157,6 @@ static int split_args(br_ab_opts *o, const char **args, size_t n) {
 /* The checks that need every option: 0, or -1 after a message. */
 static int check_ab(const br_cli_opts *c) {
     const br_pipeline_opts *p = &c->p;
-    if (p->run.cache_dir && !p->run.cache_dir[0]) {
-        br_msg_error(PROG, "--cache-dir expects a directory name");
-        return -1;
-    }
-    double h = p->gate.threshold, alpha = p->gate.alpha;
-    if (!isnan(h) && !(h >= 0 && isfinite(h))) {
-        br_msg_error(PROG, "--threshold must be 0 or more");
-        return -1;
-    }
-    if (!isnan(alpha) && !(alpha > 0 && alpha < 1)) {
-        br_msg_error(PROG, "--alpha must lie between 0 and 1 (0.05: 95%% intervals)");
-        return -1;
-    }
     if (br_output_check("--json", p->outputs.json) != 0 ||
         br_output_check("--markdown", p->outputs.markdown) != 0 ||
         br_output_check("--gbench", p->outputs.gbench) != 0) {

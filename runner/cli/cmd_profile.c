@@ -500,7 +500,9 @@ static int report(br_profile *p, const br_ncu_report *rep, const scratch *s,
         br_msg_error(PROG, "%s", br_error_get());
         return EXIT_BAD;
     }
-    if (br_profile_box_write(stdout, p, o->ascii) != 0)
+    /* With --json -, standard output is the JSON's alone. */
+    int json_to_stdout = o->json && strcmp(o->json, "-") == 0;
+    if (!json_to_stdout && br_profile_box_write(stdout, p, o->ascii) != 0)
         status = EXIT_FAILED;
     fflush(stdout);
     if (o->json && br_profile_write_json(o->json, p) != 0) {

@@ -31,9 +31,10 @@ static const br_opt_spec report_opts[] = {
     BR_CLI_ROW_MARKDOWN,
     {BR_OPT_VALUE, "gbench", 0, AT(p.outputs.gbench), "FILE",
      "also write the results in Google Benchmark's JSON format"},
-    {BR_OPT_VALUE, "roofline", 0, AT(p.outputs.roofline), "FILE.svg",
+    {BR_OPT_FN, "roofline", 0, AT(p.outputs.roofline), "FILE.svg",
      "also draw the roofline chart of the GPU cases with both\n"
-     "bytes and flops (needs gnuplot)"},
+     "bytes and flops (needs gnuplot)",
+     br_cli_file},
     {BR_OPT_FLAG, "energy", 0, AT(p.outputs.energy), NULL,
      "show the energy columns (cases measured with --energy)", .flag_value = 1},
     BR_CLI_ROW_ASCII,

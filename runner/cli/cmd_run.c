@@ -102,9 +102,10 @@ static const br_opt_spec run_opts[] = {
      "write --gbench with each sample as a repetition,\n"
      "plus mean/median/stddev/cv (compare.py's U test)",
      .flag_value = 1},
-    {BR_OPT_VALUE, "roofline", 0, AT(p.outputs.roofline), "FILE.svg",
+    {BR_OPT_FN, "roofline", 0, AT(p.outputs.roofline), "FILE.svg",
      "also draw the roofline chart of the GPU cases with both\n"
-     "bytes and flops (needs gnuplot)"},
+     "bytes and flops (needs gnuplot)",
+     br_cli_file},
     {BR_OPT_FLAG, "energy", 0, AT(p.run.energy), NULL,
      "also measure energy per execution of GPU cases through\n"
      "NVML (about 3.5 s more per case) and show it in the table",
@@ -272,9 +273,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         br_output_check("--json", p->outputs.json) != 0 ||
         br_output_check("--markdown", p->outputs.markdown) != 0 ||
         br_output_check("--gbench", p->outputs.gbench) != 0 ||
-        br_output_check("--roofline", p->outputs.roofline) != 0 ||
-        (p->outputs.roofline && strcmp(p->outputs.roofline, "-") == 0 &&
-         br_error_set("benchrun: --roofline expects a file name, not '-'") != 0)) {
+        br_output_check("--roofline", p->outputs.roofline) != 0) {
         fprintf(stderr, "%s\n", br_error_get());
         return -1;
     }

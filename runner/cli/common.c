@@ -120,8 +120,10 @@ int br_cli_jobs(void *dst, const char *option, const char *arg) {
 }
 
 int br_cli_file(void *dst, const char *option, const char *arg) {
-    if (!arg[0] || strcmp(arg, "-") == 0)
+    if (!arg[0])
         return br_error_set("%s expects a file name", option);
+    if (strcmp(arg, "-") == 0)
+        return br_error_set("%s expects a file name, not '-'", option);
     *(const char **)dst = arg;
     return 0;
 }

@@ -132,7 +132,6 @@ int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur, cons
             return -1;
         e->status = BR_CHANGE_MISSING;
     }
-    for (size_t i = 0; i < out->n_entries; i++)
-        out->count[out->entries[i].status]++;
+    br_comparison_recount(out);
     return 0;
 }
