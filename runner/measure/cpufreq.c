@@ -118,8 +118,11 @@ void br_cpu_probe_open(br_cpu_probe *p, int cpu) {
     uint64_t v;
     snprintf(path, sizeof path, "/dev/cpu/%d/msr", cpu);
     p->msr_fd = HAVE_TSC ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    if (p->msr_fd >= 0 && (read_msr(p->msr_fd, MSR_APERF, &v) != 0 ||
-                           read_msr(p->msr_fd, MSR_MPERF, &v) != 0 || !(p->tsc_mhz = tsc_mhz()))) {
+    /* The TSC runs at one rate on every CPU: measured once per probe, not
+     * again (2 ms) each time the thread moves to another CPU. */
+    if (p->msr_fd >= 0 &&
+        (read_msr(p->msr_fd, MSR_APERF, &v) != 0 || read_msr(p->msr_fd, MSR_MPERF, &v) != 0 ||
+         !(p->tsc_mhz > 0 || (p->tsc_mhz = tsc_mhz()) > 0))) {
         close(p->msr_fd);
         p->msr_fd = -1;
     }

@@ -42,7 +42,7 @@ typedef struct br_cpu_probe {
     int cpu;        /* the CPU the files are open for; -1: none */
     int msr_fd;     /* /dev/cpu/N/msr, -1 when it cannot be read */
     int cur_fd;     /* cpuN/cpufreq/scaling_cur_freq, -1 when it cannot be read */
-    double tsc_mhz; /* the TSC's frequency, MHz, measured when the MSR is opened; 0: none */
+    double tsc_mhz; /* the TSC's frequency, MHz, measured when the MSR is first opened; 0: none */
 } br_cpu_probe;
 
 /* One side of a sample. */
