@@ -78,16 +78,14 @@ int br_devsched_init(br_devsched *s, const double *costs, size_t n, unsigned n_s
     s->order = malloc(m * sizeof *s->order);
     s->pos = malloc(m * sizeof *s->pos);
     s->state = calloc(m, 1);
-    s->tries = calloc(m, 1);
-    s->avoid = malloc(m * sizeof *s->avoid);
     s->crashed_in = malloc(m * sizeof *s->crashed_in);
-    if (!s->order || !s->pos || !s->state || !s->tries || !s->avoid || !s->crashed_in)
+    if (!s->order || !s->pos || !s->state || !s->crashed_in)
         return br_error_nomem();
     if (rank_cases(s->order, costs, n, n_slots) != 0)
         return -1;
     for (size_t k = 0; k < n; k++) {
         s->pos[s->order[k]] = k;
-        s->avoid[k] = s->crashed_in[k] = -1;
+        s->crashed_in[k] = -1;
     }
     return 0;
 }
@@ -96,8 +94,6 @@ void br_devsched_dispose(br_devsched *s) {
     free(s->order);
     free(s->pos);
     free(s->state);
-    free(s->tries);
-    free(s->avoid);
     free(s->crashed_in);
     memset(s, 0, sizeof *s);
 }
@@ -118,7 +114,7 @@ size_t br_devsched_next(br_devsched *s, unsigned slot) {
     int others = other_alive(s, slot);
     for (size_t k = s->head; k < s->n; k++) {
         size_t i = s->order[k];
-        if (s->state[i] != PENDING || (others && s->avoid[i] == (int)slot))
+        if (s->state[i] != PENDING || (others && s->crashed_in[i] == (int)slot))
             continue;
         s->state[i] = RUNNING;
         return i;
@@ -139,9 +135,10 @@ br_devsched_verdict br_devsched_report(br_devsched *s, size_t i, unsigned slot,
                                        br_devsched_outcome outcome) {
     if (i >= s->n || slot >= s->n_slots)
         return BR_DEVSCHED_RECORD;
-    if (outcome == BR_DEVSCHED_CRASHED && s->tries[i] == 0 && other_alive(s, slot)) {
-        s->tries[i] = 1;
-        s->avoid[i] = s->crashed_in[i] = (int)slot;
+    /* A case crashes at most once before it is final: its second run is
+     * on another device. */
+    if (outcome == BR_DEVSCHED_CRASHED && s->crashed_in[i] < 0 && other_alive(s, slot)) {
+        s->crashed_in[i] = (int)slot;
         s->state[i] = PENDING;
         if (s->pos[i] < s->head)
             s->head = s->pos[i];
@@ -151,7 +148,6 @@ br_devsched_verdict br_devsched_report(br_devsched *s, size_t i, unsigned slot,
     if (outcome == BR_DEVSCHED_DONE && s->crashed_in[i] >= 0 && s->crashed_in[i] != (int)slot)
         s->dead[s->crashed_in[i]] = 1;
     s->state[i] = FINAL;
-    s->ran[slot]++;
     return BR_DEVSCHED_RECORD;
 }
 

@@ -64,12 +64,10 @@ typedef struct br_devsched {
     size_t *order;        /* case indices, longest first */
     size_t *pos;          /* pos[i]: where case i is in order */
     unsigned char *state; /* per case: 0 pending, 1 running, 2 final */
-    unsigned char *tries; /* per case: runs that crashed */
-    int *avoid;           /* per case: the slot it crashed in, or -1 */
-    int *crashed_in;      /* per case: that slot, kept for the retirement rule */
+    int *crashed_in;      /* per case: the slot it crashed in, or -1: not run there again,
+                             and retired when the case then completes elsewhere */
     size_t head;          /* every case before order[head] is not pending */
     unsigned char dead[BR_DEVSCHED_MAX_SLOTS];
-    size_t ran[BR_DEVSCHED_MAX_SLOTS]; /* cases recorded per slot */
 } br_devsched;
 
 /* Start the schedule of n cases of costs[0..n) on n_slots devices (as for
