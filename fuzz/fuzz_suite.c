@@ -15,8 +15,8 @@
 #include "suite/expr.h"
 #include "plan/plan.h"
 #include "compile/resolve.h"
-#include "measure/execute.h"
-#include "measure/session.h"
+#include "drive/execute.h"
+#include "worker/session.h"
 #include "plan/job.h"
 
 #include <git2.h>

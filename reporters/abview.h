@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/results.h"
+#include "model/run.h"
 
 /* "1.031× [1.024, 1.038]" (times: the multiplication sign to use, "×" or
  * "x") for an entry with a ratio; "1.031×" when it has no interval; `dash`

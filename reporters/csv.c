@@ -49,7 +49,7 @@
 
 #include "base/error.h"
 #include "csv_table.h"
-#include "results/roofline.h"
+#include "model/roofline.h"
 
 static int case_ok(const br_csv_row *row) {
     return row->c->status == BR_STATUS_OK;

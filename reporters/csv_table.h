@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/results.h"
+#include "model/run.h"
 
 /* Room for one formatted number (br_csv_number) or integer. */
 #define BR_CSV_CELL_MAX 48

@@ -159,7 +159,7 @@
 #include <jansson.h>
 
 #include "gbench_host.h"
-#include "json_text.h"
+#include "json_string.h"
 
 #include "base/error.h"
 #include "base/util.h"

@@ -13,7 +13,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "gnuplot.h"
-#include "results/history.h"
+#include "history/history.h"
 
 /* ---- the plot --------------------------------------------------------------------------- */
 

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "results/history.h"
+#include "history/history.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 #include "reporter.h"
-#include "results/history.h"
+#include "history/history.h"
 
 /* ---- the table ---------------------------------------------------------------------------- */
 

@@ -3,7 +3,7 @@
  * results/json_write.c (also the format of baselines). */
 #include "reporter.h"
 
-#include "results/json_write.h"
+#include "results/run_write.h"
 
 static int json_write(FILE *f, const br_run *const *runs, size_t n_runs,
                       const br_report_opts *opts) {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "results/types.h"
+#include "model/types.h"
 
 #ifdef __cplusplus
 extern "C" {

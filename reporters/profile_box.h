@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "results/profile.h"
+#include "profile/ncu_profile.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 #include "gnuplot.h"
-#include "results/roofline.h"
+#include "model/roofline.h"
 
 /* A case drawn: intensity > 0 and achieved GFLOP/s > 0. */
 static int drawn(const br_run *r, const br_case_result *c, br_roofline_point *p) {

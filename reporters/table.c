@@ -55,7 +55,7 @@
 
 #include "abview.h"
 #include "base/error.h"
-#include "results/roofline.h"
+#include "model/roofline.h"
 
 typedef struct glyphs {
     const char *tl, *tr, *bl, *br; /* corners of the box */

@@ -10,7 +10,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "results/suspect.h"
+#include "model/suspect.h"
 
 /* Sampling stopped before the precision asked for was reached ("ci"; files
  * written before the CI rule say "noise"). */

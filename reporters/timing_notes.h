@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "results/results.h"
+#include "model/run.h"
 
 /* Flags of a shown timing (a verified case's timing that was taken):
  *   N  it stopped before its noise reached max_noise (stop_reason not "noise")

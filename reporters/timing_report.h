@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/results.h"
+#include "model/run.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "model/run.h"
 
 #define N_RUNS 4
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "abrun.h"
+#include "drive/ab.h"
 #include "base/error.h"
 #include "base/util.h"
 #include "commands.h"

@@ -10,8 +10,9 @@
 #include "commands.h"
 #include "common.h"
 #include "msg.h"
-#include "results/baseline.h"
-#include "results/resultsfile.h"
+#include "gate/baseline.h"
+#include "gate/compare.h"
+#include "results/run_read.h"
 
 #define PROG "benchrun compare"
 

@@ -14,7 +14,7 @@
 #include "msg.h"
 #include "reporters/history_plot.h"
 #include "reporters/history_table.h"
-#include "results/history.h"
+#include "history/history.h"
 
 #define PROG "benchrun history"
 

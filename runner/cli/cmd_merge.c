@@ -13,7 +13,7 @@
 #include "common.h"
 #include "msg.h"
 #include "results/merge.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 #include "results/shardinfo.h"
 
 #define PROG "benchrun merge"

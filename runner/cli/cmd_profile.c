@@ -24,10 +24,10 @@
 #include "measure/nvtx.h"
 #include "msg.h"
 #include "plan/job.h"
-#include "profile_run.h"
+#include "drive/profile_run.h"
 #include "reporters/profile_box.h"
-#include "results/profile.h"
-#include "results/resultsfile.h"
+#include "profile/ncu_profile.h"
+#include "results/run_read.h"
 
 #define PROG "benchrun profile"
 

@@ -12,10 +12,11 @@
 #include "commands.h"
 #include "common.h"
 #include "msg.h"
-#include "results/baseline.h"
+#include "gate/baseline.h"
+#include "gate/compare.h"
 #include "results/gitinfo.h"
 #include "results/merge.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 
 #define PROG "benchrun report"
 

@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "measure/devices.h"
+#include "drive/devices.h"
 #include "commands.h"
-#include "measure/cpupin.h"
+#include "platform/cpupin.h"
 #include "common.h"
 #include "msg.h"
 #include "signals.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
-#include "results/settings.h"
+#include "model/settings.h"
 #include "suite/suite.h"
 
 int br_cli_locale(void) {

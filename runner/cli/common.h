@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "opt.h"
-#include "pipeline.h"
+#include "drive/pipeline.h"
 #include "plan/plan.h"
 
 /* Set the locale from the environment (numbers stay in the C locale, so

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results/types.h"
+#include "model/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,12 +12,12 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "energy.h"
+#include "platform/energy.h"
 #include "measure.h"
-#include "results/stats.h"
-#include "device.h"
+#include "model/stats.h"
+#include "platform/device.h"
 #include "nvtx.h"
-#include "worker.h"
+#include "stage.h"
 
 /* ---- the case handle a module sees ------------------------------------------------ */
 
@@ -204,7 +204,7 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
     br_sample smp;
     const br_sample_opts once = {.flush = BR_FLUSH_NONE, .reps = 1};
     br_error_clear();
-    br_worker_set_stage("setup");
+    br_stage_set("setup");
     double t0 = br_now_ns();
     int setup_rc = k->setup ? k->setup(&ci->c) : 0;
     r->wall.setup_ns = br_now_ns() - t0;
@@ -219,7 +219,7 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
         return -1;
     }
     br_error_clear();
-    br_worker_set_stage("run");
+    br_stage_set("run");
     t0 = br_now_ns();
     int run_rc = ctx->ops->sample(ctx->state, &once, exec_run, ci, &smp);
     r->wall.first_run_ns = br_now_ns() - t0;
@@ -227,7 +227,7 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
         set_failed(r, "run", ci);
         return -1;
     }
-    br_worker_set_stage("verify");
+    br_stage_set("verify");
     t0 = br_now_ns();
     int verify_rc = k->verify(&ci->c);
     r->wall.verify_ns += br_now_ns() - t0;
@@ -274,7 +274,7 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
             ranges[mp->n_ranges++] = (br_mem_range){ci->allocs[i].p, ci->allocs[i].bytes};
     mp->ranges = ranges;
     int rc = 0;
-    br_worker_set_stage("run");
+    br_stage_set("run");
     if (cfg->mode & BR_MODE_COLD) {
         br_error_clear();
         if (measure_one(&r->cold, ctx, ci, mp) != 0) {
@@ -373,7 +373,7 @@ static void case_energy(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     double reps = floor(BR_ENERGY_STEP_NS / exec_ns);
     e.reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
     br_energy_probe probe = {energy_read, energy_now, energy_burst, &e};
-    br_worker_set_stage("energy");
+    br_stage_set("energy");
     int rc = br_energy_windows(&r->energy, &probe, BR_ENERGY_WINDOWS, BR_ENERGY_WINDOW_NS,
                                BR_ENERGY_MAX_WAIT_NS);
     if (energy_drain(&e) != 0 || rc != 0) {
@@ -387,7 +387,7 @@ static void case_energy(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
  * went wrong (state carried between runs) gets no figure either; then the
  * stats. Returns 0, or -1 with *r failed. */
 static int case_finish(br_case_result *r, case_impl *ci, double limit_mhz) {
-    br_worker_set_stage("verify");
+    br_stage_set("verify");
     double t0 = br_now_ns();
     int verify_rc = ci->k->verify(&ci->c);
     r->wall.verify_ns += br_now_ns() - t0;
@@ -460,7 +460,7 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
         br_timing_dispose(&r->cold);
         br_timing_dispose(&r->batch);
     }
-    br_worker_set_stage("teardown");
+    br_stage_set("teardown");
     double t0 = br_now_ns();
     if (ctx->ops->end_case)
         ctx->ops->end_case(ctx->state);

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "benchrun_kernel.h"
-#include "results/results.h"
+#include "model/run.h"
 #include "timer.h"
 
 #ifdef __cplusplus

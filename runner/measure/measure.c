@@ -7,9 +7,9 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "disturb.h"
+#include "platform/disturb.h"
 #include "nvtx.h"
-#include "results/stats.h"
+#include "model/stats.h"
 
 void br_stopper_init(br_stopper *s, const br_measure_cfg *cfg, double tick_ns) {
     memset(s, 0, sizeof *s);

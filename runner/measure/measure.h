@@ -47,7 +47,7 @@
 
 #include <stddef.h>
 
-#include "results/results.h"
+#include "model/run.h"
 #include "timer.h"
 
 #ifdef __cplusplus

@@ -26,7 +26,7 @@
 
 #if BR_HAVE_CUDA
 
-#include "cuda_check.h"
+#include "platform/cuda_check.h"
 #include "cupti_collect.h"
 #include "base/error.h"
 #include "base/log.h"

@@ -41,7 +41,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "cpufreq.h"
+#include "platform/cpufreq.h"
 #include "timer.h"
 
 typedef struct host_timer {

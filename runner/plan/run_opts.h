@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "results/settings.h"
-#include "results/types.h"
+#include "model/settings.h"
+#include "model/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,7 +10,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 
 int br_shard_parse(unsigned *index, unsigned *count, const char *text) {
     const char *slash = text ? strchr(text, '/') : NULL;

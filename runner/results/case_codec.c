@@ -10,8 +10,8 @@
 #include <jansson.h>
 
 #include "base/error.h"
-#include "json_case.h"
-#include "jsonread.h"
+#include "case_json.h"
+#include "json_checked.h"
 
 #define MESSAGE_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "model/run.h"
 
 #ifdef __cplusplus
 extern "C" {

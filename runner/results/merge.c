@@ -11,7 +11,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "resultsfile.h"
+#include "run_read.h"
 #include "shardinfo.h"
 
 /* Stage of a case that no part gave. */

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "results.h"
+#include "model/run.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -14,59 +14,14 @@
 
 #include <jansson.h>
 
-#include "json_case.h"
-#include "jsonread.h"
-#include "results.h"
+#include "case_json.h"
+#include "json_checked.h"
+#include "model/run.h"
+#include "model/shard.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Most shards a plan is cut into. */
-#define BR_SHARD_MAX 10000u
-
-/* What every part of one plan shares: the same invocation on the same
- * tree. With the run's own benchrun_version, git commit, device and
- * measurement settings, it is what `benchrun merge` checks. */
-typedef struct br_shard_plan {
-    char id[41];   /* git blob id (SHA-1) of the identity text: br_shard_plan_digest */
-    char **suites; /* owned: "NAME@BLOBID" of every suite of the invocation, sorted */
-    size_t n_suites;
-    char **kernels; /* owned: the -k globs, in the order given */
-    size_t n_kernels;
-    char **params; /* owned: the -p settings as "NAME=[V,V,...]", in the order given */
-    size_t n_params;
-    int by_cost;  /* 1: balanced by measured cost (LPT); 0: by count */
-    char **times; /* owned: blob ids of the files the costs came from (--shard-times) */
-    size_t n_times;
-} br_shard_plan;
-
-/* A run's shard record (br_run.shard). */
-typedef struct br_run_shard {
-    unsigned index; /* 1..count: the part this run is; 0: a merge of the parts */
-    unsigned count; /* N, the number of parts of the plan */
-    br_shard_plan plan;
-    /* A part: the suite's whole plan (every shard's cases), in plan order. */
-    size_t n_plan;
-    size_t *plan_kernel;  /* owned: per plan case, index into the run's kernels */
-    unsigned *plan_shard; /* owned: per plan case, its shard (1..count) */
-    int64_t *plan_params; /* owned: n_plan x the run's n_params values, row-major */
-    /* A merge: the parts merged and the parts that gave no results, ascending. */
-    unsigned *merged;
-    size_t n_merged;
-    unsigned *missing;
-    size_t n_missing;
-} br_run_shard;
-
-/* Free what *s owns and s itself; accepts NULL. */
-void br_run_shard_free(br_run_shard *s);
-
-/* Release what *p owns and zero it; accepts NULL. */
-void br_shard_plan_dispose(br_shard_plan *p);
-
-/* A deep copy of *p into *out. Returns 0, or -1 (out of memory; *out
- * disposed). */
-int br_shard_plan_copy(br_shard_plan *out, const br_shard_plan *p);
 
 /* Set p->id to the git blob id of the plan's identity text: one line per
  * suite, -k glob, -p setting and times file, the rule, and "shards N".

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "results/settings.h"
-#include "results/types.h"
+#include "model/settings.h"
+#include "model/types.h"
 
 #ifdef __cplusplus
 extern "C" {

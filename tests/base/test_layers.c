@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_layers.c - the tree shows the flow: every #include "stage/x.h" of
- * runner/ and reporters/ points down the flow (docs/architecture.md):
+ * runner/ and reporters/ points down the flow (docs/architecture.md), lowest
+ * floor first:
  *
- *   cli -> pipeline -> plan -> suite ; compile ; measure -> results -> base
- *   reporters -> results -> base
+ *   base < model < results < suite < plan < compile < platform < measure
+ *        < worker < gate < history < profile < reporters < drive < cli
  *
- * A file's stage is its folder (runner/<stage>/, reporters/); the files at the
- * root of runner/ are the pipeline. A stage may include the stages listed
- * below for it, and its own folder. */
+ * A file's stage is its folder (runner/<stage>/, reporters/). A stage may
+ * include its own folder and the stages below it; and no two files include
+ * each other's module, directly or around a longer loop (file cycles). */
 #include <criterion/criterion.h>
 
 #include <dirent.h>
@@ -15,45 +16,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct layer {
-    const char *stage;
-    const char *may_include; /* space-separated stages */
-} layer;
+/* The floors, lowest first: a stage may include its own and every one before it. */
+static const char *const floors[] = {"base",    "model",    "results",   "suite",  "plan",
+                                     "compile", "platform", "measure",   "worker", "gate",
+                                     "history", "profile",  "reporters", "drive",  "cli"};
+#define N_FLOORS (sizeof floors / sizeof floors[0])
 
-static const layer layers[] = {
-    {"base", ""},
-    {"results", "base"},
-    {"suite", "results base"},
-    {"plan", "suite results base"},
-    {"compile", "plan suite results base"},
-    {"measure", "compile plan results base"},
-    {"reporters", "results base"},
-    {"pipeline", "plan suite compile measure results reporters base"},
-    {"cli", "pipeline plan suite compile measure results reporters base"},
-};
-
-static const layer *find_layer(const char *stage) {
-    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++)
-        if (strcmp(layers[i].stage, stage) == 0)
-            return &layers[i];
-    return NULL;
+static int floor_of(const char *stage) {
+    for (size_t i = 0; i < N_FLOORS; i++)
+        if (strcmp(floors[i], stage) == 0)
+            return (int)i;
+    return -1;
 }
 
-/* 1 when `word` is one of the space-separated words of `list`. */
-static int listed(const char *list, const char *word) {
-    size_t n = strlen(word);
-    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
+/* A module: a folder's file pair (x.c + x.h + x_impl.h share the module "x"). */
+#define MAX_MODULES 512
+#define MAX_EDGES   8192
+static char modules[MAX_MODULES][128];
+static size_t n_modules;
+static size_t edge_from[MAX_EDGES], edge_to[MAX_EDGES];
+static size_t n_edges;
+
+/* The module of "stage/file.ext": "stage/file" less a trailing "_impl". */
+static size_t module_id(const char *stage, const char *file) {
+    char name[128];
+    snprintf(name, sizeof name, "%s/%s", stage, file);
+    char *dot = strrchr(name, '.');
+    if (dot)
+        *dot = '\0';
+    size_t n = strlen(name);
+    if (n > 5 && strcmp(name + n - 5, "_impl") == 0)
+        name[n - 5] = '\0';
+    for (size_t i = 0; i < n_modules; i++)
+        if (strcmp(modules[i], name) == 0)
+            return i;
+    cr_assert_lt(n_modules, MAX_MODULES);
+    snprintf(modules[n_modules], sizeof modules[0], "%s", name);
+    return n_modules++;
 }
 
-/* Check one file's includes; returns the number of wrong arrows (printed). */
-static int check_file(const char *path, const char *stage) {
+static void add_edge(size_t from, size_t to) {
+    if (from == to)
+        return;
+    for (size_t i = 0; i < n_edges; i++)
+        if (edge_from[i] == from && edge_to[i] == to)
+            return;
+    cr_assert_lt(n_edges, MAX_EDGES);
+    edge_from[n_edges] = from;
+    edge_to[n_edges++] = to;
+}
+
+/* Check one file's includes; returns the number of wrong arrows (printed).
+ * Records every include of a runner module as an edge for the cycle check. */
+static int check_file(const char *path, const char *stage, const char *file) {
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "%s", path);
-    const layer *me = find_layer(stage);
-    cr_assert_not_null(me, "no layer for stage %s (%s)", stage, path);
+    int me = floor_of(stage);
+    cr_assert_geq(me, 0, "no floor for stage %s (%s)", stage, path);
+    size_t my_module = module_id(stage, file);
     char line[1024];
     int bad = 0, lineno = 0;
     while (fgets(line, sizeof line, f)) {
@@ -62,17 +82,19 @@ static int check_file(const char *path, const char *stage) {
         if (sscanf(line, " #include \"%255[^\"]\"", target) != 1)
             continue;
         char *slash = strchr(target, '/');
-        if (!slash)
-            continue; /* same folder, or kernels/ (benchrun_kernel.h) */
+        if (!slash) {
+            if (strcmp(target, "benchrun_kernel.h") != 0 && strcmp(target, "benchrun_cuda.h") != 0)
+                add_edge(my_module, module_id(stage, target));
+            continue; /* same folder, or kernels/ */
+        }
         *slash = '\0';
-        const char *to = strcmp(target, "runner") == 0 ? "pipeline" : target;
-        if (strcmp(to, stage) == 0 || strcmp(to, "..") == 0)
-            continue;
-        if (!find_layer(to))
+        int to = floor_of(target);
+        if (to < 0)
             continue; /* not a stage (e.g. a system-style path) */
-        if (!listed(me->may_include, to)) {
+        add_edge(my_module, module_id(target, slash + 1));
+        if (to > me) {
             fprintf(stderr, "%s:%d: %s includes %s/: an arrow up the flow\n", path, lineno, stage,
-                    to);
+                    target);
             bad++;
         }
     }
@@ -95,41 +117,117 @@ static int check_dir(const char *dir, const char *stage, int *n_files) {
     while ((e = readdir(d)) != NULL) {
         if (!is_source(e->d_name))
             continue;
-        char path[4096];
+        char path[8192];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        bad += check_file(path, stage);
+        bad += check_file(path, stage, e->d_name);
         (*n_files)++;
     }
     closedir(d);
     return bad;
 }
 
-Test(layers, every_include_points_down_the_flow) {
-    static const char *const stages[] = {"base",    "results", "suite", "plan",
-                                         "compile", "measure", "cli"};
-    char dir[4096];
-    int bad = 0, n_files = 0;
-    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
-        snprintf(dir, sizeof dir, "%s/runner/%s", BR_SOURCE_DIR, stages[i]);
-        bad += check_dir(dir, stages[i], &n_files);
+/* Depth-first search for a cycle through `m`; prints it and returns 1. */
+static int on_path[MAX_MODULES], done[MAX_MODULES];
+static size_t path_stack[MAX_MODULES], path_len;
+
+static int find_cycle(size_t m) {
+    if (on_path[m]) {
+        fprintf(stderr, "include cycle:");
+        size_t i = 0;
+        while (path_stack[i] != m)
+            i++;
+        for (; i < path_len; i++)
+            fprintf(stderr, " %s ->", modules[path_stack[i]]);
+        fprintf(stderr, " %s\n", modules[m]);
+        return 1;
     }
-    snprintf(dir, sizeof dir, "%s/runner", BR_SOURCE_DIR);
-    bad += check_dir(dir, "pipeline", &n_files);
-    snprintf(dir, sizeof dir, "%s/reporters", BR_SOURCE_DIR);
-    bad += check_dir(dir, "reporters", &n_files);
-    cr_assert_gt(n_files, 40, "only %d sources found under %s", n_files, BR_SOURCE_DIR);
-    cr_assert_eq(bad, 0, "%d include(s) point up the flow (listed above)", bad);
+    if (done[m])
+        return 0;
+    on_path[m] = 1;
+    path_stack[path_len++] = m;
+    int found = 0;
+    for (size_t i = 0; i < n_edges && !found; i++)
+        if (edge_from[i] == m)
+            found = find_cycle(edge_to[i]);
+    path_len--;
+    on_path[m] = 0;
+    done[m] = 1;
+    return found;
 }
 
-/* The checker itself sees a wrong arrow: results/ including reporters/. */
-Test(layers, an_arrow_up_is_caught) {
-    char path[] = "/tmp/br_layers_XXXXXX.c";
+static int count_cycles(void) {
+    memset(on_path, 0, sizeof on_path);
+    memset(done, 0, sizeof done);
+    path_len = 0;
+    int cycles = 0;
+    for (size_t m = 0; m < n_modules; m++)
+        cycles += find_cycle(m);
+    return cycles;
+}
+
+static void reset_graph(void) {
+    n_modules = 0;
+    n_edges = 0;
+}
+
+Test(layers, every_include_points_down_the_flow_and_no_module_cycle) {
+    char dir[4096];
+    int bad = 0, n_files = 0;
+    reset_graph();
+    for (size_t i = 0; i < N_FLOORS; i++) {
+        if (strcmp(floors[i], "reporters") == 0)
+            snprintf(dir, sizeof dir, "%s/reporters", BR_SOURCE_DIR);
+        else
+            snprintf(dir, sizeof dir, "%s/runner/%s", BR_SOURCE_DIR, floors[i]);
+        bad += check_dir(dir, floors[i], &n_files);
+    }
+    cr_assert_gt(n_files, 150, "only %d sources found under %s", n_files, BR_SOURCE_DIR);
+    cr_expect_eq(bad, 0, "%d include(s) point up the flow (listed above)", bad);
+    cr_expect_eq(count_cycles(), 0, "modules include each other (cycles listed above)");
+}
+
+/* Nothing is left at the root of runner/: every source is in a stage folder. */
+Test(layers, no_source_at_the_root_of_runner) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/runner", BR_SOURCE_DIR);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        cr_expect(!is_source(e->d_name), "runner/%s is in no stage folder", e->d_name);
+    closedir(d);
+}
+
+/* Writes `text` to a temporary source file; returns its path (static buffer). */
+static const char *temp_source(const char *text) {
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/br_layers_XXXXXX.c");
     int fd = mkstemps(path, 2);
     cr_assert_geq(fd, 0);
     FILE *f = fdopen(fd, "w");
-    fputs("#include \"base/error.h\"\n#include \"reporters/reporter.h\"\n", f);
+    fputs(text, f);
     fclose(f);
-    cr_expect_eq(check_file(path, "results"), 1);
-    cr_expect_eq(check_file(path, "cli"), 0);
+    return path;
+}
+
+/* The checker itself sees a wrong arrow: model/ including gate/. */
+Test(layers, an_arrow_up_is_caught) {
+    reset_graph();
+    const char *path = temp_source("#include \"base/error.h\"\n#include \"gate/baseline.h\"\n");
+    cr_expect_eq(check_file(path, "model", "x.c"), 1);
+    cr_expect_eq(check_file(path, "cli", "x.c"), 0);
     remove(path);
+}
+
+/* The checker itself sees a cycle: a.c includes b.h, b.c includes a.h. */
+Test(layers, a_cycle_is_caught) {
+    reset_graph();
+    const char *a = temp_source("#include \"b.h\"\n");
+    check_file(a, "measure", "a.c");
+    remove(a);
+    cr_expect_eq(count_cycles(), 0);
+    const char *b = temp_source("#include \"a_impl.h\"\n");
+    check_file(b, "measure", "b.c");
+    remove(b);
+    cr_expect_eq(count_cycles(), 1);
 }

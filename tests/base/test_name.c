@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "base/name.h"
-#include "results/types.h"
+#include "model/types.h"
 
 Test(name, value_to_name_and_back) {
     cr_expect_str_eq(br_name_of(br_cache_names, BR_CACHE_FLUSH_MEMSET, "?"), "flush-memset");

@@ -8,8 +8,8 @@
 #include <glob.h>
 
 #include "e2e_util.h"
-#include "measure/device.h"
-#include "pipeline.h"
+#include "platform/device.h"
+#include "drive/pipeline.h"
 
 #define E2E BR_FIXTURES_DIR "/e2e"
 

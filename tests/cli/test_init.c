@@ -12,7 +12,7 @@
 #include <yaml.h>
 
 #include "e2e_util.h"
-#include "measure/device.h"
+#include "platform/device.h"
 
 #define TEMPLATES BR_SOURCE_DIR "/templates/init"
 

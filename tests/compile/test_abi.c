@@ -12,8 +12,10 @@
 #include "compile/build.h"
 #include "compile/resolve.h"
 #include "e2e_util.h"
-#include "measure/execute.h"
-#include "measure/session.h"
+#include "drive/execute.h"
+#include "worker/proto.h"
+#include "worker/proto.h"
+#include "worker/session.h"
 #include "plan/job.h"
 
 #define ABI_V1 BR_FIXTURES_DIR "/abi_v1"

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "measure/device.h"
+#include "platform/device.h"
 #include "e2e_util.h"
-#include "results/results.h"
+#include "model/run.h"
 
 #define E2E BR_FIXTURES_DIR "/e2e"
 

@@ -12,7 +12,7 @@
 
 #include "base/error.h"
 #include "e2e_util.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 
 #define E2E BR_FIXTURES_DIR "/e2e"
 

@@ -15,7 +15,7 @@
 
 #include "base/error.h"
 #include "e2e_util.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 
 #define SUITE   BR_FIXTURES_DIR "/devices/devices.yaml"
 #define N_SIZES 6 /* params n of the suite */

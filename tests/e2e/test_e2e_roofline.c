@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "e2e_util.h"
-#include "measure/energy.h"
+#include "platform/energy.h"
 #include "reporters/gnuplot.h"
 
 TestSuite(e2e_roofline, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);

@@ -8,7 +8,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
-#include "measure/device.h"
+#include "platform/device.h"
 
 int main(int argc, char *argv[]) {
     char why[512];

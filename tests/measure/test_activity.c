@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "model/run.h"
 #include "measure/activity.h"
 #include "base/error.h"
 

@@ -8,7 +8,7 @@
 #include "base/util.h"
 #include "e2e_util.h"
 #include "measure/budget.h"
-#include "results/settings.h"
+#include "model/settings.h"
 
 #define SWEEP BR_FIXTURES_DIR "/sweep"
 

@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "e2e_util.h"
-#include "measure/session.h"
+#include "worker/session.h"
 
 TestSuite(clock, .init = e2e_tmp_make, .fini = e2e_tmp_drop);
 

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "results/settings.h"
-#include "results/stats.h"
+#include "model/settings.h"
+#include "model/stats.h"
 #include "base/error.h"
 #include "measure/measure.h"
 #include "measure/nvtx.h"

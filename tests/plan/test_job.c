@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "e2e_util.h"
-#include "measure/session.h"
+#include "worker/session.h"
 #include "plan/job.h"
 
 #define SWEEP BR_FIXTURES_DIR "/sweep"

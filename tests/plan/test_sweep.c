@@ -9,15 +9,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "results/settings.h"
+#include "model/settings.h"
 #include "measure/budget.h"
 #include "compile/build.h"
 #include "e2e_util.h"
 #include "suite/expr.h"
 #include "plan/plan.h"
 #include "compile/resolve.h"
-#include "measure/execute.h"
-#include "measure/session.h"
+#include "drive/execute.h"
+#include "worker/session.h"
 #include "plan/job.h"
 #include "suite/suite.h"
 

@@ -18,7 +18,7 @@
 
 #include "base/error.h"
 #include "reporters/reporter.h"
-#include "results/results.h"
+#include "model/run.h"
 #include "results_fixture.h"
 
 #ifndef BR_FIXTURES_DIR

@@ -14,7 +14,7 @@
 
 #include "base/error.h"
 #include "reporters/reporter.h"
-#include "results/results.h"
+#include "model/run.h"
 #include "results_fixture.h"
 
 extern const br_reporter br_reporter_gbench;

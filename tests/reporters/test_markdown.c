@@ -14,7 +14,7 @@
 
 #include "base/error.h"
 #include "reporters/reporter.h"
-#include "results/results.h"
+#include "model/run.h"
 #include "results_fixture.h"
 #include "report_util.h"
 

@@ -13,7 +13,7 @@
 
 #include "base/error.h"
 #include "reporters/reporter.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 
 static br_run *runs;
 static size_t n_runs;

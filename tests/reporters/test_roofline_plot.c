@@ -15,7 +15,7 @@
 #include "base/util.h"
 #include "reporters/gnuplot.h"
 #include "reporters/roofline_plot.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 
 #define FIXTURE BR_FIXTURES_DIR "/roofline/h100.json"
 

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "base/error.h"
-#include "measure/device.h"
+#include "platform/device.h"
 #include "reporters/reporter.h"
-#include "results/results.h"
+#include "model/run.h"
 #include "results_fixture.h"
 #include "report_util.h"
 

@@ -17,9 +17,9 @@
 #include <jansson.h>
 
 #include "base/error.h"
-#include "results/json_write.h"
-#include "results/results.h"
-#include "results/resultsfile.h"
+#include "results/run_write.h"
+#include "model/run.h"
+#include "results/run_read.h"
 #include "results_fixture.h"
 
 #if defined(__SANITIZE_ADDRESS__)

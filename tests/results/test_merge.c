@@ -14,7 +14,7 @@
 #include "base/util.h"
 #include "e2e_util.h"
 #include "results/merge.h"
-#include "results/resultsfile.h"
+#include "results/run_read.h"
 #include "results/shardinfo.h"
 
 #define SHARD_A BR_FIXTURES_DIR "/shard/shard_a.yaml"

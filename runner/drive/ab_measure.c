@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ab.c - the interleaved measurement of `benchrun ab` (ab.h). */
+#include "ab_measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/log.h"
+#include "base/util.h"
+#include "worker/proto.h"
+#include "compile/resolve.h"
+#include "plan/job.h"
+#include "gate/timingpool.h"
+#include "worker/session_impl.h"
+
+enum { OLD = 0, NEW = 1 };
+
+/* One side of the measurement. */
+typedef struct side {
+    const br_job *job;
+    br_run *run;
+    br_case_result *blocks; /* the current case's blocks on this side */
+    size_t n_blocks;
+} side;
+
+/* Everything the blocks of one invocation share. */
+typedef struct ab_ctx {
+    side sides[2];
+    br_session *s;
+    size_t blocks; /* per side */
+    size_t total;  /* cases */
+    br_mode headline;
+    size_t n_skipped; /* GPU cases skipped for want of a GPU */
+} ab_ctx;
+
+/* The side measured in block b: A B B A A B B A ... */
+static int side_of_block(size_t b) {
+    size_t pair = b / 2;
+    int first = pair % 2 == 0 ? OLD : NEW;
+    return b % 2 == 0 ? first : 1 - first;
+}
+
+/* Mark case r skipped or failed for a reason; returns 0 or -1 (out of memory). */
+static int set_status(br_case_result *r, br_case_status st, const char *stage, char *message) {
+    r->status = st;
+    free(r->stage);
+    free(r->message);
+    r->stage = br_strdup(stage);
+    r->message = message;
+    return r->stage && r->message ? 0 : br_error_nomem();
+}
+
+/* Whether case c can be measured on both sides; when not, both results say
+ * why. Returns 1 measurable, 0 not, -1 out of memory. */
+static int check_case(ab_ctx *x, const br_ab_case *c) {
+    const br_kernel_ref *ref[2] = {br_job_case_ref(x->sides[OLD].job, c->old_case),
+                                   br_job_case_ref(x->sides[NEW].job, c->new_case)};
+    br_case_result *r[2] = {&x->sides[OLD].run->cases[c->old_case],
+                            &x->sides[NEW].run->cases[c->new_case]};
+    if (ref[OLD]->status == BR_STATUS_OK && ref[NEW]->status == BR_STATUS_OK)
+        return 1;
+    for (int k = 0; k < 2; k++) {
+        int rc = 0;
+        if (ref[k]->status == BR_STATUS_SKIPPED) {
+            x->n_skipped++;
+            rc = set_status(r[k], BR_STATUS_SKIPPED, "no-gpu",
+                            br_strdup(x->s->gpu_why[0] ? x->s->gpu_why : "no usable GPU"));
+        } else if (ref[k]->status == BR_STATUS_FAILED) {
+            rc = set_status(r[k], BR_STATUS_FAILED, "compile",
+                            br_strfmt("%s: %s", ref[k]->mh->source, ref[k]->mh->message));
+        } else {
+            rc = set_status(r[k], BR_STATUS_SKIPPED, "ab",
+                            br_strfmt("not measured: the case cannot run on the %s side",
+                                      k == OLD ? "NEW" : "OLD"));
+        }
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The progress line of block b of case i (a terminal only). */
+static void show_progress(const ab_ctx *x, const br_ab_case *c, size_t i, size_t b) {
+    if (!x->s->opts.progress)
+        return;
+    const br_job *job = x->sides[NEW].job;
+    const br_plan_case *pc = &job->plan.cases[c->new_case];
+    char line[512], elapsed[32];
+    br_format_clock(elapsed, sizeof elapsed, br_now_ns() - x->s->start_ns);
+    int n = snprintf(line, sizeof line, "[%zu/%zu] %s", i + 1, x->total,
+                     job->suite.kernels[pc->kernel].text);
+    const int64_t *v = br_plan_params(&job->plan, pc->combo);
+    for (size_t p = 0; p < job->suite.n_params && n > 0 && (size_t)n < sizeof line; p++) {
+        char val[32];
+        br_format_param(val, sizeof val, v[p]);
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%s", job->suite.params[p].name, val);
+    }
+    if (n > 60)
+        snprintf(line + 57, sizeof line - 57, "...");
+    br_log(BR_LOG_PROGRESS, "\r\033[K%s  block %zu/%zu (%s)  %s elapsed", line, b + 1,
+           2 * x->blocks, side_of_block(b) == OLD ? "OLD" : "NEW", elapsed);
+}
+
+/* The blocks of case c, alternating. Returns 0 (all ran, or a block failed:
+ * *failed = its side + 1), 1 when interrupted, -1 out of memory. */
+static int run_blocks(ab_ctx *x, const br_ab_case *c, size_t i, int *failed) {
+    *failed = 0;
+    for (size_t b = 0; b < 2 * x->blocks; b++) {
+        int k = side_of_block(b);
+        side *sd = &x->sides[k];
+        size_t idx = k == OLD ? c->old_case : c->new_case;
+        br_case_result *r = &sd->blocks[sd->n_blocks];
+        if (br_case_init(r, sd->job, idx) != 0)
+            return -1;
+        sd->n_blocks++;
+        show_progress(x, c, i, b);
+        br_measure_cfg cfg = sd->job->suite.measure;
+        if (br_case_exec(r, sd->job, x->s, idx, &cfg, sd->job->suite.warmup_ns) != 0)
+            return 1;
+        if (r->status != BR_STATUS_OK) {
+            *failed = k + 1;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* The headline median of block r, ns; NAN when it has no such timing. */
+static double block_median(const ab_ctx *x, const br_case_result *r) {
+    const br_timing *t = x->headline == BR_MODE_BATCH ? &r->batch : &r->cold;
+    return t->present && t->n_samples ? t->stats.median : NAN;
+}
+
+/* Pool side sd's blocks into its case result r (status OK). Returns 0 or -1. */
+static int pool_side(side *sd, br_case_result *r) {
+    br_timing *pick[2] = {&r->cold, &r->batch};
+    for (int m = 0; m < 2; m++) {
+        br_timing *v = calloc(sd->n_blocks, sizeof *v);
+        if (!v)
+            return br_error_nomem();
+        int all = 1;
+        for (size_t b = 0; b < sd->n_blocks; b++) {
+            v[b] = m == 0 ? sd->blocks[b].cold : sd->blocks[b].batch;
+            all &= v[b].present && v[b].n_samples > 0;
+        }
+        int rc = all ? br_timing_pool(pick[m], v, sd->n_blocks) : 0;
+        free(v);
+        if (rc != 0)
+            return -1;
+    }
+    r->status = BR_STATUS_OK;
+    return 0;
+}
+
+/* What the blocks of case c came to: medians, pooled timings, or the
+ * failure. Returns 0 or -1. */
+static int finish_case(ab_ctx *x, br_ab_case *c, int failed) {
+    br_case_result *r[2] = {&x->sides[OLD].run->cases[c->old_case],
+                            &x->sides[NEW].run->cases[c->new_case]};
+    if (failed) {
+        int k = failed - 1;
+        const br_case_result *bad = &x->sides[k].blocks[x->sides[k].n_blocks - 1];
+        if (set_status(r[k], bad->status, bad->stage ? bad->stage : "run",
+                       br_strdup(bad->message ? bad->message : "failed")) != 0 ||
+            set_status(r[1 - k], BR_STATUS_SKIPPED, "ab",
+                       br_strfmt("not compared: the case failed on the %s side (%s)",
+                                 k == OLD ? "OLD" : "NEW", bad->stage ? bad->stage : "run")) != 0)
+            return -1;
+        return 0;
+    }
+    c->old_med = calloc(x->blocks, sizeof *c->old_med);
+    c->new_med = calloc(x->blocks, sizeof *c->new_med);
+    if (!c->old_med || !c->new_med)
+        return br_error_nomem();
+    /* Pair k holds block k of each side (one OLD and one NEW block per pair). */
+    for (size_t k = 0; k < x->blocks; k++) {
+        double o = block_median(x, &x->sides[OLD].blocks[k]);
+        double n = block_median(x, &x->sides[NEW].blocks[k]);
+        if (isnan(o) || isnan(n))
+            break;
+        c->old_med[c->n_pairs] = o;
+        c->new_med[c->n_pairs++] = n;
+    }
+    return pool_side(&x->sides[OLD], r[OLD]) != 0 || pool_side(&x->sides[NEW], r[NEW]) != 0 ? -1
+                                                                                            : 0;
+}
+
+/* Dispose the blocks of both sides and reset their counts. */
+static void drop_blocks(ab_ctx *x) {
+    for (int k = 0; k < 2; k++) {
+        for (size_t b = 0; b < x->sides[k].n_blocks; b++)
+            br_case_dispose(&x->sides[k].blocks[b]);
+        x->sides[k].n_blocks = 0;
+    }
+}
+
+/* After an interrupt: cases[from..n) skipped with stage "interrupted". */
+static int mark_interrupted(ab_ctx *x, const br_ab_case *cases, size_t from, size_t n) {
+    char name[32];
+    br_signal_name(name, sizeof name, br_stop_signal());
+    for (int k = 0; k < 2; k++)
+        if (!x->sides[k].run->interrupted && !(x->sides[k].run->interrupted = br_strdup(name)))
+            return -1;
+    for (size_t i = from; i < n; i++) {
+        br_case_result *r[2] = {&x->sides[OLD].run->cases[cases[i].old_case],
+                                &x->sides[NEW].run->cases[cases[i].new_case]};
+        for (int k = 0; k < 2; k++)
+            if (set_status(r[k], BR_STATUS_SKIPPED, "interrupted",
+                           br_strfmt("not run: benchrun was interrupted (%s)", name)) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+/* The closing fields of both runs, as br_job_execute sets them. */
+static int finish_runs(ab_ctx *x) {
+    for (int k = 0; k < 2; k++) {
+        br_run *run = x->sides[k].run;
+        if (x->n_skipped && !run->gpu_skip_reason &&
+            !(run->gpu_skip_reason = br_strdup(x->s->gpu_why[0] ? x->s->gpu_why : "no usable GPU")))
+            return -1;
+        run->gpu_clock = x->s->gpu_clock;
+        if (x->s->clock_note[0] && !run->clock_note &&
+            !(run->clock_note = br_strdup(x->s->clock_note)))
+            return -1;
+        br_run_derive(run);
+    }
+    return 0;
+}
+
+/* Case i: check, blocks, outcome. Returns 0, 1 interrupted, -1 error. */
+static int measure_case(ab_ctx *x, br_ab_case *c, size_t i) {
+    for (int k = 0; k < 2; k++) {
+        br_run *run = x->sides[k].run;
+        size_t idx = k == OLD ? c->old_case : c->new_case;
+        br_case_dispose(&run->cases[idx]);
+        if (br_case_init(&run->cases[idx], x->sides[k].job, idx) != 0)
+            return -1;
+    }
+    int ok = check_case(x, c);
+    if (ok <= 0)
+        return ok;
+    int failed = 0;
+    int rc = run_blocks(x, c, i, &failed);
+    if (rc == 0)
+        rc = finish_case(x, c, failed);
+    drop_blocks(x);
+    return rc;
+}
+
+int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
+                  const br_job *old_job, const br_job *new_job, br_session *s, size_t blocks) {
+    ab_ctx x = {.sides = {{old_job, old_run, NULL, 0}, {new_job, new_run, NULL, 0}},
+                .s = s,
+                .blocks = blocks,
+                .total = n,
+                .headline = new_job->suite.measure.headline};
+    int rc = -1;
+    x.sides[OLD].blocks = calloc(blocks ? blocks : 1, sizeof *x.sides[OLD].blocks);
+    x.sides[NEW].blocks = calloc(blocks ? blocks : 1, sizeof *x.sides[NEW].blocks);
+    if (!x.sides[OLD].blocks || !x.sides[NEW].blocks || blocks == 0) {
+        if (blocks == 0)
+            br_error_set("benchrun ab needs at least one block per side");
+        else
+            br_error_nomem();
+        goto done;
+    }
+    if (s->start_ns == 0)
+        s->start_ns = br_now_ns();
+    size_t i = 0;
+    for (; i < n && !br_stop_signal(); i++) {
+        int r = measure_case(&x, &cases[i], i);
+        if (r < 0)
+            goto done;
+        if (r > 0)
+            break;
+    }
+    if (s->opts.progress)
+        br_log(BR_LOG_PROGRESS, "\r\033[K");
+    if (br_stop_signal() && i < n && mark_interrupted(&x, cases, i, n) != 0)
+        goto done;
+    rc = finish_runs(&x);
+done:
+    drop_blocks(&x);
+    free(x.sides[OLD].blocks);
+    free(x.sides[NEW].blocks);
+    return rc;
+}

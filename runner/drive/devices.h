@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* devices.h - a run over several GPUs of one host (--devices all|0,2,5):
+ * one session (device query, timers, CUPTI, clock probe and throttle
+ * check) and so one worker process per device, bound to it by
+ * CUDA_VISIBLE_DEVICES set in the worker before CUDA starts; the cases of
+ * every suite handed out longest first (plan/devsched.h) by the costs of a
+ * previous results file (--shard-times) or else by their declared work
+ * (bytes + flops), each device's driver a thread of the parent.
+ *
+ * Host cases need no device: they are measured after the GPU cases, one
+ * at a time on the first device's session (pinned to its CPU, as in a
+ * one-GPU run), and record no device.
+ * The build and a suite's measured peak use the main session, bound to
+ * the first device (the header's device; % of peak is relative to it).
+ * Devices of one run must be of one model: a baseline is per model
+ * (results/baseline.h), and the run's header names one device. Each case
+ * records the device that measured it (br_case_result.device_*).
+ *
+ * BENCHRUN_FAKE_DEVICES=N (test-only): the host has N fake devices
+ * ("benchrun fake device", UUID "FAKE-<i>") and no GPU is queried, so the
+ * scheduling and fault handling run on host cases without CUDA; each
+ * worker still gets CUDA_VISIBLE_DEVICES=<i>. BENCHRUN_FAKE_DEVICES=A,A,B
+ * gives one fake device per name, of that model.
+ */
+#ifndef BR_DEVICES_H
+#define BR_DEVICES_H
+
+#include <stddef.h>
+
+#include "model/run.h"
+#include "worker/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct br_job; /* plan/job.h */
+
+/* Parse --devices: "all" (*all 1, *n 0) or a comma-separated list of
+ * distinct device indices 0..63 into idx[0..*n) (room for 64). Returns 0,
+ * or -1 with the error set ("--devices 0,x: expected all or ..."). */
+int br_devices_parse(int *idx, size_t *n, int *all, const char *text);
+
+/* The devices of one run. */
+typedef struct br_devset br_devset;
+
+/* Find the devices main->opts.devices names (in one short-lived worker per
+ * device, or the fake ones), check they are of one model, open a session
+ * per device and bind main (which builds the kernels) to the first. Call
+ * before main's first worker. Returns 0 with *out (br_devices_close), or -1
+ * with the error set: a bad list, an index the host does not have, no
+ * usable GPU, devices of different models. */
+int br_devices_open(br_devset **out, br_session *main);
+
+/* Close every device's session; accepts NULL. */
+void br_devices_close(br_devset *d);
+
+/* Measure the built jobs[0..n_jobs) on the devices, filling runs[0..n_jobs)
+ * as br_job_execute does for one (header from main; dispose each with
+ * br_run_dispose, also after a failure). A case whose worker crashed is run
+ * once more on another device; a device at fault is retired
+ * (plan/devsched.h); cases no device is left to run fail. Returns 0, or -1
+ * with the error set (out of memory, a cost file that cannot be read). */
+int br_devices_execute(br_run *runs, const struct br_job *jobs, size_t n_jobs, br_session *main,
+                       br_devset *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* execute.h - measuring one built suite. */
+#ifndef BR_EXECUTE_H
+#define BR_EXECUTE_H
+
+#include "model/run.h"
+#include "worker/session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct br_job; /* plan/job.h: a suite ready to run */
+
+/* Measure a built job: for every case setup, one execution and verify,
+ * warmup, samples, verify again, teardown. Cases that fail are recorded as
+ * failed and the run goes on; GPU cases without a usable GPU are recorded as
+ * skipped. Fills *out (dispose with br_run_dispose, also after a failure).
+ * Returns 0, or -1 with the error set (out of memory, or a job not built). */
+int br_job_execute(br_run *out, const struct br_job *job, br_session *s);
+
+/* The start of a built job's run, as br_job_execute makes it: the header
+ * (date, suite, settings, kernels, device, host), n_cases zeroed case slots,
+ * the git information of the suite's work tree (a warning when it cannot
+ * be read) and the measured peak when the suite asks for it. For drivers
+ * that measure the cases themselves (benchrun ab). Dispose *out with
+ * br_run_dispose, also after a failure. Returns 0, or -1 with the error
+ * set (out of memory). */
+int br_job_run_begin(br_run *out, const struct br_job *job, br_session *s);
+
+/* Close a case's wall-time breakdown at its total, ns: what the worker's
+ * phases and the start do not account for becomes other_ns (a worker that
+ * died reported none); sets w->present. */
+void br_case_wall_close(br_case_wall *w, double total_ns);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

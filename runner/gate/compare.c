@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* compare.c - case keys, the Mann-Whitney U test with the threshold and the
+ * rerun spread, and the comparison of a run with its baseline (rules in
+ * compare.h). */
+#include "compare.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "case_key.h"
+#include "drift.h"
+#include "mannwhitney.h"
+
+/* ---- case identity ---------------------------------------------------------------------- */
+
+char *br_compare_params_label(const br_run *r, const br_case_result *c) {
+    size_t cap = 1;
+    for (size_t p = 0; p < r->n_params; p++)
+        cap += strlen(r->param_names[p]) + 26;
+    char *s = malloc(cap);
+    if (!s) {
+        br_error_nomem();
+        return NULL;
+    }
+    size_t used = 0;
+    s[0] = '\0';
+    for (size_t p = 0; p < r->n_params; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, c->params[p]);
+        used +=
+            (size_t)snprintf(s + used, cap - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
+    }
+    return s;
+}
+
+/* ---- comparing -------------------------------------------------------------------------- */
+
+/* The timing of case c compared under `clock`, or NULL (with *why) when it
+ * has none. */
+static const br_timing *compared_timing(const br_case_result *c, br_mode clock, int baseline,
+                                        const char **why) {
+    if (c->status == BR_STATUS_FAILED) {
+        *why = baseline ? "failed in the baseline" : "failed in this run";
+        return NULL;
+    }
+    if (c->status == BR_STATUS_SKIPPED) {
+        *why = baseline ? "skipped in the baseline" : "skipped in this run";
+        return NULL;
+    }
+    const br_timing *t = clock == BR_MODE_BATCH ? &c->batch : &c->cold;
+    if (!t->present || t->n_samples == 0 || !t->samples) {
+        *why = clock == BR_MODE_BATCH
+                   ? (baseline ? "no batch timing in the baseline" : "no batch timing in this run")
+                   : (baseline ? "no cold timing in the baseline" : "no cold timing in this run");
+        return NULL;
+    }
+    return t;
+}
+
+/* Refuse rules out of range, and a baseline of another suite or (unless
+ * force_device) device. *out_same_device: whether the devices match.
+ * Returns 0, or -1 with the error set. */
+static int check_pair(int *out_same_device, const br_run *base, const char *base_path,
+                      const br_run *cur, const br_regression_cfg *rules, int force_device) {
+    if (!(rules->threshold >= 0) || !isfinite(rules->threshold) || !(rules->alpha > 0) ||
+        !(rules->alpha < 1))
+        return br_error_set("regression rules out of range: threshold %g (expected >= 0), alpha "
+                            "%g (expected between 0 and 1)",
+                            rules->threshold, rules->alpha);
+    if (!base->suite_name || !cur->suite_name || strcmp(base->suite_name, cur->suite_name) != 0)
+        return br_error_set("%s: a baseline of suite '%s', not of '%s'", base_path,
+                            base->suite_name ? base->suite_name : "?",
+                            cur->suite_name ? cur->suite_name : "?");
+    const char *bdev = br_baseline_device(base), *cdev = br_baseline_device(cur);
+    *out_same_device = strcmp(bdev, cdev) == 0;
+    if (!*out_same_device && !force_device)
+        return br_error_set("%s: the baseline was measured on '%s', this run on '%s'; a "
+                            "baseline from another device is not comparable (--force-device "
+                            "compares anyway)",
+                            base_path, bdev, cdev);
+    return 0;
+}
+
+/* The next entry of out for case c of run r (case_index: its index in the
+ * compared run, SIZE_MAX for a missing case), with its kernel and params and
+ * no figures yet. NULL (error set) when out of memory. */
+static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br_case_result *c,
+                                   size_t case_index) {
+    br_compare_entry *e = &out->entries[out->n_entries++];
+    e->case_index = case_index;
+    e->base_index = SIZE_MAX;
+    e->base_median = e->cur_median = e->change = e->p_value = e->spread = NAN;
+    e->p_runs = e->mde = e->base_mhz = e->cur_mhz = e->cycles_change = NAN;
+    e->kernel = br_strdup(c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?");
+    e->params = br_compare_params_label(r, c);
+    return e->kernel && e->params ? e : NULL;
+}
+
+/* Entry e of run case c against baseline case b (NULL: a new case; c NULL:
+ * a missing one) on `clock`. Returns 0, or -1 with the error set. */
+static int compare_case(br_compare_entry *e, const br_case_result *c, const br_case_result *b,
+                        br_mode clock, const br_regression_cfg *rules) {
+    const char *why = NULL;
+    const br_timing *ct = c ? compared_timing(c, clock, 0, &why) : NULL;
+    const br_timing *bt = b ? compared_timing(b, clock, 1, &why) : NULL;
+    if (ct) {
+        e->cur_median = ct->stats.median;
+        e->cur_n = ct->n_samples;
+    }
+    if (bt) {
+        e->base_median = bt->stats.median;
+        e->base_n = bt->n_samples;
+    }
+    if (c && c->status == BR_STATUS_SKIPPED && c->stage && strcmp(c->stage, "no-gpu") == 0) {
+        e->status = b ? BR_CHANGE_UNKNOWN : BR_CHANGE_NEW;
+        e->why = "skipped: no GPU";
+        e->not_compared = "no GPU";
+        return 0;
+    }
+    if (!b || !c) {
+        e->status = b ? BR_CHANGE_MISSING : BR_CHANGE_NEW;
+        return 0;
+    }
+    if (ct && bt && ct->clock != bt->clock) {
+        why = bt->clock == BR_CLOCK_KERNEL
+                  ? "the baseline was timed on the kernel clock, this run on CUDA events"
+              : ct->clock == BR_CLOCK_KERNEL
+                  ? "the baseline was timed with CUDA events, this run on the kernel clock"
+                  : "the baseline was timed on another clock";
+        ct = NULL;
+    }
+    if (!ct || !bt) {
+        e->status = BR_CHANGE_UNKNOWN;
+        e->why = why;
+        return 0;
+    }
+    return br_drift_judge(e, bt, ct, rules);
+}
+
+int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
+                        const br_run *cur, const br_regression_cfg *rules, int force_device) {
+    memset(out, 0, sizeof *out);
+    int rc = -1, same_device;
+    br_case_keys bk = {0};
+    char *key = NULL;
+    unsigned char *matched = NULL;
+    if (check_pair(&same_device, base, base_path, cur, rules, force_device) != 0)
+        return -1;
+
+    out->baseline_path = br_strdup(base_path);
+    out->baseline_device = br_strdup(br_baseline_device(base));
+    if (base->git.present && !base->git.unborn && base->git.short_sha[0])
+        out->baseline_commit = br_strdup(base->git.short_sha);
+    snprintf(out->baseline_date, sizeof out->baseline_date, "%s", base->date);
+    out->device_forced = !same_device;
+    out->rules = *rules;
+    out->clock = cur->measure.headline == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
+    out->entries = calloc(cur->n_cases + base->n_cases + 1, sizeof *out->entries);
+    matched = calloc(base->n_cases + 1, 1);
+    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched) {
+        br_error_set("out of memory comparing with %s", base_path);
+        goto done;
+    }
+    if (br_case_keys_build(&bk, base) != 0)
+        goto done;
+    for (size_t i = 0; i < cur->n_cases; i++) {
+        const br_case_result *c = &cur->cases[i];
+        br_compare_entry *e = new_entry(out, cur, c, i);
+        if (!e || !(key = br_baseline_case_key(cur, c)))
+            goto done;
+        size_t j = br_case_keys_find(&bk, key, matched);
+        free(key);
+        key = NULL;
+        if (j != SIZE_MAX)
+            matched[j] = 1;
+        e->base_index = j;
+        if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], out->clock, rules) != 0)
+            goto done;
+    }
+    for (size_t j = 0; j < base->n_cases; j++) {
+        br_compare_entry *e = matched[j] ? NULL : new_entry(out, base, &base->cases[j], SIZE_MAX);
+        if (e)
+            e->base_index = j;
+        if (!matched[j] && (!e || compare_case(e, NULL, &base->cases[j], out->clock, rules) != 0))
+            goto done;
+    }
+    br_comparison_recount(out);
+    rc = 0;
+done:
+    free(key);
+    free(matched);
+    br_case_keys_dispose(&bk);
+    return rc;
+}
+
+void br_comparison_recount(br_comparison *c) {
+    memset(c->count, 0, sizeof c->count);
+    c->n_no_gpu = c->n_left_out_k = c->n_left_out_p = 0;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const br_compare_entry *e = &c->entries[i];
+        if (!e->not_compared)
+            c->count[e->status]++;
+        else if (strcmp(e->not_compared, "-k") == 0)
+            c->n_left_out_k++;
+        else if (strcmp(e->not_compared, "-p") == 0)
+            c->n_left_out_p++;
+        else
+            c->n_no_gpu++;
+    }
+}
+
+/* Whether case b of run base is outside the run's -p values: some override
+ * names a param of base and b's value is not among its values. */
+static int left_out_by_p(const br_run *base, const br_case_result *b,
+                         const br_param_override *params, size_t n_params) {
+    for (size_t o = 0; o < n_params; o++) {
+        for (size_t p = 0; p < base->n_params; p++) {
+            if (strcmp(base->param_names[p], params[o].name) != 0)
+                continue;
+            int found = 0;
+            for (size_t v = 0; v < params[o].n_values && !found; v++)
+                found = params[o].values[v] == b->params[p];
+            if (!found)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+void br_comparison_scope(br_comparison *c, const br_run *base, const char *const *patterns,
+                         size_t n_patterns, const br_param_override *params, size_t n_params) {
+    for (size_t i = 0; i < c->n_entries; i++) {
+        br_compare_entry *e = &c->entries[i];
+        if (e->status != BR_CHANGE_MISSING || e->base_index >= base->n_cases)
+            continue;
+        const br_case_result *b = &base->cases[e->base_index];
+        if (n_patterns > 0 && br_glob_any(e->kernel ? e->kernel : "", patterns, n_patterns) == 0) {
+            e->not_compared = "-k";
+            e->why = "left out by -k";
+        } else if (left_out_by_p(base, b, params, n_params)) {
+            e->not_compared = "-p";
+            e->why = "left out by -p";
+        }
+    }
+    br_comparison_recount(c);
+}
+
+int br_baseline_fails(const br_comparison *c, br_fail_on fail_on) {
+    if (!c)
+        return 0;
+    switch (fail_on) {
+    case BR_FAIL_ON_SLOWER:
+        return c->count[BR_CHANGE_SLOWER] > 0;
+    case BR_FAIL_ON_ANY:
+        return c->count[BR_CHANGE_SLOWER] > 0 || c->count[BR_CHANGE_FASTER] > 0;
+    case BR_FAIL_ON_NEVER:
+        return 0;
+    }
+    return 0;
+}

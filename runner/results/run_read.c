@@ -1,0 +1,959 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* json_read.c - the results document of json_write.c read back into the
+ * model of results.h with jansson, through the checked access of jsonread.h
+ * (what is checked and rebuilt: resultsfile.h). */
+#include "run_read.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "base/error.h"
+#include "case_json.h"
+#include "json_checked.h"
+#include "shardinfo.h"
+#include "model/stats.h"
+#include "base/util.h"
+
+/* Whether a key must be present (and not null). */
+enum { OPT = BR_JSON_OPT, REQ = BR_JSON_REQ };
+
+/* --- enums -------------------------------------------------------------------- */
+
+/* obj[key] as a name of table t (br_json_get_name) into the enum at `out`:
+ * every enum of types.h is int-sized with values >= 0, so it is read and
+ * written as the int it is compatible with. */
+#define GET_NAME(c, obj, key, req, t, dflt, out)                                                   \
+    br_json_get_name(c, obj, key, req, t, NULL, 0, dflt, (int *)(out))
+/* GET_NAME of the values of the array `only`, listed in its order. */
+#define GET_ONLY(c, obj, key, req, t, only, dflt, out)                                             \
+    br_json_get_name(c, obj, key, req, t, only, sizeof(only) / sizeof(only)[0], dflt, (int *)(out))
+_Static_assert(sizeof(br_metric) == sizeof(int) && sizeof(br_cache_policy) == sizeof(int) &&
+                   sizeof(br_mode) == sizeof(int) && sizeof(br_peak_kind) == sizeof(int) &&
+                   sizeof(br_backend) == sizeof(int) && sizeof(br_case_status) == sizeof(int) &&
+                   sizeof(br_clock) == sizeof(int) && sizeof(br_op_kind) == sizeof(int),
+               "the enums GET_NAME reads are int-sized");
+
+/* Names accepted where a message lists them in another order than the
+ * table, or only some of them. */
+static const int metric_order[] = {BR_METRIC_GBPS, BR_METRIC_GFLOPS, BR_METRIC_NONE};
+static const int headline_modes[] = {BR_MODE_COLD, BR_MODE_BATCH};
+static const int gpu_clocks[] = {BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
+
+/* --- run parts ----------------------------------------------------------------- */
+
+/* "YYYY-MM-DDTHH:MM:SSZ" (UTC, as the json reporter writes commit_time) in
+ * seconds since the epoch. Returns 0, or -1 when s is not such a time. */
+static int parse_utc(const char *s, int64_t *out) {
+    static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+    if (strlen(s) != sizeof shape - 1)
+        return -1;
+    for (size_t i = 0; shape[i]; i++) {
+        if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
+            return -1;
+    }
+    int f[6];
+    static const int at[6] = {0, 5, 8, 11, 14, 17}, width[6] = {4, 2, 2, 2, 2, 2};
+    for (int i = 0; i < 6; i++) {
+        f[i] = 0;
+        for (int j = 0; j < width[i]; j++)
+            f[i] = f[i] * 10 + (s[at[i] + j] - '0');
+    }
+    if (f[1] < 1 || f[1] > 12 || f[2] < 1 || f[2] > 31 || f[3] > 23 || f[4] > 59 || f[5] > 59)
+        return -1;
+    struct tm tm = {0};
+    tm.tm_year = f[0] - 1900;
+    tm.tm_mon = f[1] - 1;
+    tm.tm_mday = f[2];
+    tm.tm_hour = f[3];
+    tm.tm_min = f[4];
+    tm.tm_sec = f[5];
+    time_t t = timegm(&tm);
+    struct tm back;
+    if (!gmtime_r(&t, &back) || back.tm_mday != f[2] || back.tm_mon != f[1] - 1)
+        return -1; /* e.g. February 30 */
+    *out = (int64_t)t;
+    return 0;
+}
+
+static int load_suite(br_json_ctx *c, const json_t *o, br_run *r) {
+    return br_json_get_dup(c, o, "name", REQ, &r->suite_name) ||
+                   br_json_get_dup(c, o, "description", OPT, &r->suite_description) ||
+                   br_json_get_dup(c, o, "path", OPT, &r->suite_path) ||
+                   br_json_get_text(c, o, "hash", r->suite_hash, sizeof r->suite_hash) ||
+                   GET_ONLY(c, o, "metric", REQ, br_metric_names, metric_order, 0, &r->metric)
+               ? -1
+               : 0;
+}
+
+static int load_measure(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_measure_cfg *m = &r->measure;
+    return GET_NAME(c, o, "cache", REQ, br_cache_names, 0, &r->cache) ||
+                   br_json_get_number(c, o, "warmup_ns", OPT, &r->warmup_ns) ||
+                   GET_NAME(c, o, "mode", REQ, br_mode_names, BR_MODE_COLD, &m->mode) ||
+                   GET_ONLY(c, o, "headline", REQ, br_mode_names, headline_modes, BR_MODE_COLD,
+                            &m->headline) ||
+                   br_json_get_bool(c, o, "hold", 0, &m->hold) ||
+                   br_json_get_number(c, o, "throttle", OPT, &m->throttle) ||
+                   br_json_get_count(c, o, "min_samples", &m->min_samples) ||
+                   br_json_get_number(c, o, "min_time_ns", OPT, &m->min_time_ns) ||
+                   br_json_get_number(c, o, "max_noise", OPT, &m->max_noise) ||
+                   br_json_get_number(c, o, "timeout_ns", OPT, &m->timeout_ns) ||
+                   br_json_get_count(c, o, "max_samples", &m->max_samples)
+               ? -1
+               : 0;
+}
+
+static int load_regression(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_regression_cfg *g = &r->regression;
+    if (br_json_get_number(c, o, "threshold", REQ, &g->threshold) != 0 ||
+        br_json_get_number(c, o, "alpha", REQ, &g->alpha) != 0)
+        return -1;
+    if (!(g->threshold >= 0.0))
+        return br_json_fail_key(c, "threshold", "expected a number >= 0, found %.17g",
+                                g->threshold);
+    if (!(g->alpha > 0.0 && g->alpha < 1.0))
+        return br_json_fail_key(
+            c, "alpha", "expected a number between 0 and 1 (exclusive), found %.17g", g->alpha);
+    return 0;
+}
+
+static int load_git(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_gitinfo *g = &r->git;
+    const char *when;
+    if (br_json_get_bool(c, o, "present", 0, &g->present) ||
+        br_json_get_bool(c, o, "unborn", 0, &g->unborn) ||
+        br_json_get_text(c, o, "sha", g->sha, sizeof g->sha) ||
+        br_json_get_text(c, o, "short_sha", g->short_sha, sizeof g->short_sha) ||
+        br_json_get_text(c, o, "branch", g->branch, sizeof g->branch) ||
+        br_json_get_bool(c, o, "detached", 0, &g->detached) ||
+        br_json_get_bool(c, o, "dirty", 0, &g->dirty) ||
+        br_json_get_string(c, o, "commit_time", OPT, &when))
+        return -1;
+    if (when && parse_utc(when, &g->commit_time) != 0) {
+        char q[80];
+        br_json_quoted(q, sizeof q, when);
+        return br_json_fail_key(
+            c, "commit_time", "expected a UTC time like \"2026-11-18T11:06:40Z\" or null, found %s",
+            q);
+    }
+    return 0;
+}
+
+/* "9.0" into major and minor. */
+static int parse_cc(const char *s, int *major, int *minor) {
+    int *part[2] = {major, minor};
+    for (int i = 0; i < 2; i++) {
+        long v = 0;
+        int digits = 0;
+        while (isdigit((unsigned char)*s) && digits < 6) {
+            v = v * 10 + (*s++ - '0');
+            digits++;
+        }
+        if (digits == 0 || (i == 0 ? *s != '.' : *s != '\0'))
+            return -1;
+        *part[i] = (int)v;
+        s++;
+    }
+    return 0;
+}
+
+/* A clock written in whole MHz into kHz. */
+static int get_mhz_as_khz(br_json_ctx *c, const json_t *o, const char *key, int *khz) {
+    int mhz;
+    if (br_json_get_cint(c, o, key, 0, INT_MAX / 1000, &mhz) != 0)
+        return -1;
+    *khz = mhz * 1000;
+    return 0;
+}
+
+static int load_device(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_device *d = &r->device;
+    r->has_device = 1;
+    const char *cc;
+    json_t *ecc;
+    if (br_json_get_cint(c, o, "index", 0, INT_MAX, &d->index) ||
+        br_json_get_text(c, o, "name", d->name, sizeof d->name) ||
+        br_json_get_text(c, o, "uuid", d->uuid, sizeof d->uuid) ||
+        br_json_get_string(c, o, "cc", OPT, &cc) ||
+        br_json_get_cint(c, o, "sm_count", 0, INT_MAX, &d->sm_count) ||
+        get_mhz_as_khz(c, o, "sm_clock_max_mhz", &d->sm_clock_khz) ||
+        br_json_get_cint(c, o, "sm_clock_now_mhz", 0, INT_MAX, &d->sm_clock_now_mhz) ||
+        get_mhz_as_khz(c, o, "mem_clock_mhz", &d->mem_clock_khz) ||
+        br_json_get_cint(c, o, "bus_width_bits", 0, INT_MAX, &d->bus_width_bits) ||
+        br_json_get_number(c, o, "peak_gbps", OPT, &d->peak_gbps) ||
+        br_json_get_number(c, o, "measured_peak_gbps", OPT, &d->measured_peak_gbps) ||
+        br_json_get_number(c, o, "peak_gflops_fp32", OPT, &d->peak_gflops) ||
+        br_json_get_count(c, o, "l2_bytes", &d->l2_bytes) ||
+        br_json_get_count(c, o, "global_mem_bytes", &d->global_mem_bytes) ||
+        br_json_get_cint(c, o, "driver_version", 0, INT_MAX, &d->driver_version) ||
+        br_json_get_cint(c, o, "runtime_version", 0, INT_MAX, &d->runtime_version) ||
+        br_json_member(c, o, "ecc", OPT, &ecc))
+        return -1;
+    if (cc && parse_cc(cc, &d->cc_major, &d->cc_minor) != 0) {
+        char q[80];
+        br_json_quoted(q, sizeof q, cc);
+        return br_json_fail_key(c, "cc", "expected a compute capability like \"9.0\", found %s", q);
+    }
+    if (ecc && !json_is_boolean(ecc))
+        return br_json_fail_key(c, "ecc", "expected true, false or null, found %s",
+                                br_json_kind(ecc));
+    d->ecc = !ecc ? -1 : json_is_true(ecc);
+    return 0;
+}
+
+static int load_host(br_json_ctx *c, const json_t *o, br_run *r) {
+    br_host *h = &r->host;
+    long long cpu;
+    if (br_json_get_text(c, o, "cpu_model", h->cpu_model, sizeof h->cpu_model) ||
+        br_json_get_cint(c, o, "logical_cores", 0, INT_MAX, &h->logical_cores) ||
+        br_json_get_text(c, o, "governor", h->governor, sizeof h->governor) ||
+        br_json_get_text(c, o, "hostname", h->hostname, sizeof h->hostname) ||
+        br_json_get_int(c, o, "cpu", OPT, 0, INT_MAX, -1, &cpu) ||
+        br_json_get_bool(c, o, "freq_scaling", -1, &h->freq_scaling) ||
+        br_json_get_bool(c, o, "turbo", -1, &h->turbo))
+        return -1;
+    h->pinned = cpu >= 0;
+    h->cpu = h->pinned ? (int)cpu : 0;
+    return 0;
+}
+
+static int load_params(br_json_ctx *c, const json_t *a, br_run *r) {
+    size_t n = json_array_size(a);
+    if (n > BR_SUITE_MAX_PARAMS)
+        return br_json_fail(c, "expected at most %d params, found %zu", BR_SUITE_MAX_PARAMS, n);
+    r->param_names = calloc(n ? n : 1, sizeof *r->param_names);
+    if (!r->param_names)
+        return br_json_fail(c, "out of memory");
+    r->n_params = n;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(a, i);
+        size_t old = br_json_push_index(c, i);
+        if (!json_is_string(v))
+            return br_json_fail(c, "expected a string, found %s", br_json_kind(v));
+        const char *s = json_string_value(v);
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(r->param_names[j], s) == 0) {
+                char q[80];
+                br_json_quoted(q, sizeof q, s);
+                return br_json_fail(c, "duplicate param %s (also at index %zu)", q, j);
+            }
+        }
+        if (!(r->param_names[i] = br_strdup(s)))
+            return br_json_fail(c, "out of memory");
+        br_json_pop(c, old);
+    }
+    return 0;
+}
+
+/* A kernel name and its index, sorted by name to find kernels of cases. */
+
+static int name_cmp(const void *a, const void *b) {
+    const br_json_name_index *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Fill r->kernels from array a and *out_sorted (caller frees) with their
+ * names sorted; duplicate names are an error. */
+static int load_kernels(br_json_ctx *c, const json_t *a, br_run *r,
+                        br_json_name_index **out_sorted) {
+    size_t n = json_array_size(a);
+    *out_sorted = NULL;
+    r->kernels = calloc(n ? n : 1, sizeof *r->kernels);
+    br_json_name_index *sorted = calloc(n ? n : 1, sizeof *sorted);
+    if (!r->kernels || !sorted) {
+        free(sorted);
+        return br_json_fail(c, "out of memory");
+    }
+    *out_sorted = sorted;
+    r->n_kernels = n;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *k = json_array_get(a, i);
+        br_run_kernel *rk = &r->kernels[i];
+        size_t old = br_json_push_index(c, i);
+        if (!json_is_object(k))
+            return br_json_fail(c, "expected an object, found %s", br_json_kind(k));
+        if (br_json_get_dup(c, k, "name", REQ, &rk->name) ||
+            br_json_get_dup(c, k, "source", OPT, &rk->source) ||
+            GET_NAME(c, k, "backend", REQ, br_backend_names, BR_BACKEND_HOST, &rk->backend))
+            return -1;
+        sorted[i] = (br_json_name_index){rk->name, i};
+        br_json_pop(c, old);
+    }
+    qsort(sorted, n, sizeof *sorted, name_cmp);
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(sorted[i - 1].name, sorted[i].name) == 0) {
+            char q[80];
+            br_json_quoted(q, sizeof q, sorted[i].name);
+            size_t old = br_json_push_index(c, sorted[i].index);
+            br_json_fail_key(c, "name", "duplicate kernel %s (also kernels[%zu])", q,
+                             sorted[i - 1].index);
+            br_json_pop(c, old);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* obj[key]: an optional array of n per-sample values into *out (NULL when
+ * absent or null; else newly allocated). `finite` 1: every entry a finite
+ * number; 0: a number or null (NAN). Then *median is the median of its finite
+ * entries (br_stats_finite_median); NAN without the array. */
+static int load_sample_array(br_json_ctx *c, const json_t *o, const char *key, size_t n, int finite,
+                             double **out, double *median) {
+    json_t *a;
+    *out = NULL;
+    *median = NAN;
+    if (br_json_get_container(c, o, key, OPT, JSON_ARRAY, &a) != 0)
+        return -1;
+    if (!a)
+        return 0;
+    size_t m = json_array_size(a);
+    if (m != n)
+        return br_json_fail_key(
+            c, key, "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
+    if (!(*out = calloc(n ? n : 1, sizeof **out)))
+        return br_json_fail(c, "out of memory");
+    size_t old = br_json_push_key(c, key);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(c, i);
+        const json_t *v = json_array_get(a, i);
+        double x = NAN;
+        if (finite) {
+            if (br_json_number_value(c, v, &x) != 0)
+                return -1;
+            if (!isfinite(x))
+                return br_json_fail(c, "expected a finite number, found %.17g", x);
+        } else if (!json_is_null(v)) {
+            if (!json_is_number(v))
+                return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
+            x = json_number_value(v);
+        }
+        (*out)[i] = x;
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    *median = br_stats_finite_median(*out, n);
+    return 0;
+}
+
+/* obj["breakdown"]: the per-operation statistics of a timing (NULL when
+ * absent or null). */
+static int load_breakdown(br_json_ctx *c, const json_t *o, br_timing *t) {
+    json_t *a;
+    if (br_json_get_container(c, o, "breakdown", OPT, JSON_ARRAY, &a) != 0)
+        return -1;
+    if (!a)
+        return 0;
+    size_t m = json_array_size(a);
+    if (!(t->breakdown = calloc(m ? m : 1, sizeof *t->breakdown)))
+        return br_json_fail(c, "out of memory");
+    size_t old = br_json_push_key(c, "breakdown");
+    for (size_t i = 0; i < m; i++) {
+        const json_t *x = json_array_get(a, i);
+        br_op_stat *op = &t->breakdown[i];
+        size_t at = br_json_push_index(c, i);
+        t->n_breakdown = i + 1; /* op->name is freed with the timing from here on */
+        op->per_exec = op->median_ns = op->share = NAN;
+        if (!json_is_object(x))
+            return br_json_fail(c, "expected an object, found %s", br_json_kind(x));
+        if (br_json_get_dup(c, x, "name", REQ, &op->name) ||
+            GET_NAME(c, x, "kind", REQ, br_op_kind_names, 0, &op->kind) ||
+            br_json_get_size(c, x, "count", REQ, &op->count) ||
+            br_json_get_number(c, x, "per_execution", OPT, &op->per_exec) ||
+            br_json_get_number(c, x, "median_ns", OPT, &op->median_ns) ||
+            br_json_get_number(c, x, "share", OPT, &op->share))
+            return -1;
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    return 0;
+}
+
+/* The clock and GPU-clock data of a timing: from schema 4 on, "clock" (required),
+ * the per-sample arrays (each optional; n entries when present), "incomplete"
+ * and "breakdown"; before it, the events clock for a GPU case and the monotonic
+ * clock for a host one, nothing else. */
+static int load_timing_clocks(br_json_ctx *c, const json_t *o, br_timing *t, size_t n,
+                              br_backend backend) {
+    t->event_median_ns = t->kernel_median_ns = t->span_median_ns = t->ops_median = NAN;
+    if (c->schema < 4) {
+        t->clock = backend == BR_BACKEND_GPU ? BR_CLOCK_EVENTS : BR_CLOCK_MONOTONIC;
+        return 0;
+    }
+    return GET_NAME(c, o, "clock", REQ, br_clock_names, 0, &t->clock) ||
+                   load_sample_array(c, o, "event_ns", n, 1, &t->event_ns, &t->event_median_ns) ||
+                   load_sample_array(c, o, "kernel_ns", n, 0, &t->kernel_ns,
+                                     &t->kernel_median_ns) ||
+                   load_sample_array(c, o, "span_ns", n, 0, &t->span_ns, &t->span_median_ns) ||
+                   load_sample_array(c, o, "ops", n, 0, &t->ops, &t->ops_median) ||
+                   br_json_get_count(c, o, "incomplete", &t->n_incomplete) ||
+                   br_json_get_count(c, o, "other_stream_ops", &t->n_other_stream) ||
+                   br_json_get_count(c, o, "other_context_ops", &t->n_other_context) ||
+                   br_json_get_dup(c, o, "escaped_op", OPT, &t->escaped_op) ||
+                   load_breakdown(c, o, t)
+               ? -1
+               : 0;
+}
+
+/* The array a (at `key`) as n finite numbers > 0 (ns) into out[0..n). */
+static int load_ns(br_json_ctx *c, const json_t *a, const char *key, double *out, size_t n) {
+    size_t old = br_json_push_key(c, key);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(c, i);
+        if (br_json_number_value(c, json_array_get(a, i), &out[i]) != 0)
+            return -1;
+        if (!isfinite(out[i]) || !(out[i] > 0.0))
+            return br_json_fail(c, "expected a number > 0 (ns), found %.17g", out[i]);
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    return 0;
+}
+
+/* A per-sample column `key` of numbers >= 0 in `unit` (the array mhz:
+ * "sm_mhz_samples", "cpu_mhz_samples" in MHz, "switches" in context
+ * switches) of a timing of n samples into *dst. */
+static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, const char *unit,
+                    double **dst, size_t n) {
+    int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
+    for (size_t i = 0; i < json_array_size(mhz) && !any_mhz; i++)
+        any_mhz = !json_is_null(json_array_get(mhz, i));
+    if (!any_mhz && json_array_size(mhz) == n)
+        return 0;
+    size_t m = json_array_size(mhz);
+    if (m != n)
+        return br_json_fail_key(
+            c, key, "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
+    if (!(*dst = calloc(n ? n : 1, sizeof **dst)))
+        return br_json_fail(c, "out of memory");
+    size_t old = br_json_push_key(c, key);
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(c, i);
+        const json_t *v = json_array_get(mhz, i);
+        double x = NAN;
+        if (!json_is_null(v)) {
+            if (!json_is_number(v))
+                return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
+            x = json_number_value(v);
+            if (!(x >= 0.0))
+                return br_json_fail(c, "expected a number >= 0 (%s) or null, found %.17g", unit, x);
+        }
+        (*dst)[i] = x;
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    return 0;
+}
+
+/* A baseline timing's optional "run_medians" into t. */
+static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
+    json_t *medians;
+    if (br_json_get_container(c, o, "run_medians", OPT, JSON_ARRAY, &medians) != 0)
+        return -1;
+    size_t m = medians ? json_array_size(medians) : 0;
+    if (m == 0)
+        return 0;
+    if (m > BR_RUN_MEDIANS_MAX)
+        return br_json_fail_key(c, "run_medians", "expected at most %d values, found %zu",
+                                BR_RUN_MEDIANS_MAX, m);
+    if (!(t->run_medians = calloc(m, sizeof *t->run_medians)))
+        return br_json_fail(c, "out of memory");
+    t->n_run_medians = m;
+    return load_ns(c, medians, "run_medians", t->run_medians, m);
+}
+
+/* One timing (an object: null was handled by the caller) of a case of
+ * `backend` into *t. */
+static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
+    json_t *samples, *mhz, *cpu_mhz, *switches;
+    int stop;
+    if (br_json_get_container(c, o, "samples_ns", REQ, JSON_ARRAY, &samples) != 0 ||
+        br_json_get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0 ||
+        br_json_get_container(c, o, "cpu_mhz_samples", OPT, JSON_ARRAY, &cpu_mhz) != 0 ||
+        br_json_get_container(c, o, "switches", OPT, JSON_ARRAY, &switches) != 0)
+        return -1;
+    size_t n = json_array_size(samples);
+    t->present = 1;
+    if (n > 0 && !(t->samples = calloc(n, sizeof *t->samples)))
+        return br_json_fail(c, "out of memory");
+    t->n_samples = n;
+    if (load_ns(c, samples, "samples_ns", t->samples, n) != 0 ||
+        (mhz && load_mhz(c, mhz, "sm_mhz_samples", "MHz", &t->sm_mhz, n) != 0) ||
+        (cpu_mhz && load_mhz(c, cpu_mhz, "cpu_mhz_samples", "MHz", &t->cpu_mhz, n) != 0) ||
+        (switches && load_mhz(c, switches, "switches", "context switches", &t->switches, n) != 0) ||
+        load_run_medians(c, o, t) != 0)
+        return -1;
+    if (load_timing_clocks(c, o, t, n, backend) != 0)
+        return -1;
+    if (n > 0 && br_stats_compute(&t->stats, t->samples, n) != 0)
+        return br_json_fail(c, "cannot compute statistics: %s", br_error_get());
+    return br_json_get_count(c, o, "n_throttled", &t->n_throttled) ||
+                   br_json_get_number(c, o, "throttled_min_mhz", OPT, &t->throttled_min_mhz) ||
+                   br_json_get_count(c, o, "reps", &t->reps) ||
+                   br_json_get_bool(c, o, "graph", 0, &t->graph) ||
+                   br_json_get_count(c, o, "warmup_runs", &t->warmup_runs) ||
+                   br_json_get_number(c, o, "warmup_ns", OPT, &t->warmup_ns) ||
+                   br_json_get_number(c, o, "measure_ns", OPT, &t->measure_ns) ||
+                   GET_NAME(c, o, "stop_reason", OPT, br_stop_names, BR_STOP_NONE, &stop) ||
+                   br_json_get_number(c, o, "tick_ns", OPT, &t->tick_ns) ||
+                   br_json_get_number(c, o, "sm_mhz", OPT, &t->sm_mhz_median) ||
+                   br_json_get_number(c, o, "cpu_mhz", OPT, &t->cpu_mhz_median) ||
+                   br_json_get_count(c, o, "n_switched", &t->n_switched) ||
+                   br_json_get_count(c, o, "n_slow", &t->n_slow) ||
+                   br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
+                   br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
+               ? -1
+               : (t->stop_reason = br_stop_name((br_stop)stop),
+                  t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
+}
+
+/* obj[key]: a timing of a case of `backend`, or null (absent). */
+static int load_timing_at(br_json_ctx *c, const json_t *o, const char *key, br_timing *t,
+                          br_backend backend) {
+    json_t *v;
+    if (br_json_get_container(c, o, key, OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    size_t old = br_json_push_key(c, key);
+    int rc = load_timing(c, v, t, backend);
+    br_json_pop(c, old);
+    return rc;
+}
+
+/* The case's "energy" (an object or null) into k->energy. */
+static int load_energy(br_json_ctx *c, const json_t *o, br_case_result *k) {
+    json_t *v;
+    if (br_json_get_container(c, o, "energy", OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    br_energy *e = &k->energy;
+    size_t old = br_json_push_key(c, "energy");
+    int rc = br_json_get_number(c, v, "j_per_exec", REQ, &e->j_per_exec) ||
+                     br_json_get_number(c, v, "watts", REQ, &e->watts) ||
+                     br_json_get_number(c, v, "spread", OPT, &e->spread) ||
+                     br_json_get_count(c, v, "windows", &e->windows) ||
+                     br_json_get_number(c, v, "window_ns", OPT, &e->window_ns) ||
+                     br_json_get_number(c, v, "executions", OPT, &e->executions)
+                 ? -1
+                 : 0;
+    br_json_pop(c, old);
+    e->present = rc == 0;
+    return rc;
+}
+
+/* The case's "params": every run param as an integer, nothing else. */
+static int load_case_params(br_json_ctx *c, const json_t *o, const br_run *r, br_case_result *k) {
+    json_t *p;
+    if (br_json_get_container(c, o, "params", REQ, JSON_OBJECT, &p) != 0)
+        return -1;
+    if (!(k->params = calloc(r->n_params ? r->n_params : 1, sizeof *k->params)))
+        return br_json_fail(c, "out of memory");
+    size_t old = br_json_push_key(c, "params");
+    for (size_t i = 0; i < r->n_params; i++) {
+        long long x;
+        if (br_json_get_int(c, p, r->param_names[i], REQ, INT64_MIN, INT64_MAX, 0, &x) != 0)
+            return -1;
+        k->params[i] = (int64_t)x;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(p, key, v) {
+        size_t i = 0;
+        while (i < r->n_params && strcmp(r->param_names[i], key) != 0)
+            i++;
+        if (i == r->n_params)
+            return br_json_fail_key(c, key, "not a param of this run (its \"params\" list)");
+    }
+    br_json_pop(c, old);
+    return 0;
+}
+
+/* The case's "device" (absent or null: a one-device run, and older files). */
+static int load_case_device(br_json_ctx *c, const json_t *o, br_case_result *k) {
+    json_t *v;
+    long long index = 0;
+    const char *uuid = NULL;
+    if (br_json_get_container(c, o, "device", OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    size_t old = br_json_push_key(c, "device");
+    if (br_json_get_int(c, v, "index", REQ, 0, 65535, 0, &index) != 0 ||
+        br_json_get_string(c, v, "uuid", OPT, &uuid) != 0)
+        return -1;
+    if (uuid && strlen(uuid) >= sizeof k->device_uuid)
+        return br_json_fail_key(c, "uuid", "expected a string of at most %zu bytes",
+                                sizeof k->device_uuid - 1);
+    br_json_pop(c, old);
+    k->device_present = 1;
+    k->device_index = (int)index;
+    snprintf(k->device_uuid, sizeof k->device_uuid, "%s", uuid ? uuid : "");
+    return 0;
+}
+
+/* The case's "wall" (absent or null: not measured, in older files too). */
+static int load_wall(br_json_ctx *c, const json_t *o, br_case_wall *w) {
+    json_t *v;
+    if (br_json_get_container(c, o, "wall", OPT, JSON_OBJECT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    size_t old = br_json_push_key(c, "wall");
+    char key[32];
+    for (size_t i = 0; i < BR_WALL_PHASES; i++) {
+        snprintf(key, sizeof key, "%s_ns", br_wall_phase_names[i]);
+        if (br_json_get_number(c, v, key, OPT, br_wall_phase_ptr(w, i)) != 0)
+            return -1;
+    }
+    if (br_json_get_number(c, v, "total_ns", OPT, &w->total_ns) != 0)
+        return -1;
+    br_json_pop(c, old);
+    w->present = 1;
+    return 0;
+}
+
+/* One case (json_case.h). */
+int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
+                      br_case_result *k) {
+    const char *kernel, *commit, *date;
+    int backend;
+    if (!json_is_object(o))
+        return br_json_fail(c, "expected an object, found %s", br_json_kind(o));
+    if (br_json_get_string(c, o, "kernel", REQ, &kernel) != 0)
+        return -1;
+    br_json_name_index key = {kernel, 0};
+    const br_json_name_index *hit = NULL;
+    if (r->n_kernels > 0) {
+        /* The lowest index of that name (names are unique anyway). */
+        const br_json_name_index *lo = sorted, *hi = sorted + r->n_kernels;
+        while (lo < hi) {
+            const br_json_name_index *mid = lo + (hi - lo) / 2;
+            if (strcmp(mid->name, kernel) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < sorted + r->n_kernels && strcmp(lo->name, key.name) == 0)
+            hit = lo;
+    }
+    if (!hit) {
+        char q[80];
+        br_json_quoted(q, sizeof q, kernel);
+        return br_json_fail_key(c, "kernel", "unknown kernel %s (not in this run's \"kernels\")",
+                                q);
+    }
+    k->kernel = hit->index;
+    const br_run_kernel *rk = &r->kernels[k->kernel];
+    if (load_case_params(c, o, r, k) != 0 ||
+        GET_NAME(c, o, "backend", OPT, br_backend_names, -1, &backend) != 0)
+        return -1;
+    if (backend >= 0 && (br_backend)backend != rk->backend)
+        return br_json_fail_key(
+            c, "backend", "expected \"%s\" (the backend of kernel '%s'), found \"%s\"",
+            br_backend_name(rk->backend), rk->name, br_backend_name((br_backend)backend));
+    if (GET_NAME(c, o, "status", REQ, br_status_names, 0, &k->status) ||
+        br_json_get_dup(c, o, "stage", OPT, &k->stage) ||
+        br_json_get_dup(c, o, "message", OPT, &k->message) ||
+        br_json_get_number(c, o, "bytes", OPT, &k->bytes) ||
+        br_json_get_number(c, o, "flops", OPT, &k->flops) ||
+        br_json_get_string(c, o, "commit", OPT, &commit) ||
+        br_json_get_string(c, o, "date", OPT, &date))
+        return -1;
+
+    const char *run_sha = r->git.present && !r->git.unborn && r->git.sha[0] ? r->git.sha : NULL;
+    if (commit && commit[0] && !(run_sha && strcmp(commit, run_sha) == 0) &&
+        !(k->commit = br_strdup(commit)))
+        return br_json_fail(c, "out of memory");
+    if (date && date[0] && strcmp(date, r->date) != 0) {
+        size_t n = strlen(date);
+        if (n >= sizeof k->date)
+            return br_json_fail_key(c, "date",
+                                    "expected a string of at most %zu bytes, found %zu bytes",
+                                    sizeof k->date - 1, n);
+        memcpy(k->date, date, n + 1);
+    }
+    return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
+                   load_timing_at(c, o, "batch", &k->batch, rk->backend) || load_energy(c, o, k) ||
+                   load_wall(c, o, &k->wall) || load_case_device(c, o, k)
+               ? -1
+               : 0;
+}
+
+/* A case's param vector and index, sorted to number the combos. */
+typedef struct combo_key {
+    const int64_t *p;
+    size_t n;
+    size_t index;
+} combo_key;
+
+static int combo_cmp(const void *a, const void *b) {
+    const combo_key *x = a, *y = b;
+    for (size_t i = 0; i < x->n; i++) {
+        if (x->p[i] != y->p[i])
+            return x->p[i] < y->p[i] ? -1 : 1;
+    }
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Cases with equal param vectors share a combo; combos are numbered in the
+ * order their first case appears. O(n log n). */
+static int assign_combos(br_json_ctx *c, br_run *r) {
+    size_t n = r->n_cases;
+    if (n == 0)
+        return 0;
+    combo_key *keys = calloc(n, sizeof *keys);
+    size_t *first = calloc(n, sizeof *first);
+    if (!keys || !first) {
+        free(keys);
+        free(first);
+        return br_json_fail(c, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        keys[i] = (combo_key){r->cases[i].params, r->n_params, i};
+    qsort(keys, n, sizeof *keys, combo_cmp);
+    size_t rep = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (j == 0 || memcmp(keys[j].p, keys[j - 1].p, r->n_params * sizeof *keys[j].p) != 0)
+            rep = keys[j].index; /* the lowest index of the group: it sorts first */
+        first[keys[j].index] = rep;
+    }
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++)
+        r->cases[i].combo = first[i] == i ? next++ : r->cases[first[i]].combo;
+    free(keys);
+    free(first);
+    return 0;
+}
+
+static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
+    return GET_NAME(c, o, "kind", OPT, br_peak_names, BR_PEAK_THEORETICAL, &r->peak_kind) ||
+                   br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
+                   br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops)
+               ? -1
+               : 0;
+}
+
+/* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
+ * then the combos numbered. Each case's tree is freed once read (replaced
+ * by null in a): the tree of a large document is several times its size,
+ * and the cases' results then take its place instead of adding to it. */
+static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_index *sorted) {
+    size_t n = json_array_size(a);
+    if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases)))
+        return br_json_fail(c, "out of memory");
+    r->n_cases = n;
+    size_t old = br_json_push_key(c, "cases");
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(c, i);
+        if (br_json_case_read(c, json_array_get(a, i), r, sorted, &r->cases[i]) != 0)
+            return -1;
+        json_array_set_new(a, i, json_null());
+        br_json_pop(c, at);
+    }
+    br_json_pop(c, old);
+    return assign_combos(c, r);
+}
+
+/* The members of a run between "date" and "kernels", in file order: the key,
+ * its JSON type, whether it is required (REQ_FROM_3: from schema 3 on), and
+ * the function that reads an object or array, or for a string the offset of
+ * the br_run member that gets a copy. */
+enum { REQ_FROM_3 = 2 };
+static const struct run_part {
+    const char *key;
+    json_type type;
+    int req;
+    int (*load)(br_json_ctx *c, const json_t *o, br_run *r);
+    size_t text;
+} run_parts[] = {
+    {"suite", JSON_OBJECT, REQ, load_suite, 0},
+    {"measure", JSON_OBJECT, REQ, load_measure, 0},
+    {"peak", JSON_OBJECT, OPT, load_peak, 0},
+    {"regression", JSON_OBJECT, REQ_FROM_3, load_regression, 0},
+    {"git", JSON_OBJECT, OPT, load_git, 0},
+    {"device", JSON_OBJECT, OPT, load_device, 0},
+    {"gpu_skip_reason", JSON_STRING, OPT, NULL, offsetof(br_run, gpu_skip_reason)},
+    {"interrupted", JSON_STRING, OPT, NULL, offsetof(br_run, interrupted)},
+    {"host", JSON_OBJECT, OPT, load_host, 0},
+    {"params", JSON_ARRAY, REQ, load_params, 0},
+};
+#define N_PARTS (sizeof run_parts / sizeof run_parts[0])
+
+/* One element of "runs" into *r (zeroed by the caller; partly filled on
+ * failure, for the caller to dispose). The members are checked in file order
+ * first (so a run missing two reports the first), then read. */
+static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
+    int rc = -1;
+    br_json_name_index *sorted = NULL;
+    json_t *part[N_PARTS], *kernels, *cases;
+    r->peak_gbps = r->peak_gflops = r->warmup_ns = NAN;
+    r->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
+    r->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
+    r->device.ecc = -1;
+    r->device.peak_gbps = r->device.measured_peak_gbps = r->device.peak_gflops = NAN;
+    r->gpu_clock = BR_CLOCK_EVENTS;
+    if (!json_is_object(o))
+        return br_json_fail(c, "expected an object, found %s", br_json_kind(o));
+    if (br_json_get_dup(c, o, "benchrun_version", OPT, &r->benchrun_version) ||
+        (c->schema >= 4 && (GET_ONLY(c, o, "gpu_clock", OPT, br_clock_names, gpu_clocks,
+                                     BR_CLOCK_EVENTS, &r->gpu_clock) ||
+                            br_json_get_dup(c, o, "clock_note", OPT, &r->clock_note))) ||
+        br_json_get_text(c, o, "date", r->date, sizeof r->date) ||
+        br_json_get_number(c, o, "compile_ns", OPT, &r->compile_ns))
+        return -1;
+    for (size_t i = 0; i < N_PARTS; i++) {
+        const struct run_part *p = &run_parts[i];
+        int req = p->req == REQ_FROM_3 ? c->schema >= 3 : p->req;
+        if (p->load ? br_json_get_container(c, o, p->key, req, p->type, &part[i])
+                    : br_json_get_dup(c, o, p->key, req, (char **)((char *)r + p->text)))
+            return -1;
+    }
+    if (br_json_get_container(c, o, "kernels", REQ, JSON_ARRAY, &kernels) ||
+        br_json_get_container(c, o, "cases", REQ, JSON_ARRAY, &cases))
+        return -1;
+    for (size_t i = 0; i < N_PARTS; i++) {
+        if (!run_parts[i].load || !part[i])
+            continue;
+        size_t old = br_json_push_key(c, run_parts[i].key);
+        if (run_parts[i].load(c, part[i], r) != 0)
+            goto done;
+        br_json_pop(c, old);
+    }
+    size_t old = br_json_push_key(c, "kernels");
+    if (load_kernels(c, kernels, r, &sorted) != 0)
+        goto done;
+    br_json_pop(c, old);
+    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0)
+        goto done;
+    br_run_derive(r);
+    rc = 0;
+done:
+    free(sorted);
+    return rc;
+}
+
+/* --- the document ------------------------------------------------------------------ */
+
+/* Dispose n runs and free the array; accepts NULL. */
+void br_results_free(br_run *runs, size_t n) {
+    if (!runs)
+        return;
+    for (size_t i = 0; i < n; i++)
+        br_run_dispose(&runs[i]);
+    free(runs);
+}
+
+/* br_results_parse; when owned is not NULL it is text's buffer, freed (and
+ * set to NULL) as soon as jansson has parsed it, before the runs are built. */
+static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                      const char *name, char **owned) {
+    int rc = -1;
+    json_t *doc = NULL;
+    br_run *runs = NULL;
+    size_t n = 0;
+    br_json_ctx c = {.name = name ? name : "<input>"};
+    *out_runs = NULL;
+    *out_n = 0;
+    if (!text)
+        return br_error_set("%s: no text to read", c.name);
+    if (len > BR_RESULTS_MAX_BYTES)
+        return br_error_set("%s: file is larger than the limit of %zu bytes", c.name,
+                            BR_RESULTS_MAX_BYTES);
+    size_t blank = 0;
+    while (blank < len && strchr(" \t\r\n", text[blank]) && text[blank] != '\0')
+        blank++;
+    if (blank == len)
+        return br_error_set("%s: empty file (expected a JSON results document)", c.name);
+
+    json_error_t err;
+    doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (owned) {
+        free(*owned);
+        *owned = NULL;
+    }
+    if (!doc) {
+        br_error_at((br_pos){c.name, err.line, err.column}, "%s", err.text);
+        goto done;
+    }
+    if (!json_is_object(doc)) {
+        br_json_fail(&c, "expected an object (a results document), found %s", br_json_kind(doc));
+        goto done;
+    }
+    json_t *v, *arr;
+    if (br_json_member(&c, doc, "schema_version", REQ, &v) != 0)
+        goto done;
+    if (!json_is_integer(v)) {
+        br_json_fail_key(&c, "schema_version", "expected an integer, found %s", br_json_kind(v));
+        goto done;
+    }
+    c.schema = (long long)json_integer_value(v);
+    if (c.schema > BR_SCHEMA_VERSION) {
+        br_json_fail(&c, "written by a newer benchrun; schema %lld, this benchrun reads %d to %d",
+                     c.schema, BR_SCHEMA_VERSION_MIN, BR_SCHEMA_VERSION);
+        goto done;
+    }
+    if (c.schema < BR_SCHEMA_VERSION_MIN) {
+        br_json_fail(&c, "schema %lld is no longer read; this benchrun reads %d to %d", c.schema,
+                     BR_SCHEMA_VERSION_MIN, BR_SCHEMA_VERSION);
+        goto done;
+    }
+    if (br_json_get_container(&c, doc, "runs", REQ, JSON_ARRAY, &arr) != 0)
+        goto done;
+    size_t want = json_array_size(arr);
+    if (want > 0 && !(runs = calloc(want, sizeof *runs))) {
+        br_json_fail(&c, "out of memory");
+        goto done;
+    }
+    n = want;
+    size_t old = br_json_push_key(&c, "runs");
+    for (size_t i = 0; i < n; i++) {
+        size_t at = br_json_push_index(&c, i);
+        if (load_run(&c, json_array_get(arr, i), &runs[i]) != 0)
+            goto done;
+        br_json_pop(&c, at);
+    }
+    br_json_pop(&c, old);
+    *out_runs = runs;
+    *out_n = n;
+    runs = NULL;
+    rc = 0;
+done:
+    br_results_free(runs, n);
+    json_decref(doc);
+    return rc;
+}
+
+/* Parse the document in text[len] into a new array of runs (see the header
+ * for what is checked). Returns 0, or -1 with the error set and nothing
+ * returned (every partial allocation freed). */
+int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                     const char *name) {
+    return parse_text(out_runs, out_n, text, len, name, NULL);
+}
+
+/* br_results_parse of the file at path (at most BR_RESULTS_MAX_BYTES); the
+ * file's text is freed once parsed. */
+int br_results_load(br_run **out_runs, size_t *out_n, const char *path) {
+    char *text = NULL;
+    size_t len = 0;
+    *out_runs = NULL;
+    *out_n = 0;
+    if (br_read_file(&text, &len, path, BR_RESULTS_MAX_BYTES) != 0)
+        return -1;
+    int rc = parse_text(out_runs, out_n, text, len, path, &text);
+    free(text);
+    return rc;
+}

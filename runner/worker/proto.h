@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* case_proto.h - the worker's request and reply: every CUDA call and every
+ * case runs in a worker process (worker.h), forked after the builds; the
+ * parent asks it for the device, the measured peak or one case.
+ */
+#ifndef BR_CASE_PROTO_H
+#define BR_CASE_PROTO_H
+
+#include <stddef.h>
+
+#include "model/run.h"
+#include "session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct br_job; /* plan/job.h: a suite ready to run */
+
+/* What a worker is asked (br_session_ask's kind). */
+enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
+
+/* Ask the session's worker (started when none runs) for the device
+ * (BR_REQ_DEVICE: fills the session's gpu_ok, gpu_why, device, gpu_arch) or
+ * the measured peak (BR_REQ_PEAK: fills its peak_gbps, GB/s). Returns 0, or
+ * -1 with the error set. */
+int br_session_ask(br_session *s, int kind);
+
+/* Whether a GPU is usable, found out once (in a worker when benchrun has CUDA). */
+int br_session_gpu(br_session *s);
+
+/* The measured peak, GB/s, once per session, from the worker; NAN with a
+ * warning when it cannot be had. */
+double br_session_measured_peak(br_session *s);
+
+/* Build (br_job_build) one job for this session: when the job has GPU
+ * sources, first finds out about the GPU (in a worker, once per session);
+ * hands the build the target (cache, architecture, compile jobs, memory);
+ * then retires the worker, since one forked before the modules were loaded
+ * does not have them. Returns br_job_build's result (0, or -1 with the
+ * error set). */
+int br_session_build_job(br_session *s, br_job *job);
+
+/* What case i of job is, before it runs: kernel, combination, a copy of its
+ * parameter values (r->params, owned by *r), bytes and flops. Returns 0, or
+ * -1 (out of memory). */
+int br_case_init(br_case_result *r, const struct br_job *job, size_t i);
+
+/* Run case i of a built job in the worker and fill *r (prepared by
+ * br_case_init) with its outcome: measured, failed, or failed because the
+ * worker died (the signal or exit status) or ran past the watchdog's limit
+ * (then it is killed). After a failure the worker is replaced. Returns 0,
+ * or 1 when an interrupt stopped the case (*r untouched; the worker is
+ * killed). */
+int br_case_exec(br_case_result *r, const struct br_job *job, br_session *s, size_t i,
+                 const br_measure_cfg *cfg, double warmup_ns);
+
+/* 1 when br_case_exec failed *r because its worker process was lost
+ * (crashed, ran past the watchdog, or could not be started), not because
+ * the case failed in a worker that answered (setup, verify, a CUDA error). */
+int br_case_worker_lost(const br_case_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

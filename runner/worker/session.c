@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* session.c - what the suites of one invocation share (session.h): the
+ * device, the timers, the GPU clock choice and the measured peak. */
+#include "session_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "base/util.h"
+#include "compile/build.h"
+#include "platform/cpufreq.h"
+#include "platform/energy.h"
+#include "platform/device.h"
+#include "measure/measure.h"
+#include "platform/peak.h"
+#include "model/settings.h"
+#include "model/stats.h"
+
+#if BR_HAVE_CUDA
+#include "platform/cuda_check.h"
+#endif
+
+/* ---- session ------------------------------------------------------------------- */
+
+int br_session_open(br_session **out, const br_run_opts *opts) {
+    br_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return br_error_nomem();
+    s->opts = *opts;
+    s->cache_dir = opts->cache_dir ? br_strdup(opts->cache_dir) : br_build_default_cache_dir();
+    if (!s->cache_dir) {
+        free(s);
+        return -1;
+    }
+    int want = opts->cpu > 0 ? opts->cpu - 1 : opts->cpu < 0 ? -2 : -1;
+    if (br_cpu_choose(&s->cpu, NULL, NULL, want) != 0) {
+        free(s->cache_dir);
+        free(s);
+        return -1;
+    }
+    br_host_query(&s->host);
+    br_cpufreq_state fs;
+    br_cpufreq_state_read(&fs, NULL, s->cpu.cpu);
+    if (fs.governor[0])
+        snprintf(s->host.governor, sizeof s->host.governor, "%s", fs.governor);
+    s->host.freq_scaling = fs.scaling;
+    s->host.turbo = fs.turbo;
+    s->host.pinned = s->cpu.cpu >= 0;
+    s->host.cpu = s->cpu.cpu;
+    s->gpu_clock = BR_CLOCK_EVENTS;
+    char why[512];
+    if (s->opts.energy && !br_energy_available(why, sizeof why)) {
+        /* Said once here, before any worker exists, and never asked again. */
+        br_log(BR_LOG_WARN, "benchrun: energy: NVML not available (%s): no energy figures\n", why);
+        s->opts.energy = 0;
+    }
+    *out = s;
+    return 0;
+}
+
+const br_timer_ops *br_session_timer_ops(br_backend b) {
+    return br_timer_find(b == BR_BACKEND_GPU ? "cuda-events" : "monotonic");
+}
+
+void br_session_close(br_session *s) {
+    if (!s)
+        return;
+    br_worker_stop(s->worker);
+    for (int b = 0; b < 2; b++)
+        if (s->timer_state[b])
+            br_session_timer_ops((br_backend)b)->close(s->timer_state[b]);
+    free(s->cache_dir);
+    free(s);
+}
+
+void br_session_bind(br_session *s, const char *visible) {
+    snprintf(s->visible, sizeof s->visible, "%s", visible ? visible : "");
+}
+
+/* Find out whether a GPU is usable, in this process (a worker: this
+ * initialises CUDA). */
+void br_session_query_gpu_here(br_session *s) {
+    s->gpu_ok = 0;
+    s->device_count = 0;
+    if (!br_device_available(s->gpu_why, sizeof s->gpu_why))
+        return;
+#if BR_HAVE_CUDA
+    if (cudaGetDeviceCount(&s->device_count) != cudaSuccess)
+        s->device_count = 0;
+#endif
+    if (br_device_query(&s->device, 0) != 0) {
+        snprintf(s->gpu_why, sizeof s->gpu_why, "%s", br_error_get());
+        return;
+    }
+    snprintf(s->gpu_arch, sizeof s->gpu_arch, "sm_%d%d", s->device.cc_major, s->device.cc_minor);
+    s->gpu_ok = 1;
+}
+
+/* End the session's worker (one that ended, or that must not serve on). */
+void br_session_drop_worker(br_session *s) {
+    br_worker_stop(s->worker);
+    s->worker = NULL;
+}
+
+br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
+                              size_t len) {
+    if (len)
+        note[0] = '\0';
+    if (asked == BR_CLOCK_EVENTS || no_cupti)
+        return BR_CLOCK_EVENTS;
+    if (kernel)
+        return BR_CLOCK_KERNEL;
+    if (len)
+        snprintf(note, len, "%s", why && why[0] ? why : "the GPU timer does not collect it");
+    return BR_CLOCK_EVENTS;
+}
+
+/* The open timer of a backend, or NULL with the error set. */
+void *br_session_timer(br_session *s, br_backend b) {
+    if (s->timer_state[b])
+        return s->timer_state[b];
+    if (s->timer_failed[b]) {
+        br_error_set("%s", s->timer_error[b]);
+        return NULL;
+    }
+    const br_timer_ops *ops = br_session_timer_ops(b);
+    /* CUPTI is started even for --clock events (unless --no-cupti), so the
+     * kernel time is reported beside the event time. */
+    br_timer_cfg cfg = {.kernel_clock = b == BR_BACKEND_GPU && !s->opts.no_cupti};
+    if (!ops) {
+        br_error_set("benchrun was built without the %s timer",
+                     b == BR_BACKEND_GPU ? "GPU" : "host");
+    } else if (ops->open(&s->timer_state[b], &cfg) == 0) {
+        if (b == BR_BACKEND_GPU) {
+            const char *why = NULL;
+            int kernel = ops->kernel_clock && ops->kernel_clock(s->timer_state[b], &why);
+            char said[sizeof s->clock_note]; /* a worker before this one said it already */
+            memcpy(said, s->clock_note, sizeof said);
+            s->gpu_clock = br_run_resolve_clock(s->opts.gpu_clock, s->opts.no_cupti, kernel, why,
+                                                s->clock_note, sizeof s->clock_note);
+            if (s->clock_note[0] && strcmp(said, s->clock_note) != 0)
+                br_log(BR_LOG_NOTE,
+                       "benchrun: note: the kernel clock is unavailable (%s); GPU times are "
+                       "CUDA event times\n",
+                       s->clock_note);
+        }
+        return s->timer_state[b];
+    }
+    s->timer_failed[b] = 1;
+    snprintf(s->timer_error[b], sizeof s->timer_error[b], "%s", br_error_get());
+    return NULL;
+}
+
+/* ---- the measured peak ------------------------------------------------------------- */
+
+#if BR_HAVE_CUDA
+typedef struct copy_ctx {
+    void *dst;
+    const void *src;
+    size_t bytes;
+    cudaStream_t stream;
+} copy_ctx;
+
+static int exec_copy(void *ctx) {
+    copy_ctx *c = ctx;
+    return BR_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, c->stream));
+}
+#endif
+
+/* The device-to-device copy bandwidth of the session's GPU, GB/s (reading
+ * and writing a buffer of `bytes` counts 2 x bytes), measured with the same
+ * timing core as every case (cold samples, read flush, launch hold, default
+ * stopping rules) and cached in the compile cache directory (peak.h), in
+ * this process (a worker). Returns NAN with a warning on standard error
+ * when it cannot be measured. */
+double br_session_measure_peak_here(br_session *s) {
+    s->peak_gbps = NAN;
+#if BR_HAVE_CUDA
+    double gbps = NAN;
+    void *state = br_session_timer(s, BR_BACKEND_GPU);
+    /* The peak is timed on the clock the cases are, and cached per clock. */
+    char method[96];
+    snprintf(method, sizeof method, "cudaMemcpyAsync device to device, cold median, %s clock",
+             br_clock_name(s->gpu_clock));
+    int cached = br_peak_cache_load(&gbps, s->cache_dir, &s->device, method);
+    if (cached == 1) {
+        s->peak_gbps = gbps;
+        if (!s->opts.quiet)
+            br_log(BR_LOG_NOTE,
+                   "benchrun: measured peak %.0f GB/s (device-to-device copy, cached)\n", gbps);
+        return gbps;
+    }
+    if (cached < 0)
+        br_log(BR_LOG_WARN, "benchrun: warning: %s\n", br_error_get());
+    copy_ctx c = {0};
+    br_timing t = {0};
+    /* Large against L2 (so it measures DRAM), small against memory. */
+    size_t bytes = s->device.l2_bytes * 16;
+    if (bytes < ((size_t)256 << 20))
+        bytes = (size_t)256 << 20;
+    if (s->device.global_mem_bytes && bytes > s->device.global_mem_bytes / 8)
+        bytes = s->device.global_mem_bytes / 8;
+    bytes &= ~(size_t)255;
+    int ok = 0;
+    if (state && !BR_CUDA(cudaMalloc(&c.dst, bytes)) &&
+        !BR_CUDA(cudaMalloc((void **)&c.src, bytes)) &&
+        !BR_CUDA(cudaMemset((void *)c.src, 1, bytes)) && !BR_CUDA(cudaDeviceSynchronize())) {
+        c.bytes = bytes;
+        c.stream = br_timer_cuda_events.stream(state);
+        br_measure_params mp = {.warmup_ns = BR_DEFAULT_WARMUP_NS,
+                                .flush = BR_FLUSH_READ,
+                                .probe = 1,
+                                .max_mhz = s->device.sm_clock_khz / 1e3,
+                                .clock = s->gpu_clock,
+                                .tick_ns = br_timer_cuda_events.tick(state)};
+        br_measure_cfg_defaults(&mp.cfg);
+        mp.cfg.timeout_ns = 5e9;
+        if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_copy, &c) == 0 &&
+            br_stats_compute(&t.stats, t.samples, t.n_samples) == 0) {
+            gbps = 2.0 * (double)bytes / t.stats.median;
+            ok = 1;
+        }
+    }
+    if (state)
+        br_timer_cuda_events.end_case(state);
+    cudaFree(c.dst);
+    cudaFree((void *)c.src);
+    cudaGetLastError();
+    br_timing_dispose(&t);
+    if (!ok) {
+        br_log(BR_LOG_WARN, "benchrun: warning: cannot measure the peak bandwidth: %s\n",
+               br_error_get());
+        return NAN;
+    }
+    s->peak_gbps = gbps;
+    if (!s->opts.quiet)
+        br_log(BR_LOG_NOTE,
+               "benchrun: measured peak %.0f GB/s (device-to-device copy of %zu MiB)\n", gbps,
+               bytes >> 20);
+    if (br_peak_cache_store(s->cache_dir, &s->device, gbps, 2.0 * (double)bytes, method) != 0)
+        br_log(BR_LOG_WARN, "benchrun: warning: cannot cache the measured peak: %s\n",
+               br_error_get());
+#endif
+    return s->peak_gbps;
+}

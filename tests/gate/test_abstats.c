@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_abstats.c - the ratio, interval, paired test and decision of
+ * `benchrun ab` (results/abstats.h), and its comparison (abcompare.h). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "gate/abcompare.h"
+#include "gate/abstats.h"
+
+/* Student's t quantiles from standard tables (e.g. NIST/SEMATECH
+ * e-Handbook 1.3.6.7.2): the two-sided critical value at alpha. */
+Test(abstats, t_critical_matches_the_tables) {
+    struct {
+        double alpha;
+        unsigned df;
+        double t;
+    } rows[] = {{0.05, 1, 12.706}, {0.05, 2, 4.303},   {0.05, 3, 3.182},
+                {0.05, 5, 2.571},  {0.05, 10, 2.228},  {0.05, 30, 2.042},
+                {0.01, 5, 4.032},  {0.01, 100, 2.626}, {0.10, 7, 1.895}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        double t = br_ab_t_critical(rows[i].alpha, rows[i].df);
+        cr_assert(fabs(t - rows[i].t) < 0.0015, "alpha %g df %u: %.4f, table %.3f", rows[i].alpha,
+                  rows[i].df, t, rows[i].t);
+        cr_assert(fabs(br_ab_t_pvalue(t, rows[i].df) - rows[i].alpha) < 1e-9);
+    }
+    /* df = 1 is Cauchy: P(|T| > 1) = 1/2; df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2). */
+    cr_assert(fabs(br_ab_t_pvalue(1.0, 1) - 0.5) < 1e-12);
+    cr_assert(fabs(br_ab_t_pvalue(-3.0, 2) - (1 - 3 / sqrt(11.0))) < 1e-12);
+    cr_assert_eq(br_ab_t_pvalue(INFINITY, 4), 0);
+    cr_assert(isnan(br_ab_t_pvalue(1, 0)));
+    cr_assert(isnan(br_ab_t_critical(0, 5)));
+}
+
+/* n pairs with OLD 1000 ns and NEW 1000 ratio (1 + noise[k]). */
+static br_ab_stats decide(double ratio, const double *noise, size_t n, double threshold) {
+    double o[16], w[16];
+    for (size_t k = 0; k < n; k++) {
+        o[k] = 1000;
+        w[k] = 1000 * ratio * (1 + noise[k]);
+    }
+    br_ab_stats st;
+    cr_assert_eq(br_ab_stats_compute(&st, o, w, n, threshold, 0.05), 0, "%s", br_error_get());
+    return st;
+}
+
+static const double jitter[6] = {0.002, -0.001, 0.0005, -0.002, 0.001, -0.0005};
+
+Test(abstats, decides_slower_faster_same_and_unknown) {
+    br_ab_stats st = decide(1.03, jitter, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_SLOWER);
+    cr_assert(st.low > 1.005 && st.low < st.ratio && st.ratio < st.high, "%g [%g, %g]", st.ratio,
+              st.low, st.high);
+    cr_assert(fabs(st.ratio - 1.03) < 0.001);
+    cr_assert(st.p < 0.05);
+    st = decide(1 / 1.03, jitter, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_FASTER);
+    st = decide(1.0, jitter, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_SAME, "%g [%g, %g]", st.ratio, st.low, st.high);
+    cr_assert(st.p > 0.05);
+    /* A real change smaller than the threshold's reach: significant, but the
+     * interval straddles 1.005. */
+    st = decide(1.005, jitter, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(st.why, "the interval straddles the threshold");
+    /* Noise of 5% per pair: a 1% change cannot be told. */
+    const double loud[6] = {0.05, -0.04, 0.03, -0.05, 0.04, -0.03};
+    st = decide(1.01, loud, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(st.why, "too noisy to tell");
+    /* Threshold 0: any significant change counts. */
+    st = decide(1.003, jitter, 6, 0);
+    cr_assert_eq(st.status, BR_CHANGE_SLOWER, "%g [%g, %g]", st.ratio, st.low, st.high);
+}
+
+Test(abstats, identical_pairs_and_too_few) {
+    const double zero[6] = {0};
+    br_ab_stats st = decide(1.0, zero, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_SAME);
+    cr_assert_eq(st.p, 1);
+    cr_assert_eq(st.low, 1);
+    st = decide(1.02, zero, 6, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_SLOWER);
+    cr_assert_eq(st.p, 0);
+    st = decide(1.5, zero, 1, 0.005);
+    cr_assert_eq(st.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(st.why, "too few blocks");
+    cr_assert(fabs(st.ratio - 1.5) < 1e-12);
+    cr_assert(isnan(st.low) && isnan(st.p));
+}
+
+Test(abstats, refuses_bad_input) {
+    double o[2] = {1000, 0}, w[2] = {1000, 1000};
+    br_ab_stats st;
+    cr_assert_eq(br_ab_stats_compute(&st, o, w, 2, 0.005, 0.05), -1);
+    cr_assert(strstr(br_error_get(), "block pair 2"), "%s", br_error_get());
+    o[1] = 1000;
+    cr_assert_eq(br_ab_stats_compute(&st, o, w, 2, -1, 0.05), -1);
+    cr_assert_eq(br_ab_stats_compute(&st, o, w, 2, 0.005, 1), -1);
+}
+
+/* Two runs of one kernel at n = 1, 2, 3 (OLD has no n = 3, NEW no n = 1). */
+static void make_run(br_run *r, const int64_t *ns, size_t n, double median) {
+    memset(r, 0, sizeof *r);
+    static char *names[] = {"n"};
+    static br_run_kernel kernels[] = {{"k", "k.c", BR_BACKEND_HOST}};
+    r->param_names = names;
+    r->n_params = 1;
+    r->kernels = kernels;
+    r->n_kernels = 1;
+    r->cases = calloc(n, sizeof *r->cases);
+    r->n_cases = n;
+    r->measure.headline = BR_MODE_COLD;
+    for (size_t i = 0; i < n; i++) {
+        br_case_result *c = &r->cases[i];
+        c->params = malloc(sizeof *c->params);
+        c->params[0] = ns[i];
+        c->cold.present = 1;
+        c->cold.n_samples = 10;
+        c->cold.stats.median = median;
+    }
+}
+
+static void free_run(br_run *r) {
+    for (size_t i = 0; i < r->n_cases; i++)
+        free(r->cases[i].params);
+    free(r->cases);
+}
+
+Test(abstats, the_comparison_pairs_cases_and_marks_the_rest) {
+    br_run old, cur;
+    const int64_t on[] = {1, 2}, cn[] = {2, 3};
+    make_run(&old, on, 2, 1000);
+    make_run(&cur, cn, 2, 1100);
+    double om[4] = {1000, 1001, 999, 1000}, nm[4] = {1100, 1101, 1099, 1100};
+    br_ab_case pair = {.old_case = 1, .new_case = 0, .old_med = om, .new_med = nm, .n_pairs = 4};
+    br_ab_info *info = calloc(1, sizeof *info);
+    info->blocks = 4;
+    info->ci_level = 0.95;
+    br_comparison c;
+    cr_assert_eq(br_ab_compare(&c, &old, &cur, &pair, 1, 0.005, 0.05, "HEAD~1", info), 0, "%s",
+                 br_error_get());
+    cr_assert_str_eq(c.baseline_path, "HEAD~1");
+    cr_assert_eq(c.n_entries, 3);
+    cr_assert_str_eq(c.entries[0].params, "n=2");
+    cr_assert_eq(c.entries[0].status, BR_CHANGE_SLOWER);
+    cr_assert(fabs(c.entries[0].ratio - 1.1) < 0.001);
+    cr_assert_eq(c.entries[0].pairs, 4);
+    cr_assert_eq(c.entries[0].new_blocks[1], 1101);
+    cr_assert_eq(c.entries[1].status, BR_CHANGE_NEW);     /* n = 3: NEW only */
+    cr_assert_eq(c.entries[2].status, BR_CHANGE_MISSING); /* n = 1: OLD only */
+    cr_assert_eq(c.count[BR_CHANGE_SLOWER], 1);
+    cr_assert_eq(c.ab, info);
+    br_comparison_dispose(&c);
+    free_run(&old);
+    free_run(&cur);
+}

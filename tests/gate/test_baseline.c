@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_baseline.c - baselines (baseline.h): file names and paths, loading,
+ * and saving: merge of a partial run, failed cases never written, refusals,
+ * run medians at one clean commit, and the atomic write under SIGKILL. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gate/baseline.h"
+#include "e2e_util.h"
+#include "base/error.h"
+#include "reporters/reporter.h"
+#include "model/run.h"
+#include "results_fixture.h"
+#include "results/baseline_runs.h"
+#include "results/run_read.h"
+#include "base/util.h"
+
+TestSuite(baseline, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
+
+/* --- names and paths ------------------------------------------------------------ */
+
+Test(baseline, file_names_are_safe) {
+    char b[64];
+    br_baseline_file_name(b, sizeof b, "NVIDIA H100 80GB HBM3");
+    cr_assert_str_eq(b, "NVIDIA-H100-80GB-HBM3");
+    br_baseline_file_name(b, sizeof b, "Intel(R) Xeon(R) Platinum 8480+");
+    cr_assert_str_eq(b, "Intel-R-Xeon-R-Platinum-8480");
+    br_baseline_file_name(b, sizeof b, "../../etc/passwd");
+    cr_assert_str_eq(b, "..-..-etc-passwd");
+    br_baseline_file_name(b, sizeof b, "..");
+    cr_assert_str_eq(b, "unknown");
+    br_baseline_file_name(b, sizeof b, "  /\\  ");
+    cr_assert_str_eq(b, "unknown");
+    br_baseline_file_name(b, sizeof b, "Tesla V100-SXM2-16GB");
+    cr_assert_str_eq(b, "Tesla-V100-SXM2-16GB");
+    br_baseline_file_name(b, 8, "ABCDEFGHIJ");
+    cr_assert_str_eq(b, "ABCDEFG");
+    br_baseline_file_name(b, sizeof b, "\xc3\xa9t\xc3\xa9 GPU");
+    cr_assert_str_eq(b, "t-GPU");
+}
+
+Test(baseline, paths_follow_suite_and_device) {
+    br_run r;
+    small_run(&r, "reduction", "aaaaaaa000000000000000000000000000000000");
+    char *p = br_baseline_path("base", &r);
+    cr_assert_str_eq(p, "base/reduction/NVIDIA-H100-80GB-HBM3.json");
+    free(p);
+    p = br_baseline_path(NULL, &r); /* the work tree of the suite's repository */
+    cr_assert_str_eq(p, "/home/ci/benchrun/baselines/reduction/NVIDIA-H100-80GB-HBM3.json");
+    free(p);
+    r.git.present = 0;
+    r.has_device = 0;
+    snprintf(r.host.cpu_model, sizeof r.host.cpu_model, "AMD EPYC 9654");
+    p = br_baseline_path(NULL, &r);
+    cr_assert_str_eq(p, "baselines/reduction/AMD-EPYC-9654.json");
+    free(p);
+    br_run_dispose(&r);
+}
+
+/* --- saving ------------------------------------------------------------------------ */
+
+static char *slurp_file(const char *path) {
+    char *text = NULL;
+    cr_assert_eq(br_read_file(&text, NULL, path, 1 << 28), 0, "%s", br_error_get());
+    return text;
+}
+
+static const br_case_result *find_case(const br_run *r, const char *kernel, int64_t n) {
+    for (size_t i = 0; i < r->n_cases; i++)
+        if (strcmp(r->kernels[r->cases[i].kernel].name, kernel) == 0 && r->cases[i].params[0] == n)
+            return &r->cases[i];
+    return NULL;
+}
+
+Test(baseline, save_writes_ok_cases_and_a_partial_run_updates_only_its_own) {
+    char *path = br_strfmt("%s/baselines/s/NVIDIA-H100-80GB-HBM3.json", tmp);
+    br_run a, b;
+    small_run(&a, "s", "aaaaaaaaaa000000000000000000000000000000");
+    timed(&a, 0, 1, 1000, 900);
+    timed(&a, 1, 1, 2000, 1900);
+    timed(&a, 0, 2, 3000, 2900);
+    const int64_t n3 = 3;
+    add_case(&a, 1, 3, &n3, BR_STATUS_FAILED, "verify", "wrong", NAN, NAN);
+    br_save_stats st;
+    cr_assert_eq(br_baseline_save(path, &a, &st), 0, "%s", br_error_get());
+    cr_assert_eq(st.written, 3);
+    cr_assert_eq(st.refused, 1);
+    cr_assert_eq(st.kept, 0);
+
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    cr_assert_eq(n, 1);
+    cr_assert_eq(got[0].n_cases, 3, "the failed case is not in the baseline");
+    cr_assert_null(find_case(&got[0], "k2", 3));
+    br_results_free(got, n);
+
+    /* A later partial run (only kernel k) at commit b: k's cases are
+     * replaced, k2's kept with the commit they were measured at; k n=2
+     * failed now, so its old entry stays. */
+    small_run(&b, "s", "bbbbbbbbbb000000000000000000000000000000");
+    snprintf(b.date, sizeof b.date, "2026-11-23T09:00:00Z");
+    timed(&b, 0, 1, 1100, 990);
+    const int64_t n2 = 2;
+    add_case(&b, 0, 2, &n2, BR_STATUS_FAILED, "run", "boom", NAN, NAN);
+    timed(&b, 0, 5, 5000, 4900); /* new */
+    cr_assert_eq(br_baseline_save(path, &b, &st), 0, "%s", br_error_get());
+    cr_assert_eq(st.written, 2);
+    cr_assert_eq(st.kept, 2);
+    cr_assert_eq(st.refused, 1);
+
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    const br_run *r = &got[0];
+    cr_assert_str_eq(r->git.sha, b.git.sha);
+    cr_assert_eq(r->n_cases, 4);
+    const br_case_result *c = find_case(r, "k", 1);
+    cr_assert_not_null(c);
+    cr_assert_float_eq(c->cold.stats.median, 1100.0, 1e-9);
+    cr_assert_null(c->commit, "measured at the run's commit");
+    c = find_case(r, "k2", 1);
+    cr_assert_not_null(c);
+    cr_assert_float_eq(c->cold.stats.median, 2000.0, 1e-9);
+    cr_assert_str_eq(c->commit, a.git.sha);
+    cr_assert_str_eq(c->date, "2026-11-22T10:00:00Z");
+    c = find_case(r, "k", 2);
+    cr_assert_not_null(c, "an entry whose case failed now is kept");
+    cr_assert_float_eq(c->cold.stats.median, 3000.0, 1e-9);
+    cr_assert_str_eq(c->commit, a.git.sha);
+    cr_assert_not_null(find_case(r, "k", 5));
+    /* Plan order: by n, then kernel. */
+    cr_assert_eq(r->cases[0].params[0], 1);
+    cr_assert_eq(r->cases[1].params[0], 1);
+    cr_assert_eq(r->cases[2].params[0], 2);
+    cr_assert_eq(r->cases[3].params[0], 5);
+    cr_assert_eq(r->cases[0].combo, r->cases[1].combo);
+    cr_assert_neq(r->cases[1].combo, r->cases[2].combo);
+    br_results_free(got, n);
+
+    /* No temporary file is left behind. */
+    char *dir = br_path_dir(path);
+    char *cmd = br_strfmt("test $(ls -A '%s' | wc -l) -eq 1", dir);
+    cr_assert_eq(system(cmd), 0, "stray files in %s", dir);
+    free(cmd);
+    free(dir);
+    br_run_dispose(&a);
+    br_run_dispose(&b);
+    free(path);
+}
+
+Test(baseline, save_refuses_to_overwrite_what_it_cannot_read_or_another_device) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("{\"schema_version\": 3, \"runs\": [", f); /* truncated */
+    fclose(f);
+    br_run r;
+    small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+    timed(&r, 0, 1, 1000, 900);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), -2);
+    cr_assert(strstr(br_error_get(), "not overwritten"), "%s", br_error_get());
+    char *text = slurp_file(path);
+    cr_assert_str_eq(text, "{\"schema_version\": 3, \"runs\": [");
+    free(text);
+
+    unlink(path);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+    snprintf(r.device.name, sizeof r.device.name, "NVIDIA H200");
+    cr_assert_eq(br_baseline_save(path, &r, NULL), -2);
+    cr_assert(strstr(br_error_get(), "measured on 'NVIDIA H100 80GB HBM3', not on 'NVIDIA H200'"),
+              "%s", br_error_get());
+    br_run_dispose(&r);
+    free(path);
+}
+
+Test(baseline, load_finds_the_suite_and_says_when_there_is_none) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    br_run r, got;
+    small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+    timed(&r, 0, 1, 1000, 900);
+    cr_assert_eq(br_baseline_load(&got, path, &r), 1, "no file: 1");
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_load(&got, path, &r), 0, "%s", br_error_get());
+    cr_assert_eq(got.n_cases, 1);
+    br_run_dispose(&got);
+    free(r.suite_name);
+    r.suite_name = strdup("t");
+    cr_assert_eq(br_baseline_load(&got, path, &r), -1);
+    cr_assert(strstr(br_error_get(), "holds no run of suite 't'"), "%s", br_error_get());
+    br_run_dispose(&got);
+    br_run_dispose(&r);
+    free(path);
+}
+
+/* The run medians of the cold timing of kernel k, n=1 in the baseline at path. */
+static size_t saved_medians(const char *path, double *out, size_t max) {
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    const br_timing *t = &find_case(&got[0], "k", 1)->cold;
+    size_t m = t->n_run_medians;
+    for (size_t i = 0; i < m && i < max; i++)
+        out[i] = t->run_medians[i];
+    br_results_free(got, n);
+    return m;
+}
+
+Test(baseline, saves_at_one_clean_commit_accumulate_run_medians) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    double med[BR_RUN_MEDIANS_MAX + 1];
+    const double centers[] = {1000, 1030, 990};
+    for (int i = 0; i < 3; i++) {
+        br_run r;
+        small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+        timed(&r, 0, 1, centers[i], 900);
+        cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+        br_run_dispose(&r);
+        cr_assert_eq(saved_medians(path, med, 8), (size_t)i + 1);
+        for (int k = 0; k <= i; k++)
+            cr_assert_float_eq(med[k], centers[k], 1e-9);
+    }
+    /* Ten more: only the last BR_RUN_MEDIANS_MAX stay. */
+    for (int i = 0; i < 10; i++) {
+        br_run r;
+        small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+        timed(&r, 0, 1, 2000 + i, 900);
+        cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+        br_run_dispose(&r);
+    }
+    cr_assert_eq(saved_medians(path, med, 8), BR_RUN_MEDIANS_MAX);
+    cr_assert_float_eq(med[BR_RUN_MEDIANS_MAX - 1], 2009, 1e-9);
+    cr_assert_float_eq(med[0], 2002, 1e-9);
+
+    /* Another commit starts over; so does a dirty work tree. */
+    br_run r;
+    small_run(&r, "s", "bbbbbbbbbb000000000000000000000000000000");
+    timed(&r, 0, 1, 1000, 900);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 1);
+    r.git.dirty = 1;
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 1, "a dirty tree is not a rerun of the commit");
+    r.git.dirty = 0;
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 1, "the baseline it follows was dirty");
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    cr_assert_eq(saved_medians(path, med, 8), 2);
+    br_run_dispose(&r);
+
+    /* A case kept by a partial save remembers that its run was dirty, so a
+     * later clean save at that commit starts its medians over. */
+    unlink(path);
+    br_run full, part;
+    small_run(&full, "s", "cccccccccc000000000000000000000000000000");
+    timed(&full, 0, 1, 1000, 900);
+    timed(&full, 1, 1, 2000, 1900);
+    full.git.dirty = 1;
+    cr_assert_eq(br_baseline_save(path, &full, NULL), 0);
+    small_run(&part, "s", "cccccccccc000000000000000000000000000000");
+    timed(&part, 0, 1, 1000, 900); /* only kernel k */
+    cr_assert_eq(br_baseline_save(path, &part, NULL), 0);
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    cr_assert_str_eq(find_case(&got[0], "k2", 1)->commit,
+                     "cccccccccc000000000000000000000000000000-dirty");
+    br_results_free(got, n);
+    full.git.dirty = 0;
+    cr_assert_eq(br_baseline_save(path, &full, NULL), 0);
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    cr_assert_eq(find_case(&got[0], "k2", 1)->cold.n_run_medians, 1);
+    cr_assert_eq(find_case(&got[0], "k", 1)->cold.n_run_medians, 2);
+    br_results_free(got, n);
+    br_run_dispose(&full);
+    br_run_dispose(&part);
+    free(path);
+}
+
+/* --- atomic write under SIGKILL ----------------------------------------------------- */
+
+/* Writes half of `text`, then the process kills itself: a crash in the
+ * middle of writing a baseline. */
+static int write_half_then_die(FILE *f, void *p) {
+    const char *text = p;
+    fwrite(text, 1, strlen(text) / 2, f);
+    fflush(f);
+    fsync(fileno(f));
+    raise(SIGKILL);
+    return 0;
+}
+
+Test(baseline, sigkill_in_the_middle_of_a_write_leaves_the_old_baseline_whole) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    br_run r;
+    small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+    timed(&r, 0, 1, 1000, 900);
+    cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+    char *before = slurp_file(path);
+
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        br_write_atomic(path, write_half_then_die, before);
+        _exit(0); /* not reached */
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    cr_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    char *after = slurp_file(path);
+    cr_assert_str_eq(after, before, "the baseline changed after a SIGKILL mid-write");
+    free(after);
+    free(before);
+    br_run_dispose(&r);
+    free(path);
+}
+
+Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_part) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    br_run old_run, new_run;
+    /* Big enough that writing takes a while: 40 cases x 4000 samples. */
+    small_run(&old_run, "s", "aaaaaaaaaa000000000000000000000000000000");
+    small_run(&new_run, "s", "bbbbbbbbbb000000000000000000000000000000");
+    free(old_run.cases);
+    free(new_run.cases);
+    old_run.cases = xcalloc(40, sizeof *old_run.cases);
+    new_run.cases = xcalloc(40, sizeof *new_run.cases);
+    static double s[4000];
+    for (int64_t n = 0; n < 40; n++) {
+        spread(s, 4000, 1000.0 + (double)n);
+        set_timing(&add_case(&old_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
+                   s, 4000, 1.0, 1, "noise", 1980);
+        set_timing(&add_case(&new_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
+                   s, 4000, 1.1, 1, "noise", 1980);
+    }
+    char *other = br_strfmt("%s/new.json", tmp);
+    cr_assert_eq(br_baseline_save(other, &new_run, NULL), 0, "%s", br_error_get());
+    char *new_text = slurp_file(other);
+    cr_assert_eq(br_baseline_save(path, &old_run, NULL), 0, "%s", br_error_get());
+    char *old_text = slurp_file(path);
+    cr_assert_str_neq(old_text, new_text);
+
+    /* How long one save takes, to spread the kills over it. */
+    double t0 = br_now_ns();
+    cr_assert_eq(br_baseline_save(other, &new_run, NULL), 0);
+    double save_ns = br_now_ns() - t0;
+
+    int saw_old = 0, saw_new = 0;
+    for (int i = 0; i < 24; i++) {
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0)
+            _exit(br_baseline_save(path, &new_run, NULL) == 0 ? 0 : 1);
+        struct timespec d = {0, (long)(save_ns * (double)(i % 12) / 10.0)};
+        nanosleep(&d, NULL);
+        kill(pid, SIGKILL);
+        int st;
+        cr_assert_eq(waitpid(pid, &st, 0), pid);
+        char *now = slurp_file(path);
+        int is_old = strcmp(now, old_text) == 0, is_new = strcmp(now, new_text) == 0;
+        cr_assert(is_old || is_new, "kill %d (%s) left a baseline that is neither old nor new", i,
+                  WIFSIGNALED(st) ? "killed" : "finished");
+        saw_old |= is_old;
+        saw_new |= is_new;
+        br_run *got = NULL;
+        size_t n = 0;
+        cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+        br_results_free(got, n);
+        free(now);
+        /* Put the old one back, so that every round has a baseline to lose. */
+        if (is_new)
+            cr_assert_eq(br_baseline_save(path, &old_run, NULL), 0);
+    }
+    cr_log_info("SIGKILL rounds: old kept %s, new complete %s", saw_old ? "yes" : "no",
+                saw_new ? "yes" : "no");
+    cr_assert(saw_old, "no kill landed before the rename");
+    free(old_text);
+    free(new_text);
+    free(other);
+    br_run_dispose(&old_run);
+    br_run_dispose(&new_run);
+    free(path);
+}
+
+/* --devices: a run over several GPUs of one model (its cases record the
+ * device that measured each) and another run on a third GPU of that model
+ * share one baseline file; saving one over the other is accepted (not
+ * "another device's"), and each case keeps its device through the file. */
+Test(baseline, devices_of_one_model_share_a_baseline_and_cases_keep_their_device) {
+    br_run a, b;
+    small_run(&a, "s", "aaaaaaaaaa000000000000000000000000000000");
+    snprintf(a.device.uuid, sizeof a.device.uuid, "GPU-aaaaaaaa");
+    br_case_result *c0 = timed(&a, 0, 1, 1000, 900), *c1 = timed(&a, 0, 2, 2000, 1900);
+    c0->device_present = c1->device_present = 1;
+    c0->device_index = 0;
+    c1->device_index = 1;
+    snprintf(c0->device_uuid, sizeof c0->device_uuid, "GPU-aaaaaaaa");
+    snprintf(c1->device_uuid, sizeof c1->device_uuid, "GPU-bbbbbbbb");
+    small_run(&b, "s", "aaaaaaaaaa000000000000000000000000000000");
+    b.device.index = 2;
+    snprintf(b.device.uuid, sizeof b.device.uuid, "GPU-cccccccc");
+    timed(&b, 1, 1, 1500, 1400);
+
+    char *pa = br_baseline_path(tmp, &a), *pb = br_baseline_path(tmp, &b);
+    cr_assert_str_eq(pa, pb, "one file per model, whatever the device");
+    br_save_stats st;
+    cr_assert_eq(br_baseline_save(pa, &a, &st), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(pb, &b, &st), 0, "%s", br_error_get());
+    cr_expect_eq(st.written, 1);
+    cr_expect_eq(st.kept, 2);
+
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, pa), 0, "%s", br_error_get());
+    cr_assert_eq(n, 1);
+    const br_case_result *g1 = find_case(&got[0], "k", 2), *g2 = find_case(&got[0], "k2", 1);
+    cr_assert(g1 && g2);
+    cr_expect(g1->device_present && g1->device_index == 1);
+    cr_expect_str_eq(g1->device_uuid, "GPU-bbbbbbbb");
+    cr_expect_not(g2->device_present, "a one-device run's case records no device");
+    br_results_free(got, n);
+    free(pa);
+    free(pb);
+    br_run_dispose(&a);
+    br_run_dispose(&b);
+}

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_drift.c - the gate's decision for one case (drift.h) on synthetic
+ * timings with a known between-run drift: no false `slower` where the drift
+ * explains the change, `slower` where it does not, the spread-unknown path,
+ * the decision in cycles, the minimum detectable effect, and the
+ * false-alarm rate of many simulated A/A comparisons against its bound. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "gate/drift.h"
+#include "model/stats.h"
+
+static const br_regression_cfg rules = {0.02, 0.01};
+
+/* n samples around `center` ns, +-rel in a fixed pattern (their median is
+ * `center`), with SM clock mhz (NAN: none) and the given stop reason. */
+static void timing(br_timing *t, double center, double rel, size_t n, double mhz,
+                   const char *stop) {
+    memset(t, 0, sizeof *t);
+    t->present = 1;
+    t->samples = calloc(n, sizeof *t->samples);
+    cr_assert_not_null(t->samples);
+    for (size_t i = 0; i < n; i++)
+        t->samples[i] = center * (1.0 + rel * (double)((int)((i * 7) % 13) - 6) / 6.0);
+    t->n_samples = n;
+    cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0, "%s", br_error_get());
+    t->sm_mhz_median = mhz;
+    t->stop_reason = stop;
+    t->clock = isnan(mhz) ? BR_CLOCK_MONOTONIC : BR_CLOCK_KERNEL;
+}
+
+/* Baseline run medians (ns), the last one being the timing's own. */
+static void medians(br_timing *t, const double *m, size_t k) {
+    t->run_medians = calloc(k, sizeof *t->run_medians);
+    cr_assert_not_null(t->run_medians);
+    memcpy(t->run_medians, m, k * sizeof *m);
+    t->n_run_medians = k;
+}
+
+/* Judge current median `cur` against a baseline of run medians m[0..k) (the
+ * baseline's samples around m[k-1]), both +-1% over 40 samples. */
+static br_compare_entry judge(const double *m, size_t k, double cur, double base_mhz,
+                              double cur_mhz, const char *stop) {
+    br_timing bt, ct;
+    timing(&bt, m[k - 1], 0.01, 40, base_mhz, "noise");
+    medians(&bt, m, k);
+    timing(&ct, cur, 0.01, 40, cur_mhz, stop);
+    br_compare_entry e;
+    memset(&e, 0, sizeof e);
+    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules), 0, "%s", br_error_get());
+    br_timing_dispose(&bt);
+    br_timing_dispose(&ct);
+    return e;
+}
+
+/* The geometric mean of m[0..k). */
+static double gmean(const double *m, size_t k) {
+    double s = 0;
+    for (size_t i = 0; i < k; i++)
+        s += log(m[i]);
+    return exp(s / (double)k);
+}
+
+Test(drift, a_change_the_between_run_drift_explains_is_same) {
+    /* A host kernel on a shared CPU: three saves 10% apart. */
+    const double m[] = {1000, 1100, 950};
+    double ref = gmean(m, 3);
+    br_compare_entry e = judge(m, 3, ref * 1.15, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
+    cr_assert_str_eq(e.why, "within the between-run spread");
+    cr_assert_str_eq(e.decided_by, "time");
+    cr_assert_float_eq(e.change, 0.15, 1e-9);
+    cr_assert_float_eq(e.base_median, ref, 1e-9);
+    cr_assert_eq(e.spread_runs, 3);
+    /* sd of ln(1000), ln(1100), ln(950) */
+    cr_assert_float_eq(e.spread, 0.0743949, 1e-6);
+    cr_assert_gt(e.p_runs, 0.01);
+    cr_assert_lt(e.p_value, 1e-6, "the samples alone call it a change");
+    cr_assert_gt(e.mde, 0.15, "same says how same: %g", e.mde);
+
+    /* Far beyond the drift: slower. */
+    e = judge(m, 3, ref * 3.0, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER, "%s", br_change_name(e.status));
+    cr_assert_null(e.why);
+    cr_assert_lt(e.p_runs, 0.01);
+    e = judge(m, 3, ref / 3.0, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_FASTER);
+}
+
+Test(drift, a_tight_spread_catches_small_changes_above_the_threshold) {
+    const double m[] = {1000, 1002, 999, 1001}; /* kernel clock at a large size */
+    double ref = gmean(m, 4);
+    br_compare_entry e = judge(m, 4, ref * 1.05, 1980, 1980, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+    cr_assert_str_eq(e.decided_by, "time", "equal clocks: time alone");
+    cr_assert(isnan(e.cycles_change));
+    /* 1.5% is significant against a 0.1% spread but under the threshold. */
+    e = judge(m, 4, ref * 1.015, 1980, 1980, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SAME);
+    cr_assert_lt(e.p_runs, 0.01);
+    cr_assert_null(e.why);
+    cr_assert_float_eq(e.mde, 0.02, 1e-12, "the threshold binds: %g", e.mde);
+}
+
+Test(drift, the_mde_is_the_smallest_slowdown_called_slower) {
+    const double m[] = {1000, 1040, 980};
+    double ref = gmean(m, 3);
+    br_compare_entry e = judge(m, 3, ref, NAN, NAN, "noise");
+    double mde = e.mde;
+    cr_assert_gt(mde, 0.02);
+    /* The current samples keep their relative spread, so se (and the MDE)
+     * stays the same whatever the current median. */
+    e = judge(m, 3, ref * (1 + mde) * 1.001, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER, "just above the MDE %g", mde);
+    cr_assert_float_eq(e.mde, mde, 1e-9);
+    e = judge(m, 3, ref * (1 + mde) * 0.999, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SAME, "just below the MDE %g", mde);
+}
+
+Test(drift, two_run_medians_give_one_degree_of_freedom) {
+    const double m[] = {1000, 1010};
+    br_compare_entry e = judge(m, 2, 1100, NAN, NAN, "noise");
+    cr_assert_eq(e.spread_runs, 2);
+    cr_assert(isfinite(e.spread));
+    cr_assert_eq(e.status, BR_CHANGE_SAME, "t(1) is wide: +10%% is within it");
+    cr_assert_gt(e.mde, 0.3, "%g", e.mde);
+    e = judge(m, 2, 3000, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+}
+
+Test(drift, an_unknown_spread_is_said_and_decided_conservatively) {
+    const double one[] = {1000};
+    br_compare_entry e = judge(one, 1, 1100, NAN, NAN, "noise");
+    cr_assert(isnan(e.spread), "spread unknown");
+    cr_assert(isnan(e.p_runs));
+    cr_assert_eq(e.spread_runs, 1);
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+    cr_assert_str_eq(e.why, "spread unknown");
+    cr_assert_gt(e.mde, 0.02);
+    cr_assert_lt(e.mde, 0.05);
+    /* A timing without run medians reads as one. */
+    br_timing bt, ct;
+    timing(&bt, 1000, 0.01, 40, NAN, "noise");
+    timing(&ct, 1100, 0.01, 40, NAN, "noise");
+    br_compare_entry f;
+    memset(&f, 0, sizeof f);
+    cr_assert_eq(br_drift_judge(&f, &bt, &ct, &rules), 0);
+    cr_assert_eq(f.status, BR_CHANGE_SLOWER);
+    cr_assert_eq(f.spread_runs, 1);
+    br_timing_dispose(&bt);
+    br_timing_dispose(&ct);
+
+    /* Significant but not clear of the threshold at the ends of the CIs. */
+    e = judge(one, 1, 1025, NAN, NAN, "noise");
+    cr_assert_lt(e.p_value, 0.01);
+    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN, "%s", br_change_name(e.status));
+    cr_assert_str_eq(e.why, "spread unknown, not clear of the threshold");
+
+    /* Flagged too noisy (N: stopped on plateau or timeout): never slower on
+     * the samples alone, however significant... */
+    e = judge(one, 1, 1111, NAN, NAN, "plateau");
+    cr_assert_lt(e.p_value, 1e-6);
+    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(e.why, "flagged too noisy (N), spread unknown");
+    cr_assert(isnan(e.mde), "no change could be called slower");
+    /* ...but a known spread is evidence beyond the samples. */
+    const double m[] = {1000, 1004, 998};
+    e = judge(m, 3, 1300, NAN, NAN, "timeout");
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+}
+
+Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
+    const double m[] = {1000, 1003, 999};
+    double ref = gmean(m, 3);
+    /* The clock fell 1980 -> 1755 MHz (-11.4%) and a compute-bound kernel
+     * took 12% longer: the same number of cycles. */
+    br_compare_entry e = judge(m, 3, ref * 1.12, 1980, 1755, "noise");
+    cr_assert_float_eq(e.cycles_change, 1.12 * 1755.0 / 1980.0 - 1, 1e-9);
+    cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
+    cr_assert_str_eq(e.decided_by, "cycles");
+    cr_assert_str_eq(e.why, "the SM clock explains the change (same in cycles)");
+    cr_assert_float_eq(e.base_mhz, 1980, 1e-9);
+    cr_assert_float_eq(e.cur_mhz, 1755, 1e-9);
+    /* A memory-bound kernel: time unchanged, so fewer cycles: same, by time. */
+    e = judge(m, 3, ref, 1980, 1755, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SAME);
+    cr_assert_str_eq(e.decided_by, "time");
+    /* 40% longer at the lower clock: slower in both. */
+    e = judge(m, 3, ref * 1.40, 1980, 1755, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+    cr_assert_str_eq(e.decided_by, "time+cycles");
+    /* The MDE in time grows by the clock ratio when cycles must agree. */
+    double mde = judge(m, 3, ref * 1.40, 1980, 1980, "noise").mde;
+    cr_assert_float_eq(e.mde, (1 + mde) * 1980.0 / 1755.0 - 1, 1e-9, "%g", e.mde);
+    /* Slower in time, faster in cycles (the clock halved): unknown. */
+    e = judge(m, 3, ref * 1.40, 1980, 990, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(e.why, "time and cycles disagree");
+    /* Spread unknown: the same rules in cycles. */
+    const double one[] = {1000};
+    e = judge(one, 1, 1120, 1980, 1755, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_SAME);
+    cr_assert_str_eq(e.decided_by, "cycles");
+}
+
+/* --- the false-alarm rate ---------------------------------------------------------- */
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static double uniform(void) { /* xorshift64*, (0, 1) */
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return ((double)((rng * 2685821657736338717ull) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double normal(void) { /* Box-Muller */
+    return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
+}
+
+/* One run of unchanged code: its level drifts by a lognormal factor of sd
+ * `drift`, its n samples scatter by `noise` around that level. */
+static void run_of(br_timing *t, double drift, double noise, size_t n) {
+    memset(t, 0, sizeof *t);
+    t->present = 1;
+    t->samples = calloc(n, sizeof *t->samples);
+    double level = 1000.0 * exp(drift * normal());
+    for (size_t i = 0; i < n; i++)
+        t->samples[i] = level * exp(noise * normal());
+    t->n_samples = n;
+    cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0);
+    t->sm_mhz_median = NAN;
+    t->stop_reason = "noise";
+}
+
+/* Simulate `trials` A/A comparisons of unchanged code with between-run
+ * drift `drift` (k saves in the baseline) under rules r: the number of
+ * false `slower` by the gate (*gate) and by the old rule, the U test and the
+ * threshold alone (*old). */
+static void simulate(size_t trials, size_t k, double drift, const br_regression_cfg *r,
+                     size_t *gate, size_t *old) {
+    *gate = *old = 0;
+    for (size_t i = 0; i < trials; i++) {
+        br_timing bt, ct;
+        double m[8];
+        for (size_t j = 0; j + 1 < k; j++) {
+            run_of(&bt, drift, 0.01, 31);
+            m[j] = bt.stats.median;
+            br_timing_dispose(&bt);
+        }
+        run_of(&bt, drift, 0.01, 31);
+        m[k - 1] = bt.stats.median;
+        medians(&bt, m, k);
+        run_of(&ct, drift, 0.01, 31);
+        br_compare_entry e;
+        memset(&e, 0, sizeof e);
+        cr_assert_eq(br_drift_judge(&e, &bt, &ct, r), 0);
+        *gate += e.status == BR_CHANGE_SLOWER;
+        *old += e.p_value < r->alpha && ct.stats.median / bt.stats.median - 1 > r->threshold;
+        br_timing_dispose(&bt);
+        br_timing_dispose(&ct);
+    }
+}
+
+Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .timeout = 120) {
+    /* drift.h: P(false slower) <= alpha / 2 per case when unchanged code's
+     * log run medians are independent and normal. 5% drift between runs,
+     * 1% noise within one, three saves, alpha 0.05 (to count enough events):
+     * the bound is 2.5% of 20000 = 500; the test fails above 500 + 3 sd. */
+    const br_regression_cfg r = {0.02, 0.05};
+    size_t gate, old, trials = 20000;
+    simulate(trials, 3, 0.05, &r, &gate, &old);
+    double bound = trials * r.alpha / 2;
+    cr_log_info("A/A, drift 5%%, k = 3, alpha 0.05: gate %zu, U test + threshold %zu of %zu", gate,
+                old, trials);
+    cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
+    /* Not a vacuous rule: threshold and w barely bind here, so the rate is
+     * near its bound; and the samples alone cry wolf most of the time. */
+    cr_assert_geq(gate, bound / 2, "%zu", gate);
+    cr_assert_gt(old, 10 * gate, "old rule %zu vs gate %zu", old, gate);
+
+    /* The default alpha 0.01 with eight saves. */
+    const br_regression_cfg d = {0.02, 0.01};
+    simulate(trials, 8, 0.05, &d, &gate, &old);
+    bound = trials * d.alpha / 2;
+    cr_log_info("A/A, drift 5%%, k = 8, alpha 0.01: gate %zu, U test + threshold %zu of %zu", gate,
+                old, trials);
+    cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
+}
+
+Test(drift, a_real_step_beyond_the_drift_is_caught) {
+    /* Power: a 50% slowdown against 5% drift with three saves (MDE about
+     * t(0.995, 2) * 5.8% = 58% on the log scale... so use eight saves). */
+    const br_regression_cfg d = {0.02, 0.01};
+    size_t caught = 0, trials = 2000;
+    for (size_t i = 0; i < trials; i++) {
+        br_timing bt, ct;
+        double m[8];
+        for (size_t j = 0; j < 7; j++) {
+            run_of(&bt, 0.05, 0.01, 31);
+            m[j] = bt.stats.median;
+            br_timing_dispose(&bt);
+        }
+        run_of(&bt, 0.05, 0.01, 31);
+        m[7] = bt.stats.median;
+        medians(&bt, m, 8);
+        run_of(&ct, 0.05, 0.01, 31);
+        for (size_t s = 0; s < ct.n_samples; s++)
+            ct.samples[s] *= 1.5;
+        cr_assert_eq(br_stats_compute(&ct.stats, ct.samples, ct.n_samples), 0);
+        br_compare_entry e;
+        memset(&e, 0, sizeof e);
+        cr_assert_eq(br_drift_judge(&e, &bt, &ct, &d), 0);
+        caught += e.status == BR_CHANGE_SLOWER;
+        br_timing_dispose(&bt);
+        br_timing_dispose(&ct);
+    }
+    cr_log_info("+50%% step, drift 5%%, k = 8: caught %zu of %zu", caught, trials);
+    cr_assert_geq(caught, trials * 9 / 10, "%zu of %zu", caught, trials);
+}
+
+Test(drift, a_zero_median_cannot_be_judged) {
+    const double m[] = {1000, 1010, 990};
+    br_compare_entry e = judge(m, 3, 0.0, NAN, NAN, "noise");
+    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(e.why, "median is zero");
+}

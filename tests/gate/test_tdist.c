@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_tdist.c - Student's t and the normal quantile (tdist.h) against
+ * closed forms (t with 1, 2 and 3 degrees of freedom) and table values. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+
+#include "gate/tdist.h"
+
+/* Closed forms of the t CDF (Abramowitz & Stegun 26.7.3, 26.7.4). */
+static double cdf1(double t) {
+    return 0.5 + atan(t) / M_PI;
+}
+static double cdf2(double t) {
+    return 0.5 + t / (2.0 * sqrt(2.0 + t * t));
+}
+static double cdf3(double t) {
+    double th = atan(t / sqrt(3.0));
+    return 0.5 + (th + sin(th) * cos(th)) / M_PI;
+}
+
+Test(tdist, the_cdf_matches_closed_forms) {
+    for (double t = -50; t <= 50; t += 0.37) {
+        cr_assert_float_eq(br_tdist_cdf(t, 1), cdf1(t), 1e-12, "t=%g", t);
+        cr_assert_float_eq(br_tdist_cdf(t, 2), cdf2(t), 1e-12, "t=%g", t);
+        cr_assert_float_eq(br_tdist_cdf(t, 3), cdf3(t), 1e-12, "t=%g", t);
+    }
+    cr_assert_float_eq(br_tdist_cdf(0, 7), 0.5, 1e-15);
+    cr_assert_eq(br_tdist_cdf(INFINITY, 4), 1.0);
+    cr_assert_eq(br_tdist_cdf(-INFINITY, 4), 0.0);
+    cr_assert(isnan(br_tdist_cdf(NAN, 4)));
+    cr_assert(isnan(br_tdist_cdf(1, 0)));
+    /* Large df: the normal distribution. */
+    cr_assert_float_eq(br_tdist_cdf(1.959963984540054, 1e7), 0.975, 1e-7);
+}
+
+Test(tdist, quantiles_match_tables_and_invert_the_cdf) {
+    /* Two-sided 99% and 95% critical values (any t table; SciPy t.ppf). */
+    cr_assert_float_eq(br_tdist_quantile(0.995, 1), 63.65674116287399, 1e-8);
+    cr_assert_float_eq(br_tdist_quantile(0.995, 2), 9.924843200918276, 1e-9);
+    cr_assert_float_eq(br_tdist_quantile(0.995, 7), 3.499483297350514, 1e-9);
+    cr_assert_float_eq(br_tdist_quantile(0.975, 10), 2.228138851964938, 1e-9);
+    cr_assert_float_eq(br_tdist_quantile(0.025, 10), -2.228138851964938, 1e-9);
+    cr_assert_float_eq(br_tdist_quantile(0.5, 3), 0.0, 1e-12);
+    for (double p = 0.001; p < 1; p += 0.0517)
+        for (double df = 1; df < 40; df *= 1.7)
+            cr_assert_float_eq(br_tdist_cdf(br_tdist_quantile(p, df), df), p, 1e-11, "p=%g df=%g",
+                               p, df);
+    cr_assert(isnan(br_tdist_quantile(0, 3)));
+    cr_assert(isnan(br_tdist_quantile(1, 3)));
+    cr_assert(isnan(br_tdist_quantile(0.5, -1)));
+    cr_assert_float_eq(br_normal_quantile(0.975), 1.959963984540054, 1e-11);
+    cr_assert_float_eq(br_normal_quantile(0.5), 0.0, 1e-12);
+    cr_assert_float_eq(br_normal_quantile(0.1), -1.2815515655446004, 1e-11);
+    cr_assert(isnan(br_normal_quantile(1.0)));
+}

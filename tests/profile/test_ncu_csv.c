@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The ncu CSV parser (results/ncu_csv.c): the recorded `ncu --csv --page raw
+ * --print-units base` output of tests/fixtures/profile/ncu_raw.csv (real:
+ * `benchrun profile suites/reduction.yaml -k reduce_vec -p n=2^28` under
+ * Nsight Compute on an H200, 2026-11-26, units "ns", "byte" and "%"; ncu's
+ * progress lines and the profiled benchrun's own table first, thousands separators, kernel names
+ * with commas), units other than the base ones, missing and "n/a" metrics, quotes inside a field,
+ * and every malformed input it refuses with the line. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "profile/ncu_csv.h"
+
+#define HEADER                                                                                     \
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","            \
+    "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\""
+
+static int parse(br_ncu_report *r, const char *text) {
+    return br_ncu_parse(r, text, strlen(text));
+}
+
+Test(ncu_csv, the_recorded_report) {
+    char *text = NULL;
+    size_t len = 0;
+    cr_assert_eq(br_read_file(&text, &len, BR_FIXTURES_DIR "/profile/ncu_raw.csv", 1 << 20), 0);
+    br_ncu_report r;
+    cr_assert_eq(br_ncu_parse(&r, text, len), 0, "%s", br_error_get());
+    cr_assert_eq(r.n, 3);
+    cr_expect_str_eq(r.launches[0].kernel, "reduce_vec_kernel(const float *, long, red_ctl *)");
+    cr_expect_eq(r.launches[0].dram_read_bytes, 1073762816.0);
+    cr_expect_eq(r.launches[0].dram_write_bytes, 2202368.0);
+    cr_expect_eq(r.launches[1].duration_ns, 245728.0);
+    cr_expect_float_eq(r.launches[2].occupancy_pct, 98.91, 1e-9);
+    cr_expect_float_eq(r.launches[2].sm_pct, 11.22, 1e-9);
+    cr_expect_float_eq(r.launches[2].mem_pct, 90.64, 1e-9);
+    cr_expect_float_eq(r.launches[2].l2_hit_pct, 1.13, 1e-9);
+    br_ncu_report_dispose(&r);
+    free(text);
+}
+
+Test(ncu_csv, units_are_converted_to_base_units) {
+    const char *t = HEADER ",\"gpu__time_duration.sum\",\"dram__bytes_read.sum\","
+                           "\"dram__bytes_write.sum\"\r\n"
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\","
+                           "\"Mbyte\",\"Kbyte\"\r\n"
+                           "\"0\",\"1\",\"b\",\"h\",\"k\",\"1\",\"7\",\"(1, 1, 1)\",\"(1, 1, 1)\","
+                           "\"0\",\"9.0\",\"1.5\",\"1,073.74\",\"2.5\"\r\n";
+    br_ncu_report r;
+    cr_assert_eq(parse(&r, t), 0, "%s", br_error_get());
+    cr_assert_eq(r.n, 1);
+    cr_expect_float_eq(r.launches[0].duration_ns, 1500.0, 1e-9);
+    cr_expect_float_eq(r.launches[0].dram_read_bytes, 1073.74e6, 1e-3);
+    cr_expect_float_eq(r.launches[0].dram_write_bytes, 2500.0, 1e-9);
+    cr_expect(isnan(r.launches[0].occupancy_pct), "a metric the report lacks is NAN");
+    br_ncu_report_dispose(&r);
+}
+
+Test(ncu_csv, quotes_inside_a_field_and_not_available_values) {
+    const char *t = HEADER ",\"lts__t_sector_hit_rate.pct\"\n"
+                           "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"%\"\n"
+                           "\"0\",\"1\",\"b\",\"h\",\"say \"\"hi\"\", k\",\"1\",\"7\",\"x\",\"y\","
+                           "\"0\",\"9.0\",\"n/a\"\n"
+                           "==PROF== Report: done\n";
+    br_ncu_report r;
+    cr_assert_eq(parse(&r, t), 0, "%s", br_error_get());
+    cr_assert_eq(r.n, 1);
+    cr_expect_str_eq(r.launches[0].kernel, "say \"hi\", k");
+    cr_expect(isnan(r.launches[0].l2_hit_pct));
+    br_ncu_report_dispose(&r);
+}
+
+Test(ncu_csv, a_header_without_launches_is_an_empty_report) {
+    br_ncu_report r;
+    cr_assert_eq(parse(&r, "==PROF== x\n" HEADER "\n"), 0, "%s", br_error_get());
+    cr_expect_eq(r.n, 0);
+    br_ncu_report_dispose(&r);
+}
+
+/* Each bad input and the words its error must contain. */
+static void expect_refused(const char *text, const char *words) {
+    br_ncu_report r;
+    cr_expect_eq(parse(&r, text), -1, "accepted: %s", text);
+    cr_expect(strstr(br_error_get(), words), "error '%s' lacks '%s'", br_error_get(), words);
+    cr_expect_eq(r.n, 0);
+    cr_expect_null(r.launches);
+}
+
+Test(ncu_csv, malformed_input_is_refused_with_its_line) {
+    expect_refused("", "no ncu table");
+    expect_refused("==PROF== Connected to process 1\nsome table\n", "--csv --page raw");
+    expect_refused("\"ID\",\"Process ID\",\"Name\"\n", "no \"Kernel Name\" column");
+    expect_refused("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
+                   "\"\",\"\",\"fortnight\"\n",
+                   "line 2: unknown unit 'fortnight' of gpu__time_duration.sum");
+    expect_refused("x\n\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
+                   "\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"12 ns\"\n",
+                   "line 4: gpu__time_duration.sum is '12 ns', expected a number");
+    expect_refused("\"ID\",\"Kernel Name\"\n\"0\",\"k\",\"extra\"\n",
+                   "line 2: 3 fields, the header has 2");
+    expect_refused("\"ID\",\"Kernel Name\"\n\"0\",\"k\n", "line 2: a quoted field is not closed");
+    expect_refused("\"ID\",\"Kernel Name\"\n\"0\"x,\"k\"\n", "line 2: expected ','");
+}
