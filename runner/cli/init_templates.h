@@ -7,12 +7,10 @@
 
 #include <stddef.h>
 
+#include "drive/scaffold.h"
+
 /* One file of the scaffold. */
-typedef struct br_init_template {
-    const char *path; /* relative to the target directory, '/'-separated: "suites/example.yaml" */
-    const char *data; /* its bytes (NUL-terminated too) */
-    size_t len;       /* bytes, without the terminating NUL */
-} br_init_template;
+typedef br_scaffold_file br_init_template;
 
 /* Every file, sorted by path. */
 extern const br_init_template br_init_templates[];
