@@ -23,7 +23,8 @@ const br_opt_cmd br_cmd_init_spec = {
     .synopsis = "[DIR]",
     .about = "Write what a kernel repository needs into DIR (default: the current\n"
              "directory): suites/example.yaml, kernels/example_cpu.c (a host kernel),\n"
-             "kernels/example.cu (a GPU kernel), baselines/README.md and\n"
+             "kernels/example.cu (a GPU kernel), schema/suite.schema.json (the suite\n"
+             "format, for editors), baselines/README.md and\n"
              ".github/workflows/benchrun.yml (GitHub Actions on a self-hosted GPU\n"
              "runner). Nothing is overwritten: when any of these exists, init names it\n"
              "and writes nothing.\n",

@@ -44,7 +44,9 @@ static const br_opt_note files[] = {
      "the compile cache: kernel modules by the hash of what built them (--cache-dir)"},
     {"DIR/<date>-<commit>.json",
      "a results document that --results-dir writes and benchrun history reads"},
-    {"PREFIX/share/benchrun/suite.schema.json", "the suite format as a JSON Schema, for editors"},
+    {"PREFIX/share/benchrun/suite.schema.json",
+     "the suite format as a JSON Schema, for editors (benchrun init writes a copy into "
+     "schema/)"},
     {"PREFIX/share/benchrun/suites/, PREFIX/share/benchrun/kernels/",
      "the example suites and their kernels"},
     {"PREFIX/include/benchrun/benchrun_kernel.h",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* scaffold.h - what `benchrun init` does: write the files of a new kernel
- * repository (a suite, a host and a GPU kernel module, baselines/, a
- * GitHub Actions workflow) into a directory, never over
+ * repository (a suite, a host and a GPU kernel module, the suite schema,
+ * baselines/, a GitHub Actions workflow) into a directory, never over
  * anything: every target is checked first, and when one exists nothing is
  * written. */
 #ifndef BR_SCAFFOLD_H
