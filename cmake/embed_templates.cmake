@@ -3,17 +3,33 @@
 # installed benchrun needs no source tree.
 #
 #   cmake -DSRC_DIR=templates/init -DOUT=build/generated/init_templates.c \
-#         -DSCHEMA_URL=... -P cmake/embed_templates.cmake
+#         -DSCHEMA_URL=... [-DEXTRA=REL=PATH;...] -P cmake/embed_templates.cmake
 #
-# Every file under SRC_DIR (dot-folders such as .github/ too), in sorted
-# order, becomes one br_init_template row (cli/init_templates.h): its path
-# relative to SRC_DIR and its bytes, with @BR_SCHEMA_URL@ replaced by
+# Every file under SRC_DIR (dot-folders such as .github/ too), and each
+# EXTRA file PATH written as REL, in sorted order, becomes one
+# br_init_template row (cli/init_templates.h): its path relative to the
+# target directory and its bytes, with @BR_SCHEMA_URL@ replaced by
 # SCHEMA_URL. The output is rewritten only when it changes.
 if(NOT SRC_DIR OR NOT OUT)
   message(FATAL_ERROR "embed_templates.cmake: SRC_DIR and OUT are required")
 endif()
 get_filename_component(SRC_DIR "${SRC_DIR}" ABSOLUTE)
 file(GLOB_RECURSE files LIST_DIRECTORIES false RELATIVE "${SRC_DIR}" "${SRC_DIR}/*")
+set(extra_paths "")
+foreach(pair IN LISTS EXTRA)
+  string(FIND "${pair}" "=" eq)
+  if(eq LESS 1)
+    message(FATAL_ERROR "embed_templates.cmake: EXTRA wants REL=PATH, found ${pair}")
+  endif()
+  string(SUBSTRING "${pair}" 0 ${eq} rel)
+  math(EXPR from "${eq} + 1")
+  string(SUBSTRING "${pair}" ${from} -1 path)
+  if(NOT EXISTS "${path}")
+    message(FATAL_ERROR "embed_templates.cmake: ${path} does not exist")
+  endif()
+  list(APPEND files "${rel}")
+  set(extra_path_${rel} "${path}")
+endforeach()
 list(SORT files)
 if(NOT files)
   message(FATAL_ERROR "embed_templates.cmake: no file under ${SRC_DIR}")
@@ -25,7 +41,11 @@ foreach(rel IN LISTS files)
   if(rel MATCHES "[\"\\\\]" OR rel MATCHES "(^|/)\\.\\.?(/|$)")
     message(FATAL_ERROR "embed_templates.cmake: a template path may not hold '\"', '\\' or . / ..: ${rel}")
   endif()
-  file(READ "${SRC_DIR}/${rel}" text)
+  set(src "${SRC_DIR}/${rel}")
+  if(DEFINED extra_path_${rel})
+    set(src "${extra_path_${rel}}")
+  endif()
+  file(READ "${src}" text)
   string(REPLACE "@BR_SCHEMA_URL@" "${SCHEMA_URL}" text "${text}")
   set(tmp "${OUT}.part")
   file(WRITE "${tmp}" "${text}")

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_ab.c - `benchrun ab [options] OLD [NEW] SUITE.yaml...`: the options
- * table, its checks, and the hand-over to the driver (runner/abrun.c). */
+ * table, its checks, and the hand-over to the driver (drive/ab.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +80,10 @@ static const br_opt_spec ab_opts[] = {
     BR_CLI_ROW_HELP,
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
      "\nmeasurement of every block (each replaces the suite's setting on both sides):\n"},
-    {BR_OPT_FN, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both", br_cli_measure},
-    {BR_OPT_FN, "headline", 0, AT(p.run.measure), "MODE", "which time is compared: cold or batch",
-     br_cli_measure},
+    {BR_OPT_ENUM, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both", br_cli_measure,
+     br_mode_names},
+    {BR_OPT_ENUM, "headline", 0, AT(p.run.measure), "MODE", "which time is compared: cold or batch",
+     br_cli_measure, br_mode_names, .accept = (1u << BR_MODE_COLD) | (1u << BR_MODE_BATCH)},
     {BR_OPT_FN, "warmup", 0, AT(p.run.measure), "DUR", "warmup time budget per block, e.g. 25ms",
      br_cli_measure},
     {BR_OPT_FN, "min-samples", 0, AT(p.run.measure), "N", "at least N samples", br_cli_measure},
@@ -102,23 +103,20 @@ static const br_opt_spec ab_opts[] = {
 #pragma GCC diagnostic pop
 
 const br_opt_cmd br_cmd_ab_spec = {
-    PROG,
-    "usage: benchrun ab [options] OLD [NEW] SUITE.yaml...\n"
-    "\n"
-    "Did a change make a kernel slower? Build the suites' kernels as they are at\n"
-    "git commit OLD (any revision: HEAD~1, a SHA, a branch) and at NEW (another\n"
-    "revision; by default the work tree as it is), measure the two builds of each\n"
-    "case in one worker, alternating in blocks (A B B A ...) so that drift hits\n"
-    "both alike, and print per case the ratio NEW/OLD with its confidence interval\n"
-    "and the verdict of a paired t test on the blocks (docs/baselines.md).\n"
-    "The second argument is NEW unless it ends in .yaml or .yml or names a file.\n"
-    "\n"
-    "options:\n",
-    "\n"
-    "exit status: 0 nothing slower; 1 a case failed; 2 bad input or usage (an\n"
-    "unknown revision, a suite or source missing at a commit, a kernel on one side\n"
-    "only); 3 a case is slower (see --fail-on); 130 / 143 interrupted.\n",
-    ab_opts, 0};
+    .prog = PROG,
+    .synopsis = "[options] OLD [NEW] SUITE.yaml...",
+    .about = "Did a change make a kernel slower? Build the suites' kernels as they are at\n"
+             "git commit OLD (any revision: HEAD~1, a SHA, a branch) and at NEW (another\n"
+             "revision; by default the work tree as it is), measure the two builds of each\n"
+             "case in one worker, alternating in blocks (A B B A ...) so that drift hits\n"
+             "both alike, and print per case the ratio NEW/OLD with its confidence interval\n"
+             "and the verdict of a paired t test on the blocks (docs/baselines.md).\n"
+             "The second argument is NEW unless it ends in .yaml or .yml or names a file.\n",
+    .opts = ab_opts,
+    .exit_status = "0 nothing slower; 1 a case failed; 2 bad input or usage (an\n"
+                   "unknown revision, a suite or source missing at a commit, a kernel on one side\n"
+                   "only); 3 a case is slower (see --fail-on); 130 / 143 interrupted.\n",
+};
 
 /* Whether positional `arg` is a suite file rather than a revision. */
 static int is_suite_arg(const char *arg) {

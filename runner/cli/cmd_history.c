@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_history.c - `benchrun history`: options, then results/history.c's
- * load and reporters' views. */
-#include "cmd_history.h"
-
+/* cmd_history.c - `benchrun history DIR`: the options, then
+ * drive/history_show.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "base/error.h"
 #include "commands.h"
 #include "common.h"
+#include "drive/history_show.h"
 #include "msg.h"
-#include "reporters/history_plot.h"
-#include "reporters/history_table.h"
-#include "history/history.h"
 
 #define PROG "benchrun history"
 
@@ -71,19 +66,17 @@ static const br_opt_spec history_opts_spec[] = {
 #pragma GCC diagnostic pop
 
 const br_opt_cmd br_cmd_history_spec = {
-    PROG,
-    "usage: benchrun history DIR [-k GLOB]... [-p NAME=VALUE]... [--suite NAME]\n"
-    "                        [--last N] [--changes | --neighbours] [--plot FILE.svg]\n"
-    "                        [--ascii]\n"
-    "\n"
-    "Show the results documents in DIR (the files --results-dir writes, or any --json\n"
-    "output) as one table per suite: each case's headline metric across commits,\n"
-    "marked where its level shifted: the change points found over all its runs of one\n"
-    "device by E-divisive means (Matteson & James 2014), with the step and p-value.\n"
-    "\n",
-    "\n"
-    "exit status: 0 ok; 1 the plot could not be drawn; 2 bad input or usage.\n",
-    history_opts_spec, 0};
+    .prog = PROG,
+    .synopsis = "DIR [-k GLOB]... [-p NAME=VALUE]... [--suite NAME]\n"
+                "[--last N] [--changes | --neighbours] [--plot FILE.svg]\n"
+                "[--ascii]",
+    .about = "Show the results documents in DIR (the files --results-dir writes, or any --json\n"
+             "output) as one table per suite: each case's headline metric across commits,\n"
+             "marked where its level shifted: the change points found over all its runs of one\n"
+             "device by E-divisive means (Matteson & James 2014), with the step and p-value.\n",
+    .opts = history_opts_spec,
+    .exit_status = "0 ok; 1 the plot could not be drawn; 2 bad input or usage.\n",
+};
 
 /* Parse; returns -1 to go on, else the exit status. */
 static int parse_history(history_opts *o, br_opt_parsed *a, int argc, char **argv) {
@@ -114,50 +107,19 @@ static int parse_history(history_opts *o, br_opt_parsed *a, int argc, char **arg
     return -1;
 }
 
-/* Load dir, print, plot. Returns the exit status. */
-static int history_show(br_history *h, const history_opts *o, const char *dir) {
-    br_history_filter flt = {o->suite,        o->globs.items, o->globs.n,
-                             o->params.items, o->params.n,    o->last};
-    if (br_history_load(h, dir, &flt) != 0) {
-        br_msg_error(PROG, "%s", br_error_get());
-        return 2;
-    }
-    if (o->plot && br_history_suite_runs(h, 0) != h->n_runs) {
-        char suites[512];
-        br_history_suite_list(suites, sizeof suites, h);
-        br_msg_error(PROG,
-                     "--plot draws one suite and %s holds several (%s): choose one with "
-                     "--suite NAME",
-                     dir, suites);
-        return 2;
-    }
-    int printed = o->changes ? br_history_print_changes(stdout, h, o->ascii)
-                             : br_history_print(stdout, h, o->ascii,
-                                                o->neighbours ? BR_HISTORY_MARK_NEIGHBOURS
-                                                              : BR_HISTORY_MARK_CHANGES);
-    if (printed != 0 || fflush(stdout) != 0) {
-        br_msg_error(PROG, "%s", br_error_get());
-        return 2;
-    }
-    if (!o->plot)
-        return 0;
-    if (br_history_plot(h, o->plot) != 0) {
-        const char *e = br_error_get(); /* one that names the command already stands alone */
-        fprintf(stderr, "%s%s\n", strncmp(e, "benchrun ", 9) ? "benchrun history: " : "", e);
-        return 1;
-    }
-    br_msg_error(PROG, "drew %s", o->plot);
-    return 0;
-}
-
-int br_history_main(int argc, char **argv) {
+int br_cmd_history(int argc, char **argv) {
     history_opts o = {.ascii = br_cli_locale()};
-    br_history h = {0};
     br_opt_parsed a;
     int status = parse_history(&o, &a, argc, argv);
-    if (status < 0)
-        status = history_show(&h, &o, a.args[0]);
-    br_history_dispose(&h);
+    if (status < 0) {
+        br_history_show_opts so = {
+            .filter = {o.suite, o.globs.items, o.globs.n, o.params.items, o.params.n, o.last},
+            .plot = o.plot,
+            .changes = o.changes,
+            .neighbours = o.neighbours,
+            .ascii = o.ascii};
+        status = br_history_show(a.args[0], &so);
+    }
     free(a.args);
     br_opt_list_free(&o.globs);
     br_cli_params_dispose(&o.params);

@@ -1,59 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cmd_run.c - `benchrun [options] SUITE.yaml...`: the options table, its
- * checks, and the hand-over to the pipeline (runner/pipeline.c). */
+ * checks, and the hand-over to the pipeline (drive/pipeline.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/error.h"
-#include "drive/devices.h"
 #include "commands.h"
-#include "platform/cpupin.h"
 #include "common.h"
 #include "msg.h"
 #include "signals.h"
 
 #define AT BR_CLI_AT
-
-/* --shard I/N into the br_shard_opts at dst. */
-static int shard_opt(void *dst, const char *option, const char *arg) {
-    (void)option;
-    br_shard_opts *o = dst;
-    return br_shard_parse(&o->index, &o->count, arg);
-}
-
-/* --shard-times FILE appended to the br_shard_opts at dst (freed by br_cmd_run). */
-static int shard_times_opt(void *dst, const char *option, const char *arg) {
-    br_shard_opts *o = dst;
-    if (!arg[0])
-        return br_error_set("%s expects a results file", option);
-    const char **v = realloc(o->times, (o->n_times + 1) * sizeof *v);
-    if (!v)
-        return br_error_nomem();
-    o->times = v;
-    o->times[o->n_times++] = arg;
-    return 0;
-}
-
-/* --cpu N|off into the int at dst (br_run_opts.cpu: N + 1, or -1 for
- * off); N must be a CPU this process may run on. */
-static int cpu_opt(void *dst, const char *option, const char *arg) {
-    int *cpu = dst;
-    if (strcmp(arg, "off") == 0) {
-        *cpu = -1;
-        return 0;
-    }
-    char *end;
-    long n = strtol(arg, &end, 10);
-    if (!arg[0] || *end || n < 0 || n >= BR_CPU_MAX)
-        return br_error_set("%s expects a CPU number or 'off', found '%s'", option, arg);
-    br_cpu_choice c;
-    if (br_cpu_choose(&c, NULL, NULL, (int)n) != 0)
-        return -1;
-    *cpu = (int)n + 1;
-    return 0;
-}
 
 /* Rows name their leading fields in order and leave the rest zero. */
 #pragma GCC diagnostic push
@@ -73,15 +32,16 @@ static const br_opt_spec run_opts[] = {
      "run only the I-th of N parts of the plan (I from 1);\n"
      "the same case lands in the same shard on every machine\n"
      "(merge the parts with benchrun merge)",
-     shard_opt},
+     br_cli_shard},
     {BR_OPT_FN, "shard-times", 0, AT(p.shard), "FILE",
      "balance the shards by the cases' measured times in FILE\n"
      "(a results file or baseline; repeatable; else by count);\n"
      "with --devices, hand out the cases longest first by them",
-     shard_times_opt},
-    {BR_OPT_VALUE, "devices", 0, AT(p.run.devices), "all|LIST",
+     br_cli_shard_times},
+    {BR_OPT_FN, "devices", 0, AT(p.run.devices), "all|LIST",
      "measure on several GPUs of this host at once, one worker\n"
-     "per GPU: all, or indices such as 0,2,5 (of one model)"},
+     "per GPU: all, or indices such as 0,2,5 (of one model)",
+     br_cli_devices, .values = "all"},
     {BR_OPT_FN, "budget", 0, AT(p.run.budget_ns), "DUR",
      "bound the whole run's measuring time, e.g. 10m: each case's\n"
      "warmup and timeout are shortened to fit (suite: budget)",
@@ -125,9 +85,11 @@ static const br_opt_spec run_opts[] = {
     {BR_OPT_VERSION, "version", 'V', 0, NULL, "show the version"},
     {BR_OPT_SECTION, NULL, 0, 0, NULL,
      "\nmeasurement (each replaces the suite's setting of the same name):\n"},
-    {BR_OPT_FN, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both", br_cli_measure},
-    {BR_OPT_FN, "headline", 0, AT(p.run.measure), "MODE",
-     "which time the metric uses: cold or batch", br_cli_measure},
+    {BR_OPT_ENUM, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both", br_cli_measure,
+     br_mode_names},
+    {BR_OPT_ENUM, "headline", 0, AT(p.run.measure), "MODE",
+     "which time the metric uses: cold or batch", br_cli_measure, br_mode_names,
+     .accept = (1u << BR_MODE_COLD) | (1u << BR_MODE_BATCH)},
     {BR_OPT_ENUM, "cache", 0, AT(p.run.measure), "POLICY",
      "flush, warm or flush-memset (comparison only)", br_cli_measure, br_cache_names,
      "unknown cache policy '%s' (expected flush, warm or flush-memset)"},
@@ -154,7 +116,7 @@ static const br_opt_spec run_opts[] = {
     {BR_OPT_FN, "cpu", 0, AT(p.run.cpu), "N",
      "measure host cases on CPU N alone ('off': no pinning;\n"
      "default: a CPU of a core the parent is kept off)",
-     cpu_opt},
+     br_cli_cpu, .values = "off"},
     {BR_OPT_FLAG, "no-hold", 0, AT(p.run.measure), NULL,
      "do not hold the GPU stream while a sample is enqueued", br_cli_measure, .flag_value = 0},
     {BR_OPT_ENUM, "clock", 0, AT(p.run.gpu_clock), "CLOCK",
@@ -189,36 +151,27 @@ static const br_opt_spec run_opts[] = {
     BR_CLI_ROW_FORCE_DEVICE,
     {BR_OPT_ACTION, "man", 0, 0, NULL, "write the man page (roff) to standard output", .hidden = 1},
     {BR_OPT_ACTION, "completion", 0, 0, "SHELL",
-     "write the completion script for SHELL (bash) to standard output", .hidden = 1},
+     "write the completion script for SHELL (bash) to standard output", .hidden = 1,
+     .values = "bash"},
     {BR_OPT_END}};
 #pragma GCC diagnostic pop
 
 const br_opt_cmd br_cmd_run_spec = {
-    "benchrun",
-    "usage: benchrun [options] SUITE.yaml...\n"
-    "       benchrun compare [options] OLD.json NEW.json\n"
-    "       benchrun history DIR [-k GLOB] [-p NAME=VALUE] [--plot FILE.svg]\n"
-    "       benchrun check [options] SUITE.yaml...\n"
-    "       benchrun init [DIR]\n"
-    "       benchrun merge (-o OUT.json | --results-dir DIR) PART.json...\n"
-    "       benchrun report [options] RESULTS.json\n"
-    "       benchrun ab [options] OLD [NEW] SUITE.yaml...\n"
-    "       benchrun profile SUITE.yaml -k KERNEL [-p NAME=VALUE]... [-- NCU ARGS]\n"
-    "\n"
-    "Compile, verify and measure the kernels of each suite and print a table.\n"
-    "\n"
-    "options:\n",
-    "\n"
-    "Each case runs in a worker process: a case that crashes or hangs is recorded\n"
-    "as failed and a fresh worker goes on with the next. On SIGINT or SIGTERM\n"
-    "benchrun starts no new case, writes every output for the cases finished (the\n"
-    "rest marked interrupted) and exits; a second signal exits at once.\n"
-    "\n"
-    "exit status: 0 every case verified and measured (and none slower than the\n"
-    "baseline); 1 a case failed (compile, verify, run, crash or timeout); 2 bad\n"
-    "input or usage; 3 a case is slower than the baseline (see --fail-on);\n"
-    "130 / 143 interrupted by SIGINT / SIGTERM.\n",
-    run_opts, 0};
+    .prog = "benchrun",
+    .synopsis = "[options] SUITE.yaml...",
+    .about = "Compile, verify and measure the kernels of each suite and print a table.\n",
+    .more = br_cli_commands_help,
+    .opts = run_opts,
+    .foot = "Each case runs in a worker process: a case that crashes or hangs is recorded\n"
+            "as failed and a fresh worker goes on with the next. On SIGINT or SIGTERM\n"
+            "benchrun starts no new case, writes every output for the cases finished (the\n"
+            "rest marked interrupted) and exits; a second signal exits at once.\n",
+    .exit_status = "0 every case verified and measured (and none slower than the\n"
+                   "baseline); 1 a case failed (compile, verify, run, crash or timeout); 2 bad\n"
+                   "input or usage; 3 a case is slower than the baseline (see --fail-on);\n"
+                   "130 / 143 interrupted by SIGINT / SIGTERM.\n",
+    .env = br_cli_environment,
+};
 
 /* What --shard cannot go with: 0, or -1 after a message. */
 static int check_shard(const br_pipeline_opts *p) {
@@ -236,26 +189,13 @@ static int check_shard(const br_pipeline_opts *p) {
     return err ? -1 : 0;
 }
 
-/* What --devices cannot go with, and its list: 0, or -1 after a message. */
-static int check_devices(const br_pipeline_opts *p) {
-    int idx[64], all;
-    size_t n;
-    if (!p->run.devices)
-        return 0;
-    if (br_devices_parse(idx, &n, &all, p->run.devices) != 0) {
-        br_msg_error("benchrun", "%s", br_error_get());
-        return -1;
-    }
-    return 0;
-}
-
 /* The checks that need every option: 0, or -1 after a message. */
 static int check_run(const br_cli_opts *o, size_t n_suites) {
     const br_pipeline_opts *p = &o->p;
     const char *err = NULL;
     if (n_suites == 0) {
         br_msg_error("benchrun", "no suite file given");
-        br_opt_help(stderr, &br_cmd_run_spec);
+        br_cli_usage_short(stderr);
         return -1;
     }
     if (p->run.no_cupti && p->run.gpu_clock == BR_CLOCK_KERNEL)
@@ -277,7 +217,7 @@ static int check_run(const br_cli_opts *o, size_t n_suites) {
         fprintf(stderr, "%s\n", br_error_get());
         return -1;
     }
-    if (check_shard(p) != 0 || check_devices(p) != 0)
+    if (check_shard(p) != 0)
         return -1;
     if (p->gate.baseline && n_suites > 1) {
         br_msg_error("benchrun", "--baseline names one file: give one suite with it");
@@ -346,19 +286,4 @@ int br_cmd_run(int argc, char **argv) {
     free(o.p.shard.times);
     br_cli_opts_dispose(&o);
     return status;
-}
-
-/* Every command, for the man page and the completion. */
-static const br_opt_cmd *const all_cmds[] = {
-    &br_cmd_run_spec,    &br_cmd_compare_spec, &br_cmd_history_spec,
-    &br_cmd_check_spec,  &br_cmd_init_spec,    &br_cmd_merge_spec,
-    &br_cmd_report_spec, &br_cmd_ab_spec,      &br_cmd_profile_spec,
-};
-
-void br_cmd_man(FILE *f) {
-    br_opt_man(f, all_cmds, sizeof all_cmds / sizeof *all_cmds, BR_VERSION);
-}
-
-void br_cmd_completion_bash(FILE *f) {
-    br_opt_completion_bash(f, all_cmds, sizeof all_cmds / sizeof *all_cmds);
 }

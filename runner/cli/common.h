@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* common.h - what the subcommands share: the locale set-up, the option
- * struct that run and compare parse into, the rows they both have (written
- * once, here), and the value converters of the option tables. */
+ * struct that run and compare parse into, and the rows they both have
+ * (written once, here); the converters are convert.h's. */
 #ifndef BR_CLI_COMMON_H
 #define BR_CLI_COMMON_H
 
 #include <stddef.h>
 
+#include "convert.h"
 #include "opt.h"
 #include "drive/pipeline.h"
 #include "plan/plan.h"
@@ -18,15 +19,6 @@ int br_cli_locale(void);
 
 /* ANSI colours on fd: a terminal, and NO_COLOR unset or empty (no-color.org). */
 int br_cli_use_color(int fd);
-
-/* -p NAME=VALUE settings, parsed (br_param_override_parse). */
-typedef struct br_cli_params {
-    br_param_override *items; /* owned */
-    size_t n;
-} br_cli_params;
-
-/* Release what *p owns. */
-void br_cli_params_dispose(br_cli_params *p);
 
 /* What `benchrun` and `benchrun compare` parse into. */
 typedef struct br_cli_opts {
@@ -40,22 +32,6 @@ void br_cli_opts_init(br_cli_opts *o);
 
 /* Release what *o owns (the lists; the strings are argv's). */
 void br_cli_opts_dispose(br_cli_opts *o);
-
-/* Converters (br_opt_fn): each returns 0, or -1 with the error set naming
- * the option. */
-int br_cli_param_unique(void *dst, const char *option, const char *arg); /* br_cli_params, no
-                                                                           name twice */
-int br_cli_param(void *dst, const char *option, const char *arg);        /* br_cli_params */
-/* A measurement option (--mode ... --no-hold, by its name `option`) into
- * the br_measure_layer at dst, through br_measure_layer_parse (arg: NULL for
- * --no-hold); its messages are the command line's. */
-int br_cli_measure(void *dst, const char *option, const char *arg);
-int br_cli_duration_positive(void *dst, const char *option, const char *arg); /* double ns > 0 */
-int br_cli_fraction(void *dst, const char *option, const char *arg);          /* double */
-int br_cli_fraction_or_zero(void *dst, const char *option, const char *arg);  /* "0", "0%" too */
-int br_cli_jobs(void *dst, const char *option, const char *arg);              /* int 1..1024 */
-int br_cli_file(void *dst, const char *option, const char *arg); /* not empty, not "-" */
-int br_cli_dir(void *dst, const char *option, const char *arg);  /* not empty */
 
 #define BR_CLI_AT(field) offsetof(br_cli_opts, field)
 

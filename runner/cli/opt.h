@@ -56,6 +56,9 @@ typedef struct br_opt_spec {
     int flag_value;         /* BR_OPT_FLAG: the value stored (1, or 0 for --no-x) */
     unsigned accept;        /* BR_OPT_ENUM: bit v set = value v accepted; 0: every value */
     int hidden;             /* 1: left out of --help (still in the man page) */
+    const char *values;     /* the fixed words the value may be, space-separated, for the
+                               completion of a row that is no BR_OPT_ENUM ("all" of
+                               --devices); NULL: none (an open value: br_opt_unvalued) */
 } br_opt_spec;
 
 /* A repeatable option's values (pointers into argv). */
@@ -72,13 +75,27 @@ typedef struct br_opt_parsed {
     const char *action_arg;    /* its value, or NULL */
 } br_opt_parsed;
 
-/* A command's text around its table, for --help and the man page. */
+/* A name and what it is: a row of the environment variables, files or
+ * commands a help text lists ("\n" in help continues it on another line). */
+typedef struct br_opt_note {
+    const char *name, *help;
+} br_opt_note;
+
+/* A command's texts around its table, for --help and the man page. Its
+ * --help is: "usage: <prog> <synopsis>", about, more(), "options:" and the
+ * rows (or the compact "options: ..." lines), foot, "exit status: ...",
+ * and the environment. */
 typedef struct br_opt_cmd {
-    const char *prog; /* "benchrun", "benchrun compare": messages start "<prog>: " */
-    const char *head; /* help text before the options (usage lines, description) */
-    const char *foot; /* help text after them, or NULL */
+    const char *prog;     /* "benchrun", "benchrun compare": messages start "<prog>: " */
+    const char *synopsis; /* what follows prog on the usage line: "[options] OLD.json NEW.json";
+                             a "\n" continues it on the next line, under the first word */
+    const char *about;    /* what the command does: paragraphs, each line ending in "\n" */
     const br_opt_spec *opts;
-    int compact; /* 1: --help lists the options on "options:" lines, not one per row */
+    const char *foot;        /* paragraphs after the options, or NULL */
+    const char *exit_status; /* "0 ...; 2 ...": the exit statuses, each line ending in "\n" */
+    int compact;             /* 1: --help lists the options on "options:" lines, not one per row */
+    const br_opt_note *env;  /* the environment variables read ({NULL} ends), or NULL */
+    void (*more)(FILE *f);   /* writes a section after about (the commands), or NULL */
 } br_opt_cmd;
 
 /* Parse argv[1..argc) (argv[0] is the command's name) by cmd->opts into
@@ -100,17 +117,59 @@ void br_opt_list_free(br_opt_list *l);
  * small edit distance, or NULL. */
 const char *br_opt_suggest(const br_opt_spec *opts, const char *text);
 
-/* Write cmd's --help text to f: head, one line per option (continuations
- * aligned at column 24) or the compact "options:" form, and foot. */
+/* Write cmd's --help text to f (the layout of br_opt_cmd); the option rows
+ * with their continuations aligned at column 24. */
 void br_opt_help(FILE *f, const br_opt_cmd *cmd);
 
-/* Write a man page (roff, section 1) for the commands cmds[0..n) to f:
- * the first is the main command, the others subcommands. */
-void br_opt_man(FILE *f, const br_opt_cmd *const *cmds, size_t n, const char *version);
+/* Write "usage: <prog> <synopsis>" to f, its continuation lines aligned
+ * under the synopsis's first word. */
+void br_opt_usage(FILE *f, const br_opt_cmd *cmd);
 
-/* Write a bash completion script for the commands cmds[0..n) to f (the
- * first is the main command; the others are completed after their name,
- * which is cmds[i]->prog's last word). */
-void br_opt_completion_bash(FILE *f, const br_opt_cmd *const *cmds, size_t n);
+/* Write the rows of notes[] ({NULL} ends) as --help lists them: the name at
+ * column 2, the help at column 24 (further lines under it). */
+void br_opt_notes(FILE *f, const br_opt_note *notes);
+
+/* roff text (a man page's): a line-leading '.' or '\'' escaped, backslashes
+ * as \e, '-' as \-. */
+void br_opt_roff(FILE *f, const char *text);
+
+/* Write cmd's usage as roff: a paragraph, "<prog> <synopsis>" on one
+ * line, prog in bold. */
+void br_opt_man_synopsis(FILE *f, const br_opt_cmd *cmd);
+
+/* Write text as roff paragraphs: its lines as they are (escaped), each
+ * blank line a ".PP". */
+void br_opt_man_text(FILE *f, const char *text);
+
+/* Write the rows of opts as roff: a ".TP" paragraph per option (the hidden
+ * ones too), a ".PP" with the heading of each section. */
+void br_opt_man_options(FILE *f, const br_opt_spec *opts);
+
+/* Write the roff of cmd for a man page: with `heading` (NULL: none) a
+ * ".SS" heading, then its synopsis, about, options (".TP" per row, the
+ * sections as ".PP") and foot; each blank line of a text a ".PP". */
+void br_opt_man_command(FILE *f, const br_opt_cmd *cmd, const char *heading);
+
+/* Write the roff rows of notes[] ({NULL} ends) as ".TP" paragraphs, each
+ * help on one line; the names bold. */
+void br_opt_man_notes(FILE *f, const br_opt_note *notes);
+
+/* Write the completion words (the accepted values, space-separated) of the
+ * value of row o to f: an enum's names, else o->values, else "-f" for a
+ * FILE or DIR value (file names) or "-n" (nothing to offer). */
+void br_opt_completion_values(FILE *f, const br_opt_spec *o);
+
+/* The first row of opts that takes a value with fixed words but offers none
+ * to the completion: neither an enum nor a row with values, and whose
+ * value name is not one of the open kinds (a FILE or DIR, a number N, a
+ * DUR, a PCT or P, a PATTERN or GLOB, a NAME, NAME=VALUE or N=V, I/N).
+ * NULL when every row is accounted for. */
+const br_opt_spec *br_opt_unvalued(const br_opt_spec *opts);
+
+/* Write a bash completion script for the commands cmds[0..n) to f: cmds[0]
+ * is the main command (completed after "benchrun", with the subcommands'
+ * names), cmds[i] (i > 0) is completed after names[i]; names[0] unused. */
+void br_opt_completion_bash(FILE *f, const br_opt_cmd *const *cmds, const char *const *names,
+                            size_t n);
 
 #endif

@@ -36,11 +36,6 @@ extern "C" {
 
 struct br_job; /* plan/job.h */
 
-/* Parse --devices: "all" (*all 1, *n 0) or a comma-separated list of
- * distinct device indices 0..63 into idx[0..*n) (room for 64). Returns 0,
- * or -1 with the error set ("--devices 0,x: expected all or ..."). */
-int br_devices_parse(int *idx, size_t *n, int *all, const char *text);
-
 /* The devices of one run. */
 typedef struct br_devset br_devset;
 

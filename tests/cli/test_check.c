@@ -158,8 +158,8 @@ Test(check, the_man_page_and_the_completion_list_check_and_init) {
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, man), 0);
     cr_assert_eq(r.status, 0);
-    cr_assert(strstr(r.out, ".SH benchrun check\n"), "%s", r.out);
-    cr_assert(strstr(r.out, ".SH benchrun init\n"), "%s", r.out);
+    cr_assert(strstr(r.out, ".SS benchrun check\n"), "%s", r.out);
+    cr_assert(strstr(r.out, ".SS benchrun init\n"), "%s", r.out);
     cr_assert(strstr(r.out, "\\-\\-cache\\-dir"), "%s", r.out);
     e2e_free(&r);
     cr_assert_eq(e2e_run(&r, NULL, comp), 0);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_cmd_history.c - the `benchrun history` command (cli/cmd_history.h,
- * br_history_main): the table it prints, its exit statuses, --plot with and
+/* test_cmd_history.c - the `benchrun history` command (cli/cmd_history.c,
+ * br_cmd_history): the table it prints, its exit statuses, --plot with and
  * without gnuplot. The fixture runs are in reporters/history_fixture.h. */
 #include <criterion/criterion.h>
 
@@ -10,13 +10,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "cli/cmd_history.h"
+#include "cli/commands.h"
 
 #include "reporters/history_fixture.h"
 
 TestSuite(history, .init = history_init, .fini = history_fini, .timeout = 120);
 
-/* Run br_history_main on args (argv[0] "history" added) with stdout and
+/* Run br_cmd_history on args (argv[0] "history" added) with stdout and
  * stderr captured into *out and *err (caller frees). Returns its status. */
 static int run_main(char **out, char **err, const char *const *args) {
     char *argv[32] = {"history"};
@@ -33,7 +33,7 @@ static int run_main(char **out, char **err, const char *const *args) {
     cr_assert(ofd >= 0 && efd >= 0 && save_out >= 0 && save_err >= 0);
     dup2(ofd, 1);
     dup2(efd, 2);
-    int status = br_history_main(argc, argv);
+    int status = br_cmd_history(argc, argv);
     fflush(stdout);
     fflush(stderr);
     dup2(save_out, 1);

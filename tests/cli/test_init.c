@@ -18,9 +18,17 @@
 
 /* The scaffold's layout (fixed: the docs and other tools name these). */
 static const char *const layout[] = {
-    ".github/workflows/benchrun.yml", "baselines/README.md", "kernels/example.cu",
-    "kernels/example_cpu.c",          "suites/example.yaml",
+    ".github/workflows/benchrun.yml", "baselines/README.md",      "kernels/example.cu",
+    "kernels/example_cpu.c",          "schema/suite.schema.json", "suites/example.yaml",
 };
+
+/* Where the template of a file of the layout is: the schema is the
+ * project's own, the rest are under templates/init/. */
+static char *template_of(const char *rel) {
+    if (strcmp(rel, "schema/suite.schema.json") == 0)
+        return br_strfmt("%s/schema/suite.schema.json", BR_SOURCE_DIR);
+    return br_strfmt("%s/%s", TEMPLATES, rel);
+}
 #define N_LAYOUT (sizeof layout / sizeof *layout)
 
 TestSuite(init, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 240);
@@ -95,7 +103,7 @@ Test(init, writes_exactly_the_scaffold_from_the_templates) {
     expect_files(dir, layout, N_LAYOUT);
     for (size_t i = 0; i < N_LAYOUT; i++) {
         char *path = br_strfmt("%s/%s", dir, layout[i]);
-        char *want_path = br_strfmt("%s/%s", TEMPLATES, layout[i]);
+        char *want_path = template_of(layout[i]);
         char *got = slurp(path), *want = slurp(want_path);
         cr_assert(strstr(r.out, path), "stdout does not name %s:\n%s", path, r.out);
         if (strcmp(layout[i], "suites/example.yaml") == 0) {
@@ -116,6 +124,33 @@ Test(init, writes_exactly_the_scaffold_from_the_templates) {
     char *next = br_strfmt("benchrun check %s/suites/example.yaml", dir);
     cr_assert(strstr(r.out, next), "stdout lacks the next command '%s':\n%s", next, r.out);
     free(next);
+    e2e_free(&r);
+    free(dir);
+}
+
+/* The schema the scaffold's suite names on its first line exists: a path
+ * relative to the suite (the copy init wrote) or an absolute one; and it is
+ * the project's schema. A URL cannot be checked here and fails: the build
+ * names a file unless told otherwise (BR_SCHEMA_URL). */
+Test(init, the_suite_names_a_schema_that_exists) {
+    char *dir = br_strfmt("%s/elsewhere", tmp);
+    e2e_result r = run_init(NULL, dir);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    char *suite_path = br_strfmt("%s/suites/example.yaml", dir), *suite = slurp(suite_path);
+    const char *head = "# yaml-language-server: $schema=";
+    cr_assert_eq(strncmp(suite, head, strlen(head)), 0, "first line:\n%.80s", suite);
+    const char *named = suite + strlen(head);
+    size_t len = strcspn(named, "\n");
+    cr_assert_null(memchr(named, ':', len), "a URL, not a file: %.*s", (int)len, named);
+    char *schema = named[0] == '/' ? br_strfmt("%.*s", (int)len, named)
+                                   : br_strfmt("%s/suites/%.*s", dir, (int)len, named);
+    char *got = slurp(schema), *want = slurp(BR_SOURCE_DIR "/schema/suite.schema.json");
+    cr_assert_str_eq(got, want, "%s is not the suite schema", schema);
+    free(got);
+    free(want);
+    free(schema);
+    free(suite);
+    free(suite_path);
     e2e_free(&r);
     free(dir);
 }

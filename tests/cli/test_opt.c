@@ -42,7 +42,11 @@ static const br_opt_spec t_spec[] = {
     {BR_OPT_END}};
 #pragma GCC diagnostic pop
 
-static const br_opt_cmd t_cmd = {"prog", "usage: prog\n", NULL, t_spec, 0};
+static const br_opt_cmd t_cmd = {.prog = "prog",
+                                 .synopsis = "[options]",
+                                 .about = "A test.\n",
+                                 .opts = t_spec,
+                                 .exit_status = "0 ok.\n"};
 
 static br_parse_result parse(t_opts *o, br_opt_parsed *a, const char **args) {
     char *argv[32] = {"prog"};
@@ -169,14 +173,72 @@ static void write_completion(FILE *f, const void *ctx) {
     br_cmd_completion_bash(f);
 }
 
-Test(opt, the_man_page_lists_every_command_and_option) {
+/* The rows of opts as the man page writes their heads. */
+static void expect_man_rows(const char *man, const br_opt_spec *opts) {
+    for (const br_opt_spec *o = opts; o->kind != BR_OPT_END; o++) {
+        if (o->kind == BR_OPT_SECTION)
+            continue;
+        char *dashed = br_strdup(o->name), *row = NULL;
+        size_t k = 0;
+        char esc[128];
+        for (const char *c = dashed; *c && k + 3 < sizeof esc; c++) {
+            if (*c == '-')
+                esc[k++] = '\\';
+            esc[k++] = *c;
+        }
+        esc[k] = '\0';
+        row = br_strfmt("\\fB\\-\\-%s\\fR", esc);
+        cr_assert(strstr(man, row), "the man page lacks %s", row);
+        free(row);
+        free(dashed);
+    }
+}
+
+Test(opt, the_man_page_has_every_section_command_and_option) {
     char *man = capture(write_man, NULL);
     cr_assert(strncmp(man, ".TH BENCHRUN 1 ", 15) == 0, "%s", man);
+    const char *sections[] = {".SH NAME\n",        ".SH SYNOPSIS\n", ".SH DESCRIPTION\n",
+                              ".SH OPTIONS\n",     ".SH COMMANDS\n", ".SH EXIT STATUS\n",
+                              ".SH ENVIRONMENT\n", ".SH FILES\n",    ".SH EXAMPLES\n",
+                              ".SH SEE ALSO\n"};
+    const char *at = man;
+    for (size_t i = 0; i < sizeof sections / sizeof *sections; i++) {
+        const char *s = strstr(man, sections[i]);
+        cr_assert(s, "no %s", sections[i]);
+        cr_assert_gt(s, at, "%s out of order", sections[i]);
+        at = s;
+    }
     cr_assert(strstr(man, "\\fB\\-\\-json\\fR \\fIFILE\\fR\n"), "%s", man);
     cr_assert(strstr(man, "\\fB\\-k\\fR, \\fB\\-\\-kernel\\fR \\fIPATTERN\\fR\n"));
-    cr_assert(strstr(man, ".SH benchrun compare\n"));
-    cr_assert(strstr(man, ".SH benchrun history\n"));
-    cr_assert(strstr(man, "\\-\\-plot"));
+    for (size_t i = 0; i < br_n_commands; i++) {
+        const br_opt_cmd *c = br_commands[i].options;
+        char *synopsis = br_strfmt(".PP\n\\fB%s\\fR ", c->prog);
+        cr_assert(strstr(man, synopsis), "no synopsis of %s", c->prog);
+        free(synopsis);
+        if (i > 0) {
+            char *heading = br_strfmt(".SS %s\n", c->prog);
+            cr_assert(strstr(man, heading), "no section of %s", c->prog);
+            free(heading);
+        }
+        expect_man_rows(man, c->opts);
+    }
+    free(man);
+}
+
+/* groff reads the page without a warning (-ww), when groff is there. */
+Test(opt, the_man_page_renders) {
+    char *man = capture(write_man, NULL);
+    char path[] = "/tmp/br-man-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, man, strlen(man)), (ssize_t)strlen(man));
+    close(fd);
+    char *cmd = br_strfmt("command -v groff >/dev/null || exit 0; "
+                          "test -z \"$(groff -man -Tutf8 -ww -z %s 2>&1)\"",
+                          path);
+    cr_assert_eq(system(cmd), 0, "groff warns about the man page");
+    unlink(path);
+    free(cmd);
     free(man);
 }
 
@@ -186,9 +248,13 @@ Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
     cr_assert(strstr(sh, "--fail-on) vals=\"slower any-change never\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "--clock) vals=\"events kernel\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "--cache) vals=\"flush warm flush-memset\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--mode) vals=\"cold batch both\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--headline) vals=\"cold batch\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--devices) vals=\"all\" ;;"), "%s", sh);
+    cr_assert(strstr(sh, "--set) vals=\"basic full\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "--json) vals=\"-f\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "    history)\n"), "%s", sh);
-    cr_assert(strstr(sh, "opts=\"compare history check init merge report ab profile --kernel -k"),
+    cr_assert(strstr(sh, "opts=\"ab check compare history init merge profile report --kernel -k"),
               "%s", sh);
     char path[] = "/tmp/br-completion-XXXXXX";
     int fd = mkstemp(path);
@@ -197,7 +263,56 @@ Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
     close(fd);
     char *cmd = br_strfmt("command -v bash >/dev/null || exit 0; bash -n %s", path);
     cr_assert_eq(system(cmd), 0, "bash -n refuses the script:\n%s", sh);
+    /* What bash itself offers after "benchrun --mode ". */
+    char *offer = br_strfmt("command -v bash >/dev/null || exit 0; bash -c '. %s; "
+                            "COMP_WORDS=(benchrun --mode \"\"); COMP_CWORD=2; _benchrun; "
+                            "test \"${COMPREPLY[*]}\" = \"cold batch both\"'",
+                            path);
+    cr_assert_eq(system(offer), 0, "bash does not offer cold batch both after --mode");
     unlink(path);
+    free(offer);
     free(cmd);
     free(sh);
+}
+
+/* Every option that takes one of fixed words offers them to the
+ * completion: no row of any command is left without (br_opt_unvalued). */
+Test(opt, every_option_with_fixed_values_completes_them) {
+    for (size_t i = 0; i < br_n_commands; i++) {
+        const br_opt_spec *o = br_opt_unvalued(br_commands[i].options->opts);
+        cr_expect_null(o, "%s --%s %s: fixed values, none for the completion",
+                       br_commands[i].options->prog, o ? o->name : "", o ? o->value_name : "");
+    }
+    /* A row with a fixed-value name and no values is found. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+    static const br_opt_spec bad[] = {
+        {BR_OPT_FN, "ok", 0, 0, "N", "a number", t_ratio},
+        {BR_OPT_FN, "style", 0, 0, "STYLE", "plain or fancy", t_ratio},
+        {BR_OPT_END}};
+#pragma GCC diagnostic pop
+    const br_opt_spec *o = br_opt_unvalued(bad);
+    cr_assert(o && strcmp(o->name, "style") == 0);
+}
+
+/* The words a row offers are words its converter takes, and a word that is
+ * none of them is refused. */
+Test(opt, the_fixed_values_offered_are_accepted) {
+    size_t checked = 0;
+    for (size_t i = 0; i < br_n_commands; i++)
+        for (const br_opt_spec *o = br_commands[i].options->opts; o->kind != BR_OPT_END; o++) {
+            if (!o->values || !o->fn)
+                continue;
+            char *words = br_strdup(o->values), *save = NULL, option[64];
+            snprintf(option, sizeof option, "--%s", o->name);
+            for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+                char dst[256] = {0};
+                cr_expect_eq(o->fn(dst, option, w), 0, "%s %s refused", option, w);
+            }
+            char dst[256] = {0};
+            cr_expect_neq(o->fn(dst, option, "zzz-none"), 0, "%s zzz-none taken", option);
+            free(words);
+            checked++;
+        }
+    cr_assert_geq(checked, 4, "--devices, --cpu, --tool and --set have fixed values");
 }
