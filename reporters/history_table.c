@@ -141,14 +141,14 @@ static void legend_changes(FILE *f, const br_history_view *v, const tglyphs *g) 
     if (v->n_changes > 0)
         fprintf(f,
                 "%s slower, %s faster from that run on: a change point of the case's level, with "
-                "its step\n  (E-divisive means over the case's runs%s, permutation p <= %g, "
+                "its step\n  (E-divisive split, t test, over the case's runs%s, p <= %g, "
                 "|step| >= %g%%; --changes lists them)\n",
                 g->slower, g->faster, v->n_devices > 1 ? " of one device" : "", cp->alpha,
                 100.0 * cp->min_step);
     else
         fprintf(f,
-                "no change point in any case (E-divisive means over each case's runs%s, "
-                "permutation p <= %g, |step| >= %g%%)\n",
+                "no change point in any case (E-divisive split, t test, over each case's runs%s, "
+                "p <= %g, |step| >= %g%%)\n",
                 v->n_devices > 1 ? " of one device" : "", cp->alpha, 100.0 * cp->min_step);
     if (v->n_short == v->n_series && v->n_series > 0)
         fprintf(f,

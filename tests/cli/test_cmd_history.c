@@ -178,14 +178,14 @@ Test(history, main_lists_the_change_points) {
     cr_assert_eq(run_main(&out, &err, args), 0, "%s", err);
     cr_assert_str_eq(err, "");
     cr_assert(strstr(out, "reduction . GB/s (higher is better) . 30 runs . NVIDIA H100 80GB HBM3\n"
-                          "change points: E-divisive means (Matteson & James 2014)"),
+                          "change points: E-divisive split, Student's t test (Hunter"),
               "%s", out);
     /* reduce_warp n=2^24: 3% slower from run 17 on (GB/s 1/1.03 - 1 = -2.9%
      * planted; the medians of the two segments measure -3.4%). */
     char *row = row_of(out, "reduce_warp", "2^24");
     cr_assert(strstr(row, run17) && strstr(row, run16), "%s (run 17 %s)", row, run17);
     cr_assert(strstr(row, "2026-11-04 13:06"), "%s", row);
-    cr_assert(strstr(row, "1615.1 -> 1560.4 | v-3.4% | 0.001"), "%s", row);
+    cr_assert(strstr(row, "1615.1 -> 1560.4 | v-3.4% | 1.12e-09"), "%s", row);
     free(row);
     /* reduce_cub n=2^24: 4% faster from run 11, 3% slower from run 23: run
      * 23 drew a time 2.0 standard deviations short, at the old level, so the
