@@ -58,6 +58,8 @@ static void cell_text(char *val, size_t vlen, char *mark, size_t mlen, const br_
         return;
     }
     br_history_format_value(val, vlen, br_history_case_value(r, cr, v->metric), v->metric);
+    if (marks == BR_HISTORY_MARK_NONE)
+        return;
     if (marks == BR_HISTORY_MARK_CHANGES) {
         if (c->cp == BR_HISTORY_NONE)
             return;
@@ -189,8 +191,12 @@ static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g,
           f);
     if (marks == BR_HISTORY_MARK_NEIGHBOURS)
         legend_neighbours(f, v, g, compared);
-    else
+    else if (marks == BR_HISTORY_MARK_CHANGES)
         legend_changes(f, v, g);
+    else
+        fputs("--changes lists the change points of each case; --neighbours marks each run "
+              "against the previous one\n",
+              f);
     const char *sep = "";
     if (used_unknown) {
         fprintf(f, "%s? = cannot tell (too few samples, too noisy, another clock)", sep);
@@ -390,7 +396,7 @@ int br_history_print(FILE *f, const br_history *h, int ascii, br_history_marks m
         int neighbours = marks == BR_HISTORY_MARK_NEIGHBOURS;
         if (br_history_view_build(&v, h, first, n, neighbours) != 0)
             return -1;
-        if (!neighbours && br_history_view_changes(&v, NULL) != 0) {
+        if (marks == BR_HISTORY_MARK_CHANGES && br_history_view_changes(&v, NULL) != 0) {
             br_history_view_dispose(&v);
             return -1;
         }

@@ -53,12 +53,12 @@ static const br_opt_spec history_opts_spec[] = {
     {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
     {BR_OPT_FN, "last", 0, AT(last), "N", "only the newest N runs of each suite", parse_last},
     {BR_OPT_FLAG, "changes", 0, AT(changes), NULL,
-     "list the change points of each case (E-divisive means)\n"
-     "instead of the table",
+     "list the change points of each case (E-divisive split,\n"
+     "t test) instead of the table",
      .flag_value = 1},
     {BR_OPT_FLAG, "neighbours", 0, AT(neighbours), NULL,
      "mark each run against the previous run (the baseline\n"
-     "rules) instead of the change points",
+     "rules; reads every file's samples)",
      .flag_value = 1},
     {BR_OPT_VALUE, "plot", 0, AT(plot), "FILE.svg",
      "also draw the newest run against problem size and every\n"
@@ -77,9 +77,11 @@ const br_opt_cmd br_cmd_history_spec = {
     "                        [--ascii]\n"
     "\n"
     "Show the results documents in DIR (the files --results-dir writes, or any --json\n"
-    "output) as one table per suite: each case's headline metric across commits,\n"
-    "marked where its level shifted: the change points found over all its runs of one\n"
-    "device by E-divisive means (Matteson & James 2014), with the step and p-value.\n"
+    "output) as one table per suite: each case's headline metric across commits.\n"
+    "--changes lists where a case's level shifted: the change points over all its runs\n"
+    "of one device (E-divisive split, Student's t test: Hunter, Fleming et al. 2023).\n"
+    "The summaries are read once into DIR/.benchrun-index.sqlite (SQLite), kept\n"
+    "up to date with the files, and safe to delete.\n"
     "\n",
     "\n"
     "exit status: 0 ok; 1 the plot could not be drawn; 2 bad input or usage.\n",
@@ -116,8 +118,9 @@ static int parse_history(history_opts *o, br_opt_parsed *a, int argc, char **arg
 
 /* Load dir, print, plot. Returns the exit status. */
 static int history_show(br_history *h, const history_opts *o, const char *dir) {
-    br_history_filter flt = {o->suite,        o->globs.items, o->globs.n,
-                             o->params.items, o->params.n,    o->last};
+    /* The index holds the summaries; --neighbours judges with the samples. */
+    br_history_filter flt = {o->suite,    o->globs.items, o->globs.n,     o->params.items,
+                             o->params.n, o->last,        !o->neighbours, 0};
     if (br_history_load(h, dir, &flt) != 0) {
         br_msg_error(PROG, "%s", br_error_get());
         return 2;
@@ -134,7 +137,7 @@ static int history_show(br_history *h, const history_opts *o, const char *dir) {
     int printed = o->changes ? br_history_print_changes(stdout, h, o->ascii)
                              : br_history_print(stdout, h, o->ascii,
                                                 o->neighbours ? BR_HISTORY_MARK_NEIGHBOURS
-                                                              : BR_HISTORY_MARK_CHANGES);
+                                                              : BR_HISTORY_MARK_NONE);
     if (printed != 0 || fflush(stdout) != 0) {
         br_msg_error(PROG, "%s", br_error_get());
         return 2;
