@@ -16,6 +16,7 @@ extern const br_opt_cmd br_cmd_merge_spec;   /* benchrun merge */
 extern const br_opt_cmd br_cmd_report_spec;  /* benchrun report */
 extern const br_opt_cmd br_cmd_ab_spec;      /* benchrun ab */
 extern const br_opt_cmd br_cmd_profile_spec; /* benchrun profile */
+extern const br_opt_cmd br_cmd_publish_spec; /* benchrun publish */
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -72,6 +73,11 @@ int br_cmd_ab(int argc, char **argv);
  * 2 bad usage, not exactly one case matching, no ncu, or ncu failed (no
  * permission for the GPU's counters: said with the fix). */
 int br_cmd_profile(int argc, char **argv);
+
+/* `benchrun publish RESULTS_DIR -o SITE [options]` (argv[0] is "publish"):
+ * the results directory as a static site (drive/publish.h). Returns the exit
+ * status: 0 written, 2 bad input or usage, or the site could not be written. */
+int br_cmd_publish(int argc, char **argv);
 
 /* Write the man page (roff) or the bash completion of every command to f. */
 void br_cmd_man(FILE *f);
