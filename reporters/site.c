@@ -173,7 +173,8 @@ static int case_page(site *s, const devview *d, size_t row) {
         char lab[64], date[32];
         br_history_label(lab, sizeof lab, v->h, v->first + j, 0);
         br_history_short_date(date, sizeof date, br_history_view_run(v, j)->date);
-        if (d->n <= 10 || k % ((d->n + 7) / 8) == 0 || k + 1 == d->n) {
+        size_t every = d->n <= 10 ? 1 : (d->n + 7) / 8;
+        if (k % every == 0 || (k + 1 == d->n && k % every >= every / 2)) {
             if (n_tics < 10) {
                 tics[n_tics].x = (double)(k + 1);
                 snprintf(tics[n_tics++].label, sizeof tics[0].label, "%.7s", lab);
