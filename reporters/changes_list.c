@@ -115,11 +115,11 @@ static void put_grid(FILE *f, grid *g, int ascii) {
 static void put_method(FILE *f, const br_history_view *v) {
     const br_changepoint_cfg *cp = &v->cp_cfg;
     fprintf(f,
-            "change points: E-divisive means (Matteson & James 2014) over each case's runs%s in "
-            "commit order;\n  permutation p <= %g (%zu permutations), |step| >= %g%%, at least "
-            "%zu runs a side\n",
-            v->n_devices > 1 ? " of one device" : "", cp->alpha, cp->permutations,
-            100.0 * cp->min_step, cp->min_size);
+            "change points: E-divisive split, Student's t test (Hunter, Fleming et al. 2023) over "
+            "each case's runs%s\n  in commit order; p <= %g (Bonferroni over the cuts), |step| >= "
+            "%g%%, at least %zu runs a side\n",
+            v->n_devices > 1 ? " of one device" : "", cp->alpha, 100.0 * cp->min_step,
+            cp->min_size);
 }
 
 static void put_counts(FILE *f, const br_history_view *v) {

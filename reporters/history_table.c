@@ -58,6 +58,8 @@ static void cell_text(char *val, size_t vlen, char *mark, size_t mlen, const br_
         return;
     }
     br_history_format_value(val, vlen, br_history_case_value(r, cr, v->metric), v->metric);
+    if (marks == BR_HISTORY_MARK_NONE)
+        return;
     if (marks == BR_HISTORY_MARK_CHANGES) {
         if (c->cp == BR_HISTORY_NONE)
             return;
@@ -141,14 +143,14 @@ static void legend_changes(FILE *f, const br_history_view *v, const tglyphs *g) 
     if (v->n_changes > 0)
         fprintf(f,
                 "%s slower, %s faster from that run on: a change point of the case's level, with "
-                "its step\n  (E-divisive means over the case's runs%s, permutation p <= %g, "
+                "its step\n  (E-divisive split, t test, over the case's runs%s, p <= %g, "
                 "|step| >= %g%%; --changes lists them)\n",
                 g->slower, g->faster, v->n_devices > 1 ? " of one device" : "", cp->alpha,
                 100.0 * cp->min_step);
     else
         fprintf(f,
-                "no change point in any case (E-divisive means over each case's runs%s, "
-                "permutation p <= %g, |step| >= %g%%)\n",
+                "no change point in any case (E-divisive split, t test, over each case's runs%s, "
+                "p <= %g, |step| >= %g%%)\n",
                 v->n_devices > 1 ? " of one device" : "", cp->alpha, 100.0 * cp->min_step);
     if (v->n_short == v->n_series && v->n_series > 0)
         fprintf(f,
@@ -189,8 +191,12 @@ static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g,
           f);
     if (marks == BR_HISTORY_MARK_NEIGHBOURS)
         legend_neighbours(f, v, g, compared);
-    else
+    else if (marks == BR_HISTORY_MARK_CHANGES)
         legend_changes(f, v, g);
+    else
+        fputs("--changes lists the change points of each case; --neighbours marks each run "
+              "against the previous one\n",
+              f);
     const char *sep = "";
     if (used_unknown) {
         fprintf(f, "%s? = cannot tell (too few samples, too noisy, another clock)", sep);
@@ -390,7 +396,7 @@ int br_history_print(FILE *f, const br_history *h, int ascii, br_history_marks m
         int neighbours = marks == BR_HISTORY_MARK_NEIGHBOURS;
         if (br_history_view_build(&v, h, first, n, neighbours) != 0)
             return -1;
-        if (!neighbours && br_history_view_changes(&v, NULL) != 0) {
+        if (marks == BR_HISTORY_MARK_CHANGES && br_history_view_changes(&v, NULL) != 0) {
             br_history_view_dispose(&v);
             return -1;
         }

@@ -15,7 +15,8 @@ extern "C" {
 /* What the cells of br_history_print mark. */
 typedef enum br_history_marks {
     BR_HISTORY_MARK_CHANGES = 0, /* the change points of each case (br_history_view_changes) */
-    BR_HISTORY_MARK_NEIGHBOURS   /* each run against the previous run (the baseline rules) */
+    BR_HISTORY_MARK_NEIGHBOURS,  /* each run against the previous run (the baseline rules) */
+    BR_HISTORY_MARK_NONE         /* the values only: nothing computed beyond them */
 } br_history_marks;
 
 /* Print h to f, one table per suite: a title line (suite, metric, runs,
@@ -36,6 +37,7 @@ typedef enum br_history_marks {
  *   "▲+20.1%"  faster
  *   "?"        unknown (too few samples, too noisy, another clock, ...)
  *   (nothing)  same, or nothing earlier to compare with
+ * or, with BR_HISTORY_MARK_NONE, nothing (the legend says how to get marks).
  * "failed" and "–" (skipped) replace the value; "·" marks a run without
  * that case. ascii 1: "v", "^", "-", "." and "u" for "▼", "▲", "–", "·"
  * and "µ". A legend under each table says all this and the rules used.

@@ -21,6 +21,7 @@ pc() { have pkg-config && pkg-config --exists "$1"; }
 pc yaml-0.1 || missing+=(libyaml-dev)
 pc libgit2 || missing+=(libgit2-dev)
 pc jansson || missing+=(libjansson-dev)
+pc sqlite3 || missing+=(libsqlite3-dev)
 pc criterion || missing+=(libcriterion-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then

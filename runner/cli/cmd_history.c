@@ -48,12 +48,12 @@ static const br_opt_spec history_opts_spec[] = {
     {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
     {BR_OPT_FN, "last", 0, AT(last), "N", "only the newest N runs of each suite", parse_last},
     {BR_OPT_FLAG, "changes", 0, AT(changes), NULL,
-     "list the change points of each case (E-divisive means)\n"
-     "instead of the table",
+     "list the change points of each case (E-divisive split,\n"
+     "t test) instead of the table",
      .flag_value = 1},
     {BR_OPT_FLAG, "neighbours", 0, AT(neighbours), NULL,
      "mark each run against the previous run (the baseline\n"
-     "rules) instead of the change points",
+     "rules; reads every file's samples)",
      .flag_value = 1},
     {BR_OPT_VALUE, "plot", 0, AT(plot), "FILE.svg",
      "also draw the newest run against problem size and every\n"
@@ -71,9 +71,11 @@ const br_opt_cmd br_cmd_history_spec = {
                 "[--last N] [--changes | --neighbours] [--plot FILE.svg]\n"
                 "[--ascii]",
     .about = "Show the results documents in DIR (the files --results-dir writes, or any --json\n"
-             "output) as one table per suite: each case's headline metric across commits,\n"
-             "marked where its level shifted: the change points found over all its runs of one\n"
-             "device by E-divisive means (Matteson & James 2014), with the step and p-value.\n",
+             "output) as one table per suite: each case's headline metric across commits.\n"
+             "--changes lists where a case's level shifted: the change points over all its runs\n"
+             "of one device (E-divisive split, Student's t test: Hunter, Fleming et al. 2023).\n"
+             "The summaries are read once into DIR/.benchrun-index.sqlite (SQLite), kept\n"
+             "up to date with the files, and safe to delete.\n",
     .opts = history_opts_spec,
     .exit_status = "0 ok; 1 the plot could not be drawn; 2 bad input or usage.\n",
 };
@@ -113,7 +115,9 @@ int br_cmd_history(int argc, char **argv) {
     int status = parse_history(&o, &a, argc, argv);
     if (status < 0) {
         br_history_show_opts so = {
-            .filter = {o.suite, o.globs.items, o.globs.n, o.params.items, o.params.n, o.last},
+            /* The index holds the summaries; --neighbours judges with the samples. */
+            .filter = {o.suite, o.globs.items, o.globs.n, o.params.items, o.params.n, o.last,
+                       !o.neighbours, 0},
             .plot = o.plot,
             .changes = o.changes,
             .neighbours = o.neighbours,

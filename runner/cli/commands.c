@@ -22,6 +22,7 @@ const br_command br_commands[] = {
     {"init", br_cmd_init, &br_cmd_init_spec, "write the scaffold of a kernel repository"},
     {"merge", br_cmd_merge, &br_cmd_merge_spec, "merge the parts of a sharded plan into one file"},
     {"profile", br_cmd_profile, &br_cmd_profile_spec, "one GPU case under Nsight Compute"},
+    {"publish", br_cmd_publish, &br_cmd_publish_spec, "a results directory as a static web site"},
     {"report", br_cmd_report, &br_cmd_report_spec,
      "the gate, the table and the outputs of a results file"},
 };

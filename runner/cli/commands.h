@@ -70,6 +70,7 @@ extern const br_opt_cmd br_cmd_history_spec;
 extern const br_opt_cmd br_cmd_init_spec;
 extern const br_opt_cmd br_cmd_merge_spec;
 extern const br_opt_cmd br_cmd_profile_spec;
+extern const br_opt_cmd br_cmd_publish_spec;
 extern const br_opt_cmd br_cmd_report_spec;
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
@@ -102,6 +103,11 @@ int br_cmd_compare(int argc, char **argv);
  * (drive/history_show.h). Returns the exit status: 0 ok, 2 bad input or
  * usage, 1 when a plot was asked for and could not be drawn. */
 int br_cmd_history(int argc, char **argv);
+
+/* `benchrun publish RESULTS_DIR -o SITE [options]` (argv[0] is "publish"):
+ * the results directory as a static site (drive/publish.h). Returns the exit
+ * status: 0 written, 2 bad input or usage, or the site could not be written. */
+int br_cmd_publish(int argc, char **argv);
 
 /* `benchrun init [DIR]` (argv[0] is "init"): write the scaffold of a
  * kernel repository into DIR (default "."), from the templates embedded at

@@ -11,13 +11,13 @@ static int accepted(const br_opt_spec *o, const br_name *e) {
 
 /* A value name of a file or a folder: completed with file names. */
 static int names_a_file(const char *value_name) {
-    return strstr(value_name, "FILE") || strstr(value_name, "DIR");
+    return strstr(value_name, "FILE") || strstr(value_name, "DIR") || strstr(value_name, "SITE");
 }
 
 /* The value names of open values: any number, duration, pattern or name. */
 static int names_an_open_value(const char *value_name) {
-    static const char *const open[] = {"N",    "DUR",  "PCT",        "P",   "PATTERN",
-                                       "GLOB", "NAME", "NAME=VALUE", "N=V", "I/N"};
+    static const char *const open[] = {"N",    "DUR",        "PCT", "P",   "PATTERN", "GLOB",
+                                       "NAME", "NAME=VALUE", "N=V", "I/N", "COMMIT"};
     for (size_t i = 0; i < sizeof open / sizeof *open; i++)
         if (strcmp(value_name, open[i]) == 0)
             return 1;

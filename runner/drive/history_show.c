@@ -27,7 +27,7 @@ static int show_loaded(const br_history *h, const char *dir, const br_history_sh
     int printed = o->changes ? br_history_print_changes(stdout, h, o->ascii)
                              : br_history_print(stdout, h, o->ascii,
                                                 o->neighbours ? BR_HISTORY_MARK_NEIGHBOURS
-                                                              : BR_HISTORY_MARK_CHANGES);
+                                                              : BR_HISTORY_MARK_NONE);
     if (printed != 0 || fflush(stdout) != 0) {
         br_log(BR_LOG_ERROR, PROG ": %s\n", br_error_get());
         return 2;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* changepoint.c - E-divisive means over one series: the q-statistic of
- * every split in O(m^2), the permutation test, recursive bisection and the
- * step floor (the method and its sources are in changepoint.h). */
+/* changepoint.c - change points of one series: E-divisive's q-statistic
+ * of every split in O(m^2), Student's t test of the best split, recursive
+ * bisection and the step floor (the method and its sources are in
+ * changepoint.h). */
 #include "changepoint.h"
 
 #include <math.h>
@@ -9,42 +10,12 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "gate/tdist.h"
 
 void br_changepoint_defaults(br_changepoint_cfg *cfg) {
     cfg->alpha = BR_CHANGEPOINT_ALPHA;
-    cfg->permutations = BR_CHANGEPOINT_PERMUTATIONS;
     cfg->min_size = BR_CHANGEPOINT_MIN_SIZE;
     cfg->min_step = BR_CHANGEPOINT_MIN_STEP;
-    cfg->seed = BR_CHANGEPOINT_SEED;
-}
-
-/* ---- the PRNG: splitmix64 (Steele, Lea & Flood, "Fast Splittable
- * Pseudorandom Number Generators", OOPSLA 2014) ------------------------------- */
-
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-/* A uniform integer in [0, bound) (bound >= 1), by rejection: no modulo bias. */
-static size_t rng_below(uint64_t *s, size_t bound) {
-    uint64_t b = (uint64_t)bound, floor = (UINT64_MAX - b + 1) % b, r;
-    do
-        r = rng_next(s);
-    while (r < floor);
-    return (size_t)(r % b);
-}
-
-/* Fisher-Yates shuffle of v[0..n). */
-static void shuffle(double *v, size_t n, uint64_t *s) {
-    for (size_t i = n; i > 1; i--) {
-        size_t j = rng_below(s, i);
-        double t = v[i - 1];
-        v[i - 1] = v[j];
-        v[j] = t;
-    }
 }
 
 /* ---- the q-statistic ------------------------------------------------------------------- */
@@ -59,10 +30,11 @@ static void shuffle(double *v, size_t n, uint64_t *s) {
  *   2 / (n + m) * (sxy - m sxx[tau] / (n - 1) - n syy / (m - 1))
  * (a within term is 0 for one value: inv[0] = 0), so that every (tau,
  * kappa) costs a few multiplications after O(m) per kappa. */
-double br_changepoint_best_split(size_t *tau, const double *y, size_t m, size_t min_size,
-                                 double *scratch) {
+static double best_split(size_t *tau, size_t *kappa_out, const double *y, size_t m, size_t min_size,
+                         double *scratch) {
     double best = -INFINITY;
     *tau = 0;
+    *kappa_out = 0;
     if (min_size < 1 || m < 2 * min_size)
         return best;
     double *sxx = scratch, *h = scratch + m + 1, *inv = scratch + 2 * m + 1;
@@ -93,10 +65,43 @@ double br_changepoint_best_split(size_t *tau, const double *y, size_t m, size_t 
             if (q > best) {
                 best = q;
                 *tau = t;
+                *kappa_out = kappa;
             }
         }
     }
     return best;
+}
+
+double br_changepoint_best_split(size_t *tau, const double *y, size_t m, size_t min_size,
+                                 double *scratch) {
+    size_t kappa;
+    return best_split(tau, &kappa, y, m, min_size, scratch);
+}
+
+/* ---- the test of a split: Student's t --------------------------------------------- */
+
+/* The two-sided p-value of Student's two-sample t test (pooled variance,
+ * n + m - 2 degrees of freedom) of a[0..n) against b[0..m) (n, m >= 1,
+ * n + m >= 3), times `tests` (Bonferroni), at most 1. Two constant sides:
+ * 0 when their means differ, 1 when not. */
+static double split_p(const double *a, size_t n, const double *b, size_t m, size_t tests) {
+    double ma = 0, mb = 0, ssa = 0, ssb = 0;
+    for (size_t i = 0; i < n; i++)
+        ma += a[i];
+    for (size_t i = 0; i < m; i++)
+        mb += b[i];
+    ma /= (double)n;
+    mb /= (double)m;
+    for (size_t i = 0; i < n; i++)
+        ssa += (a[i] - ma) * (a[i] - ma);
+    for (size_t i = 0; i < m; i++)
+        ssb += (b[i] - mb) * (b[i] - mb);
+    double df = (double)(n + m - 2), diff = fabs(ma - mb);
+    double se = sqrt((ssa + ssb) / df * (1.0 / (double)n + 1.0 / (double)m));
+    if (!(se > 0))
+        return diff > 0 ? 0.0 : 1.0;
+    double p = 2.0 * br_tdist_cdf(-diff / se, df) * (double)tests;
+    return p < 1.0 ? p : 1.0;
 }
 
 /* ---- the search -------------------------------------------------------------------------- */
@@ -109,58 +114,46 @@ typedef struct search {
     size_t *cut;    /* segment starts: cut[0] = 0 < cut[1] < ... < cut[n_cut - 1]; owned */
     double *cand_q; /* per segment: its best q (NAN: not computed yet) */
     size_t *cand_t; /* per segment: its best tau, relative to the segment */
+    size_t *cand_k; /* per segment: the kappa of that split, relative to the segment */
+    double *cand_p; /* per segment: the p-value of that split */
     double *pv;     /* per cut: the p-value of its split (cut[0]: unused) */
     double *qv;     /* per cut: its q (scaled) */
     size_t n_cut;
-    double *work;    /* m: a permuted copy of y */
+    double *work;    /* m: scratch for medians */
     double *scratch; /* 3 m + 2 */
-    uint64_t rng;
 } search;
 
 static size_t seg_end(const search *s, size_t k) {
     return k + 1 < s->n_cut ? s->cut[k + 1] : s->m;
 }
 
-/* The segment whose candidate has the largest q into *best; 0 when no
- * segment can be split. */
+/* The candidate of segment k (its largest q, tau and kappa) and the p-value of
+ * Student's t test of X = [cut, cut + tau) against Y = [cut + tau, cut +
+ * kappa), Bonferroni-adjusted by the number of cuts tau the segment offers. */
+static void candidate(search *s, size_t k) {
+    size_t a = s->cut[k], len = seg_end(s, k) - a, min = s->cfg->min_size;
+    s->cand_q[k] = best_split(&s->cand_t[k], &s->cand_k[k], s->y + a, len, min, s->scratch);
+    s->cand_p[k] = 1.0;
+    if (!isfinite(s->cand_q[k]))
+        return;
+    size_t t = s->cand_t[k], kap = s->cand_k[k];
+    s->cand_p[k] = split_p(s->y + a, t, s->y + a + t, kap - t, len - 2 * min + 1);
+}
+
+/* Of the segments whose candidate is significant (p <= alpha), the one
+ * with the largest q into *best; 0 when there is none. */
 static int best_candidate(size_t *best, search *s) {
     int any = 0;
     for (size_t k = 0; k < s->n_cut; k++) {
         if (isnan(s->cand_q[k]))
-            s->cand_q[k] =
-                br_changepoint_best_split(&s->cand_t[k], s->y + s->cut[k],
-                                          seg_end(s, k) - s->cut[k], s->cfg->min_size, s->scratch);
-        if (!isfinite(s->cand_q[k]))
+            candidate(s, k);
+        if (!isfinite(s->cand_q[k]) || !(s->cand_p[k] <= s->cfg->alpha))
             continue;
         if (!any || s->cand_q[k] > s->cand_q[*best])
             *best = k;
         any = 1;
     }
     return any;
-}
-
-/* The permutation p-value of q_obs under the current segments. Stops early
- * once the p-value cannot reach alpha (then it is a lower bound > alpha). */
-static double permutation_p(search *s, double q_obs) {
-    const br_changepoint_cfg *cfg = s->cfg;
-    size_t r = cfg->permutations, hits = 0;
-    double tol = 1e-12 * (fabs(q_obs) + 1.0);
-    memcpy(s->work, s->y, s->m * sizeof *s->work);
-    size_t done = 0;
-    while (done < r) {
-        double q_max = -INFINITY;
-        for (size_t k = 0; k < s->n_cut; k++) {
-            size_t a = s->cut[k], len = seg_end(s, k) - a, t;
-            shuffle(s->work + a, len, &s->rng);
-            double q = br_changepoint_best_split(&t, s->work + a, len, cfg->min_size, s->scratch);
-            q_max = q > q_max ? q : q_max;
-        }
-        done++;
-        hits += q_max >= q_obs - tol;
-        if ((double)(1 + hits) / (double)(r + 1) > cfg->alpha)
-            break;
-    }
-    return (double)(1 + hits) / (double)(r + 1);
 }
 
 /* Split segment k at its candidate: insert the cut with its p and q. */
@@ -170,6 +163,8 @@ static void split_segment(search *s, size_t k, double p) {
     memmove(&s->cut[at + 1], &s->cut[at], move * sizeof *s->cut);
     memmove(&s->cand_q[at + 1], &s->cand_q[at], move * sizeof *s->cand_q);
     memmove(&s->cand_t[at + 1], &s->cand_t[at], move * sizeof *s->cand_t);
+    memmove(&s->cand_k[at + 1], &s->cand_k[at], move * sizeof *s->cand_k);
+    memmove(&s->cand_p[at + 1], &s->cand_p[at], move * sizeof *s->cand_p);
     memmove(&s->pv[at + 1], &s->pv[at], move * sizeof *s->pv);
     memmove(&s->qv[at + 1], &s->qv[at], move * sizeof *s->qv);
     s->qv[at] = s->cand_q[k];
@@ -180,15 +175,11 @@ static void split_segment(search *s, size_t k, double p) {
     s->n_cut++;
 }
 
-/* Recursive bisection: split while the best candidate is significant. */
+/* Recursive bisection: split while a candidate is significant. */
 static void bisect(search *s) {
     size_t k = 0;
-    while (best_candidate(&k, s)) {
-        double p = permutation_p(s, s->cand_q[k]);
-        if (p > s->cfg->alpha)
-            break;
-        split_segment(s, k, p);
-    }
+    while (best_candidate(&k, s))
+        split_segment(s, k, s->cand_p[k]);
 }
 
 /* ---- levels, the step floor, the result -------------------------------------------- */
@@ -247,9 +238,6 @@ static int cfg_check(const br_changepoint_cfg *c) {
     if (!(c->alpha > 0 && c->alpha < 1))
         return br_error_set("change points: the significance level must be in (0, 1), got %g",
                             c->alpha);
-    if (c->permutations < 1 || c->permutations > 1000000)
-        return br_error_set("change points: permutations must be in [1, 1000000], got %zu",
-                            c->permutations);
     if (c->min_size < 1 || c->min_size > 1000000)
         return br_error_set("change points: the minimum segment must be 1 to 1000000 values, got "
                             "%zu",
@@ -328,7 +316,7 @@ int br_changepoint_find(br_changepoint **out, size_t *n_out, const double *x, si
         return -1;
     if (n < 2 * cfg->min_size)
         return 0;
-    search s = {.cfg = cfg, .rng = cfg->seed};
+    search s = {.cfg = cfg};
     size_t *idx = malloc(n * sizeof *idx);
     s.y = malloc(n * sizeof *s.y);
     s.work = malloc(n * sizeof *s.work);
@@ -336,11 +324,13 @@ int br_changepoint_find(br_changepoint **out, size_t *n_out, const double *x, si
     s.cut = malloc((n + 1) * sizeof *s.cut);
     s.cand_q = malloc((n + 1) * sizeof *s.cand_q);
     s.cand_t = malloc((n + 1) * sizeof *s.cand_t);
+    s.cand_k = malloc((n + 1) * sizeof *s.cand_k);
+    s.cand_p = malloc((n + 1) * sizeof *s.cand_p);
     s.pv = malloc((n + 1) * sizeof *s.pv);
     s.qv = malloc((n + 1) * sizeof *s.qv);
     int rc = -1;
-    if (!idx || !s.y || !s.work || !s.scratch || !s.cut || !s.cand_q || !s.cand_t || !s.pv ||
-        !s.qv) {
+    if (!idx || !s.y || !s.work || !s.scratch || !s.cut || !s.cand_q || !s.cand_t || !s.cand_k ||
+        !s.cand_p || !s.pv || !s.qv) {
         br_error_nomem();
         goto done;
     }
@@ -359,6 +349,8 @@ done:
     free(s.cut);
     free(s.cand_q);
     free(s.cand_t);
+    free(s.cand_k);
+    free(s.cand_p);
     free(s.pv);
     free(s.qv);
     return rc;

@@ -140,25 +140,43 @@ static void drop_run(br_history *h, size_t i) {
     h->n_runs--;
 }
 
-/* Read the results file `path` and append its runs to h. */
-static int add_file(br_history *h, size_t *cap, const char *path) {
+/* Note a skipped file: its message (printf-style) appended to h->skipped. */
+static int note_skipped(br_history *h, const char *msg) {
+    char **g = realloc(h->skipped, (h->n_skipped + 1) * sizeof *g);
+    if (!g)
+        return br_error_nomem();
+    h->skipped = g;
+    if (!(h->skipped[h->n_skipped] = br_strdup(msg)))
+        return -1;
+    h->n_skipped++;
+    return 0;
+}
+
+/* Grow h->runs to hold `more` runs more. */
+static int reserve_runs(br_history *h, size_t *cap, size_t more) {
+    if (h->n_runs + more <= *cap)
+        return 0;
+    size_t want = *cap ? *cap * 2 : 16;
+    while (want < h->n_runs + more)
+        want *= 2;
+    br_history_run *v = realloc(h->runs, want * sizeof *v);
+    if (!v)
+        return br_error_nomem();
+    h->runs = v;
+    *cap = want;
+    return 0;
+}
+
+/* Read the results file `path` and append its runs to h (lenient: a file
+ * that is not a results document is noted in h->skipped). */
+static int add_file(br_history *h, size_t *cap, const char *path, int lenient) {
     br_run *runs = NULL;
     size_t n = 0;
     if (br_results_load(&runs, &n, path) != 0)
-        return -1;
+        return lenient ? note_skipped(h, br_error_get()) : -1;
     int rc = -1;
-    if (h->n_runs + n > *cap) {
-        size_t want = *cap ? *cap * 2 : 16;
-        while (want < h->n_runs + n)
-            want *= 2;
-        br_history_run *v = realloc(h->runs, want * sizeof *v);
-        if (!v) {
-            br_error_set("out of memory reading %s", path);
-            goto done;
-        }
-        h->runs = v;
-        *cap = want;
-    }
+    if (reserve_runs(h, cap, n) != 0)
+        goto done;
     for (size_t i = 0; i < n; i++) {
         char *p = br_strdup(path);
         if (!p)
@@ -197,7 +215,7 @@ static void number_reruns(br_history *h) {
 
 /* Read every results file directly in dir into *out (unsorted). Returns 0,
  * or -1 with the error set. */
-static int load_dir(br_history *out, const char *dir) {
+static int load_dir(br_history *out, const char *dir, int lenient) {
     struct dirent **names = NULL;
     int n_names = -1, rc = -1;
     size_t cap = 0;
@@ -214,7 +232,7 @@ static int load_dir(br_history *out, const char *dir) {
             br_error_set("%s: cannot read: %s", path, strerror(errno));
             goto done;
         }
-        if (S_ISREG(st.st_mode) && add_file(out, &cap, path) != 0)
+        if (S_ISREG(st.st_mode) && add_file(out, &cap, path, lenient) != 0)
             goto done;
         free(path);
         path = NULL;
@@ -232,6 +250,40 @@ done:
     return rc;
 }
 
+/* Read the runs of dir through its index into *out (unsorted). Returns 0,
+ * or -1 with the error set. */
+static int load_index(br_history *out, const char *dir, int lenient) {
+    if (br_index_open(&out->index, dir) != 0 || br_index_sync(out->index, &out->index_stats) != 0)
+        return -1;
+    size_t n_bad = 0;
+    const char *const *bad = br_index_bad(out->index, &n_bad);
+    if (n_bad > 0 && !lenient)
+        return br_error_set("%s", bad[0]);
+    for (size_t i = 0; i < n_bad; i++)
+        if (note_skipped(out, bad[i]) != 0)
+            return -1;
+    br_index_run *runs = NULL;
+    size_t n = 0, cap = 0;
+    if (br_index_runs(&runs, &n, out->index, NULL) != 0)
+        return -1;
+    int rc = reserve_runs(out, &cap, n);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        br_history_run *hr = &out->runs[out->n_runs++];
+        memset(hr, 0, sizeof *hr);
+        hr->run = runs[i].run;
+        hr->path = runs[i].path;
+        hr->index = runs[i].index;
+        memset(&runs[i], 0, sizeof runs[i]);
+    }
+    br_index_runs_free(runs, n);
+    if (rc != 0)
+        return -1;
+    out->n_files = out->index_stats.files - out->index_stats.bad;
+    if (out->n_files == 0)
+        return br_error_set("%s: holds no results files (*.json)", dir);
+    return 0;
+}
+
 /* Drop the runs of *out (sorted) that f's suite, kernels and parameters do
  * not select. Returns 0, or -1 with the error set. */
 static int filter_runs(br_history *out, const char *dir, const br_history_filter *f) {
@@ -240,8 +292,16 @@ static int filter_runs(br_history *out, const char *dir, const br_history_filter
         br_history_suite_list(suites, sizeof suites, out);
         for (size_t i = out->n_runs; i-- > 0;) {
             const char *name = out->runs[i].run.suite_name;
-            if (!name || strcmp(name, f->suite) != 0)
-                drop_run(out, i);
+            if (name && strcmp(name, f->suite) == 0)
+                continue;
+            if (f->lenient && (i == 0 || strcmp(out->runs[i - 1].path, out->runs[i].path) != 0)) {
+                char msg[BR_ERROR_MAX];
+                snprintf(msg, sizeof msg, "%s: runs of suite '%s', not '%s'", out->runs[i].path,
+                         name ? name : "?", f->suite);
+                if (note_skipped(out, msg) != 0)
+                    return -1;
+            }
+            drop_run(out, i);
         }
         if (out->n_runs == 0)
             return br_error_set("%s: holds no run of suite '%s' (suites: %s)", dir, f->suite,
@@ -291,7 +351,7 @@ int br_history_load(br_history *out, const char *dir, const br_history_filter *f
         f = &all;
     if (!(out->dir = br_strdup(dir)))
         return -1;
-    if (load_dir(out, dir) != 0)
+    if (f->use_index ? load_index(out, dir, f->lenient) != 0 : load_dir(out, dir, f->lenient) != 0)
         return -1;
     if (out->n_runs > 1)
         qsort(out->runs, out->n_runs, sizeof *out->runs, cmp_runs);
@@ -312,6 +372,10 @@ void br_history_dispose(br_history *h) {
     }
     free(h->runs);
     free(h->dir);
+    br_index_close(h->index);
+    for (size_t i = 0; i < h->n_skipped; i++)
+        free(h->skipped[i]);
+    free(h->skipped);
     memset(h, 0, sizeof *h);
 }
 

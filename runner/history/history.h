@@ -7,10 +7,12 @@
  *
  * Choices made here:
  *   - Every *.json file directly in DIR is read (sorted by name; other
- *     files, names starting with '.' and subdirectories are ignored). A .json file that is not a
- *     results document is an error naming the file, never skipped: a
- *     history with a silent hole in it looks like a complete one. A
- *     document with no runs adds nothing.
+ *     files, names starting with '.' and subdirectories are ignored), or
+ *     its summaries through DIR's index (index.h). A .json file that is not a
+ *     results document is an error naming the file, never skipped silently:
+ *     a history with a silent hole in it looks like a complete one (a
+ *     lenient load skips it with a message). A document with no runs adds
+ *     nothing.
  *   - Runs of several suites are kept apart by suite name (one table per
  *     suite). Within a suite, runs are in commit order: by the committer
  *     time of their git info, ties (reruns at one commit) by the run's
@@ -35,6 +37,7 @@
 #include <stdio.h>
 
 #include "changepoint.h"
+#include "index.h"
 #include "model/run.h"
 
 #ifdef __cplusplus
@@ -52,8 +55,13 @@ typedef struct br_history_filter {
      * and the case's value is one of the values given (br_param_override_parse). */
     const struct br_param_override *params;
     size_t n_params;
-    size_t last; /* keep only the newest `last` runs of each suite (after the other
-                    filters); 0: all */
+    size_t last;   /* keep only the newest `last` runs of each suite (after the other
+                      filters); 0: all */
+    int use_index; /* 1: read the runs through DIR's index (index.h), which also caches
+                      the change points; 0: parse every file */
+    int lenient;   /* 1: skip a file that is not a results document, and with `suite`
+                      the files of other suites, each with a message in br_history.skipped;
+                      0: such a file is an error */
 } br_history_filter;
 
 /* One run of the history. */
@@ -71,7 +79,11 @@ typedef struct br_history {
     br_history_run *runs; /* owned: n_runs, grouped by suite (suites by name), each suite's in
                              commit order */
     size_t n_runs;
-    size_t n_files; /* results files read */
+    size_t n_files;             /* results files read */
+    br_index *index;            /* owned; DIR's index when the filter asked for it, else NULL */
+    br_index_stats index_stats; /* what opening and refreshing it did */
+    char **skipped;             /* owned; "PATH: why" for each file skipped (filter.lenient) */
+    size_t n_skipped;
 } br_history;
 
 /* Read every *.json file directly in `dir` (results documents,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* history_changes.c - the change points of a history view: one series per
- * case and device, E-divisive means over each (changepoint.h), the result
- * kept in the view for the table, the list and the plot (history.h). */
+ * case and device (changepoint.h), the result kept in the view for the
+ * table, the list and the plot (history.h), and in the index's cache
+ * (index.h) when the history was read through it. */
 #include "history.h"
 
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "gate/case_key.h"
 
 int br_history_change_slower(const br_history_view *v, const br_history_change *c) {
     return v->metric == BR_METRIC_NONE ? c->after > c->before : c->after < c->before;
@@ -53,6 +55,30 @@ static size_t row_series(double *x, const br_history_view *v, size_t row, size_t
     return n;
 }
 
+/* The change points of x[0..v->n), the series of row `row` on device `dev`:
+ * from the index's cache when it holds this series, else computed (and
+ * cached). Returns 0, or -1 with the error set. */
+static int series_changes(br_changepoint **cps, size_t *n, br_history_view *v, size_t row,
+                          size_t dev, const double *x) {
+    br_index *ix = v->h->index;
+    if (!ix)
+        return br_changepoint_find(cps, n, x, v->n, &v->cp_cfg);
+    const br_run *r = br_history_view_run(v, v->rows[row].run);
+    char *key = br_baseline_case_key(r, &r->cases[v->rows[row].ci]);
+    if (!key)
+        return -1;
+    const char *suite = v->newest->suite_name ? v->newest->suite_name : "";
+    uint64_t hash = br_index_series_hash(x, v->n, &v->cp_cfg);
+    int got = br_index_cp_get(cps, n, ix, suite, v->devices[dev], key, hash);
+    if (got == 0) {
+        got = br_changepoint_find(cps, n, x, v->n, &v->cp_cfg);
+        if (got == 0)
+            got = br_index_cp_put(ix, suite, v->devices[dev], key, hash, *cps, *n);
+    }
+    free(key);
+    return got < 0 ? -1 : 0;
+}
+
 int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
     if (cfg)
         v->cp_cfg = *cfg;
@@ -69,6 +95,11 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
         return br_error_nomem();
     int rc = -1;
     size_t cap = 0;
+    br_index *ix = v->h->index;
+    if (ix && br_index_cp_begin(ix) != 0) {
+        free(x);
+        return -1;
+    }
     for (size_t row = 0; row < v->n_rows; row++) {
         for (size_t dev = 0; dev < v->n_devices; dev++) {
             size_t measured = row_series(x, v, row, dev);
@@ -78,7 +109,7 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
             v->n_short += measured < 2 * v->cp_cfg.min_size;
             br_changepoint *cps = NULL;
             size_t n = 0;
-            if (br_changepoint_find(&cps, &n, x, v->n, &v->cp_cfg) != 0)
+            if (series_changes(&cps, &n, v, row, dev, x) != 0)
                 goto done;
             int added = add_changes(v, &cap, row, dev, cps, n);
             free(cps);
@@ -88,6 +119,8 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
     }
     rc = 0;
 done:
+    if (ix && br_index_cp_end(ix) != 0)
+        rc = -1;
     free(x);
     return rc;
 }

@@ -48,6 +48,7 @@ dpkg-deb -I "$deb"
 dpkg-deb -f "$deb" Depends | grep -q 'libyaml' || fail "Depends lacks libyaml"
 dpkg-deb -f "$deb" Depends | grep -q 'libgit2' || fail "Depends lacks libgit2"
 dpkg-deb -f "$deb" Depends | grep -q 'libjansson' || fail "Depends lacks libjansson"
+dpkg-deb -f "$deb" Depends | grep -q 'libsqlite3' || fail "Depends lacks libsqlite3"
 
 step "install"
 if dpkg -s benchrun >/dev/null 2>&1; then apt-get remove -y -qq "${apt_opts[@]}" benchrun >/dev/null; fi

@@ -178,17 +178,17 @@ Test(history, table_marks_change_points) {
     cr_assert_null(strstr(row, "▲"), "%s", row);
     free(row);
     cr_assert(strstr(text, "▼ slower, ▲ faster from that run on: a change point of the case's "
-                           "level, with its step\n  (E-divisive means over the case's runs, "
-                           "permutation p <= 0.01, |step| >= 1%; --changes lists them)\n"),
+                           "level, with its step\n  (E-divisive split, t test, over the case's runs, "
+                           "p <= 0.002, |step| >= 1%; --changes lists them)\n"),
               "%s", text);
     free(text);
 
     /* The list, UTF-8. */
     text = marks_text(&h, 0, BR_HISTORY_MARK_CHANGES, 1);
     cr_assert(strstr(text, " kernel      │    n │ commit  │ date             │ previous │  before "
-                           "→ after │   step │     p\n"),
+                           "→ after │   step │        p\n"),
               "%s", text);
-    cr_assert(strstr(text, "│ 1615.1 → 1560.4 │ ▼-3.4% │ 0.001\n"), "%s", text);
+    cr_assert(strstr(text, "│ 1615.1 → 1560.4 │ ▼-3.4% │ 1.12e-09\n"), "%s", text);
     check_golden("steps_changes_utf8.txt", text);
     free(text);
     br_history_dispose(&h);

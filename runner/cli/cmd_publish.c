@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cmd_publish.c - `benchrun publish`: options, then drive/publish.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/error.h"
+#include "commands.h"
+#include "common.h"
+#include "drive/publish.h"
+#include "msg.h"
+
+#define PROG "benchrun publish"
+
+/* What `benchrun publish` parses into. */
+typedef struct publish_opts {
+    const char *out;        /* -o */
+    const char *suite;      /* --suite */
+    const char *against;    /* --against */
+    const char *commit_url; /* --commit-url */
+} publish_opts;
+
+#define AT(field) offsetof(publish_opts, field)
+
+/* Rows name their leading fields in order and leave the rest zero. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static const br_opt_spec publish_opts_spec[] = {
+    {BR_OPT_VALUE, "output", 'o', AT(out), "SITE",
+     "the site's directory (new, or one publish wrote: replaced\nwhole)"},
+    {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
+    {BR_OPT_VALUE, "against", 0, AT(against), "COMMIT",
+     "compare the latest run with the run at COMMIT (a SHA\nprefix; default: the oldest run)"},
+    {BR_OPT_VALUE, "commit-url", 0, AT(commit_url), "PATTERN",
+     "link each commit to PATTERN with %s replaced by its SHA\n"
+     "(https://github.com/OWNER/REPO/commit/%s)"},
+    {BR_OPT_HELP, "help", 'h', 0, NULL, "show this help", .hidden = 1},
+    {BR_OPT_END}};
+#pragma GCC diagnostic pop
+
+const br_opt_cmd br_cmd_publish_spec = {
+    .prog = PROG,
+    .synopsis = "RESULTS_DIR -o SITE [--suite NAME] [--against COMMIT]\n"
+                "[--commit-url PATTERN]",
+    .about = "Write the results files in RESULTS_DIR (the files --results-dir writes) as a\n"
+             "static site in SITE: per suite and device the latest run's table and its\n"
+             "roofline, per kernel the metric against problem size (latest and an earlier\n"
+             "run), per case the trend over commits with its change points. Charts are SVG\n"
+             "files drawn by gnuplot; the pages open from the file system or any web server\n"
+             "and load nothing from the network. A file that is not a results document is\n"
+             "skipped with a message; the site is written into a temporary directory, then\n"
+             "renamed into place.\n",
+    .opts = publish_opts_spec,
+    .exit_status = "0 written; 2 bad input or usage, or the site could not be written.\n",
+};
+
+int br_cmd_publish(int argc, char **argv) {
+    publish_opts o = {0};
+    br_opt_parsed a;
+    switch (br_opt_parse(&a, &br_cmd_publish_spec, &o, argc, argv)) {
+    case BR_PARSE_OK:
+        break;
+    case BR_PARSE_HELP:
+        br_opt_help(stdout, &br_cmd_publish_spec);
+        return 0;
+    default:
+        return 2;
+    }
+    int status = 2;
+    if (a.n_args != 1 || !o.out || !*o.out) {
+        br_msg_error(PROG, "%s",
+                     a.n_args != 1 ? "expected one directory of results files"
+                                   : "-o SITE is required");
+        br_opt_help(stderr, &br_cmd_publish_spec);
+        goto done;
+    }
+    br_publish_opts p = {a.args[0], o.out, o.suite, {o.against, o.commit_url, 1}};
+    br_site_stats st;
+    if (br_publish(&p, stderr, &st) != 0) {
+        br_msg_error(PROG, "%s", br_error_get());
+        goto done;
+    }
+    br_msg_error(PROG,
+                 "wrote %s: %zu pages, %zu charts (%zu suite%s, %zu device%s, %zu cases, %zu "
+                 "change points)",
+                 o.out, st.pages, st.charts, st.suites, st.suites == 1 ? "" : "s", st.devices,
+                 st.devices == 1 ? "" : "s", st.cases, st.changes);
+    status = 0;
+done:
+    free(a.args);
+    return status;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* publish.c - `benchrun publish` (publish.h): load, write the site into a
+ * temporary directory, swap it in. */
+#define _GNU_SOURCE /* renameat2 */
+#include "publish.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "history/history.h"
+#include "reporters/gnuplot.h"
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
+    (void)sb;
+    (void)ftw;
+    return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* Remove the tree at path (one that publish made). */
+static void remove_tree(const char *path) {
+    nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* 0 when `site` may be (re)placed: missing, an empty directory, or a site
+ * publish wrote; 1 when it exists; -1 with the error set when it may not. */
+static int check_site(const char *site) {
+    struct stat sb;
+    if (lstat(site, &sb) != 0)
+        return errno == ENOENT ? 0 : br_error_set("%s: %s", site, strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
+        return br_error_set("%s: exists and is not a directory: not replaced", site);
+    char *marker = br_path_join(site, BR_PUBLISH_MARKER);
+    int ours = marker && access(marker, F_OK) == 0;
+    free(marker);
+    if (ours)
+        return 1;
+    DIR *d = opendir(site);
+    if (!d)
+        return br_error_set("%s: %s", site, strerror(errno));
+    struct dirent *e;
+    int empty = 1;
+    while (empty && (e = readdir(d)))
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    if (!empty)
+        return br_error_set("%s: exists and is not a site benchrun publish wrote (no %s in it): "
+                            "not replaced; choose another directory or remove it",
+                            site, BR_PUBLISH_MARKER);
+    return 1;
+}
+
+static int write_marker(const char *dir) {
+    char *p = br_path_join(dir, BR_PUBLISH_MARKER);
+    FILE *f = p ? fopen(p, "w") : NULL;
+    int rc =
+        f && fputs("a site written by benchrun publish; publish replaces this directory\n", f) >= 0
+            ? 0
+            : -1;
+    if (f && fclose(f) != 0)
+        rc = -1;
+    if (rc != 0)
+        br_error_set("%s: cannot write: %s", p ? p : dir, strerror(errno));
+    free(p);
+    return rc;
+}
+
+/* Put tmp in place of site (which exists when `exists`). */
+static int swap_in(const char *tmp, const char *site, int exists) {
+    if (!exists)
+        return rename(tmp, site) == 0
+                   ? 0
+                   : br_error_set("%s: cannot rename %s to it: %s", site, tmp, strerror(errno));
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, site, RENAME_EXCHANGE) == 0) {
+        remove_tree(tmp); /* now the old site */
+        return 0;
+    }
+    /* A file system without the exchange: the old site aside, then the new in place. */
+    char *old = br_strfmt("%s.old-XXXXXX", site);
+    if (!old || !mkdtemp(old) || rmdir(old) != 0 || rename(site, old) != 0) {
+        br_error_set("%s: cannot move the old site aside: %s", site, strerror(errno));
+        free(old);
+        return -1;
+    }
+    int rc = rename(tmp, site) == 0 ? 0 : -1;
+    if (rc != 0) {
+        br_error_set("%s: cannot rename %s to it: %s", site, tmp, strerror(errno));
+        rename(old, site);
+    } else {
+        remove_tree(old);
+    }
+    free(old);
+    return rc;
+}
+
+int br_publish(const br_publish_opts *o, FILE *notes, br_site_stats *st) {
+    br_history h = {0};
+    br_history_filter f = {0};
+    f.suite = o->suite;
+    f.use_index = 1;
+    f.lenient = 1;
+    int exists = check_site(o->site);
+    if (exists < 0)
+        return -1;
+    if (br_history_load(&h, o->results_dir, &f) != 0) {
+        br_history_dispose(&h);
+        return -1;
+    }
+    for (size_t i = 0; i < h.n_skipped; i++)
+        fprintf(notes, "%s (skipped)\n", h.skipped[i]);
+    if (h.index_stats.in_memory)
+        fprintf(notes, "%s: the index cannot be written there: every file was read\n",
+                o->results_dir);
+    br_site_opts so = o->site_opts;
+    so.charts = br_gnuplot_have();
+    if (!so.charts)
+        fputs("gnuplot is not installed (apt-get install gnuplot-nox): the pages have tables "
+              "only\n",
+              notes);
+    char *tmp = br_strfmt("%s.tmp-XXXXXX", o->site);
+    int rc = -1;
+    if (!tmp || !mkdtemp(tmp)) {
+        br_error_set("%s: cannot make a temporary directory beside it: %s", o->site,
+                     strerror(errno));
+        free(tmp);
+        br_history_dispose(&h);
+        return -1;
+    }
+    if (chmod(tmp, 0755) == 0 && br_site_write(tmp, &h, &so, st) == 0 && write_marker(tmp) == 0 &&
+        swap_in(tmp, o->site, exists) == 0)
+        rc = 0;
+    else
+        remove_tree(tmp);
+    free(tmp);
+    br_history_dispose(&h);
+    return rc;
+}
