@@ -673,7 +673,9 @@ static void say_devices(const dev_exec *x, const br_session *main) {
 
 /* The host cases, after the GPU cases: one at a time on the first device's
  * session (pinned to its CPU as in a one-GPU run, nothing else running),
- * as br_job_execute measures them. Returns 0, or -1 with the error set. */
+ * from this thread: the worker that the device's own thread started died
+ * with that thread, and the session starts another (worker/process.h,
+ * br_worker_usable). Returns 0, or -1 with the error set. */
 static int run_host(dev_exec *x, const double *cost) {
     size_t n = x->n_items - x->n_par;
     br_devsched_dispose(&x->sched);

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,8 +32,15 @@ typedef struct shared_state {
 struct br_worker {
     pid_t pid;            /* 0 once reaped */
     int fd;               /* the parent's end of the socket; -1 once closed */
+    pid_t thread;         /* the thread that started it (its kernel thread id): the worker's
+                             parent for PR_SET_PDEATHSIG, so it dies when that thread ends */
     shared_state *shared; /* mapped until br_worker_stop, so it outlives the worker */
 };
+
+/* The calling thread's kernel thread id. */
+static pid_t this_thread(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
 
 /* The parent's ends of the live workers' sockets, so that a worker forked
  * while others run (from several threads: --devices) closes its copies of
@@ -188,6 +196,7 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
     pthread_mutex_unlock(&starts_lock);
     w->pid = pid;
     w->fd = sv[0];
+    w->thread = this_thread();
     *out = w;
     return 0;
 }
@@ -325,6 +334,10 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
 
 int br_worker_alive(const br_worker *w) {
     return w && w->pid > 0 && w->fd >= 0;
+}
+
+int br_worker_usable(const br_worker *w) {
+    return br_worker_alive(w) && w->thread == this_thread();
 }
 
 const char *br_worker_stage(const br_worker *w) {

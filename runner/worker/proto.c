@@ -197,10 +197,13 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
     return rc;
 }
 
-/* The session's worker, started when none runs. Returns 0, or -1 with the
- * error set. */
+/* The session's worker, started when none runs or when the one there
+ * does not serve this thread (br_worker_usable: --devices measures its host
+ * cases on the first device's session, from another thread than the one
+ * that started its worker, which died with that thread). Returns 0, or -1
+ * with the error set. */
 static int session_worker(br_session *s) {
-    if (br_worker_alive(s->worker))
+    if (br_worker_usable(s->worker))
         return 0;
     br_session_drop_worker(s);
     return br_worker_start(&s->worker, worker_serve, s);
@@ -313,7 +316,7 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
     size_t len = 0;
     /* A worker started for this case: its fork counts as the case's start. */
     double t0 = br_now_ns();
-    int fresh = !br_worker_alive(s->worker);
+    int fresh = !br_worker_usable(s->worker);
     if (fresh && session_worker(s) != 0)
         fresh = 0; /* call_worker reports it */
     double fork_ns = fresh ? br_now_ns() - t0 : 0;
