@@ -102,16 +102,10 @@ static void say_missing(const br_merge_report *rep, const br_run *runs, size_t n
             const br_case_result *c = &runs[r].cases[i];
             if (!br_merge_case_missing(c) || shown++ >= MISSING_SHOWN)
                 continue;
-            char line[512];
-            int len = snprintf(line, sizeof line, "  %s: %s", runs[r].suite_name,
-                               runs[r].kernels[c->kernel].name);
-            for (size_t p = 0; p < runs[r].n_params && len > 0 && (size_t)len < sizeof line; p++) {
-                char v[32];
-                br_format_param(v, sizeof v, c->params[p]);
-                len += snprintf(line + len, sizeof line - (size_t)len, " %s=%s",
-                                runs[r].param_names[p], v);
-            }
-            fprintf(stderr, "%s (%s)\n", line, c->message ? c->message : "missing");
+            char label[512];
+            br_run_case_label(label, sizeof label, &runs[r], c);
+            fprintf(stderr, "  %s: %s (%s)\n", runs[r].suite_name, label,
+                    c->message ? c->message : "missing");
         }
     if (shown > MISSING_SHOWN)
         fprintf(stderr, "  ... and %zu more\n", shown - MISSING_SHOWN);

@@ -395,7 +395,8 @@ static size_t executions_under_ncu(const char *json, const profile_opts *o) {
         if (c->status == BR_STATUS_OK)
             got = c->cold.n_samples;
         else if ((failed = c->status == BR_STATUS_FAILED))
-            br_msg_error(PROG, "the case failed under ncu (%s): %s", c->stage ? c->stage : "?",
+            br_msg_error(PROG, "the case failed under ncu (%s): %s",
+                         c->stage ? br_stage_name(c->stage) : "?",
                          c->message ? c->message : "no message");
     }
     br_results_free(runs, n);

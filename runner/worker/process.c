@@ -22,11 +22,9 @@
 #include "base/util.h"
 #include "measure/stage.h"
 
-#define STAGE_MAX 32
-
 /* The page the two processes share: where the worker is. */
 typedef struct shared_state {
-    char stage[STAGE_MAX];
+    volatile int stage; /* a br_stage */
 } shared_state;
 
 struct br_worker {
@@ -188,7 +186,7 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
-        br_stage_bind(w->shared->stage, STAGE_MAX);
+        br_stage_bind(&w->shared->stage);
         serve_loop(sv[1], serve, ctx);
     }
     close(sv[1]);
@@ -340,8 +338,8 @@ int br_worker_usable(const br_worker *w) {
     return br_worker_alive(w) && w->thread == this_thread();
 }
 
-const char *br_worker_stage(const br_worker *w) {
-    return w ? w->shared->stage : "";
+br_stage br_worker_stage(const br_worker *w) {
+    return w ? (br_stage)w->shared->stage : BR_STAGE_NONE;
 }
 
 void br_worker_stop(br_worker *w) {

@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "model/types.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -79,10 +81,10 @@ int br_worker_alive(const br_worker *w);
  * request and its reply; stop it and start one from this thread. */
 int br_worker_usable(const br_worker *w);
 
-/* The last stage the worker announced with br_stage_set (measure/stage.h) ("" when
- * none), read from memory the two processes share; borrowed, valid until
- * br_worker_stop. */
-const char *br_worker_stage(const br_worker *w);
+/* The last stage the worker announced with br_stage_set (measure/stage.h)
+ * (BR_STAGE_NONE when none), read from memory the two processes share;
+ * valid until br_worker_stop. */
+br_stage br_worker_stage(const br_worker *w);
 
 /* End the worker (when alive: close the connection, which lets it release
  * its resources and exit; killed when it has not exited within 5 s), reap
