@@ -35,10 +35,11 @@ int br_driver_settle(br_case_result *r, br_stage why, const br_job *job, size_t 
     br_case_dispose(r);
     if (br_case_init(r, job, i) != 0)
         return -1;
-    const br_kernel_ref *ref = br_job_case_ref(job, i);
+    const br_kernel_ref *ref;
     char sig[32];
     switch (why) {
     case BR_STAGE_COMPILE:
+        ref = br_job_case_ref(job, i);
         return br_driver_set(r, BR_STATUS_FAILED, why,
                              br_strfmt("%s: %s", ref->mh->source, ref->mh->message));
     case BR_STAGE_NO_GPU:
