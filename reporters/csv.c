@@ -62,7 +62,7 @@ static const char *cell_status(char *buf, const br_csv_row *row, int arg) {
 
 static const char *cell_stage(char *buf, const br_csv_row *row, int arg) {
     (void)buf, (void)arg;
-    return row->c->stage;
+    return br_stage_name(row->c->stage);
 }
 
 static const char *cell_message(char *buf, const br_csv_row *row, int arg) {

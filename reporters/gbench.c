@@ -358,7 +358,7 @@ static char *empty_note(const br_run *const *runs, size_t n_runs) {
                 first = x;
         }
     }
-    const char *stage = first && first->stage ? first->stage : NULL;
+    const char *stage = first ? br_stage_name(first->stage) : NULL;
     const char *why = first && first->message ? first->message : gpu_reason;
     if (total == 0)
         return br_strfmt("nothing measured: no case was planned");

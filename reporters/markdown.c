@@ -363,7 +363,8 @@ static void put_failures(FILE *f, const br_run *r) {
         fputs("- **FAILED** ", f);
         put_case_label(f, r, c);
         fputs(" (", f);
-        md_text(f, c->stage ? c->stage : "?");
+        const char *stage = br_stage_name(c->stage);
+        md_text(f, stage ? stage : "?");
         fputs("): ", f);
         const char *msg = c->message && c->message[0] ? c->message : "(no message)";
         md_text_n(f, msg, strcspn(msg, "\r\n"));

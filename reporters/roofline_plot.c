@@ -69,15 +69,9 @@ static size_t put_data(FILE *f, const br_run *const *runs, size_t n) {
                 if (!open)
                     fprintf(f, "$k%zu_%zu << EOD\n", i, k);
                 open = 1;
-                char label[256] = "";
-                size_t used = 0;
-                for (size_t q = 0; q < r->n_params && used < sizeof label - 1; q++) {
-                    char v[64];
-                    br_format_param(v, sizeof v, c->params[q]);
-                    int w = snprintf(label + used, sizeof label - used, "%s%s=%s", q ? " " : "",
-                                     r->param_names[q], v);
-                    used += w > 0 ? (size_t)w : 0;
-                }
+                char label[256];
+                br_case_label(label, sizeof label, NULL, (const char *const *)r->param_names,
+                              c->params, r->n_params);
                 fprintf(f, "%.17g %.17g ", p.intensity, c->gflops);
                 br_gnuplot_string(f, label);
                 fputc('\n', f);

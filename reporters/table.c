@@ -562,18 +562,6 @@ static void put_row(FILE *f, const table *t, size_t row, size_t slack, const gly
     fputc('\n', f);
 }
 
-/* "kernel name=value ..." of case c, as the notes name a case. */
-static void case_label(char *buf, size_t len, const br_run *r, const br_case_result *c) {
-    const br_run_kernel *k = c->kernel < r->n_kernels ? &r->kernels[c->kernel] : NULL;
-    size_t used = 0;
-    int n = snprintf(buf, len, "%s", k && k->name ? k->name : "?");
-    for (size_t p = 0; n >= 0 && (used += (size_t)n) < len && p < r->n_params; p++) {
-        char v[64];
-        br_format_param(v, sizeof v, c->params[p]);
-        n = snprintf(buf + used, len - used, " %s=%s", r->param_names[p], v);
-    }
-}
-
 /* The warnings of one timing of case c (label "kernel params"), one line per
  * flag it raises. */
 static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *c,
@@ -614,7 +602,7 @@ static void put_notes(FILE *f, const br_run *r) {
             const br_case_result *c = &r->cases[i];
             if (!br_report_case_flags(r, c))
                 continue;
-            case_label(label, sizeof label, r, c);
+            br_run_case_label(label, sizeof label, r, c);
             put_timing_warnings(f, r, c, &c->cold, label, "cold");
             put_timing_warnings(f, r, c, &c->batch, label, "batch");
             char text[512];
@@ -638,10 +626,10 @@ static void put_notes(FILE *f, const br_run *r) {
         }
         if (c->status != BR_STATUS_FAILED)
             continue;
-        case_label(label, sizeof label, r, c);
+        br_run_case_label(label, sizeof label, r, c);
         fprintf(f, "FAILED %s", label);
-        if (c->stage)
-            fprintf(f, " (%s)", c->stage);
+        if (c->stage != BR_STAGE_NONE)
+            fprintf(f, " (%s)", br_stage_name(c->stage));
         const char *msg = c->message && c->message[0] ? c->message : "(no message)";
         size_t len = strlen(msg);
         while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '\r'))

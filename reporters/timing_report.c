@@ -28,17 +28,6 @@ static void row(FILE *f, const char *name, double ns, double total) {
     fprintf(f, "  %-12s %9.3f %6.1f%%\n", name, ns / 1e9, total > 0 ? 100.0 * ns / total : 0.0);
 }
 
-/* "kernel n=2^20 b=256" of case c of run r into buf. */
-static void case_name(char *buf, size_t len, const br_run *r, const br_case_result *c) {
-    const char *k = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : "?";
-    int n = snprintf(buf, len, "%s", k);
-    for (size_t p = 0; p < r->n_params && c->params && n > 0 && (size_t)n < len; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, c->params[p]);
-        n += snprintf(buf + n, len - (size_t)n, " %s=%s", r->param_names[p], v);
-    }
-}
-
 /* The slowest cases, with their three largest phases. */
 static int write_slowest(FILE *f, const br_run *const *runs, size_t n, size_t n_cases) {
     slow_case *v = malloc((n_cases ? n_cases : 1) * sizeof *v);
@@ -55,7 +44,7 @@ static int write_slowest(FILE *f, const br_run *const *runs, size_t n, size_t n_
     for (size_t i = 0; i < k && i < BR_TIMING_REPORT_SLOWEST; i++) {
         const br_case_wall *w = &v[i].c->wall;
         char name[160];
-        case_name(name, sizeof name, v[i].r, v[i].c);
+        br_run_case_label(name, sizeof name, v[i].r, v[i].c);
         fprintf(f, "  %-36s %8.3f s ", name, w->total_ns / 1e9);
         int used[BR_WALL_PHASES] = {0};
         for (int top = 0; top < 3; top++) {

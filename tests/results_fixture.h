@@ -113,7 +113,10 @@ static inline br_case_result *add_case(br_run *r, size_t kernel, size_t combo,
     c->params = xcalloc(r->n_params, sizeof *c->params);
     memcpy(c->params, params, r->n_params * sizeof *c->params);
     c->status = status;
-    c->stage = dup_or_null(stage);
+    int st = BR_STAGE_NONE;
+    if (stage)
+        cr_assert_eq(br_name_find(&st, br_stage_names, stage), 0, "no stage '%s'", stage);
+    c->stage = (br_stage)st;
     c->message = dup_or_null(message);
     c->bytes = bytes;
     c->flops = flops;

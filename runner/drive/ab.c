@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "compile/build.h"
 #include "ab_measure.h"
+#include "driver.h"
 #include "worker/proto.h"
 #include "gate/abcompare.h"
 #include "gate/abstats.h"
@@ -219,12 +220,9 @@ static int skip_unpaired(ab_suite *su, int k) {
             paired = (k == OLD ? su->cases[c].old_case : su->cases[c].new_case) == i;
         if (paired)
             continue;
-        br_case_result *r = &su->run[k].cases[i];
-        r->status = BR_STATUS_SKIPPED;
-        r->stage = br_strdup("ab");
-        r->message = br_strfmt("not compared: the suite at %s has no such case", other);
-        if (!r->stage || !r->message)
-            return br_error_nomem();
+        if (br_driver_set(&su->run[k].cases[i], BR_STATUS_SKIPPED, BR_STAGE_AB,
+                          br_strfmt("not compared: the suite at %s has no such case", other)) != 0)
+            return -1;
     }
     return 0;
 }

@@ -10,10 +10,11 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "worker/proto.h"
 #include "compile/resolve.h"
-#include "plan/job.h"
+#include "driver.h"
 #include "gate/timingpool.h"
+#include "plan/job.h"
+#include "worker/proto.h"
 #include "worker/session_impl.h"
 
 enum { OLD = 0, NEW = 1 };
@@ -33,7 +34,6 @@ typedef struct ab_ctx {
     size_t blocks; /* per side */
     size_t total;  /* cases */
     br_mode headline;
-    size_t n_skipped; /* GPU cases skipped for want of a GPU */
 } ab_ctx;
 
 /* The side measured in block b: A B B A A B B A ... */
@@ -41,16 +41,6 @@ static int side_of_block(size_t b) {
     size_t pair = b / 2;
     int first = pair % 2 == 0 ? OLD : NEW;
     return b % 2 == 0 ? first : 1 - first;
-}
-
-/* Mark case r skipped or failed for a reason; returns 0 or -1 (out of memory). */
-static int set_status(br_case_result *r, br_case_status st, const char *stage, char *message) {
-    r->status = st;
-    free(r->stage);
-    free(r->message);
-    r->stage = br_strdup(stage);
-    r->message = message;
-    return r->stage && r->message ? 0 : br_error_nomem();
 }
 
 /* Whether case c can be measured on both sides; when not, both results say
@@ -63,20 +53,14 @@ static int check_case(ab_ctx *x, const br_ab_case *c) {
     if (ref[OLD]->status == BR_STATUS_OK && ref[NEW]->status == BR_STATUS_OK)
         return 1;
     for (int k = 0; k < 2; k++) {
-        int rc = 0;
-        if (ref[k]->status == BR_STATUS_SKIPPED) {
-            x->n_skipped++;
-            rc = set_status(r[k], BR_STATUS_SKIPPED, "no-gpu",
-                            br_strdup(x->s->gpu_why[0] ? x->s->gpu_why : "no usable GPU"));
-        } else if (ref[k]->status == BR_STATUS_FAILED) {
-            rc = set_status(r[k], BR_STATUS_FAILED, "compile",
-                            br_strfmt("%s: %s", ref[k]->mh->source, ref[k]->mh->message));
-        } else {
-            rc = set_status(r[k], BR_STATUS_SKIPPED, "ab",
-                            br_strfmt("not measured: the case cannot run on the %s side",
-                                      k == OLD ? "NEW" : "OLD"));
-        }
-        if (rc != 0)
+        const side *sd = &x->sides[k];
+        size_t idx = k == OLD ? c->old_case : c->new_case;
+        br_stage why = br_driver_unrunnable(sd->job, idx);
+        if (why != BR_STAGE_NONE ? br_driver_settle(r[k], why, sd->job, idx, x->s) != 0
+                                 : br_driver_set(r[k], BR_STATUS_SKIPPED, BR_STAGE_AB,
+                                                 br_strfmt("not measured: the case cannot run on "
+                                                           "the %s side",
+                                                           k == OLD ? "NEW" : "OLD")) != 0)
             return -1;
     }
     return 0;
@@ -86,19 +70,13 @@ static int check_case(ab_ctx *x, const br_ab_case *c) {
 static void show_progress(const ab_ctx *x, const br_ab_case *c, size_t i, size_t b) {
     if (!x->s->opts.progress)
         return;
-    const br_job *job = x->sides[NEW].job;
-    const br_plan_case *pc = &job->plan.cases[c->new_case];
+    const side *sd = &x->sides[NEW];
     char line[512], elapsed[32];
     br_format_clock(elapsed, sizeof elapsed, br_now_ns() - x->s->start_ns);
-    int n = snprintf(line, sizeof line, "[%zu/%zu] %s", i + 1, x->total,
-                     job->suite.kernels[pc->kernel].text);
-    const int64_t *v = br_plan_params(&job->plan, pc->combo);
-    for (size_t p = 0; p < job->suite.n_params && n > 0 && (size_t)n < sizeof line; p++) {
-        char val[32];
-        br_format_param(val, sizeof val, v[p]);
-        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%s", job->suite.params[p].name, val);
-    }
-    if (n > 60)
+    int n = snprintf(line, sizeof line, "[%zu/%zu] ", i + 1, x->total);
+    if (n > 0 && (size_t)n < sizeof line)
+        br_run_case_label(line + n, sizeof line - (size_t)n, sd->run, &sd->run->cases[c->new_case]);
+    if (strlen(line) > 60)
         snprintf(line + 57, sizeof line - 57, "...");
     br_log(BR_LOG_PROGRESS, "\r\033[K%s  block %zu/%zu (%s)  %s elapsed", line, b + 1,
            2 * x->blocks, side_of_block(b) == OLD ? "OLD" : "NEW", elapsed);
@@ -117,8 +95,10 @@ static int run_blocks(ab_ctx *x, const br_ab_case *c, size_t i, int *failed) {
             return -1;
         sd->n_blocks++;
         show_progress(x, c, i, b);
-        br_measure_cfg cfg = sd->job->suite.measure;
-        if (br_case_exec(r, sd->job, x->s, idx, &cfg, sd->job->suite.warmup_ns) != 0)
+        br_worker_result how;
+        if (br_driver_measure(r, &how, x->s, sd->job, idx, NULL) != 0)
+            return -1;
+        if (how == BR_WORKER_STOPPED)
             return 1;
         if (r->status != BR_STATUS_OK) {
             *failed = k + 1;
@@ -163,11 +143,12 @@ static int finish_case(ab_ctx *x, br_ab_case *c, int failed) {
     if (failed) {
         int k = failed - 1;
         const br_case_result *bad = &x->sides[k].blocks[x->sides[k].n_blocks - 1];
-        if (set_status(r[k], bad->status, bad->stage ? bad->stage : "run",
-                       br_strdup(bad->message ? bad->message : "failed")) != 0 ||
-            set_status(r[1 - k], BR_STATUS_SKIPPED, "ab",
-                       br_strfmt("not compared: the case failed on the %s side (%s)",
-                                 k == OLD ? "OLD" : "NEW", bad->stage ? bad->stage : "run")) != 0)
+        br_stage stage = bad->stage != BR_STAGE_NONE ? bad->stage : BR_STAGE_RUN;
+        if (br_driver_set(r[k], bad->status, stage,
+                          br_strdup(bad->message ? bad->message : "failed")) != 0 ||
+            br_driver_set(r[1 - k], BR_STATUS_SKIPPED, BR_STAGE_AB,
+                          br_strfmt("not compared: the case failed on the %s side (%s)",
+                                    k == OLD ? "OLD" : "NEW", br_stage_name(stage))) != 0)
             return -1;
         return 0;
     }
@@ -197,37 +178,12 @@ static void drop_blocks(ab_ctx *x) {
     }
 }
 
-/* After an interrupt: cases[from..n) skipped with stage "interrupted". */
+/* After an interrupt: the pairs cases[from..n) listed as not run on both sides. */
 static int mark_interrupted(ab_ctx *x, const br_ab_case *cases, size_t from, size_t n) {
-    char name[32];
-    br_signal_name(name, sizeof name, br_stop_signal());
-    for (int k = 0; k < 2; k++)
-        if (!x->sides[k].run->interrupted && !(x->sides[k].run->interrupted = br_strdup(name)))
+    for (size_t i = from; i < n; i++)
+        if (br_driver_interrupted(x->sides[OLD].run, x->sides[OLD].job, cases[i].old_case) != 0 ||
+            br_driver_interrupted(x->sides[NEW].run, x->sides[NEW].job, cases[i].new_case) != 0)
             return -1;
-    for (size_t i = from; i < n; i++) {
-        br_case_result *r[2] = {&x->sides[OLD].run->cases[cases[i].old_case],
-                                &x->sides[NEW].run->cases[cases[i].new_case]};
-        for (int k = 0; k < 2; k++)
-            if (set_status(r[k], BR_STATUS_SKIPPED, "interrupted",
-                           br_strfmt("not run: benchrun was interrupted (%s)", name)) != 0)
-                return -1;
-    }
-    return 0;
-}
-
-/* The closing fields of both runs, as br_job_execute sets them. */
-static int finish_runs(ab_ctx *x) {
-    for (int k = 0; k < 2; k++) {
-        br_run *run = x->sides[k].run;
-        if (x->n_skipped && !run->gpu_skip_reason &&
-            !(run->gpu_skip_reason = br_strdup(x->s->gpu_why[0] ? x->s->gpu_why : "no usable GPU")))
-            return -1;
-        run->gpu_clock = x->s->gpu_clock;
-        if (x->s->clock_note[0] && !run->clock_note &&
-            !(run->clock_note = br_strdup(x->s->clock_note)))
-            return -1;
-        br_run_derive(run);
-    }
     return 0;
 }
 
@@ -282,7 +238,7 @@ int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
         br_log(BR_LOG_PROGRESS, "\r\033[K");
     if (br_stop_signal() && i < n && mark_interrupted(&x, cases, i, n) != 0)
         goto done;
-    rc = finish_runs(&x);
+    rc = br_driver_close(old_run, s, s) != 0 || br_driver_close(new_run, s, s) != 0 ? -1 : 0;
 done:
     drop_blocks(&x);
     free(x.sides[OLD].blocks);

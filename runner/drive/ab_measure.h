@@ -34,7 +34,7 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * there (stage and message of the block) and its partner skipped; a GPU
  * case without a GPU is skipped on both sides; a module that did not
  * compile fails its cases. After an interrupt the unfinished cases are
- * skipped with stage "interrupted" and run->interrupted set. Finally the
+ * skipped with stage BR_STAGE_INTERRUPTED and run->interrupted set. Finally the
  * runs' derived figures (br_run_derive), GPU clock and skip reason are set.
  * Returns 0, or -1 with the error set (out of memory). */
 int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,

@@ -15,14 +15,14 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
-#include "measure/budget.h"
-#include "worker/proto.h"
 #include "compile/resolve.h"
+#include "driver.h"
 #include "execute.h"
 #include "plan/device_list.h"
 #include "plan/devsched.h"
 #include "plan/job.h"
 #include "plan/shard.h"
+#include "worker/proto.h"
 #include "worker/session_impl.h"
 
 #define MAX_DEV BR_DEVSCHED_MAX_SLOTS
@@ -193,7 +193,7 @@ typedef struct dev_item {
 
 /* What the device threads share; every field below `lock` is under it. */
 typedef struct dev_exec {
-    const br_session *main;
+    br_session *main; /* the invocation's: its budget's ledger (driver.h) */
     br_run *runs;
     const br_job *jobs;
     br_devset *d;
@@ -205,14 +205,10 @@ typedef struct dev_exec {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     br_devsched sched;
-    unsigned char *recorded; /* per item */
-    size_t running;          /* cases in flight */
-    size_t started;          /* cases handed out (a retry again) */
-    double start_ns;         /* when the first case started */
-    double overhead_ns;      /* summed time of cases outside warmup and sampling */
-    size_t n_overhead;
-    size_t n_shortened, n_budget_skipped; /* by --budget */
-    unsigned char announced[MAX_DEV];     /* a retired device was said */
+    unsigned char *recorded;          /* per item */
+    size_t running;                   /* cases in flight */
+    br_driver_tally tally;            /* what --budget did */
+    unsigned char announced[MAX_DEV]; /* a retired device was said */
 } dev_exec;
 
 typedef struct dev_thread {
@@ -220,50 +216,25 @@ typedef struct dev_thread {
     unsigned slot;
 } dev_thread;
 
-/* "reduce n=2^20" for a message. */
-static void item_label(char *buf, size_t len, const br_job *job, size_t i) {
-    const br_suite *s = &job->suite;
-    const br_plan_case *pc = &job->plan.cases[i];
-    size_t n = (size_t)snprintf(buf, len, "%s", s->kernels[pc->kernel].text);
-    const int64_t *v = br_plan_params(&job->plan, pc->combo);
-    for (size_t p = 0; p < s->n_params && n < len; p++) {
-        char val[32];
-        br_format_param(val, sizeof val, v[p]);
-        n += (size_t)snprintf(buf + n, len - n, " %s=%s", s->params[p].name, val);
-    }
-}
-
-/* Measure item `it` on the thread's device into *r (outside the lock).
- * Returns 0, or 1 when interrupted. */
-static int measure_item(br_case_result *r, dev_thread *t, size_t it, const br_budget_case *bc) {
+/* Measure item `it` on the thread's device into *r (outside the lock),
+ * under budget bc (NULL: none); *how: the worker's outcome. Returns 0,
+ * or 1 when interrupted. */
+static int measure_item(br_case_result *r, br_worker_result *how, dev_thread *t, size_t it,
+                        const br_budget_case *bc) {
     dev_exec *x = t->x;
     dev_slot *slot = &x->d->slot[t->slot];
     const br_job *job = &x->jobs[x->items[it].job];
     size_t i = x->items[it].index;
-    if (br_case_init(r, job, i) != 0) {
-        r->status = BR_STATUS_FAILED;
-        r->stage = br_strdup("setup");
-        r->message = br_strdup("out of memory");
+    *how = BR_WORKER_OK;
+    if (br_case_init(r, job, i) != 0 || br_driver_measure(r, how, slot->session, job, i, bc) != 0) {
+        br_driver_set(r, BR_STATUS_FAILED, BR_STAGE_SETUP, br_strdup("out of memory"));
         return 0;
     }
-    double t0 = br_now_ns();
-    br_measure_cfg cfg = job->suite.measure;
-    double warmup_ns = job->suite.warmup_ns;
-    if (bc && bc->skip) {
-        r->status = BR_STATUS_SKIPPED;
-        r->stage = br_strdup("budget");
-        r->message = br_strdup("the time budget was spent before this case");
-        return 0;
-    }
-    if (bc) {
-        cfg.min_time_ns = bc->min_time_ns;
-        cfg.timeout_ns = bc->timeout_ns;
-        warmup_ns = bc->warmup_ns;
-    }
-    if (br_case_exec(r, job, slot->session, i, &cfg, warmup_ns) != 0)
+    if (*how == BR_WORKER_STOPPED)
         return 1;
-    br_case_wall_close(&r->wall, br_now_ns() - t0);
-    slot->busy_ns += br_now_ns() - t0;
+    if (!r->wall.present)
+        return 0; /* the budget skipped it */
+    slot->busy_ns += r->wall.total_ns;
     if (!x->d->fake && br_kernel_ref_backend(br_job_case_ref(job, i)) != BR_BACKEND_GPU)
         return 0; /* a host case: no device measured it */
     r->device_present = 1;
@@ -272,17 +243,18 @@ static int measure_item(br_case_result *r, dev_thread *t, size_t it, const br_bu
     return 0;
 }
 
-/* After a case ended on the thread's device (under the lock): record it, or
- * leave it to another device. */
-static void settle_item(dev_thread *t, size_t it, br_case_result *r) {
+/* After a case ended on the thread's device (under the lock), its worker
+ * having answered or been lost (how): record it, or leave it to another
+ * device. */
+static void settle_item(dev_thread *t, size_t it, br_case_result *r, br_worker_result how) {
     dev_exec *x = t->x;
     dev_slot *slot = &x->d->slot[t->slot];
     const dev_item *item = &x->items[it];
-    int lost = br_case_worker_lost(r);
-    br_devsched_verdict v = br_devsched_report(&x->sched, it - x->base, t->slot,
-                                               lost ? BR_DEVSCHED_CRASHED : BR_DEVSCHED_DONE);
+    br_devsched_verdict v =
+        br_devsched_report(&x->sched, it - x->base, t->slot,
+                           how == BR_WORKER_OK ? BR_DEVSCHED_DONE : BR_DEVSCHED_CRASHED);
     char label[256];
-    item_label(label, sizeof label, &x->jobs[item->job], item->index);
+    br_run_case_label(label, sizeof label, &x->runs[item->job], r);
     if (v == BR_DEVSCHED_RETRY) {
         br_log(BR_LOG_WARN,
                "benchrun: warning: %s: %s on device %d (%s); running it again on "
@@ -307,45 +279,13 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r) {
     }
 }
 
-/* --budget over the devices (under the lock): the time left, times the
- * devices alive (they spend it at once), shared among the cases left, as
- * br_budget_plan plans one device's. Returns 1 when a budget applies. */
-static int plan_budget(br_budget_case *bc, dev_exec *x, size_t it) {
-    const br_session *main = x->main;
-    const br_job *job = &x->jobs[x->items[it].job];
-    x->started++;
-    if (main->opts.budget_ns <= 0)
-        return 0;
-    unsigned live = 0; /* the host cases after the GPU cases: one at a time */
+/* The devices spending the invocation's budget at once (under the lock):
+ * those alive, or one for the host cases after the GPU cases. */
+static unsigned devices_spending(const dev_exec *x) {
+    unsigned live = 0;
     for (unsigned k = 0; k < (x->base ? 1 : x->d->n); k++)
         live += !br_devsched_retired(&x->sched, k);
-    double left = main->opts.budget_ns - (br_now_ns() - x->start_ns);
-    size_t cases_left = x->n_items > x->started ? x->n_items - x->started + 1 : 1;
-    const br_measure_cfg *m = &job->suite.measure;
-    int modes = (m->mode & BR_MODE_COLD ? 1 : 0) + (m->mode & BR_MODE_BATCH ? 1 : 0);
-    double overhead = x->n_overhead ? x->overhead_ns / (double)x->n_overhead : 0;
-    br_budget_plan(bc, m, job->suite.warmup_ns, modes, left * (live ? live : 1), cases_left,
-                   overhead);
-    return 1;
-}
-
-/* What a case ended with counts for the budget (under the lock): its time
- * outside warmup and sampling, shortened or skipped. */
-static void tally_budget(dev_exec *x, const br_case_result *r, const br_budget_case *bc) {
-    if (bc && bc->skip) {
-        x->n_budget_skipped++;
-        return;
-    }
-    double inside = 0;
-    const br_timing *tm[] = {&r->cold, &r->batch};
-    for (size_t m = 0; m < 2; m++)
-        if (tm[m]->present)
-            inside += tm[m]->warmup_ns + tm[m]->measure_ns;
-    if (r->wall.present) {
-        x->overhead_ns += r->wall.total_ns > inside ? r->wall.total_ns - inside : 0;
-        x->n_overhead++;
-    }
-    x->n_shortened += bc && bc->shortened;
+    return live ? live : 1;
 }
 
 /* A device's driver: takes the next case, measures it, settles it, until
@@ -376,44 +316,26 @@ static void *device_thread(void *arg) {
         }
         x->running++;
         br_budget_case bc;
-        int budgeted = plan_budget(&bc, x, it);
+        const br_job *job = &x->jobs[x->items[it].job];
+        /* The suite's own budget is not applied over several devices (said once). */
+        int budgeted = br_driver_plan(&bc, x->main, job, devices_spending(x), 0, 0);
         pthread_mutex_unlock(&x->lock);
         br_case_result r = {0};
-        int stopped = measure_item(&r, t, it, budgeted ? &bc : NULL);
+        br_worker_result how;
+        int stopped = measure_item(&r, &how, t, it, budgeted ? &bc : NULL);
         pthread_mutex_lock(&x->lock);
         x->running--;
-        if (!stopped)
-            tally_budget(x, &r, budgeted ? &bc : NULL);
         if (stopped) {
             br_case_dispose(&r);
             break;
         }
-        settle_item(t, it, &r);
+        br_driver_count(&x->tally, x->main, &r, budgeted ? &bc : NULL);
+        settle_item(t, it, &r, how);
         pthread_cond_broadcast(&x->changed);
     }
     pthread_cond_broadcast(&x->changed);
     pthread_mutex_unlock(&x->lock);
     return NULL;
-}
-
-/* Case i of job as it ends without a device: skipped (no GPU) or failed
- * (compile), as br_job_execute records them; 1 when it needs a device. */
-static int settle_without_device(br_case_result *r, const br_job *job, size_t i,
-                                 const br_session *main) {
-    const br_kernel_ref *ref = br_job_case_ref(job, i);
-    if (ref->status == BR_STATUS_SKIPPED) {
-        r->status = BR_STATUS_SKIPPED;
-        r->stage = br_strdup("no-gpu");
-        r->message = br_strdup(main->gpu_why[0] ? main->gpu_why : "no usable GPU");
-        return 0;
-    }
-    if (ref->status == BR_STATUS_FAILED) {
-        r->status = BR_STATUS_FAILED;
-        r->stage = br_strdup("compile");
-        r->message = br_strfmt("%s: %s", ref->mh->source, ref->mh->message);
-        return 0;
-    }
-    return 1;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -520,9 +442,11 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
             if (br_case_init(r, job, i) != 0)
                 return -1;
             int gpu = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_GPU;
-            if (!settle_without_device(r, job, i, main)) {
-                if (!r->stage || !r->message)
-                    return br_error_nomem();
+            br_stage why = br_driver_unrunnable(job, i);
+            if (why != BR_STAGE_NONE) {
+                if (br_driver_settle(r, why, job, i, main) != 0)
+                    return -1;
+                main->cases_done++; /* for the budget: a case that costs no time */
             } else if (gpu || x->d->fake) {
                 x->items[x->n_items++] = (dev_item){j, i};
             } else {
@@ -585,52 +509,21 @@ static void run_threads(dev_exec *x) {
             pthread_join(th[k], NULL);
 }
 
-/* After the threads: cases no device was left to run (br_devsched_left)
- * fail; cases an interrupt stopped are listed as not run. Returns 0, or -1 (out of memory). */
-static int settle_rest(dev_exec *x, size_t n_jobs) {
-    int sig = br_stop_signal();
-    char name[32] = "";
-    if (sig)
-        br_signal_name(name, sizeof name, sig);
+/* After the threads: cases an interrupt stopped are listed as not run;
+ * cases no device was left to run (br_devsched_left) fail. Returns 0, or
+ * -1 with the error set (out of memory). */
+static int settle_rest(dev_exec *x) {
     for (size_t k = 0; k < x->n_items; k++) {
         if (x->recorded[k])
             continue;
-        br_case_result *r = &x->runs[x->items[k].job].cases[x->items[k].index];
-        free(r->stage);
-        free(r->message);
-        if (sig) {
-            r->status = BR_STATUS_SKIPPED;
-            r->stage = br_strdup("interrupted");
-            r->message = br_strfmt("not run: benchrun was interrupted (%s)", name);
-        } else {
-            r->status = BR_STATUS_FAILED;
-            r->stage = br_strdup("run");
-            r->message = br_strdup("not run: every device of --devices was retired");
-        }
-        if (!r->stage || !r->message)
-            return br_error_nomem();
-    }
-    for (size_t j = 0; sig && j < n_jobs; j++)
-        if (!(x->runs[j].interrupted = br_strdup(name)))
+        br_run *run = &x->runs[x->items[k].job];
+        const br_job *job = &x->jobs[x->items[k].job];
+        size_t i = x->items[k].index;
+        if (br_stop_signal() ? br_driver_interrupted(run, job, i) != 0
+                             : br_driver_set(&run->cases[i], BR_STATUS_FAILED, BR_STAGE_RUN,
+                                             br_strdup("not run: every device of --devices "
+                                                       "was retired")) != 0)
             return -1;
-    return 0;
-}
-
-/* Each run's closing fields, as br_job_execute sets them. */
-static int finish_runs(dev_exec *x, size_t n_jobs, const br_session *main) {
-    const br_session *first = x->d->slot[0].session;
-    for (size_t j = 0; j < n_jobs; j++) {
-        br_run *r = &x->runs[j];
-        int skipped = 0;
-        for (size_t i = 0; i < r->n_cases; i++)
-            skipped |= r->cases[i].stage && strcmp(r->cases[i].stage, "no-gpu") == 0;
-        if (skipped &&
-            !(r->gpu_skip_reason = br_strdup(main->gpu_why[0] ? main->gpu_why : "no usable GPU")))
-            return -1;
-        r->gpu_clock = first->gpu_clock;
-        if (first->clock_note[0] && !(r->clock_note = br_strdup(first->clock_note)))
-            return -1;
-        br_run_derive(r);
     }
     return 0;
 }
@@ -650,7 +543,9 @@ static void say_devices(const dev_exec *x, const br_session *main) {
 
 /* The host cases, after the GPU cases: one at a time on the first device's
  * session (pinned to its CPU as in a one-GPU run, nothing else running),
- * as br_job_execute measures them. Returns 0, or -1 with the error set. */
+ * from this thread: the worker that the device's own thread started died
+ * with that thread, and the session starts another (worker/process.h,
+ * br_worker_usable). Returns 0, or -1 with the error set. */
 static int run_host(dev_exec *x, const double *cost) {
     size_t n = x->n_items - x->n_par;
     br_devsched_dispose(&x->sched);
@@ -673,7 +568,7 @@ static int run_host(dev_exec *x, const double *cost) {
 
 int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_session *main,
                        br_devset *d) {
-    dev_exec x = {.main = main, .runs = runs, .jobs = jobs, .d = d};
+    dev_exec x = {.main = main, .runs = runs, .jobs = jobs, .d = d, .tally = BR_DRIVER_TALLY_INIT};
     double *cost = NULL;
     int measured = 0, rc = -1;
     if (pthread_mutex_init(&x.lock, NULL) != 0)
@@ -697,21 +592,19 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
         br_devsched_init(&x.sched, cost, x.n_par, d->n) != 0)
         goto done;
     say_plan(&x, cost, measured, main);
-    x.start_ns = br_now_ns();
+    if (main->start_ns == 0)
+        main->start_ns = br_now_ns();
     run_threads(&x);
     say_devices(&x, main);
     if (x.n_items > x.n_par && !br_stop_signal() && run_host(&x, cost) != 0)
         goto done;
-    if (!main->opts.quiet && (x.n_shortened || x.n_budget_skipped)) {
-        char b[64];
-        br_format_duration(b, sizeof b, main->opts.budget_ns);
-        br_log(BR_LOG_NOTE,
-               "benchrun: to fit the time budget of %s: %zu case(s) measured with a shorter "
-               "timeout and warmup; %zu case(s) skipped, the budget being spent\n",
-               b, x.n_shortened, x.n_budget_skipped);
-    }
-    if (settle_rest(&x, n_jobs) != 0 || finish_runs(&x, n_jobs, main) != 0)
+    if (!main->opts.quiet)
+        br_driver_budget_note(&x.tally, NULL, main->opts.budget_ns, 0);
+    if (settle_rest(&x) != 0)
         goto done;
+    for (size_t j = 0; j < n_jobs; j++)
+        if (br_driver_close(&runs[j], main, d->slot[0].session) != 0)
+            goto done;
     rc = 0;
 done:
     br_devsched_dispose(&x.sched);

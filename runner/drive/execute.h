@@ -28,11 +28,6 @@ int br_job_execute(br_run *out, const struct br_job *job, br_session *s);
  * set (out of memory). */
 int br_job_run_begin(br_run *out, const struct br_job *job, br_session *s);
 
-/* Close a case's wall-time breakdown at its total, ns: what the worker's
- * phases and the start do not account for becomes other_ns (a worker that
- * died reported none); sets w->present. */
-void br_case_wall_close(br_case_wall *w, double total_ns);
-
 #ifdef __cplusplus
 }
 #endif

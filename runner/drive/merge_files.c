@@ -47,14 +47,10 @@ static int load_parts(br_merge_part *parts, size_t *n_parts, const char *const *
 
 /* "  suite: kernel n=2^20 (why)" of a missing case, on stderr. */
 static void say_missing_case(const br_run *r, const br_case_result *c) {
-    char line[512];
-    int len = snprintf(line, sizeof line, "  %s: %s", r->suite_name, r->kernels[c->kernel].name);
-    for (size_t p = 0; p < r->n_params && len > 0 && (size_t)len < sizeof line; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, c->params[p]);
-        len += snprintf(line + len, sizeof line - (size_t)len, " %s=%s", r->param_names[p], v);
-    }
-    br_log(BR_LOG_ERROR, "%s (%s)\n", line, c->message ? c->message : "missing");
+    char label[512];
+    br_run_case_label(label, sizeof label, r, c);
+    br_log(BR_LOG_ERROR, "  %s: %s (%s)\n", r->suite_name, label,
+           c->message ? c->message : "missing");
 }
 
 /* The missing cases, named (at most MISSING_SHOWN), and what else is lost. */

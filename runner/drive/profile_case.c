@@ -314,7 +314,8 @@ static size_t executions_under_ncu(const char *json, const br_profile_opts *o) {
             got = c->cold.n_samples;
         else if ((failed = c->status == BR_STATUS_FAILED))
             br_log(BR_LOG_ERROR, PROG ": the case failed under ncu (%s): %s\n",
-                   c->stage ? c->stage : "?", c->message ? c->message : "no message");
+                   c->stage ? br_stage_name(c->stage) : "?",
+                   c->message ? c->message : "no message");
     }
     br_results_free(runs, n);
     if (got || failed)

@@ -34,10 +34,10 @@ static const char *unmeasured_why(const br_case_result *o, const br_case_result 
     if (n->status == BR_STATUS_FAILED)
         return "failed on the NEW side";
     if (o->status == BR_STATUS_SKIPPED || n->status == BR_STATUS_SKIPPED) {
-        const char *stage = o->status == BR_STATUS_SKIPPED ? o->stage : n->stage;
-        if (stage && strcmp(stage, "no-gpu") == 0)
+        br_stage stage = o->status == BR_STATUS_SKIPPED ? o->stage : n->stage;
+        if (stage == BR_STAGE_NO_GPU)
             return "skipped: no usable GPU";
-        if (stage && strcmp(stage, "interrupted") == 0)
+        if (stage == BR_STAGE_INTERRUPTED)
             return "not run: interrupted";
         return "not compared: failed on the other side";
     }

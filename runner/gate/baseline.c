@@ -102,15 +102,14 @@ int br_baseline_load(br_run *out, const char *path, const br_run *r) {
 static int copy_case(br_case_result *out, const br_case_result *c, size_t n_params) {
     *out = *c;
     out->params = NULL;
-    out->stage = out->message = out->commit = NULL;
+    out->message = out->commit = NULL;
     memset(&out->cold, 0, sizeof out->cold);
     memset(&out->batch, 0, sizeof out->batch);
     if (!(out->params = malloc((n_params ? n_params : 1) * sizeof *out->params)))
         return br_error_nomem();
     if (n_params)
         memcpy(out->params, c->params, n_params * sizeof *out->params);
-    if ((c->stage && !(out->stage = br_strdup(c->stage))) ||
-        (c->message && !(out->message = br_strdup(c->message))) ||
+    if ((c->message && !(out->message = br_strdup(c->message))) ||
         (c->commit && !(out->commit = br_strdup(c->commit))))
         return -1;
     if (br_timing_copy(&out->cold, &c->cold) != 0 || br_timing_copy(&out->batch, &c->batch) != 0)

@@ -19,22 +19,14 @@
 /* ---- case identity ---------------------------------------------------------------------- */
 
 char *br_compare_params_label(const br_run *r, const br_case_result *c) {
-    size_t cap = 1;
-    for (size_t p = 0; p < r->n_params; p++)
-        cap += strlen(r->param_names[p]) + 26;
-    char *s = malloc(cap);
+    const char *const *names = (const char *const *)r->param_names;
+    size_t len = br_case_label(NULL, 0, NULL, names, c->params, r->n_params) + 1;
+    char *s = malloc(len);
     if (!s) {
         br_error_nomem();
         return NULL;
     }
-    size_t used = 0;
-    s[0] = '\0';
-    for (size_t p = 0; p < r->n_params; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, c->params[p]);
-        used +=
-            (size_t)snprintf(s + used, cap - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
-    }
+    br_case_label(s, len, NULL, names, c->params, r->n_params);
     return s;
 }
 
@@ -116,7 +108,7 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
         e->base_median = bt->stats.median;
         e->base_n = bt->n_samples;
     }
-    if (c && c->status == BR_STATUS_SKIPPED && c->stage && strcmp(c->stage, "no-gpu") == 0) {
+    if (c && c->status == BR_STATUS_SKIPPED && c->stage == BR_STAGE_NO_GPU) {
         e->status = b ? BR_CHANGE_UNKNOWN : BR_CHANGE_NEW;
         e->why = "skipped: no GPU";
         e->not_compared = "no GPU";

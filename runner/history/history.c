@@ -664,14 +664,7 @@ int br_history_param_of(int64_t *out, const br_run *r, const br_case_result *c, 
 
 /* "n=2^20 b=256" for case c of run r in r's parameter order into buf. */
 void br_history_params_label(char *buf, size_t len, const br_run *r, const br_case_result *c) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t p = 0; p < r->n_params && used + 1 < len; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, c->params[p]);
-        used +=
-            (size_t)snprintf(buf + used, len - used, "%s%s=%s", p ? " " : "", r->param_names[p], v);
-    }
+    br_case_label(buf, len, NULL, (const char *const *)r->param_names, c->params, r->n_params);
 }
 
 /* The kernel name of case c of run r. */

@@ -135,7 +135,7 @@ static int put_cases(br_index *ix, int64_t id, const br_run *r) {
         sqlite3_bind_int64(st, k++, (int64_t)c->kernel);
         sqlite3_bind_text(st, k++, params, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, k++, br_status_name(c->status), -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, k++, c->stage, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, k++, br_stage_name(c->stage), -1, SQLITE_STATIC);
         sqlite3_bind_text(st, k++, c->message, -1, SQLITE_STATIC);
         bind_num(st, k++, c->bytes);
         bind_num(st, k++, c->flops);
@@ -291,8 +291,10 @@ static int fill_case(br_case_result *c, const br_run *r, sqlite3_stmt *st) {
         p = *end == ',' ? end + 1 : end;
     }
     c->status = (br_case_status)name_value(br_status_names, text_of(st, 4), BR_STATUS_FAILED);
-    if ((sqlite3_column_text(st, 5) && !(c->stage = br_strdup(text_of(st, 5)))) ||
-        (sqlite3_column_text(st, 6) && !(c->message = br_strdup(text_of(st, 6)))))
+    c->stage = sqlite3_column_text(st, 5)
+                   ? (br_stage)name_value(br_stage_names, text_of(st, 5), BR_STAGE_NONE)
+                   : BR_STAGE_NONE;
+    if (sqlite3_column_text(st, 6) && !(c->message = br_strdup(text_of(st, 6))))
         return -1;
     c->bytes = num_of(st, 7);
     c->flops = num_of(st, 8);

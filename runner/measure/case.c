@@ -176,9 +176,9 @@ uint64_t br_case_seed(const char *suite_name, const int64_t *values, size_t n_va
 
 /* ---- one case ---------------------------------------------------------------------- */
 
-static void set_failed(br_case_result *r, const char *stage, const case_impl *ci) {
+static void set_failed(br_case_result *r, br_stage stage, const case_impl *ci) {
     r->status = BR_STATUS_FAILED;
-    r->stage = br_strdup(stage);
+    r->stage = stage;
     const char *msg = ci && ci->message[0] ? ci->message : br_error_get();
     r->message = br_strdup(msg && msg[0] ? msg : "failed without a message");
 }
@@ -204,37 +204,37 @@ static int case_check_once(br_case_result *r, const br_case_ctx *ctx, case_impl 
     br_sample smp;
     const br_sample_opts once = {.flush = BR_FLUSH_NONE, .reps = 1};
     br_error_clear();
-    br_stage_set("setup");
+    br_stage_set(BR_STAGE_SETUP);
     double t0 = br_now_ns();
     int setup_rc = k->setup ? k->setup(&ci->c) : 0;
     r->wall.setup_ns = br_now_ns() - t0;
     if (setup_rc != 0) {
-        set_failed(r, "setup", ci);
+        set_failed(r, BR_STAGE_SETUP, ci);
         return -1;
     }
     if (!k->verify) {
         br_error_set("kernel '%s' has no verify function; benchrun reports only verified kernels",
                      k->name);
-        set_failed(r, "verify", NULL);
+        set_failed(r, BR_STAGE_VERIFY, NULL);
         return -1;
     }
     br_error_clear();
-    br_stage_set("run");
+    br_stage_set(BR_STAGE_RUN);
     t0 = br_now_ns();
     int run_rc = ctx->ops->sample(ctx->state, &once, exec_run, ci, &smp);
     r->wall.first_run_ns = br_now_ns() - t0;
     if (run_rc != 0) {
-        set_failed(r, "run", ci);
+        set_failed(r, BR_STAGE_RUN, ci);
         return -1;
     }
-    br_stage_set("verify");
+    br_stage_set(BR_STAGE_VERIFY);
     t0 = br_now_ns();
     int verify_rc = k->verify(&ci->c);
     r->wall.verify_ns += br_now_ns() - t0;
     if (verify_rc != 0) {
         if (!ci->message[0])
             api_fail(&ci->c, "verify returned an error without a message");
-        set_failed(r, "verify", ci);
+        set_failed(r, BR_STAGE_VERIFY, ci);
         return -1;
     }
     return 0;
@@ -266,7 +266,7 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     br_mem_range *ranges = calloc(ci->n_allocs ? ci->n_allocs : 1, sizeof *ranges);
     if (!ranges) {
         br_error_nomem();
-        set_failed(r, "setup", NULL);
+        set_failed(r, BR_STAGE_SETUP, NULL);
         return -1;
     }
     for (size_t i = 0; i < ci->n_allocs; i++)
@@ -274,11 +274,11 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
             ranges[mp->n_ranges++] = (br_mem_range){ci->allocs[i].p, ci->allocs[i].bytes};
     mp->ranges = ranges;
     int rc = 0;
-    br_stage_set("run");
+    br_stage_set(BR_STAGE_RUN);
     if (cfg->mode & BR_MODE_COLD) {
         br_error_clear();
         if (measure_one(&r->cold, ctx, ci, mp) != 0) {
-            set_failed(r, "run", ci);
+            set_failed(r, BR_STAGE_RUN, ci);
             rc = -1;
         }
         /* The clock is warm now: the batch needs only its own first batch. */
@@ -296,7 +296,7 @@ static int case_measure(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
         mp->batch = 1;
         br_error_clear();
         if (measure_one(&r->batch, ctx, ci, mp) != 0) {
-            set_failed(r, "run", ci);
+            set_failed(r, BR_STAGE_RUN, ci);
             rc = -1;
         }
     }
@@ -373,7 +373,7 @@ static void case_energy(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
     double reps = floor(BR_ENERGY_STEP_NS / exec_ns);
     e.reps = reps < 1 ? 1 : reps > BR_BATCH_MAX_REPS ? BR_BATCH_MAX_REPS : (size_t)reps;
     br_energy_probe probe = {energy_read, energy_now, energy_burst, &e};
-    br_stage_set("energy");
+    br_stage_set(BR_STAGE_ENERGY);
     int rc = br_energy_windows(&r->energy, &probe, BR_ENERGY_WINDOWS, BR_ENERGY_WINDOW_NS,
                                BR_ENERGY_MAX_WAIT_NS);
     if (energy_drain(&e) != 0 || rc != 0) {
@@ -387,7 +387,7 @@ static void case_energy(br_case_result *r, const br_case_ctx *ctx, case_impl *ci
  * went wrong (state carried between runs) gets no figure either; then the
  * stats. Returns 0, or -1 with *r failed. */
 static int case_finish(br_case_result *r, case_impl *ci, double limit_mhz) {
-    br_stage_set("verify");
+    br_stage_set(BR_STAGE_VERIFY);
     double t0 = br_now_ns();
     int verify_rc = ci->k->verify(&ci->c);
     r->wall.verify_ns += br_now_ns() - t0;
@@ -398,12 +398,12 @@ static int case_finish(br_case_result *r, case_impl *ci, double limit_mhz) {
                  r->cold.warmup_runs + r->cold.n_samples * r->cold.reps + r->batch.warmup_runs +
                      r->batch.n_samples * r->batch.reps,
                  first);
-        set_failed(r, "verify", ci);
+        set_failed(r, BR_STAGE_VERIFY, ci);
         return -1;
     }
     if ((r->cold.present && finish_timing(&r->cold, "cold", limit_mhz) != 0) ||
         (r->batch.present && finish_timing(&r->batch, "batch", limit_mhz) != 0)) {
-        set_failed(r, "run", NULL);
+        set_failed(r, BR_STAGE_RUN, NULL);
         return -1;
     }
     return 0;
@@ -412,7 +412,7 @@ static int case_finish(br_case_result *r, case_impl *ci, double limit_mhz) {
 void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
                  const br_case_spec *spec) {
     if (!ctx->state) {
-        set_failed(r, "setup", NULL);
+        set_failed(r, BR_STAGE_SETUP, NULL);
         return;
     }
     const br_measure_cfg *cfg = spec->cfg;
@@ -460,7 +460,7 @@ void br_case_run(br_case_result *r, const br_case_ctx *ctx, const br_kernel *k,
         br_timing_dispose(&r->cold);
         br_timing_dispose(&r->batch);
     }
-    br_stage_set("teardown");
+    br_stage_set(BR_STAGE_TEARDOWN);
     double t0 = br_now_ns();
     if (ctx->ops->end_case)
         ctx->ops->end_case(ctx->state);

@@ -40,6 +40,19 @@ const br_name br_stop_names[] = {{BR_STOP_CI, "ci"},
                                  {0, NULL}};
 const br_name br_op_kind_names[] = {
     {BR_OP_KERNEL, "kernel"}, {BR_OP_MEMCPY, "memcpy"}, {BR_OP_MEMSET, "memset"}, {0, NULL}};
+const br_name br_stage_names[] = {{BR_STAGE_COMPILE, "compile"},
+                                  {BR_STAGE_INIT, "init"},
+                                  {BR_STAGE_SETUP, "setup"},
+                                  {BR_STAGE_RUN, "run"},
+                                  {BR_STAGE_VERIFY, "verify"},
+                                  {BR_STAGE_ENERGY, "energy"},
+                                  {BR_STAGE_TEARDOWN, "teardown"},
+                                  {BR_STAGE_NO_GPU, "no-gpu"},
+                                  {BR_STAGE_BUDGET, "budget"},
+                                  {BR_STAGE_INTERRUPTED, "interrupted"},
+                                  {BR_STAGE_AB, "ab"},
+                                  {BR_STAGE_MISSING, "missing"},
+                                  {0, NULL}};
 
 const char *br_metric_name(br_metric m) {
     return br_name_of(br_metric_names, (int)m, "none");
@@ -70,4 +83,7 @@ const char *br_stop_name(br_stop s) {
 }
 const char *br_op_kind_name(br_op_kind k) {
     return br_name_of(br_op_kind_names, (int)k, "?");
+}
+const char *br_stage_name(br_stage s) {
+    return br_name_of(br_stage_names, (int)s, NULL);
 }

@@ -19,6 +19,43 @@ void br_format_param(char *buf, size_t len, int64_t v) {
         snprintf(buf, len, "%lld", (long long)v);
 }
 
+/* Append s at buf[used..len) as far as it fits; the length with all of s. */
+static size_t label_append(char *buf, size_t len, size_t used, const char *s) {
+    size_t n = strlen(s);
+    if (used < len) {
+        size_t k = n < len - used - 1 ? n : len - used - 1;
+        memcpy(buf + used, s, k);
+        buf[used + k] = '\0';
+    }
+    return used + n;
+}
+
+size_t br_case_label(char *buf, size_t len, const char *kernel, const char *const *names,
+                     const int64_t *values, size_t n_params) {
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    if (kernel)
+        used = label_append(buf, len, used, kernel);
+    for (size_t p = 0; p < n_params; p++) {
+        char v[32];
+        br_format_param(v, sizeof v, values[p]);
+        if (kernel || p)
+            used = label_append(buf, len, used, " ");
+        used = label_append(buf, len, used, names[p]);
+        used = label_append(buf, len, used, "=");
+        used = label_append(buf, len, used, v);
+    }
+    return used;
+}
+
+size_t br_run_case_label(char *buf, size_t len, const br_run *r, const br_case_result *c) {
+    const char *k =
+        c->kernel < r->n_kernels && r->kernels[c->kernel].name ? r->kernels[c->kernel].name : "?";
+    return br_case_label(buf, len, k, (const char *const *)r->param_names, c->params,
+                         c->params ? r->n_params : 0);
+}
+
 /* Counts of r's cases by status; any out pointer may be NULL; a NULL run
  * counts as empty. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped) {
@@ -270,7 +307,6 @@ void br_case_dispose(br_case_result *c) {
     if (!c)
         return;
     free(c->params);
-    free(c->stage);
     free(c->message);
     free(c->commit);
     br_timing_dispose(&c->cold);
@@ -286,7 +322,8 @@ void br_case_take_outcome(br_case_result *to, br_case_result *from) {
     to->batch = from->batch;
     to->wall = from->wall;
     to->energy = from->energy;
-    from->stage = from->message = NULL;
+    from->stage = BR_STAGE_NONE;
+    from->message = NULL;
     memset(&from->cold, 0, sizeof from->cold);
     memset(&from->batch, 0, sizeof from->batch);
 }

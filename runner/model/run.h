@@ -154,9 +154,8 @@ typedef struct br_case_result {
     size_t combo;    /* index of the parameter combination */
     int64_t *params; /* owned copy: br_run.n_params values */
     br_case_status status;
-    char *stage;   /* owned; where it failed or why skipped: "compile", "load", "setup", "verify",
-                      "run", "no-gpu"; NULL when OK */
-    char *message; /* owned; the reason, NULL when OK */
+    br_stage stage; /* where it failed or why it was skipped; BR_STAGE_NONE when OK */
+    char *message;  /* owned; the reason, NULL when OK */
 
     br_timing cold;  /* present when the suite's mode is cold or both */
     br_timing batch; /* present when the suite's mode is batch or both */
@@ -325,7 +324,7 @@ typedef struct br_run {
     br_case_result *cases; /* owned: n_cases, plan order (combo-major, kernel-minor) */
     size_t n_cases;
     /* The signal that interrupted the run ("SIGINT", "SIGTERM"; owned), its
-     * unfinished cases being skipped with stage "interrupted"; NULL for a
+     * unfinished cases being skipped with stage BR_STAGE_INTERRUPTED; NULL for a
      * run that went to its end. */
     char *interrupted;
 
@@ -345,19 +344,31 @@ typedef struct br_run {
  * (1024 -> "2^10"), else the decimal integer. */
 void br_format_param(char *buf, size_t len, int64_t v);
 
+/* A case as messages, progress lines, NVTX ranges and reports name it:
+ * "reduce n=2^20 b=256", the kernel (NULL: left out, "n=2^20 b=256") then
+ * each parameter's name and value (br_format_param), into buf[0..len) (cut
+ * to fit; NUL-terminated when len >= 1; buf may be NULL when len is 0).
+ * Returns the length of the whole label, as snprintf does. */
+size_t br_case_label(char *buf, size_t len, const char *kernel, const char *const *names,
+                     const int64_t *values, size_t n_params);
+
+/* br_case_label of case c of run r: its kernel's name ("?" when r has no
+ * such kernel) and r's parameters. */
+size_t br_run_case_label(char *buf, size_t len, const br_run *r, const br_case_result *c);
+
 /* The headline measurement of case c in run r (&c->cold or &c->batch, as
  * r->measure.headline says; a NULL run reads as headline cold). Borrowed from
  * c; NULL only when c is NULL. */
 const br_timing *br_case_headline(const br_run *r, const br_case_result *c);
 
-/* Free what case *c owns (params, stage, message, commit, its timings) and
+/* Free what case *c owns (params, message, commit, its timings) and
  * zero it; accepts NULL and a zeroed case. */
 void br_case_dispose(br_case_result *c);
 
 /* Move what measuring case *from found (status, stage, message, the cold and
  * batch timings, the wall-time breakdown, the energy) into *to, which keeps
  * its identity (kernel, combo, params, bytes, flops, commit); *to's own
- * stage, message and timings are replaced without being freed (a case not
+ * message and timings are replaced without being freed (a case not
  * measured yet has none). *from keeps only what it owned besides; dispose
  * of it as usual. The one place that lists a measurement's fields: a field
  * added to br_case_result that the worker measures goes here. */

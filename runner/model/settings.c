@@ -51,6 +51,10 @@ void br_measure_cfg_defaults(br_measure_cfg *out) {
     out->headline = BR_MODE_COLD;
 }
 
+int br_measure_modes(const br_measure_cfg *cfg) {
+    return (cfg->mode & BR_MODE_COLD ? 1 : 0) + (cfg->mode & BR_MODE_BATCH ? 1 : 0);
+}
+
 void br_measure_settings_defaults(br_measure_settings *out) {
     memset(out, 0, sizeof *out);
     br_measure_cfg_defaults(&out->cfg);

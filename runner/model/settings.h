@@ -26,6 +26,11 @@ extern "C" {
 /* Fill *out with the defaults of types.h (hold on, mode and headline cold). */
 void br_measure_cfg_defaults(br_measure_cfg *out);
 
+/* The measurements a case takes under cfg: 2 for BR_MODE_BOTH (cold, then
+ * batch), 1 for BR_MODE_COLD or BR_MODE_BATCH. What the time budget plans for and the watchdog
+ * allows. */
+int br_measure_modes(const br_measure_cfg *cfg);
+
 /* What the timing core needs of one suite's settings, in one place. */
 typedef struct br_measure_settings {
     br_measure_cfg cfg;

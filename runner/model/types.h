@@ -157,6 +157,23 @@ typedef enum br_stop {
     BR_STOP_CI /* the median's confidence interval is as tight as asked (measure.h) */
 } br_stop;
 
+/* Where a case failed, or why it was not run (br_case_result.stage). */
+typedef enum br_stage {
+    BR_STAGE_NONE = 0,    /* none: the case was measured */
+    BR_STAGE_COMPILE,     /* failed: its module did not build */
+    BR_STAGE_INIT,        /* a fresh worker starting the backend (CUDA, CUPTI) */
+    BR_STAGE_SETUP,       /* the module's setup; or no worker could be started */
+    BR_STAGE_RUN,         /* an execution or the samples */
+    BR_STAGE_VERIFY,      /* the module's verify */
+    BR_STAGE_ENERGY,      /* the energy windows (measure/energy.h) */
+    BR_STAGE_TEARDOWN,    /* the module's teardown */
+    BR_STAGE_NO_GPU,      /* skipped: a GPU case without a usable GPU */
+    BR_STAGE_BUDGET,      /* skipped: the time budget was spent */
+    BR_STAGE_INTERRUPTED, /* skipped: an interrupt stopped the run first */
+    BR_STAGE_AB,          /* benchrun ab: not measured or not compared (the other side) */
+    BR_STAGE_MISSING      /* benchrun merge: in none of the parts */
+} br_stage;
+
 /* --- a -p setting (plan/plan.h parses and applies it) ------------------ */
 
 /* A command-line parameter setting (`-p NAME=VALUE` or `-p NAME=[a,b,c]`):
@@ -245,6 +262,9 @@ extern const br_name br_fail_on_names[]; /* "slower", "any-change", "never" */
 /* "ci", "noise" (files before the CI rule), "plateau", "timeout", "max_samples" */
 extern const br_name br_stop_names[];
 extern const br_name br_op_kind_names[]; /* "kernel", "memcpy", "memset" */
+/* "compile", "init", "setup", "run", "verify", "energy", "teardown", "no-gpu", "budget",
+ * "interrupted", "ab", "missing" (the results file's and the reporters' only) */
+extern const br_name br_stage_names[];
 
 /* Each enum's name as reports write it (static), through its table; a
  * value outside the enum reads "unknown" ("?" for changes and operation
@@ -259,6 +279,7 @@ const char *br_clock_name(br_clock c);
 const char *br_change_name(br_change c);
 const char *br_stop_name(br_stop s);
 const char *br_op_kind_name(br_op_kind k);
+const char *br_stage_name(br_stage s); /* NULL for BR_STAGE_NONE */
 
 /* The git commit a suite was run at (read through libgit2 by results/gitinfo.h). */
 typedef struct br_gitinfo {

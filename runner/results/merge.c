@@ -14,9 +14,6 @@
 #include "run_read.h"
 #include "shardinfo.h"
 
-/* Stage of a case that no part gave. */
-#define MISSING_STAGE "missing"
-
 /* A bad set of parts: the error, of kind BR_E_INPUT. Returns -1. */
 __attribute__((format(printf, 1, 2))) static int refuse(const char *fmt, ...) {
     char msg[BR_ERROR_MAX];
@@ -358,13 +355,13 @@ static int missing_case(br_case_result *c, const merger *m, const suite_slot *s,
     c->status = BR_STATUS_SKIPPED;
     c->bytes = c->flops = c->gbps = c->gflops = c->pct_peak = c->speedup = NAN;
     c->params = calloc(np ? np : 1, sizeof *c->params);
-    c->stage = br_strdup(MISSING_STAGE);
+    c->stage = BR_STAGE_MISSING;
     c->message =
         !part ? br_strfmt("shard %u/%u gave no results", k, m->count)
         : !s->run[k - 1]
             ? br_strfmt("shard %u/%u (%s) has no results for this suite", k, m->count, part)
             : br_strfmt("shard %u/%u (%s) does not have this case", k, m->count, part);
-    if (!c->params || !c->stage || !c->message)
+    if (!c->params || !c->message)
         return br_error_nomem();
     if (np)
         memcpy(c->params, sh->plan_params + i * np, np * sizeof *c->params);
@@ -578,5 +575,5 @@ void br_merge_report_dispose(br_merge_report *rep) {
 }
 
 int br_merge_case_missing(const br_case_result *c) {
-    return c && c->status == BR_STATUS_SKIPPED && c->stage && strcmp(c->stage, MISSING_STAGE) == 0;
+    return c && c->status == BR_STATUS_SKIPPED && c->stage == BR_STAGE_MISSING;
 }

@@ -40,7 +40,8 @@ enum { OPT = BR_JSON_OPT, REQ = BR_JSON_REQ };
 _Static_assert(sizeof(br_metric) == sizeof(int) && sizeof(br_cache_policy) == sizeof(int) &&
                    sizeof(br_mode) == sizeof(int) && sizeof(br_peak_kind) == sizeof(int) &&
                    sizeof(br_backend) == sizeof(int) && sizeof(br_case_status) == sizeof(int) &&
-                   sizeof(br_clock) == sizeof(int) && sizeof(br_op_kind) == sizeof(int),
+                   sizeof(br_clock) == sizeof(int) && sizeof(br_op_kind) == sizeof(int) &&
+                   sizeof(br_stage) == sizeof(int),
                "the enums GET_NAME reads are int-sized");
 
 /* Names accepted where a message lists them in another order than the
@@ -665,7 +666,7 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
             c, "backend", "expected \"%s\" (the backend of kernel '%s'), found \"%s\"",
             br_backend_name(rk->backend), rk->name, br_backend_name((br_backend)backend));
     if (GET_NAME(c, o, "status", REQ, br_status_names, 0, &k->status) ||
-        br_json_get_dup(c, o, "stage", OPT, &k->stage) ||
+        GET_NAME(c, o, "stage", OPT, br_stage_names, BR_STAGE_NONE, &k->stage) ||
         br_json_get_dup(c, o, "message", OPT, &k->message) ||
         br_json_get_number(c, o, "bytes", OPT, &k->bytes) ||
         br_json_get_number(c, o, "flops", OPT, &k->flops) ||

@@ -20,7 +20,8 @@
  *               "speedup", "roofline", "energy", "verified", "commit", "date",
  *               "cold": timing | null, "batch": timing | null, "wall": wall | null,
  *               "device": {"index", "uuid"} (only in a run over several devices,
- *               --devices: the one that measured the case)}],
+ *               --devices: the one that measured the case)}]
+ *              ("stage": a name of types.h's br_stage_names, null for a case measured),
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
  *
  * wall (where the case's wall time went, ns; results.h br_case_wall; left
@@ -457,7 +458,7 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "params", params);
     put(b, o, "backend", k ? str(br_backend_name(k->backend)) : json_null());
     put(b, o, "status", str(br_status_name(c->status)));
-    put(b, o, "stage", str(c->stage));
+    put(b, o, "stage", str(br_stage_name(c->stage)));
     put(b, o, "message", str(c->message));
     put(b, o, "bytes", real(c->bytes));
     put(b, o, "flops", real(c->flops));
@@ -468,9 +469,9 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "roofline", roofline_json(b, r, c));
     put(b, o, "energy", energy_json(b, c));
     put(b, o, "verified",
-        ok                                            ? json_true()
-        : c->stage && strcmp(c->stage, "verify") == 0 ? json_false()
-                                                      : json_null());
+        ok                            ? json_true()
+        : c->stage == BR_STAGE_VERIFY ? json_false()
+                                      : json_null());
     const char *commit = c->commit                          ? c->commit
                          : r->git.present && !r->git.unborn ? r->git.sha
                                                             : NULL;

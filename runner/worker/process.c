@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,18 +22,23 @@
 #include "base/util.h"
 #include "measure/stage.h"
 
-#define STAGE_MAX 32
-
 /* The page the two processes share: where the worker is. */
 typedef struct shared_state {
-    char stage[STAGE_MAX];
+    volatile int stage; /* a br_stage */
 } shared_state;
 
 struct br_worker {
     pid_t pid;            /* 0 once reaped */
     int fd;               /* the parent's end of the socket; -1 once closed */
+    pid_t thread;         /* the thread that started it (its kernel thread id): the worker's
+                             parent for PR_SET_PDEATHSIG, so it dies when that thread ends */
     shared_state *shared; /* mapped until br_worker_stop, so it outlives the worker */
 };
+
+/* The calling thread's kernel thread id. */
+static pid_t this_thread(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
 
 /* The parent's ends of the live workers' sockets, so that a worker forked
  * while others run (from several threads: --devices) closes its copies of
@@ -180,7 +186,7 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
         signal(SIGINT, SIG_IGN);
         signal(SIGTERM, SIG_IGN);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
-        br_stage_bind(w->shared->stage, STAGE_MAX);
+        br_stage_bind(&w->shared->stage);
         serve_loop(sv[1], serve, ctx);
     }
     close(sv[1]);
@@ -188,6 +194,7 @@ int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {
     pthread_mutex_unlock(&starts_lock);
     w->pid = pid;
     w->fd = sv[0];
+    w->thread = this_thread();
     *out = w;
     return 0;
 }
@@ -327,8 +334,12 @@ int br_worker_alive(const br_worker *w) {
     return w && w->pid > 0 && w->fd >= 0;
 }
 
-const char *br_worker_stage(const br_worker *w) {
-    return w ? w->shared->stage : "";
+int br_worker_usable(const br_worker *w) {
+    return br_worker_alive(w) && w->thread == this_thread();
+}
+
+br_stage br_worker_stage(const br_worker *w) {
+    return w ? (br_stage)w->shared->stage : BR_STAGE_NONE;
 }
 
 void br_worker_stop(br_worker *w) {

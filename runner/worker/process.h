@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "model/types.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,8 +43,12 @@ typedef int (*br_worker_serve_fn)(void *ctx, const void *req, size_t len, void *
 
 /* Fork a worker that calls serve(ctx, ...) for each request. In the
  * worker, SIGINT and SIGTERM are ignored (the parent decides what an
- * interrupt stops) and the worker is killed when the parent dies. Returns
- * 0 with *out (stop it with br_worker_stop), or -1 with the error set. */
+ * interrupt stops) and the worker is killed (SIGKILL) when its parent
+ * dies: by prctl(2)'s PR_SET_PDEATHSIG, whose parent is the thread that
+ * forked it, so the worker dies as soon as the thread that called
+ * br_worker_start ends, even while the process runs on (see
+ * br_worker_usable). Returns 0 with *out (stop it with br_worker_stop), or
+ * -1 with the error set. */
 int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx);
 
 /* Outcomes of br_worker_call. */
@@ -69,10 +75,16 @@ br_worker_result br_worker_call(br_worker *w, const void *req, size_t len, doubl
 /* 1 while the worker runs (it has not died, timed out or been stopped). */
 int br_worker_alive(const br_worker *w);
 
-/* The last stage the worker announced with br_stage_set (measure/stage.h) ("" when
- * none), read from memory the two processes share; borrowed, valid until
- * br_worker_stop. */
-const char *br_worker_stage(const br_worker *w);
+/* 1 when the calling thread may send the worker a request: it is alive
+ * and this thread started it. A worker started by another thread is
+ * killed when that thread ends (br_worker_start), perhaps between the
+ * request and its reply; stop it and start one from this thread. */
+int br_worker_usable(const br_worker *w);
+
+/* The last stage the worker announced with br_stage_set (measure/stage.h)
+ * (BR_STAGE_NONE when none), read from memory the two processes share;
+ * valid until br_worker_stop. */
+br_stage br_worker_stage(const br_worker *w);
 
 /* End the worker (when alive: close the connection, which lets it release
  * its resources and exit; killed when it has not exited within 5 s), reap

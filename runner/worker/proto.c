@@ -20,6 +20,7 @@
 #include "plan/job.h"
 #include "measure/case.h"
 #include "measure/stage.h"
+#include "model/settings.h"
 #include "compile/build.h"
 #include "results/case_codec.h"
 #include "session_impl.h"
@@ -71,23 +72,12 @@ int br_case_init(br_case_result *r, const br_job *job, size_t i) {
     return 0;
 }
 
-/* The case as its NVTX ranges name it: "reduce_vec n=2^24" (the kernel,
- * then each parameter as reports show it) into buf[0..len). */
-static void case_label(char *buf, size_t len, const br_suite *suite, const br_case_result *r) {
-    size_t n = (size_t)snprintf(buf, len, "%s", suite->kernels[r->kernel].text);
-    for (size_t p = 0; p < suite->n_params && n < len; p++) {
-        char v[32];
-        br_format_param(v, sizeof v, r->params[p]);
-        n += (size_t)snprintf(buf + n, len - n, " %s=%s", suite->params[p].name, v);
-    }
-}
-
 /* In the worker: run the case q asks for and write its result as a case
  * message into *text (*len bytes). Returns 0 when it measured, 1 when it failed
  * (after a failure the process may be poisoned, by a sticky CUDA error: a
  * fresh worker takes the next case), -1 when no document could be made. */
 static int serve_case(char **text, size_t *len, br_session *s, const worker_request *q) {
-    br_stage_set("init"); /* a fresh worker starts CUDA and CUPTI first */
+    br_stage_set(BR_STAGE_INIT); /* a fresh worker starts CUDA and CUPTI first */
     const br_suite *suite = &q->job->suite;
     br_case_result r = {0};
     const br_kernel_ref *ref = br_job_case_ref(q->job, q->index);
@@ -119,7 +109,8 @@ static int serve_case(char **text, size_t *len, br_session *s, const worker_requ
                          .warmup_ns = q->warmup_ns};
     char label[512];
     if (gpu && !s->opts.no_nvtx) {
-        case_label(label, sizeof label, suite, &r);
+        br_case_label(label, sizeof label, suite->kernels[r.kernel].text, names, r.params,
+                      suite->n_params);
         spec.nvtx_label = label;
     }
     /* A host case is measured on its CPU alone (cpupin.h); a GPU case
@@ -197,10 +188,13 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
     return rc;
 }
 
-/* The session's worker, started when none runs. Returns 0, or -1 with the
- * error set. */
+/* The session's worker, started when none runs or when the one there
+ * does not serve this thread (br_worker_usable: --devices measures its host
+ * cases on the first device's session, from another thread than the one
+ * that started its worker, which died with that thread). Returns 0, or -1
+ * with the error set. */
 static int session_worker(br_session *s) {
-    if (br_worker_alive(s->worker))
+    if (br_worker_usable(s->worker))
         return 0;
     br_session_drop_worker(s);
     return br_worker_start(&s->worker, worker_serve, s);
@@ -265,21 +259,6 @@ int br_session_ask(br_session *s, int kind) {
     return wr == BR_WORKER_OK ? 0 : -1;
 }
 
-/* The beginnings of the messages of a case whose worker was lost. */
-#define LOST_TIMEOUT "timed out"
-#define LOST_START   "could not run the case in a worker process"
-#define LOST_CRASH   "crashed"
-
-int br_case_worker_lost(const br_case_result *r) {
-    static const char *const lost[] = {LOST_TIMEOUT " after ", LOST_START ": ", LOST_CRASH ": "};
-    if (r->status != BR_STATUS_FAILED || !r->message)
-        return 0;
-    for (size_t i = 0; i < sizeof lost / sizeof *lost; i++)
-        if (strncmp(r->message, lost[i], strlen(lost[i])) == 0)
-            return 1;
-    return 0;
-}
-
 /* Say once per session, before its first host case, where host cases are
  * measured (not with quiet) and that the CPU's frequency scaling is on
  * (Google Benchmark's warning, src/sysinfo.cc). */
@@ -297,23 +276,45 @@ static void host_notes(br_session *s) {
                s->host.governor[0] ? s->host.governor : "?");
 }
 
-/* Run case i of job in the worker and fill *r (prepared by case_init)
- * with its outcome: measured, failed, or failed because the worker died
- * (the signal or exit status) or ran past the watchdog's limit (then it
- * is killed). After a failure the worker is replaced. Returns 0, or 1 when
- * an interrupt stopped the case (*r untouched; the worker is killed). */
-int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
-                 const br_measure_cfg *cfg, double warmup_ns) {
+/* The outcome of a case whose worker gave no result (wr): failed in the
+ * stage the worker last announced ("run" when none; "setup" when the
+ * worker could not be reached), the message saying how the worker was
+ * lost. limit: the watchdog's, ns. */
+static void worker_lost(br_case_result *r, br_worker_result wr, br_stage stage, double limit,
+                        const br_measure_cfg *cfg, double warmup_ns, double watchdog_ns) {
+    r->status = BR_STATUS_FAILED;
+    r->stage = stage != BR_STAGE_NONE ? stage : BR_STAGE_RUN;
+    if (wr == BR_WORKER_TIMED_OUT) {
+        char total[32], w[32], t[32], d[32];
+        int both = br_measure_modes(cfg) > 1;
+        br_format_duration(total, sizeof total, limit);
+        br_format_duration(w, sizeof w, warmup_ns);
+        br_format_duration(t, sizeof t, cfg->timeout_ns);
+        br_format_duration(d, sizeof d, watchdog_ns);
+        r->message = br_strfmt("timed out after %s (%swarmup %s + timeout %s%s + watchdog %s): "
+                               "its worker process was killed",
+                               total, both ? "(" : "", w, t, both ? ") x 2" : "", d);
+    } else if (wr == BR_WORKER_ERROR) {
+        r->stage = BR_STAGE_SETUP;
+        r->message = br_strfmt("could not run the case in a worker process: %s", br_error_get());
+    } else {
+        r->message = br_strfmt("crashed: %s", br_error_get());
+    }
+}
+
+/* Run case i of job in the worker and fill *r (prepared by br_case_init)
+ * with its outcome (see proto.h). */
+br_worker_result br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
+                              const br_measure_cfg *cfg, double warmup_ns) {
     const br_suite *suite = &job->suite;
     worker_request q = {
         .kind = BR_REQ_CASE, .job = job, .index = i, .cfg = *cfg, .warmup_ns = warmup_ns};
-    int modes = (cfg->mode & BR_MODE_COLD ? 1 : 0) + (cfg->mode & BR_MODE_BATCH ? 1 : 0);
-    double limit = modes * (warmup_ns + cfg->timeout_ns) + suite->watchdog_ns;
+    double limit = br_measure_modes(cfg) * (warmup_ns + cfg->timeout_ns) + suite->watchdog_ns;
     char *text = NULL;
     size_t len = 0;
     /* A worker started for this case: its fork counts as the case's start. */
     double t0 = br_now_ns();
-    int fresh = !br_worker_alive(s->worker);
+    int fresh = !br_worker_usable(s->worker);
     if (fresh && session_worker(s) != 0)
         fresh = 0; /* call_worker reports it */
     double fork_ns = fresh ? br_now_ns() - t0 : 0;
@@ -328,48 +329,31 @@ int br_case_exec(br_case_result *r, const br_job *job, br_session *s, size_t i,
         br_cpu_set_self(&saved, NULL);
     if (wr == BR_WORKER_STOPPED) {
         br_session_drop_worker(s);
-        return 1;
+        return wr;
     }
-    if (wr == BR_WORKER_OK) {
-        br_case_result got = {0};
-        if (br_case_decode(&got, NULL, text, len, "the worker's result") == 0) {
-            br_case_take_outcome(r, &got);
-            /* The worker's timer opening (its first case of the backend)
-             * and, for a fresh worker, its fork. */
-            r->wall.start_ns += fork_ns;
-        } else {
-            r->status = BR_STATUS_FAILED;
-            r->stage = br_strdup("run");
-            r->message = br_strfmt("cannot read the worker process's result: %s", br_error_get());
-        }
-        br_case_dispose(&got);
-        free(text);
-        if (r->status != BR_STATUS_OK)
-            br_session_drop_worker(s); /* it exits after a failure */
-        return 0;
+    if (wr != BR_WORKER_OK) {
+        worker_lost(r, wr, br_worker_stage(s->worker), limit, cfg, warmup_ns, suite->watchdog_ns);
+        br_session_drop_worker(s);
+        return wr;
     }
-    const char *stage = br_worker_stage(s->worker);
-    r->status = BR_STATUS_FAILED;
-    r->stage = br_strdup(stage[0] ? stage : "run");
-    if (wr == BR_WORKER_TIMED_OUT) {
-        char total[32], w[32], t[32], d[32];
-        br_format_duration(total, sizeof total, limit);
-        br_format_duration(w, sizeof w, warmup_ns);
-        br_format_duration(t, sizeof t, cfg->timeout_ns);
-        br_format_duration(d, sizeof d, suite->watchdog_ns);
-        r->message = br_strfmt(LOST_TIMEOUT " after %s (%swarmup %s + timeout %s%s + watchdog %s): "
-                                            "its worker process was killed",
-                               total, modes > 1 ? "(" : "", w, t, modes > 1 ? ") x 2" : "", d);
-    } else if (wr == BR_WORKER_ERROR) {
-        free(r->stage);
-        r->stage = br_strdup("setup");
-        r->message = br_strfmt(LOST_START ": %s", br_error_get());
+    br_case_result got = {0};
+    if (br_case_decode(&got, NULL, text, len, "the worker's result") == 0) {
+        br_case_take_outcome(r, &got);
+        /* The worker's timer opening (its first case of the backend) and,
+         * for a fresh worker, its fork. */
+        r->wall.start_ns += fork_ns;
     } else {
-        r->message = br_strfmt(LOST_CRASH ": %s", br_error_get());
+        r->status = BR_STATUS_FAILED;
+        r->stage = BR_STAGE_RUN;
+        r->message = br_strfmt("cannot read the worker process's result: %s", br_error_get());
     }
-    br_session_drop_worker(s);
-    return 0;
+    br_case_dispose(&got);
+    free(text);
+    if (r->status != BR_STATUS_OK)
+        br_session_drop_worker(s); /* it exits after a failure */
+    return BR_WORKER_OK;
 }
+
 /* Find out once whether a GPU is usable: in a worker when benchrun has
  * CUDA, so the parent never initialises it. */
 int br_session_gpu(br_session *s) {

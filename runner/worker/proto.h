@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "model/run.h"
+#include "process.h"
 #include "session.h"
 
 #ifdef __cplusplus
@@ -46,19 +47,22 @@ int br_session_build_job(br_session *s, br_job *job);
  * -1 (out of memory). */
 int br_case_init(br_case_result *r, const struct br_job *job, size_t i);
 
-/* Run case i of a built job in the worker and fill *r (prepared by
- * br_case_init) with its outcome: measured, failed, or failed because the
- * worker died (the signal or exit status) or ran past the watchdog's limit
- * (then it is killed). After a failure the worker is replaced. Returns 0,
- * or 1 when an interrupt stopped the case (*r untouched; the worker is
- * killed). */
-int br_case_exec(br_case_result *r, const struct br_job *job, br_session *s, size_t i,
-                 const br_measure_cfg *cfg, double warmup_ns);
-
-/* 1 when br_case_exec failed *r because its worker process was lost
- * (crashed, ran past the watchdog, or could not be started), not because
- * the case failed in a worker that answered (setup, verify, a CUDA error). */
-int br_case_worker_lost(const br_case_result *r);
+/* Run case i of a built job in the worker with settings cfg and warmup_ns
+ * (ns) and fill *r (prepared by br_case_init) with its outcome. Returns how
+ * the worker answered, the typed outcome the drivers act on:
+ *   BR_WORKER_OK         it answered: *r measured, or failed in the worker
+ *                        (setup, verify, a CUDA error: its stage and message)
+ *   BR_WORKER_DIED       the worker died (crashed): *r failed in the stage the
+ *                        worker had announced, "crashed: <signal or exit status>"
+ *   BR_WORKER_TIMED_OUT  it ran past the watchdog's limit (warmup + timeout per
+ *                        measurement + the suite's watchdog) and was killed:
+ *                        *r failed, "timed out after ..."
+ *   BR_WORKER_ERROR      no worker could be started or reached: *r failed in
+ *                        BR_STAGE_SETUP, "could not run the case in a worker process: ..."
+ *   BR_WORKER_STOPPED    an interrupt stopped the case: *r untouched
+ * After any outcome but a measured case the worker is replaced. */
+br_worker_result br_case_exec(br_case_result *r, const struct br_job *job, br_session *s, size_t i,
+                              const br_measure_cfg *cfg, double warmup_ns);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,10 @@ struct br_session {
     void *timer_state[2]; /* indexed by br_backend */
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
-    br_clock gpu_clock;   /* GPU headline clock, resolved when the GPU timer opens */
-    size_t cases_done;    /* cases of the invocation run (or skipped) so far */
+    br_clock gpu_clock; /* GPU headline clock, resolved when the GPU timer opens */
+    /* The invocation's progress and time budget, kept by the drivers
+     * (drive/driver.h br_driver_plan, br_driver_count). */
+    size_t cases_done;    /* cases of the invocation started (or settled) so far */
     double start_ns;      /* when the invocation's first case started; 0 before */
     double overhead_ns;   /* summed time of cases outside warmup and sampling */
     size_t n_overhead;    /* cases in overhead_ns */

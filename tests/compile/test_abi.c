@@ -63,7 +63,7 @@ Test(abi, a_version_1_module_runs_through_the_normal_build_path) {
     cr_assert_eq(run.n_cases, 4);
     for (size_t i = 0; i < run.n_cases; i++)
         cr_assert_eq(run.cases[i].status, BR_STATUS_OK, "case %zu: %s: %s", i,
-                     run.cases[i].stage ? run.cases[i].stage : "",
+                     run.cases[i].stage ? br_stage_name(run.cases[i].stage) : "",
                      run.cases[i].message ? run.cases[i].message : "");
     br_run_dispose(&run);
     br_session_close(s);

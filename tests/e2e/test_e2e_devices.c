@@ -212,7 +212,7 @@ Test(e2e_devices, a_budget_is_shared_by_the_devices) {
     cr_assert_eq(runs[0].n_cases, (size_t)N_SIZES);
     for (size_t i = 0; i < runs[0].n_cases; i++)
         skipped += runs[0].cases[i].status == BR_STATUS_SKIPPED &&
-                   strcmp(runs[0].cases[i].stage, "budget") == 0;
+                   runs[0].cases[i].stage == BR_STAGE_BUDGET;
     cr_expect_gt(skipped, 0u);
     br_results_free(runs, n_runs);
     e2e_free(&r);

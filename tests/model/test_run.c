@@ -222,7 +222,7 @@ Test(results, names) {
 Test(results, take_outcome_moves_every_measured_field) {
     br_case_result planned = {.kernel = 2, .combo = 5, .bytes = 4096.0};
     br_case_result got = {.status = BR_STATUS_OK};
-    got.stage = strdup("run");
+    got.stage = BR_STAGE_RUN;
     got.message = strdup("note");
     got.cold.present = 1;
     got.cold.n_samples = 3;
@@ -237,13 +237,13 @@ Test(results, take_outcome_moves_every_measured_field) {
     cr_expect_eq(planned.combo, 5);
     cr_expect_eq(planned.bytes, 4096.0);
     cr_expect_eq(planned.status, BR_STATUS_OK);
-    cr_expect_str_eq(planned.stage, "run");
+    cr_expect_eq(planned.stage, BR_STAGE_RUN);
     cr_expect_str_eq(planned.message, "note");
     cr_expect(planned.cold.present && planned.cold.n_samples == 3 && planned.cold.samples);
     cr_expect(planned.batch.present);
     cr_expect(planned.wall.present && planned.wall.total_ns == 1e6);
     cr_expect(planned.energy.present && planned.energy.j_per_exec == 0.5);
-    cr_expect_null(got.stage);
+    cr_expect_eq(got.stage, BR_STAGE_NONE);
     cr_expect_null(got.message);
     cr_expect_null(got.cold.samples);
     br_case_dispose(&got); /* nothing left to free twice */

@@ -185,7 +185,7 @@ static void build_nasty(br_run *r) {
     br_case_result *c = add_case(r, 0, 0, p, BR_STATUS_OK, NULL, NULL, NAN, NAN);
     set_timing(&c->cold, s, 4, 1.0, 1, "plateau", NAN);
     add_case(r, 1, 0, p, BR_STATUS_FAILED, "verify", NASTY_MESSAGE "\nsecond line", NAN, NAN);
-    add_case(r, 2, 0, p, BR_STATUS_SKIPPED, "skipped", "no GPU", NAN, NAN);
+    add_case(r, 2, 0, p, BR_STATUS_SKIPPED, "no-gpu", "no GPU", NAN, NAN);
     r->gpu_skip_reason = dup_or_null("no *GPU* | <none>");
     br_run_derive(r);
 }

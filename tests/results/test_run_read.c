@@ -259,7 +259,7 @@ Test(json_read, loaded_fields) {
     cr_expect_str_eq(r->cases[7].batch.stop_reason, "timeout");
     const br_case_result *failed = &r->cases[5];
     cr_expect_eq(failed->status, BR_STATUS_FAILED);
-    cr_expect_str_eq(failed->stage, "verify");
+    cr_expect_eq(failed->stage, BR_STAGE_VERIFY);
     cr_expect_str_eq(failed->message, fixture[0].cases[5].message);
     cr_expect_eq(failed->cold.present, 0);
     cr_expect(isnan(failed->gbps));
@@ -307,7 +307,7 @@ Test(json_read, loaded_fields) {
     cr_expect_eq(r->cases[2].params[1], 16);
     cr_expect_eq(r->cases[3].combo, 1);
     cr_expect_eq(r->cases[1].status, BR_STATUS_SKIPPED);
-    cr_expect_str_eq(r->cases[1].stage, "no-gpu");
+    cr_expect_eq(r->cases[1].stage, BR_STAGE_NO_GPU);
     cr_expect_eq(r->cases[0].gflops, fixture[2].cases[0].gflops);
 
     /* run 3: no params, no git, no device, unknown CPU, headline batch */
@@ -326,7 +326,7 @@ Test(json_read, loaded_fields) {
     cr_expect_eq(r->cases[0].batch.clock, BR_CLOCK_MONOTONIC);
     cr_expect_null(r->clock_note);
     cr_expect_eq(r->cases[0].cold.present, 0);
-    cr_expect_str_eq(r->cases[2].stage, "compile");
+    cr_expect_eq(r->cases[2].stage, BR_STAGE_COMPILE);
     br_results_free(runs, n);
     no_leaks();
 }
