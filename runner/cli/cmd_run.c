@@ -203,6 +203,7 @@ const br_opt_cmd br_cmd_run_spec = {
     "       benchrun merge (-o OUT.json | --results-dir DIR) PART.json...\n"
     "       benchrun report [options] RESULTS.json\n"
     "       benchrun ab [options] OLD [NEW] SUITE.yaml...\n"
+    "       benchrun bisect [options] GOOD BAD SUITE.yaml\n"
     "       benchrun profile SUITE.yaml -k KERNEL [-p NAME=VALUE]... [-- NCU ARGS]\n"
     "\n"
     "Compile, verify and measure the kernels of each suite and print a table.\n"
@@ -350,9 +351,9 @@ int br_cmd_run(int argc, char **argv) {
 
 /* Every command, for the man page and the completion. */
 static const br_opt_cmd *const all_cmds[] = {
-    &br_cmd_run_spec,    &br_cmd_compare_spec, &br_cmd_history_spec,
-    &br_cmd_check_spec,  &br_cmd_init_spec,    &br_cmd_merge_spec,
-    &br_cmd_report_spec, &br_cmd_ab_spec,      &br_cmd_profile_spec,
+    &br_cmd_run_spec,     &br_cmd_compare_spec, &br_cmd_history_spec, &br_cmd_check_spec,
+    &br_cmd_init_spec,    &br_cmd_merge_spec,   &br_cmd_report_spec,  &br_cmd_ab_spec,
+    &br_cmd_profile_spec, &br_cmd_bisect_spec, /* issue 30 */
 };
 
 void br_cmd_man(FILE *f) {

@@ -16,6 +16,7 @@ extern const br_opt_cmd br_cmd_merge_spec;   /* benchrun merge */
 extern const br_opt_cmd br_cmd_report_spec;  /* benchrun report */
 extern const br_opt_cmd br_cmd_ab_spec;      /* benchrun ab */
 extern const br_opt_cmd br_cmd_profile_spec; /* benchrun profile */
+extern const br_opt_cmd br_cmd_bisect_spec;  /* benchrun bisect */
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -64,6 +65,11 @@ int br_cmd_report(int argc, char **argv);
  * as br_exit_status: 0, 1 a case failed, 2 bad input or usage, 3 a case is
  * slower, 128 + signal when interrupted. */
 int br_cmd_ab(int argc, char **argv);
+/* `benchrun bisect [options] GOOD BAD SUITE.yaml` (argv[0] is "bisect"):
+ * the first commit after GOOD on BAD's first-parent line where the cases
+ * got slower (drive/bisect.h). Returns the exit status: 0 found or no
+ * change, 1 the case fails at an end, 2 bad input or usage, 128 + signal. */
+int br_cmd_bisect(int argc, char **argv);
 /* `benchrun profile SUITE.yaml -k KERNEL [-p NAME=VALUE]... [options] [--
  * NCU ARGS]` (argv[0] is "profile"): exactly one GPU case, measured once as
  * benchrun does, then run under Nsight Compute (ncu) with the NVTX range of

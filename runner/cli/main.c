@@ -19,6 +19,7 @@ static const br_cmd commands[] = {
     {"compare", br_cmd_compare}, {"history", br_history_main},
     {"init", br_cmd_init},       {"merge", br_cmd_merge},
     {"profile", br_cmd_profile}, {"report", br_cmd_report},
+    {"bisect", br_cmd_bisect}, /* issue 30 */
 };
 
 int main(int argc, char **argv) {
