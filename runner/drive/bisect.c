@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "bisect_commit.h"
 #include "bisect_measure.h"
+#include "bisect_report.h"
 #include "compile/build.h"
 #include "worker/proto.h"
 
@@ -564,21 +565,4 @@ int br_bisect_run(br_bisect_outcome *out, const br_bisect_opts *o) {
     br_log_set_sink(sink.fn, sink.ctx);
     br_bisect_result_dispose(&r);
     return rc == 0 ? 0 : -1;
-}
-
-void br_bisect_result_dispose(br_bisect_result *r) {
-    if (!r)
-        return;
-    for (size_t i = 0; r->steps && i < r->n_steps; i++) {
-        for (int k = 0; k < 3; k++)
-            free(r->steps[i].med[k]);
-        free(r->steps[i].why);
-    }
-    free(r->steps);
-    for (size_t i = 0; r->cases && i < r->n_cases; i++)
-        free(r->cases[i]);
-    free(r->cases);
-    free(r->state);
-    br_gitlog_dispose(&r->log);
-    memset(r, 0, sizeof *r);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bisect_report.c - what `benchrun bisect` found, as text, JSON and
- * Markdown (bisect.h). */
+ * Markdown (bisect_report.h). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
-#include "bisect.h"
+#include "bisect_report.h"
 #include "reporters/reporter.h"
 
 /* Version of the JSON document's layout. */
