@@ -188,9 +188,9 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg);
  * new one, the suite as the run recorded it and the case's kernel and
  * parameter values. Only when the change spans more than one commit: *span
  * is the count of commits on CUR's first-parent line after PREV, read
- * through libgit2 in the repository the run recorded (git.workdir) or
- * else the current directory's; 0 when neither holds both commits (or a
- * run has no commit, or a dirty one). *out is NULL when *span < 2;
+ * through libgit2 in the current directory's repository, else in the one
+ * holding the history's directory; 0 when neither holds both commits (or
+ * a run has no commit, or a dirty one). *out is NULL when *span < 2;
  * otherwise the caller frees it. Returns 0, or -1 (out of memory). */
 int br_history_bisect_command(char **out, size_t *span, const br_history_view *v,
                               const br_history_change *c);

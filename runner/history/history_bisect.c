@@ -44,9 +44,11 @@ int br_history_bisect_command(char **out, size_t *span, const br_history_view *v
     if (!br_history_has_commit(a) || !br_history_has_commit(b) || a->git.dirty || b->git.dirty ||
         strcmp(a->git.sha, b->git.sha) == 0)
         return 0;
-    size_t n = b->git.workdir[0] ? span_in(b->git.workdir, a, b) : 0;
-    if (n == 0)
-        n = span_in(".", a, b);
+    /* Results files do not record the work tree: the repository is the
+     * current directory's, or the one holding the results directory. */
+    size_t n = span_in(".", a, b);
+    if (n == 0 && v->h->dir)
+        n = span_in(v->h->dir, a, b);
     *span = n;
     if (n < 2)
         return 0;
