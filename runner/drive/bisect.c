@@ -138,6 +138,28 @@ static int choose_cases(bisect *b) {
     return 0;
 }
 
+/* Every -p names a parameter of the suite at both ends (a typo is not a
+ * no-op). Returns 0, or -1 after a message. */
+static int check_params(const bisect *b) {
+    const br_run_opts *run = &b->o->run;
+    size_t ends[2] = {0, b->r->log.n - 1};
+    for (size_t k = 0; k < run->n_params; k++)
+        for (int e = 0; e < 2; e++) {
+            const br_suite *s = &b->commits[ends[e]].job.suite;
+            int found = 0;
+            for (size_t q = 0; q < s->n_params && !found; q++)
+                found = strcmp(s->params[q].name, run->params[k].name) == 0;
+            if (!found) {
+                br_log(BR_LOG_ERROR,
+                       "benchrun bisect: -p %s: the suite at %s has no parameter "
+                       "'%s'\n",
+                       run->params[k].name, e == 0 ? "GOOD" : "BAD", run->params[k].name);
+                return -1;
+            }
+        }
+    return 0;
+}
+
 /* Prepare GOOD and BAD, choose the cases, open the session, build both.
  * Bad input says why and returns -1. */
 static int prepare_ends(bisect *b) {
@@ -152,7 +174,7 @@ static int prepare_ends(bisect *b) {
                      b->r->log.commits[idx[k]].short_sha);
             return fail(what);
         }
-    if (choose_cases(b) != 0)
+    if (check_params(b) != 0 || choose_cases(b) != 0)
         return -1;
     if (o->before_measure)
         o->before_measure();
@@ -502,6 +524,8 @@ static int begin(bisect *b) {
 /* Search, once the ends are ready. Returns 0, or -1 (said). */
 static int run_search(bisect *b) {
     br_bisect_result *r = b->r;
+    r->last_good = 0;
+    r->first_bad = r->log.n - 1;
     int rc = step_zero(b);
     if (rc == 0 && (r->change == BR_CHANGE_SLOWER || r->change == BR_CHANGE_FASTER)) {
         const br_ab_stats *st = &r->steps[0].v.span;
@@ -509,9 +533,6 @@ static int run_search(bisect *b) {
              st->ratio, st->low, st->high, br_change_name(r->change), r->log.n - 1,
              r->log.n == 2 ? "" : "s", log2_up(r->log.n - 1));
         rc = search(b);
-    } else if (rc == 0) {
-        r->last_good = 0;
-        r->first_bad = r->log.n - 1;
     }
     if (rc == 1 || br_stop_signal()) {
         r->stopped = br_stop_signal();

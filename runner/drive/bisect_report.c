@@ -26,10 +26,20 @@ const char *br_bisect_class_name(br_bisect_class c) {
 /* What the search came to. */
 typedef enum outcome { NO_CHANGE, FOUND, RANGE, STOPPED } outcome;
 
+/* 1 when step 0 found a change to search. */
+static int searched(const br_bisect_result *r) {
+    return r->change == BR_CHANGE_SLOWER || r->change == BR_CHANGE_FASTER;
+}
+
+/* 1 when step s has a class from its blocks (its ratios mean something). */
+static int classed(const br_bisect_step *s) {
+    return s->cls == BR_BISECT_GOOD || s->cls == BR_BISECT_BAD || s->cls == BR_BISECT_UNDECIDED;
+}
+
 static outcome outcome_of(const br_bisect_result *r) {
-    if (r->stopped && (r->n_steps == 0 || r->first_bad - r->last_good > 1))
+    if (r->stopped && (!searched(r) || r->first_bad - r->last_good > 1))
         return STOPPED;
-    if (r->change != BR_CHANGE_SLOWER && r->change != BR_CHANGE_FASTER)
+    if (!searched(r))
         return NO_CHANGE;
     return r->first_bad == r->last_good + 1 ? FOUND : RANGE;
 }
@@ -72,10 +82,21 @@ static void print_answer(FILE *f, const br_bisect_result *r, int ascii) {
     outcome o = outcome_of(r);
     if (o == NO_CHANGE) {
         ratio_text(ratio, sizeof ratio, &r->steps[0].v.span, ascii);
-        fprintf(f,
-                "no change between GOOD %s and BAD %s: BAD/GOOD %s (95%%), not beyond the "
-                "threshold of %.3g%%: nothing to search\n",
-                c[0].short_sha, c[r->log.n - 1].short_sha, ratio, 100.0 * r->threshold);
+        if (r->change == BR_CHANGE_SAME)
+            fprintf(f,
+                    "no change between GOOD %s and BAD %s: BAD/GOOD %s (95%%), within the "
+                    "threshold of %.3g%%: nothing to search\n",
+                    c[0].short_sha, c[r->log.n - 1].short_sha, ratio, 100.0 * r->threshold);
+        else
+            fprintf(f,
+                    "no change between GOOD %s and BAD %s that %zu blocks could tell: BAD/GOOD "
+                    "%s (95%%), not wholly beyond the threshold of %.3g%%: nothing to search\n",
+                    c[0].short_sha, c[r->log.n - 1].short_sha, r->steps[0].blocks, ratio,
+                    100.0 * r->threshold);
+        return;
+    }
+    if (o == STOPPED && !searched(r)) {
+        fprintf(f, "interrupted before BAD and GOOD were compared\n");
         return;
     }
     if (o == STOPPED) {
@@ -114,13 +135,14 @@ static void step_cells(char cells[][128], const br_bisect_result *r, size_t k, i
         ratio_text(cells[3], 128, &s->v.span, ascii);
         snprintf(cells[4], 128, "-");
         snprintf(cells[5], 128, "BAD/GOOD: %s",
-                 r->change == BR_CHANGE_SLOWER || r->change == BR_CHANGE_FASTER
-                     ? br_change_name(r->change)
-                     : "no change");
+                 searched(r) ? br_change_name(r->change) : "no change");
     } else {
-        ratio_text(cells[3], 128, s->blocks ? &s->v.to_good : &(br_ab_stats){.ratio = NAN}, ascii);
-        ratio_text(cells[4], 128, s->blocks ? &s->v.to_bad : &(br_ab_stats){.ratio = NAN}, ascii);
-        if (s->why)
+        int shown = classed(s);
+        ratio_text(cells[3], 128, shown ? &s->v.to_good : &(br_ab_stats){.ratio = NAN}, ascii);
+        ratio_text(cells[4], 128, shown ? &s->v.to_bad : &(br_ab_stats){.ratio = NAN}, ascii);
+        if (s->cls == BR_BISECT_UNTESTED)
+            snprintf(cells[5], 128, "interrupted");
+        else if (s->why)
             snprintf(cells[5], 128, "skipped: %.100s", s->why);
         else
             snprintf(cells[5], 128, "%s", br_bisect_class_name(s->cls));
@@ -132,8 +154,13 @@ static void step_cells(char cells[][128], const br_bisect_result *r, size_t k, i
 
 /* The steps table. */
 static void print_steps(FILE *f, const br_bisect_result *r, int ascii) {
-    static const char *const head[COLS] = {"step",      "commit", "subject", "x good end (95%)",
-                                           "x bad end", "class",  "blocks"};
+    const char *head[COLS] = {"step",
+                              "commit",
+                              "subject",
+                              ascii ? "x good end (95%)" : "× good end (95%)",
+                              ascii ? "x bad end" : "× bad end",
+                              "class",
+                              "blocks"};
     static const int right[COLS] = {1, 0, 0, 0, 0, 0, 1};
     size_t w[COLS];
     for (int c = 0; c < COLS; c++)
@@ -216,19 +243,18 @@ static json_t *jseries(const double *v, size_t n) {
 
 static json_t *jstep(const br_bisect_result *r, size_t k) {
     const br_bisect_step *s = &r->steps[k];
-    int zero = s->mid == SIZE_MAX;
-    const char *cls = zero ? (r->change == BR_CHANGE_SLOWER || r->change == BR_CHANGE_FASTER
-                                  ? br_change_name(r->change)
-                                  : "no change")
-                           : br_bisect_class_name(s->cls);
+    int zero = s->mid == SIZE_MAX, shown = !zero && s->cls != BR_BISECT_UNTESTED;
+    const char *cls = zero    ? (searched(r) ? br_change_name(r->change) : "no change")
+                      : shown ? br_bisect_class_name(s->cls)
+                              : "interrupted";
     return json_pack(
         "{s:i, s:o, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:i, s:f, s:o, s:o, s:o}", "step",
         (json_int_t)k, "good", jcommit(r, s->good), "mid", jcommit(r, s->mid), "bad",
         jcommit(r, s->bad), "class", cls, "why", s->why ? json_string(s->why) : json_null(),
         "blocks", (json_int_t)s->blocks, "span", jratio(&s->v.span), "to_good",
-        zero ? json_null() : jratio(&s->v.to_good), "to_bad",
-        zero ? json_null() : jratio(&s->v.to_bad), "position",
-        zero ? json_null() : jnum(s->v.position), "left", (json_int_t)s->left, "wall_s",
+        shown ? jratio(&s->v.to_good) : json_null(), "to_bad",
+        shown ? jratio(&s->v.to_bad) : json_null(), "position",
+        shown ? jnum(s->v.position) : json_null(), "left", (json_int_t)s->left, "wall_s",
         s->wall_ns / 1e9, "good_medians_ns", jseries(s->med[0], s->blocks), "mid_medians_ns",
         s->med[1] ? jseries(s->med[1], s->blocks) : json_null(), "bad_medians_ns",
         jseries(s->med[2], s->blocks));
@@ -253,10 +279,9 @@ static json_t *bisect_json(const br_bisect_result *r) {
         "s:o, s:o, s:f, s:o}",
         "bisect_version", BISECT_JSON_VERSION, "suite", r->suite, "good_rev", r->good_rev,
         "bad_rev", r->bad_rev, "good", jcommit(r, 0), "bad", jcommit(r, r->log.n - 1), "change",
-        r->change == BR_CHANGE_SLOWER || r->change == BR_CHANGE_FASTER ? br_change_name(r->change)
-                                                                       : "none",
-        "result", outcome_name(o), "first_bad", answered ? jcommit(r, r->first_bad) : json_null(),
-        "last_good", answered ? jcommit(r, r->last_good) : json_null(), "step",
+        searched(r) ? br_change_name(r->change) : "none", "result", outcome_name(o), "first_bad",
+        answered ? jcommit(r, r->first_bad) : json_null(), "last_good",
+        answered ? jcommit(r, r->last_good) : json_null(), "step",
         answered && r->answer_step != SIZE_MAX ? jratio(&r->answer) : json_null(), "rules",
         "threshold", r->threshold, "alpha", r->alpha, "look_alpha", r->look_alpha, "blocks",
         (json_int_t)r->blocks, "max_blocks", (json_int_t)r->max_blocks, "cases", cases, "steps",
