@@ -76,6 +76,9 @@ Test(bisectstats, a_commit_at_either_end_is_classed_with_it) {
         cr_assert_geq((double)right[side] / trials, 0.99, "right %d of %d", right[side], trials);
     }
     double mean = (double)rounds / (2.0 * trials);
+    cr_log_info("3%% step, 1%% noise: good end right %d, wrong %d; bad end right %d, wrong %d "
+                "of %d; mean rounds %.2f",
+                right[0], wrong[0], right[1], wrong[1], trials, mean);
     cr_assert(mean > BLOCKS && mean < 2 * BLOCKS, "mean rounds %g", mean);
 }
 
@@ -113,6 +116,8 @@ Test(bisectstats, without_a_step_the_false_decisions_stay_under_alpha) {
         good += c == BR_BISECT_GOOD;
         bad += c == BR_BISECT_BAD;
     }
+    cr_log_info("no step: one look decided %d of %d; the sequence: %d good, %d bad", first, trials,
+                good, bad);
     /* One look: 0.0125 expected; 4 standard errors of 20000 trials either side. */
     double rate = (double)first / trials, se = sqrt(look * (1 - look) / trials);
     cr_assert(fabs(rate - look) < 4 * se, "one look decided %g of the time (level %g)", rate, look);
