@@ -185,7 +185,8 @@ static int prepare_ends(bisect *b) {
             char what[256];
             snprintf(what, sizeof what, "%s %s (%s)", which[k], revs[k],
                      b->r->log.commits[idx[k]].short_sha);
-            char *msg = br_gittree_relabel(&b->commits[idx[k]].tree, br_error_get(), revs[k]);
+            const br_gittree *t = &b->commits[idx[k]].tree;
+            char *msg = t->dir ? br_gittree_relabel(t, br_error_get(), revs[k]) : NULL;
             if (msg)
                 br_error_set("%s", msg);
             free(msg);
@@ -281,7 +282,9 @@ static int step_zero(bisect *b) {
 
 /* Skip midpoint m of step s for the last error. Returns 0 or -1. */
 static int skip(bisect *b, br_bisect_step *s, size_t m, const char *why) {
-    char *text = br_gittree_relabel(&b->commits[m].tree, why, b->r->log.commits[m].short_sha);
+    const br_gittree *t = &b->commits[m].tree;
+    char *text =
+        t->dir ? br_gittree_relabel(t, why, b->r->log.commits[m].short_sha) : br_strdup(why);
     if (!text)
         return fail(NULL);
     char *nl = strchr(text, '\n');

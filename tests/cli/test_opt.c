@@ -188,8 +188,9 @@ Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
     cr_assert(strstr(sh, "--cache) vals=\"flush warm flush-memset\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "--json) vals=\"-f\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "    history)\n"), "%s", sh);
-    cr_assert(strstr(sh, "opts=\"compare history check init merge report ab profile --kernel -k"),
-              "%s", sh);
+    cr_assert(
+        strstr(sh, "opts=\"compare history check init merge report ab profile bisect --kernel -k"),
+        "%s", sh);
     char path[] = "/tmp/br-completion-XXXXXX";
     int fd = mkstemp(path);
     cr_assert_geq(fd, 0);
