@@ -6,11 +6,12 @@
  * names commit 11 in at most 5 measured steps (step 0 included); with
  * commit 7 not compiling it still does, skipping commit 7 where the search
  * lands on it; with commit 10 not compiling the answer is the range of
- * commits 10 and 11; with no change between the ends it exits 0 saying "no
- * change"; a case that fails at an end exits 1; bad input (an unknown
+ * commits 10 and 11; two cases are searched on their geometric mean; with
+ * no change between the ends it exits 0 saying "no change"; a case that
+ * fails at an end exits 1; bad input (an unknown
  * commit, GOOD not an ancestor of BAD, the same commit twice, the suite or
- * the source missing at GOOD, no case selected) exits 2 with a message and
- * writes nothing. No scratch checkout is left behind. */
+ * the source missing at GOOD, no case selected, a -p the suite lacks, bad
+ * usage) exits 2 with a message and writes nothing. No scratch checkout is left behind. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <jansson.h>
@@ -247,6 +248,26 @@ Test(e2e_bisect, a_skipped_commit_before_the_change_leaves_a_range) {
     e2e_free(&r);
 }
 
+/* Two cases (-p n=[2^15,2^16]): the search follows their geometric mean. */
+Test(e2e_bisect, several_cases_are_searched_on_their_geometric_mean) {
+    commits(4, 3, 0);
+    e2e_result r;
+    bisect(&r, "HEAD~3", "HEAD", "--param=n=[32768,65536]");
+    cr_assert_eq(r.status, 0, "exit %d\n%s\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.err, "2 cases: the search follows the geometric mean of their times"), "%s",
+              r.err);
+    json_t *doc = load_json();
+    cr_assert_str_eq(jstr(doc, "result"), "found", "%s", r.out);
+    cr_assert_str_eq(jstr(json_object_get(doc, "first_bad"), "subject"), "commit 3");
+    json_t *cases = json_object_get(doc, "cases");
+    cr_assert_eq(json_array_size(cases), 2);
+    cr_assert_str_eq(json_string_value(json_array_get(cases, 0)), "sum n=2^15");
+    cr_assert_str_eq(json_string_value(json_array_get(cases, 1)), "sum n=2^16");
+    json_decref(doc);
+    assert_no_scratch();
+    e2e_free(&r);
+}
+
 /* No change: the threshold is wide, as in ab's tests (this CPU is shared
  * by other jobs; what is tested is the answer, not the noise). */
 Test(e2e_bisect, no_change_between_the_ends_exits_0) {
@@ -310,6 +331,17 @@ Test(e2e_bisect, bad_input_exits_2_and_writes_nothing) {
     expect_bad("HEAD~4", "HEAD", NULL, "GOOD HEAD~4 (");
     expect_bad("HEAD~4", "HEAD", NULL, "HEAD~4:suite.yaml: no such file at this commit");
     expect_bad("HEAD~3", "HEAD", NULL, "HEAD~3:suite.yaml:2:9: source 'k.c' does not exist");
-    expect_bad("HEAD~2", "HEAD", "-k=nosuch",
+    expect_bad("HEAD~2", "HEAD", "--kernel=nosuch",
                "suite.yaml: no kernel of the suite matches the -k pattern(s) given");
+    expect_bad("HEAD~2", "HEAD", "--param=m=4", "-p m: the suite at GOOD has no parameter 'm'");
+    /* Usage. */
+    expect_bad("HEAD~2", "HEAD", "--blocks=3", "--blocks expects an even number from 2 to");
+    expect_bad("HEAD~2", "HEAD", "--max-blocks=2",
+               "benchrun bisect: --max-blocks 2 is below --blocks 6");
+    const char *two[] = {"bisect", "HEAD", "suite.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, repo_dir, two), 0);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "'suite.yaml' is a suite file: give GOOD and BAD first"), "%s", r.err);
+    e2e_free(&r);
 }
