@@ -137,6 +137,25 @@ static void put_counts(FILE *f, const br_history_view *v) {
     fputc('\n', f);
 }
 
+/* For each change point of v that spans more than one commit, the
+ * `benchrun bisect` command that finds its commit. Returns 0 or -1. */
+static int put_bisects(FILE *f, const br_history_view *v) {
+    int said = 0;
+    for (size_t k = 0; k < v->n_changes; k++) {
+        char *cmd;
+        size_t span;
+        if (br_history_bisect_command(&cmd, &span, v, &v->changes[k]) != 0)
+            return -1;
+        if (!cmd)
+            continue;
+        if (!said++)
+            fputs("to find the commit of a change that spans several commits:\n", f);
+        fprintf(f, "  %s   # %zu commits\n", cmd, span);
+        free(cmd);
+    }
+    return 0;
+}
+
 /* The list of one suite's view. */
 static int print_view_changes(FILE *f, const br_history_view *v, int ascii) {
     br_history_print_title(f, v, ascii);
@@ -164,6 +183,8 @@ static int print_view_changes(FILE *f, const br_history_view *v, int ascii) {
         free(g.cell);
         free(g.w);
         free(g.right);
+        if (put_bisects(f, v) != 0)
+            return -1;
     }
     put_counts(f, v);
     return ferror(f) ? br_error_set("cannot write the change points: %s", strerror(errno)) : 0;

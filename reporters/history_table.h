@@ -50,8 +50,10 @@ int br_history_print(FILE *f, const br_history *h, int ascii, br_history_marks m
  * row per change point (kernel, parameters, the commit label and date of
  * the first run at the new level, its device when the suite's runs used
  * several, the levels "before → after" in the unit of the table, the step
- * "▼-3.1%" and the p-value), in case order, then a line of counts (cases
- * analysed, too short to analyse). ascii 1: "->", "v", "^" for "→", "▼",
+ * "▼-3.1%" and the p-value), in case order; for each change point that
+ * spans more than one commit, the `benchrun bisect` command that finds it
+ * (br_history_bisect_command); then a line of counts (cases analysed, too
+ * short to analyse). ascii 1: "->", "v", "^" for "→", "▼",
  * "▲". Returns 0, or -1 with the error set. */
 int br_history_print_changes(FILE *f, const br_history *h, int ascii);
 

@@ -14,6 +14,7 @@
 const br_command br_commands[] = {
     {NULL, br_cmd_run, &br_cmd_run_spec, "compile, verify and measure each suite's kernels"},
     {"ab", br_cmd_ab, &br_cmd_ab_spec, "compare two commits' builds, measured interleaved"},
+    {"bisect", br_cmd_bisect, &br_cmd_bisect_spec, "the commit that made a kernel slower"},
     {"check", br_cmd_check, &br_cmd_check_spec, "load, plan and compile suites; measure nothing"},
     {"compare", br_cmd_compare, &br_cmd_compare_spec,
      "compare two results files with the baseline rules"},

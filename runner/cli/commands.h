@@ -64,6 +64,7 @@ void br_cmd_completion_bash(FILE *f);
 /* The option tables and help texts of each command. */
 extern const br_opt_cmd br_cmd_run_spec;
 extern const br_opt_cmd br_cmd_ab_spec;
+extern const br_opt_cmd br_cmd_bisect_spec;
 extern const br_opt_cmd br_cmd_check_spec;
 extern const br_opt_cmd br_cmd_compare_spec;
 extern const br_opt_cmd br_cmd_history_spec;
@@ -85,6 +86,12 @@ int br_cmd_run(int argc, char **argv);
  * as br_exit_status: 0, 1 a case failed, 2 bad input or usage, 3 a case is
  * slower, 128 + signal when interrupted. */
 int br_cmd_ab(int argc, char **argv);
+
+/* `benchrun bisect [options] GOOD BAD SUITE.yaml` (argv[0] is "bisect"):
+ * the first commit after GOOD on BAD's first-parent line where the cases
+ * got slower (drive/bisect.h). Returns the exit status: 0 found or no
+ * change, 1 the case fails at an end, 2 bad input or usage, 128 + signal. */
+int br_cmd_bisect(int argc, char **argv);
 
 /* `benchrun check [options] SUITE.yaml...` (argv[0] is "check"): each
  * suite through the pipeline's prepare and build (drive/check_suites.h).

@@ -194,6 +194,19 @@ int br_history_view_build(br_history_view *v, const br_history *h, size_t first,
  * memory, a bad cfg). */
 int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg);
 
+/* The `benchrun bisect` command that finds the commit of change point c
+ * of v: "benchrun bisect PREV CUR SUITE -k KERNEL -p NAME=VALUE...", with
+ * the short SHAs of the last run at the old level and the first at the
+ * new one, the suite as the run recorded it and the case's kernel and
+ * parameter values. Only when the change spans more than one commit: *span
+ * is the count of commits on CUR's first-parent line after PREV, read
+ * through libgit2 in the current directory's repository, else in the one
+ * holding the history's directory; 0 when neither holds both commits (or
+ * a run has no commit, or a dirty one). *out is NULL when *span < 2;
+ * otherwise the caller frees it. Returns 0, or -1 (out of memory). */
+int br_history_bisect_command(char **out, size_t *span, const br_history_view *v,
+                              const br_history_change *c);
+
 /* 1 when change point c of v makes its case slower: a lower GB/s or
  * GFLOP/s, a longer time (metric none). */
 int br_history_change_slower(const br_history_view *v, const br_history_change *c);

@@ -254,7 +254,7 @@ Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
     cr_assert(strstr(sh, "--set) vals=\"basic full\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "--json) vals=\"-f\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "    history)\n"), "%s", sh);
-    cr_assert(strstr(sh, "opts=\"ab check compare history init merge profile publish report --kernel -k"),
+    cr_assert(strstr(sh, "opts=\"ab bisect check compare history init merge profile publish report --kernel -k"),
               "%s", sh);
     char path[] = "/tmp/br-completion-XXXXXX";
     int fd = mkstemp(path);

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* cmd_bisect.c - `benchrun bisect [options] GOOD BAD SUITE.yaml`: the
+ * options table, its checks, and the hand-over to the driver
+ * (drive/bisect.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/util.h"
+#include "commands.h"
+#include "common.h"
+#include "drive/bisect.h"
+#include "msg.h"
+#include "signals.h"
+
+#define PROG "benchrun bisect"
+
+/* The default rounds per look and per step: 6 as benchrun ab's blocks;
+ * up to 4 looks. */
+#define BISECT_DEFAULT_BLOCKS     6
+#define BISECT_DEFAULT_MAX_BLOCKS 24
+#define BISECT_MAX_BLOCKS         1000
+
+/* What `benchrun bisect` parses into: the shared options first, so that
+ * the shared rows (BR_CLI_AT) fit it too. */
+typedef struct bisect_cli {
+    br_cli_opts c;
+    size_t blocks, max_blocks;
+} bisect_cli;
+
+#define AT BR_CLI_AT
+
+/* --blocks N / --max-blocks N: an even count from 2 to BISECT_MAX_BLOCKS. */
+static int blocks_opt(void *dst, const char *option, const char *arg) {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (!arg[0] || *end || n < 2 || n > BISECT_MAX_BLOCKS || n % 2 != 0)
+        return br_error_set("%s expects an even number from 2 to %d (the rounds pair up G M B, "
+                            "B M G), got '%s'",
+                            option, BISECT_MAX_BLOCKS, arg);
+    *(size_t *)dst = (size_t)n;
+    return 0;
+}
+
+/* Rows name their leading fields in order and leave the rest zero. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static const br_opt_spec bisect_opts[] = {
+    {BR_OPT_LIST, "kernel", 'k', AT(patterns), "PATTERN",
+     "search only kernels whose name matches the glob (repeatable)"},
+    {BR_OPT_FN, "param", 'p', AT(params), "NAME=VALUE",
+     "set a parameter, at every commit (as for benchrun; repeatable)", br_cli_param_unique},
+    {BR_OPT_FN, "blocks", 0, offsetof(bisect_cli, blocks), "N",
+     "measure each commit of a step N times per look (even;\n"
+     "default 6), in rounds G M B, B M G ...",
+     blocks_opt},
+    {BR_OPT_FN, "max-blocks", 0, offsetof(bisect_cli, max_blocks), "N",
+     "while a commit cannot be classed, measure N blocks of it\n"
+     "at most (even; default 24), then skip it as undecided",
+     blocks_opt},
+    {BR_OPT_FN, "threshold", 0, AT(p.gate.threshold), "PCT",
+     "smallest change between GOOD and BAD that is searched\n"
+     "(default 0.5%)",
+     br_cli_fraction_or_zero},
+    {BR_OPT_FN, "alpha", 0, AT(p.gate.alpha), "P",
+     "1 - the intervals' confidence level (default 0.05: 95%)", br_cli_fraction},
+    BR_CLI_ROW_JSON,
+    BR_CLI_ROW_MARKDOWN,
+    {BR_OPT_FN, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
+     "compile cache (default as for benchrun); each commit's files\n"
+     "are checked out into DIR/bisect/<commit> while it is needed",
+     br_cli_dir},
+    {BR_OPT_FN, "jobs", 'j', AT(p.run.jobs), "N",
+     "compile at most N kernel sources at once (default: CPUs)", br_cli_jobs},
+    BR_CLI_ROW_ASCII,
+    BR_CLI_ROW_QUIET,
+    BR_CLI_ROW_HELP,
+    {BR_OPT_SECTION, NULL, 0, 0, NULL,
+     "\nmeasurement of every block (each replaces the suite's setting at every commit):\n"},
+    {BR_OPT_ENUM, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both", br_cli_measure,
+     br_mode_names},
+    {BR_OPT_ENUM, "headline", 0, AT(p.run.measure), "MODE", "which time is compared: cold or batch",
+     br_cli_measure, br_mode_names, .accept = (1u << BR_MODE_COLD) | (1u << BR_MODE_BATCH)},
+    {BR_OPT_FN, "warmup", 0, AT(p.run.measure), "DUR", "warmup time budget per block, e.g. 25ms",
+     br_cli_measure},
+    {BR_OPT_FN, "min-samples", 0, AT(p.run.measure), "N", "at least N samples", br_cli_measure},
+    {BR_OPT_FN, "min-time", 0, AT(p.run.measure), "DUR", "at least DUR of measured time",
+     br_cli_measure},
+    {BR_OPT_FN, "max-noise", 0, AT(p.run.measure), "PCT",
+     "stop once the noise (stddev/mean) is under PCT", br_cli_measure},
+    {BR_OPT_FN, "timeout", 0, AT(p.run.measure), "DUR",
+     "never sample one block for longer than DUR", br_cli_measure},
+    {BR_OPT_FN, "max-samples", 0, AT(p.run.measure), "N", "never take more than N samples",
+     br_cli_measure},
+    {BR_OPT_ENUM, "clock", 0, AT(p.run.gpu_clock), "CLOCK",
+     "GPU times: kernel (default, CUPTI) or events (CUDA events)", NULL, br_clock_names,
+     "expected kernel or events, found '%s'",
+     .accept = (1u << BR_CLOCK_KERNEL) | (1u << BR_CLOCK_EVENTS)},
+    {BR_OPT_END}};
+#pragma GCC diagnostic pop
+
+const br_opt_cmd br_cmd_bisect_spec = {
+    .prog = PROG,
+    .synopsis = "[options] GOOD BAD SUITE.yaml",
+    .about = "Which commit made a kernel slower? Measure BAD against GOOD (git revisions;\n"
+             "GOOD an ancestor of BAD) as benchrun ab does; if they differ, binary-search\n"
+             "the commits of BAD's first-parent line after GOOD: each step builds the commit\n"
+             "in the middle of the range left and measures it against the range's two ends\n"
+             "in one worker, interleaved, and classes it with the end it is closer to\n"
+             "(docs/bisect.md). A commit that does not build or verify is skipped, as git\n"
+             "bisect skip does. Prints the first bad commit with the ratio of its step and\n"
+             "the steps taken. Several cases (-k, -p select them): their geometric mean.\n",
+    .opts = bisect_opts,
+    .exit_status = "0 found, or no change between GOOD and BAD; 1 the case fails at\n"
+                   "GOOD or BAD, or an output could not be written; 2 bad input or usage (an\n"
+                   "unknown commit, GOOD not an ancestor of BAD, the suite or a source missing at\n"
+                   "one end, no case selected); 130 / 143 interrupted.\n",
+};
+
+/* Whether `arg` names a suite file rather than a revision. */
+static int is_suite_arg(const char *arg) {
+    struct stat st;
+    return br_has_suffix(arg, ".yaml") || br_has_suffix(arg, ".yml") ||
+           (stat(arg, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+/* GOOD BAD SUITE into o. Returns 0, or -1 after a message. */
+static int split_args(br_bisect_opts *o, const char **args, size_t n) {
+    for (size_t i = 0; i < n && i < 2; i++)
+        if (is_suite_arg(args[i])) {
+            br_msg_error(PROG,
+                         "'%s' is a suite file: give GOOD and BAD first (benchrun bisect "
+                         "HEAD~20 HEAD %s)",
+                         args[i], args[i]);
+            return -1;
+        }
+    if (n != 3) {
+        br_msg_error(PROG, "expected GOOD BAD SUITE.yaml: two revisions and one suite file "
+                           "(try 'benchrun bisect --help')");
+        return -1;
+    }
+    o->good_rev = args[0];
+    o->bad_rev = args[1];
+    o->suite = args[2];
+    return 0;
+}
+
+/* The checks that need every option: 0, or -1 after a message. */
+static int check_bisect(const bisect_cli *x) {
+    const br_pipeline_opts *p = &x->c.p;
+    if (br_output_check("--json", p->outputs.json) != 0 ||
+        br_output_check("--markdown", p->outputs.markdown) != 0) {
+        fprintf(stderr, "%s\n", br_error_get());
+        return -1;
+    }
+    if (p->outputs.json && p->outputs.markdown && strcmp(p->outputs.json, "-") == 0 &&
+        strcmp(p->outputs.markdown, "-") == 0) {
+        br_msg_error(PROG, "--json - and --markdown - cannot both take standard output");
+        return -1;
+    }
+    if (x->max_blocks != 0 && x->max_blocks < x->blocks) {
+        br_msg_error(PROG, "--max-blocks %zu is below --blocks %zu", x->max_blocks, x->blocks);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parse, check and run. Returns the exit status. */
+static int bisect_main(bisect_cli *x, br_opt_parsed *a, int argc, char **argv) {
+    switch (br_opt_parse(a, &br_cmd_bisect_spec, x, argc, argv)) {
+    case BR_PARSE_OK:
+        break;
+    case BR_PARSE_HELP:
+        br_opt_help(stdout, &br_cmd_bisect_spec);
+        return 0;
+    default:
+        return 2;
+    }
+    br_bisect_opts o = {0};
+    if (split_args(&o, a->args, a->n_args) != 0 || check_bisect(x) != 0)
+        return 2;
+    br_pipeline_opts *p = &x->c.p;
+    o.blocks = x->blocks;
+    o.max_blocks = x->max_blocks                           ? x->max_blocks
+                   : x->blocks > BISECT_DEFAULT_MAX_BLOCKS ? x->blocks
+                                                           : BISECT_DEFAULT_MAX_BLOCKS;
+    o.threshold = p->gate.threshold;
+    o.alpha = p->gate.alpha;
+    o.run = p->run;
+    o.run.patterns = x->c.patterns.items;
+    o.run.n_patterns = x->c.patterns.n;
+    o.run.params = x->c.params.items;
+    o.run.n_params = x->c.params.n;
+    o.run.progress = !p->run.quiet && isatty(STDERR_FILENO);
+    o.json = p->outputs.json;
+    o.markdown = p->outputs.markdown;
+    o.ascii = p->outputs.ascii;
+    o.before_measure = br_cli_signals_arm;
+    br_bisect_outcome got;
+    br_bisect_run(&got, &o);
+    br_outcome out = {.error = got.error,
+                      .failed = got.failed ? 1 : 0,
+                      .stopped = got.stopped,
+                      .write_failed = got.write_failed};
+    return br_exit_status(&out);
+}
+
+int br_cmd_bisect(int argc, char **argv) {
+    bisect_cli x;
+    br_cli_opts_init(&x.c);
+    x.c.p.outputs.ascii = br_cli_locale();
+    x.blocks = BISECT_DEFAULT_BLOCKS;
+    x.max_blocks = 0; /* given, or BISECT_DEFAULT_MAX_BLOCKS (at least --blocks) */
+    br_opt_parsed a = {0};
+    int status = bisect_main(&x, &a, argc, argv);
+    free(a.args);
+    br_cli_opts_dispose(&x.c);
+    return status;
+}
