@@ -21,8 +21,8 @@
 
 extern char **environ;
 
-/* Most processes one br_proc_wait_any polls by pidfd (more: polled by
- * waitpid every 10 ms). */
+/* Most processes one br_proc_wait_any waits for by their pidfds (more:
+ * waitpid(WNOHANG) every 10 ms). */
 #define MAX_PIDFDS 64
 
 static int executable(const char *path) {
@@ -141,28 +141,24 @@ static int reap_any(size_t *which, int *status, const pid_t *pids, size_t n) {
     return 0;
 }
 
-/* pidfds of pids[0..n) into fds (-1 for entries not waited for). Returns
- * how many were opened, or -1 (none left open) when pidfd_open(2) is not
- * there or there are too many to poll. */
+/* A pidfd for each process waited for (pids[i] > 0) into fds. Returns how
+ * many were opened, or -1 (none left open) when pidfd_open(2) is not there
+ * or more than MAX_PIDFDS processes are waited for. */
 static int open_pidfds(struct pollfd *fds, const pid_t *pids, size_t n) {
 #ifdef SYS_pidfd_open
-    if (n > MAX_PIDFDS)
-        return -1;
-    int opened = 0;
+    int k = 0;
     for (size_t i = 0; i < n; i++) {
-        fds[i] = (struct pollfd){.fd = -1, .events = POLLIN};
         if (pids[i] <= 0)
             continue;
-        fds[i].fd = (int)syscall(SYS_pidfd_open, pids[i], 0);
-        if (fds[i].fd < 0) {
-            for (size_t k = 0; k < i; k++)
-                if (fds[k].fd >= 0)
-                    close(fds[k].fd);
+        int fd = k < MAX_PIDFDS ? (int)syscall(SYS_pidfd_open, pids[i], 0) : -1;
+        if (fd < 0) {
+            while (k > 0)
+                close(fds[--k].fd);
             return -1;
         }
-        opened++;
+        fds[k++] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
-    return opened;
+    return k;
 #else
     (void)fds;
     (void)pids;
@@ -192,7 +188,7 @@ int br_proc_wait_any(size_t *which, int *status, const pid_t *pids, size_t n, do
         /* Poll a whole second at most, so a deadline far off stays exact. */
         int ms = isinf(left) ? 1000 : (int)fmin(ceil(left / 1e6), 1000.0);
         if (polled > 0) {
-            if (poll(fds, n, ms) < 0 && errno != EINTR) {
+            if (poll(fds, (nfds_t)polled, ms) < 0 && errno != EINTR) {
                 r = br_error_set("cannot wait for a process: %s", strerror(errno));
                 break;
             }
@@ -203,9 +199,8 @@ int br_proc_wait_any(size_t *which, int *status, const pid_t *pids, size_t n, do
         if ((r = reap_any(which, status, pids, n)) != 0)
             break;
     }
-    for (int i = 0; polled > 0 && i < (int)n; i++)
-        if (fds[i].fd >= 0)
-            close(fds[i].fd);
+    for (int i = 0; i < polled; i++)
+        close(fds[i].fd);
     return r;
 }
 

@@ -46,7 +46,8 @@ int br_proc_spawn(pid_t *out, const char *const *argv, const br_proc_opts *o);
  * it up). Returns 1 when one ended, 0 when none did in time (or none is
  * waited for), -1 with the error set when waiting failed. A signal that
  * interrupts the wait does not end it. Linux: the processes' pidfds are
- * polled; without pidfd_open(2), waitpid(WNOHANG) every 10 ms. */
+ * polled; without pidfd_open(2), or for more than 64 processes,
+ * waitpid(WNOHANG) every 10 ms. */
 int br_proc_wait_any(size_t *which, int *status, const pid_t *pids, size_t n, double timeout_ns);
 
 /* Wait for pid to end (no timeout) and set *status to its wait status.

@@ -177,14 +177,17 @@ Test(proc, a_signal_reads_as_128_plus_its_number) {
     cr_expect_eq(br_proc_exit_code(st), 128 + SIGKILL);
 }
 
-/* Wait with a timeout over `n` slots (n > 64: the waitpid fallback) of
- * which two hold processes: a slow one and one that exits 7 at once. */
-static void wait_any_in(size_t n) {
+/* Wait with a timeout for a slow process and one that exits 7 at once, in
+ * `n` slots (`extra` more slow ones in the slots between: over 64 in all
+ * are waited for by waitpid every 10 ms, not by their pidfds). */
+static void wait_any_in(size_t n, size_t extra) {
     pid_t *pids = calloc(n, sizeof *pids);
     cr_assert_not_null(pids);
-    const char *slow[] = {"/bin/sh", "-c", "sleep 3", NULL};
+    const char *slow[] = {"/bin/sh", "-c", "sleep 60", NULL};
     const char *fast[] = {"/bin/sh", "-c", "exit 7", NULL};
     cr_assert_eq(br_proc_spawn(&pids[1], slow, NULL), 0, "%s", br_error_get());
+    for (size_t i = 0; i < extra; i++)
+        cr_assert_eq(br_proc_spawn(&pids[2 + i], slow, NULL), 0, "%s", br_error_get());
     cr_assert_eq(br_proc_spawn(&pids[n - 1], fast, NULL), 0, "%s", br_error_get());
     size_t which = 99;
     int st = 0;
@@ -193,14 +196,19 @@ static void wait_any_in(size_t n) {
     cr_expect_eq(br_proc_exit_code(st), 7);
     pids[n - 1] = 0;
 
-    /* The slow one is still running: a timeout of 0.1 s ends the wait, not
-     * sooner, and well before the process would end. */
+    /* The slow ones are still running: a timeout of 0.1 s ends the wait,
+     * not sooner, and well before they would end. */
     double t0 = br_now_ns();
     cr_expect_eq(br_proc_wait_any(&which, &st, pids, n, 1e8), 0);
     double took = br_now_ns() - t0;
     cr_expect_geq(took, 1e8, "waited %.0f ns", took);
     cr_expect_lt(took, 2.5e9, "waited %.0f ns", took);
     cr_expect_eq(br_proc_wait_any(&which, &st, pids, n, 0), 0, "a look only");
+    for (size_t i = 0; i < extra; i++) {
+        kill(pids[2 + i], SIGKILL);
+        cr_assert_eq(br_proc_wait(&st, pids[2 + i]), 0);
+        pids[2 + i] = 0;
+    }
     cr_assert_eq(kill(pids[1], SIGTERM), 0);
     cr_assert_eq(br_proc_wait_any(&which, &st, pids, n, -1), 1, "%s", br_error_get());
     cr_expect_eq(which, 1);
@@ -211,9 +219,9 @@ static void wait_any_in(size_t n) {
 }
 
 Test(proc, wait_any_returns_the_first_to_end_or_times_out) {
-    wait_any_in(3);
+    wait_any_in(3, 0);
 }
 
-Test(proc, wait_any_without_pidfds_polls) {
-    wait_any_in(65);
+Test(proc, wait_any_for_many_polls) {
+    wait_any_in(200, 64); /* 66 processes in 200 slots */
 }
