@@ -3,7 +3,6 @@
 #include "gnuplot.h"
 
 #include <errno.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,9 +10,8 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/proc.h"
 #include "base/util.h"
-
-extern char **environ;
 
 /* `s` as the inside of a double-quoted gnuplot string: backslash and double
  * quote escaped, control characters (a newline would end the command) and
@@ -38,20 +36,10 @@ void br_gnuplot_string(FILE *f, const char *s) {
 }
 
 int br_gnuplot_have(void) {
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/bin:/bin";
-    char buf[4096];
-    for (const char *p = path;;) {
-        const char *end = strchr(p, ':');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        snprintf(buf, sizeof buf, "%.*s%sgnuplot", (int)len, len ? p : ".", len ? "/" : "/");
-        if (access(buf, X_OK) == 0)
-            return 1;
-        if (!end)
-            return 0;
-        p = end + 1;
-    }
+    char *path = br_proc_find("gnuplot");
+    int found = path != NULL;
+    free(path);
+    return found;
 }
 
 /* Create the temporary SVG beside svg_path (tmp_svg: "svg_path.XXXXXX",
@@ -100,16 +88,10 @@ static int write_script(char *script, int *made, br_gnuplot_script_fn fn, void *
 /* Run gnuplot on `script` (drawing svg_path) and wait for it. Returns 0, or
  * -1 with the error set. */
 static int run_gnuplot(const char *script, const char *svg_path) {
-    char *argv[] = {"gnuplot", (char *)script, NULL};
-    pid_t pid;
-    int e = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-    if (e != 0)
-        return br_error_set("cannot run gnuplot: %s", strerror(e));
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return br_error_set("waiting for gnuplot: %s", strerror(errno));
-    }
+    const char *argv[] = {"gnuplot", script, NULL};
+    int st;
+    if (br_proc_run(&st, argv, NULL) != 0)
+        return -1;
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         if (WIFEXITED(st))
             return br_error_set(

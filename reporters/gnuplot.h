@@ -20,7 +20,8 @@ typedef int (*br_gnuplot_script_fn)(FILE *f, void *ctx, const char *svg_path);
  * white space as one space; NULL reads as "". */
 void br_gnuplot_string(FILE *f, const char *s);
 
-/* 1 when an executable `gnuplot` is on PATH, else 0. */
+/* 1 when an executable `gnuplot` is on PATH (br_proc_find, base/proc.h),
+ * else 0. */
 int br_gnuplot_have(void);
 
 /* Draw svg_path: the script fn(ctx) writes is saved to a temporary file and

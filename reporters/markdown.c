@@ -234,6 +234,7 @@ static void put_verdict(FILE *f, const br_comparison *c) {
 static void put_results_head(FILE *f, const br_run *r, br_mode mode) {
     int has_metric = r->metric != BR_METRIC_NONE, has_peak = br_report_has_peak_column(r);
     int has_events = br_report_has_events_column(r);
+    br_metric m2 = br_report_second_metric(r);
     fputs("| kernel |", f);
     for (size_t p = 0; p < r->n_params; p++)
         cell(f, r->param_names[p]);
@@ -246,11 +247,13 @@ static void put_results_head(FILE *f, const br_run *r, br_mode mode) {
     fputs(" noise |", f);
     if (has_metric)
         cell(f, br_metric_name(r->metric));
+    if (m2 != BR_METRIC_NONE)
+        cell(f, br_metric_name(m2));
     if (has_peak)
-        fputs(" % peak |", f);
+        cell(f, br_report_peak_head(r));
     fputs(" speedup | ! |\n|---|", f);
     size_t n_right = r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + (size_t)has_events + 2 +
-                     (size_t)has_metric + (size_t)has_peak;
+                     (size_t)has_metric + (size_t)(m2 != BR_METRIC_NONE) + (size_t)has_peak;
     for (size_t i = 0; i < n_right; i++)
         fputs("--:|", f);
     fputs("---|\n", f);
@@ -285,7 +288,9 @@ static void put_results_row(FILE *f, const br_run *r, const br_case_result *c, b
         cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
     cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%");
     if (has_metric)
-        cell_num(f, ok ? (r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops) : NAN, 1, "");
+        cell_num(f, ok ? br_report_metric_value(c, r->metric) : NAN, 1, "");
+    if (br_report_second_metric(r) != BR_METRIC_NONE)
+        cell_num(f, ok ? br_report_metric_value(c, br_report_second_metric(r)) : NAN, 1, "");
     if (has_peak)
         cell_num(f, ok ? c->pct_peak : NAN, 1, "%");
     cell_num(f, ok ? c->speedup : NAN, 2, "×");

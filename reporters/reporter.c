@@ -2,6 +2,7 @@
 /* reporter.c - the registry of output formats. */
 #include "reporter.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Defined in table.c, csv.c, json.c, gbench.c and markdown.c. */
@@ -43,6 +44,26 @@ int br_report_has_events_column(const br_run *r) {
 
 int br_report_has_peak_column(const br_run *r) {
     return r->metric == BR_METRIC_GBPS || r->metric == BR_METRIC_GFLOPS;
+}
+
+br_metric br_report_second_metric(const br_run *r) {
+    br_metric other = r->metric == BR_METRIC_GBPS     ? BR_METRIC_GFLOPS
+                      : r->metric == BR_METRIC_GFLOPS ? BR_METRIC_GBPS
+                                                      : BR_METRIC_NONE;
+    for (size_t i = 0; other != BR_METRIC_NONE && i < r->n_cases; i++)
+        if (isfinite(other == BR_METRIC_GFLOPS ? r->cases[i].flops : r->cases[i].bytes))
+            return other;
+    return BR_METRIC_NONE;
+}
+
+double br_report_metric_value(const br_case_result *c, br_metric m) {
+    return m == BR_METRIC_GBPS ? c->gbps : m == BR_METRIC_GFLOPS ? c->gflops : NAN;
+}
+
+const char *br_report_peak_head(const br_run *r) {
+    if (br_report_second_metric(r) == BR_METRIC_NONE)
+        return "% peak";
+    return r->metric == BR_METRIC_GBPS ? "% peak (GB/s)" : "% peak (GFLOP/s)";
 }
 
 int br_report_has_energy(const br_run *r) {

@@ -45,6 +45,21 @@ int br_report_has_events_column(const br_run *r);
  * is NAN, e.g. host cases or a run without a device). */
 int br_report_has_peak_column(const br_run *r);
 
+/* The second throughput column of run r's results tables: GFLOP/s when the
+ * metric is GB/s and a case has a FLOP count (the suite gives `flops` too),
+ * GB/s when the metric is GFLOP/s and a case has a byte count; else
+ * BR_METRIC_NONE (one metric column, or none). */
+br_metric br_report_second_metric(const br_run *r);
+
+/* Case c's figure of metric m: br_case_result.gbps (GB/s), .gflops
+ * (GFLOP/s), NAN for BR_METRIC_NONE. */
+double br_report_metric_value(const br_case_result *c, br_metric m);
+
+/* The "% peak" column's header for run r: "% peak" when the table shows one
+ * metric, else what pct_peak is of: "% peak (GB/s)" or "% peak (GFLOP/s)"
+ * (the run's metric). Static. */
+const char *br_report_peak_head(const br_run *r);
+
 /* 1 when a verified case of run r has energy figures (br_case_result.energy:
  * measured with --energy); the table shows them only with --energy. */
 int br_report_has_energy(const br_run *r);

@@ -17,11 +17,15 @@
  *   ║ ...                                                                   ║
  *   ╚═══════════════════════════════════════════════════════════════════════╝
  *
- * The "% peak" column (GB/s and GFLOP/s metrics) is br_case_result.pct_peak:
- * against the run's DRAM bandwidth peak (theoretical or measured, as the suite
- * asks) for GB/s, against the FP32 theoretical peak for GFLOP/s (a measured
- * peak is a bandwidth: `peak: measured` leaves GFLOP/s on the theoretical one,
- * and the title line says so).
+ * The metric column is the suite's `metric` (GB/s or GFLOP/s); a suite that
+ * gives both `bytes` and `flops` gets the other figure in a second column
+ * after it (br_report_second_metric). The "% peak" column (GB/s and GFLOP/s
+ * metrics) is br_case_result.pct_peak: against the run's DRAM bandwidth peak
+ * (theoretical or measured, as the suite asks) for GB/s, against the FP32
+ * theoretical peak for GFLOP/s (a measured peak is a bandwidth: `peak:
+ * measured` leaves GFLOP/s on the theoretical one, and the title line says
+ * so). With two metric columns its header says which it is of: "% peak
+ * (GB/s)" or "% peak (GFLOP/s)" (br_report_peak_head).
  *
  * Time columns: "time (µs)" (mode cold: the cold median), "batch (µs)" (mode
  * batch), or both "cold (µs)" and "batch (µs)" (mode both). The "Host times"
@@ -289,9 +293,11 @@ typedef struct tcols {
     int time_batch[2]; /* per time column: 1 when it shows the batch timing */
     const char *time_head[2];
     int has_events, has_metric, has_peak;
-    int has_roof;   /* intensity, bound, % roofline (a GPU case with both bytes and flops) */
-    int has_energy; /* J/exec, W, GB/J or GFLOP/J (--energy) */
-    size_t time, events, noise, metric, peak, roof, energy, speedup, flags; /* column indices */
+    br_metric metric2; /* a second metric column (both bytes and flops), or BR_METRIC_NONE */
+    int has_roof;      /* intensity, bound, % roofline (a GPU case with both bytes and flops) */
+    int has_energy;    /* J/exec, W, GB/J or GFLOP/J (--energy) */
+    size_t time, events, noise, metric, metric2_col, peak, roof, energy, speedup,
+        flags; /* column indices */
 } tcols;
 
 /* The columns of run r's table; `energy`: the energy columns were asked for. */
@@ -306,8 +312,10 @@ static tcols table_cols(const br_run *r, int energy) {
                br_report_has_events_column(r),
                r->metric != BR_METRIC_NONE,
                br_report_has_peak_column(r),
+               br_report_second_metric(r),
                br_roofline_run_has(r),
                energy && br_report_has_energy(r),
+               0,
                0,
                0,
                0,
@@ -321,7 +329,8 @@ static tcols table_cols(const br_run *r, int energy) {
     k.events = k.time + k.n_times;
     k.noise = k.events + (size_t)k.has_events;
     k.metric = k.noise + 1;
-    k.peak = k.metric + (size_t)k.has_metric;
+    k.metric2_col = k.metric + (size_t)k.has_metric;
+    k.peak = k.metric2_col + (size_t)(k.metric2 != BR_METRIC_NONE);
     k.roof = k.peak + (size_t)k.has_peak;
     k.energy = k.roof + 3 * (size_t)k.has_roof;
     k.speedup = k.energy + 3 * (size_t)k.has_energy;
@@ -352,7 +361,10 @@ static int table_header(table *t, const br_run *r, const glyphs *g, const tcols 
         return -1;
     if (k->has_metric && set_cell(t, 0, k->metric, br_metric_name(r->metric)) < 0)
         return -1;
-    if (k->has_peak && set_cell(t, 0, k->peak, "% peak") < 0)
+    if (k->metric2 != BR_METRIC_NONE &&
+        set_cell(t, 0, k->metric2_col, br_metric_name(k->metric2)) < 0)
+        return -1;
+    if (k->has_peak && set_cell(t, 0, k->peak, br_report_peak_head(r)) < 0)
         return -1;
     if (k->has_roof &&
         (set_cell(t, 0, k->roof, "FLOP/B") < 0 || set_cell(t, 0, k->roof + 1, "bound") < 0 ||
@@ -466,15 +478,13 @@ static int table_row(table *t, size_t row, const br_run *r, const br_case_result
         snprintf(buf, sizeof buf, "%s", g->dash);
     if (set_cell(t, row, k->noise, buf) < 0)
         return -1;
-    if (k->has_metric) {
-        double v = r->metric == BR_METRIC_GBPS ? c->gbps : c->gflops;
-        if (ok && isfinite(v))
-            snprintf(buf, sizeof buf, "%.1f", v);
-        else
-            snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, k->metric, buf) < 0)
-            return -1;
-    }
+    if (k->has_metric && set_number(t, row, k->metric,
+                                    ok ? br_report_metric_value(c, r->metric) : NAN, 1, "", g) < 0)
+        return -1;
+    if (k->metric2 != BR_METRIC_NONE &&
+        set_number(t, row, k->metric2_col, ok ? br_report_metric_value(c, k->metric2) : NAN, 1, "",
+                   g) < 0)
+        return -1;
     if (k->has_peak) {
         if (ok && isfinite(c->pct_peak))
             snprintf(buf, sizeof buf, "%.1f%%", c->pct_peak);
@@ -583,10 +593,13 @@ static void put_notes(FILE *f, const br_run *r) {
     char label[512];
     if (shown_mode(r) == BR_MODE_BOTH) {
         const char *which = r->measure.headline == BR_MODE_BATCH ? "batch" : "cold";
-        if (r->metric == BR_METRIC_GBPS)
-            fprintf(f, "note: GB/s, %% peak, speedup and noise use the %s time\n", which);
-        else if (r->metric == BR_METRIC_GFLOPS)
-            fprintf(f, "note: GFLOP/s, %% peak, speedup and noise use the %s time\n", which);
+        br_metric m2 = br_report_second_metric(r);
+        if (m2 != BR_METRIC_NONE)
+            fprintf(f, "note: %s, %s, %% peak, speedup and noise use the %s time\n",
+                    br_metric_name(r->metric), br_metric_name(m2), which);
+        else if (r->metric != BR_METRIC_NONE)
+            fprintf(f, "note: %s, %% peak, speedup and noise use the %s time\n",
+                    br_metric_name(r->metric), which);
         else
             fprintf(f, "note: speedup and noise use the %s time\n", which);
     }

@@ -5,11 +5,22 @@
 # build/. Safe to run again: a second run installs nothing and rebuilds only
 # what changed.
 #
-#   scripts/setup.sh                 # Release build in build/
-#   BR_CMAKE_ARGS="-DBR_WERROR=ON" scripts/setup.sh
+#   scripts/setup.sh                 # benchrun alone (Release), in build/
+#   scripts/setup.sh --tests         # and everything else: the tests (Criterion,
+#                                    # for ctest), the man pages, the completion
+#   BR_CMAKE_ARGS="-DBR_WERROR=ON" scripts/setup.sh --tests
 #   BR_BUILD_DIR=build-x scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+tests=0
+for arg in "$@"; do
+  case "$arg" in
+    --tests) tests=1 ;;
+    -h|--help) sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup: unknown argument '$arg' (expected --tests)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -22,7 +33,8 @@ pc yaml-0.1 || missing+=(libyaml-dev)
 pc libgit2 || missing+=(libgit2-dev)
 pc jansson || missing+=(libjansson-dev)
 pc sqlite3 || missing+=(libsqlite3-dev)
-pc criterion || missing+=(libcriterion-dev)
+# Criterion only for the tests.
+if [ "$tests" -eq 1 ]; then pc criterion || missing+=(libcriterion-dev); fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
@@ -44,6 +56,15 @@ if [ -z "${CUDACXX:-}" ] && ! have nvcc && [ -x /usr/local/cuda/bin/nvcc ]; then
 fi
 
 build=${BR_BUILD_DIR:-build}
+# Without --tests: the tests are configured when Criterion is there (so a
+# build tree set up with --tests keeps them), never built; only benchrun is.
+tests_arg=()
+if [ "$tests" -eq 1 ]; then tests_arg=(-DBR_BUILD_TESTS=ON)
+elif ! pc criterion; then tests_arg=(-DBR_BUILD_TESTS=OFF); fi
 # shellcheck disable=SC2086
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${BR_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build" -j "$(nproc)"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${tests_arg[@]}" ${BR_CMAKE_ARGS:-} >/dev/null
+if [ "$tests" -eq 1 ]; then
+  cmake --build "$build" -j "$(nproc)"
+else
+  cmake --build "$build" -j "$(nproc)" --target benchrun
+fi

@@ -3,6 +3,7 @@
 #include "log.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void default_sink(void *ctx, br_log_level level, const char *msg) {
     (void)ctx;
@@ -24,10 +25,47 @@ void br_log_get_sink(br_log_fn *fn, void **ctx) {
     *ctx = sink_ctx;
 }
 
+/* The progress line on the terminal now (its text as the sink got it), or
+ * "" when none is: a message that is not progress clears it first and
+ * draws it again after (a terminal has one cursor). Messages come from the
+ * thread that draws the progress line. */
+static char progress[1024];
+
+/* The text of a progress message after its leading "\r" and "\033[K"
+ * (a message of only those clears the line). */
+static const char *progress_text(const char *msg) {
+    for (;;) {
+        if (msg[0] == '\r')
+            msg++;
+        else if (strncmp(msg, "\033[K", 3) == 0)
+            msg += 3;
+        else
+            return msg;
+    }
+}
+
 void br_vlog(br_log_level level, const char *fmt, va_list ap) {
     char msg[8192];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    if (level == BR_LOG_PROGRESS) {
+        if (progress_text(msg)[0])
+            snprintf(progress, sizeof progress, "%s", msg);
+        else
+            progress[0] = '\0';
+        sink(sink_ctx, level, msg);
+        return;
+    }
+    if (!progress[0]) {
+        sink(sink_ctx, level, msg);
+        return;
+    }
+    sink(sink_ctx, BR_LOG_PROGRESS, "\r\033[K");
     sink(sink_ctx, level, msg);
+    size_t n = strlen(msg);
+    if (n > 0 && msg[n - 1] == '\n') /* a whole line: the progress line goes under it */
+        sink(sink_ctx, BR_LOG_PROGRESS, progress);
+    else
+        progress[0] = '\0';
 }
 
 void br_log(br_log_level level, const char *fmt, ...) {

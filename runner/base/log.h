@@ -36,7 +36,12 @@ void br_log_set_sink(br_log_fn fn, void *ctx);
 void br_log_get_sink(br_log_fn *fn, void **ctx);
 
 /* Format a message (printf-style) and hand it to the sink. Messages longer
- * than 8 KiB are cut. */
+ * than 8 KiB are cut. The progress line is kept whole: while one is shown
+ * (the last BR_LOG_PROGRESS message had text after its leading "\r" and
+ * "\033[K"; one of only those clears it), any other message goes to the
+ * sink between a BR_LOG_PROGRESS "\r\033[K" that clears the line and, when
+ * the message ends its line, the progress line again (the sink sees it
+ * twice), so no note lands inside it. */
 void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* br_log with a va_list. */

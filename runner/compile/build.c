@@ -6,19 +6,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/log.h"
+#include "base/proc.h"
 #include "base/util.h"
 #include "deps.h"
-
-extern char **environ;
 
 #define MAX_SOURCE_BYTES  ((size_t)16 << 20)
 #define MAX_INCLUDE_DEPTH 32
@@ -202,26 +200,11 @@ done:
 
 /* ---- processes ---------------------------------------------------------------- */
 
-/* Start argv with stdout and stderr going to `log_path` (created). */
+/* Start argv with stdout and stderr going to `log_path` (created), standard
+ * input from /dev/null. */
 static int spawn_logged(pid_t *out, char *const *argv, const char *log_path) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    int e = posix_spawnp(out, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (e != 0)
-        return br_error_set("cannot run %s: %s", argv[0], strerror(e));
-    return 0;
-}
-
-static int wait_status(pid_t pid) {
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    br_proc_opts po = {.output = log_path, .null_stdin = 1};
+    return br_proc_spawn(out, (const char *const *)argv, &po);
 }
 
 /* Output of `compiler --version`, or NULL (error set) when it cannot run. */
@@ -232,8 +215,9 @@ static char *compiler_version(const char *compiler, const char *cache_dir) {
         return NULL;
     char *argv[] = {(char *)compiler, "--version", NULL};
     pid_t pid;
-    if (spawn_logged(&pid, argv, log) == 0) {
-        int st = wait_status(pid);
+    int st;
+    if (spawn_logged(&pid, argv, log) == 0 && br_proc_wait(&st, pid) == 0) {
+        st = br_proc_exit_code(st);
         if (st == 0)
             br_read_file(&text, NULL, log, 1 << 20);
         else
@@ -764,12 +748,41 @@ static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *
     return cached_object(h, j->input_key, o->cache_dir);
 }
 
-/* Run the n compile jobs, at most o->jobs at a time. Returns the number
- * that ran, or -1 with the error set (a failed wait; compiles may still run). */
+/* The progress line while compilers run (a terminal: o->progress): each
+ * running compile's source and the time it has taken so far, then how many
+ * of the n_jobs are done, e.g. "compiling reduction.cu 12s, cub.cu 3s
+ * (1 of 3 done)". */
+static void show_compiles(const compile_job *jobs, size_t n_jobs, size_t done) {
+    char line[512], took[32];
+    double now = br_now_ns();
+    int n = snprintf(line, sizeof line, "compiling");
+    const char *sep = " ";
+    for (size_t i = 0; i < n_jobs && n > 0 && (size_t)n < sizeof line; i++) {
+        if (jobs[i].pid <= 0)
+            continue;
+        const char *src = jobs[i].h->source, *base = strrchr(src, '/');
+        br_format_clock(took, sizeof took, now - jobs[i].t0);
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%s %s", sep, base ? base + 1 : src,
+                      took);
+        sep = ", ";
+    }
+    /* One terminal line: cut the list to leave room for the count. */
+    if (n > 60)
+        snprintf(line + 57, sizeof line - 57, "...");
+    br_log(BR_LOG_PROGRESS, "\r\033[K%s  (%zu of %zu done)", line, done, n_jobs);
+}
+
+/* Run the n compile jobs, at most o->jobs at a time; on a terminal
+ * (o->progress) the progress line shows them, redrawn every second.
+ * Returns the number that ran, or -1 with the error set (a failed wait;
+ * compiles may still run). */
 static int run_compiles(compile_job *jobs, size_t n_jobs, const br_build_opts *o) {
     int compiled = 0;
     size_t next = 0, running = 0;
     int max_jobs = o->jobs > 0 ? o->jobs : 1;
+    pid_t *pids = calloc(n_jobs ? n_jobs : 1, sizeof *pids);
+    if (!pids)
+        return br_error_nomem();
     while (next < n_jobs || running > 0) {
         while (next < n_jobs && running < (size_t)max_jobs) {
             compile_job *j = &jobs[next++];
@@ -785,28 +798,30 @@ static int run_compiles(compile_job *jobs, size_t n_jobs, const br_build_opts *o
                 j->pid = 0;
                 continue;
             }
+            pids[j - jobs] = j->pid;
             running++;
         }
         if (running == 0)
             break;
-        int st;
-        pid_t pid = waitpid(-1, &st, 0);
-        if (pid < 0) {
-            if (errno == EINTR)
-                continue;
-            return br_error_set("waiting for the compiler: %s", strerror(errno));
+        if (o->progress)
+            show_compiles(jobs, n_jobs, (size_t)compiled);
+        size_t w;
+        int st, r = br_proc_wait_any(&w, &st, pids, n_jobs, o->progress ? 1e9 : -1.0);
+        if (r < 0) {
+            compiled = -1;
+            break;
         }
-        for (size_t i = 0; i < n_jobs; i++) {
-            if (jobs[i].pid == pid) {
-                jobs[i].pid = 0;
-                running--;
-                finish_job(&jobs[i], WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
-                           o->cache_dir);
-                compiled++;
-                break;
-            }
-        }
+        if (r == 0) /* a second went by: redraw */
+            continue;
+        pids[w] = 0;
+        jobs[w].pid = 0;
+        running--;
+        finish_job(&jobs[w], br_proc_exit_code(st), o->cache_dir);
+        compiled++;
     }
+    if (o->progress && n_jobs > 0)
+        br_log(BR_LOG_PROGRESS, "\r\033[K");
+    free(pids);
     return compiled;
 }
 
@@ -848,8 +863,9 @@ done:
         if (jobs[i].unrecorded)
             unlink(jobs[i].tmp_so);
         if (jobs[i].pid > 0) {
+            int st;
             kill(jobs[i].pid, SIGKILL);
-            waitpid(jobs[i].pid, NULL, 0);
+            br_proc_wait(&st, jobs[i].pid);
             unlink(jobs[i].tmp_so);
             unlink(jobs[i].log_path);
             unlink(jobs[i].dep_path);

@@ -64,6 +64,9 @@ typedef struct br_build_opts {
     const char *gpu_arch;
     const char *gpu_skip_reason; /* message for skipped GPU sources */
     int jobs;                    /* compiles run in parallel, at most this many (>= 1) */
+    /* 1: a progress line (BR_LOG_PROGRESS, base/log.h) names each running
+     * compile and its time so far, redrawn every second (a terminal) */
+    int progress;
 } br_build_opts;
 
 /* The cache directory to use when none is given: $XDG_CACHE_HOME/benchrun, or

@@ -241,6 +241,7 @@ int br_job_build(br_job *job, const br_build_target *t) {
         .gpu_arch = t->gpu_arch,
         .gpu_skip_reason = t->gpu_why,
         .jobs = t->jobs,
+        .progress = t->progress,
     };
     if (!t->quiet) {
         if (n_var > 1)

@@ -46,6 +46,7 @@ typedef struct br_build_target {
     const char *gpu_why;   /* why GPU kernels cannot run (gpu_arch NULL); may be NULL */
     int jobs;              /* parallel compiles, >= 1 */
     int quiet;             /* 1: no build notes through br_log */
+    int progress;          /* 1: a progress line while compilers run (br_build_opts) */
     double gpu_mem_bytes;  /* the GPU's memory, bytes (0 without a usable GPU) */
     const char *gpu_name;  /* the GPU's name, for messages; "" without one */
 } br_build_target;

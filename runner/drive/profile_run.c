@@ -3,42 +3,20 @@
  * profile (profile_run.h). */
 #include "profile_run.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/proc.h"
 #include "base/util.h"
-
-extern char **environ;
 
 #define DEFAULT_NCU "/usr/local/cuda/bin/ncu"
 
 static int executable(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* "ncu" in a directory of $PATH, malloc'd, or NULL. */
-static char *on_path(const char *name) {
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        const char *colon = strchr(path, ':');
-        size_t n = colon ? (size_t)(colon - path) : strlen(path);
-        char *dir = n ? br_strfmt("%.*s", (int)n, path) : br_strdup(".");
-        char *full = dir ? br_path_join(dir, name) : NULL;
-        free(dir);
-        if (full && executable(full))
-            return full;
-        free(full);
-        path = colon ? colon + 1 : NULL;
-    }
-    return NULL;
 }
 
 char *br_profile_find_ncu(void) {
@@ -49,7 +27,7 @@ char *br_profile_find_ncu(void) {
         br_error_set("BENCHRUN_NCU is '%s', which is not an executable file", env);
         return NULL;
     }
-    char *p = on_path("ncu");
+    char *p = br_proc_find("ncu");
     if (p)
         return p;
     if (executable(DEFAULT_NCU))
@@ -62,30 +40,11 @@ char *br_profile_find_ncu(void) {
 }
 
 int br_profile_spawn(const char *const *argv, const char *capture) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    int fd = -1;
-    if (capture) {
-        fd = open(capture, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (fd < 0) {
-            posix_spawn_file_actions_destroy(&fa);
-            return br_error_set("cannot create %s: %s", capture, strerror(errno));
-        }
-        posix_spawn_file_actions_adddup2(&fa, fd, 1);
-        posix_spawn_file_actions_adddup2(&fa, fd, 2);
-    }
-    pid_t pid;
-    int e = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (fd >= 0)
-        close(fd);
-    if (e != 0)
-        return br_error_set("cannot run %s: %s", argv[0], strerror(e));
+    br_proc_opts o = {.output = capture};
     int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return br_error_set("cannot wait for %s: %s", argv[0], strerror(errno));
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (br_proc_run(&st, argv, &o) != 0)
+        return -1;
+    return br_proc_exit_code(st);
 }
 
 int br_profile_no_permission(const char *text, size_t len) {

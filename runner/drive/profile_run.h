@@ -8,12 +8,14 @@
 #include <stddef.h>
 
 /* The ncu executable: $BENCHRUN_NCU when set (it must be an executable
- * file), else "ncu" found on $PATH, else /usr/local/cuda/bin/ncu. Returns
+ * file), else "ncu" found on $PATH (br_proc_find, base/proc.h), else
+ * /usr/local/cuda/bin/ncu. Returns
  * a malloc'd path, or NULL with the error set saying where it looked and
  * how to get it. */
 char *br_profile_find_ncu(void);
 
-/* Run argv (argv[0] the program's path; NULL-terminated) and wait for it.
+/* Run argv (argv[0] the program's path, or a name br_proc_find finds;
+ * NULL-terminated) and wait for it (br_proc_run, base/proc.h).
  * With capture NULL it writes to this process's standard output and error;
  * else both go to the file `capture` (created or truncated). Returns the
  * exit status (128 + signal when killed), or -1 with the error set when it

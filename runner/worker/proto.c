@@ -397,6 +397,7 @@ int br_session_build_job(br_session *s, br_job *job) {
         .gpu_why = s->gpu_why,
         .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
         .quiet = s->opts.quiet,
+        .progress = s->opts.progress,
         .gpu_mem_bytes = s->gpu_ok ? (double)s->device.global_mem_bytes : 0,
         .gpu_name = s->gpu_ok ? s->device.name : "",
     };

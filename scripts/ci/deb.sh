@@ -49,6 +49,18 @@ dpkg-deb -f "$deb" Depends | grep -q 'libyaml' || fail "Depends lacks libyaml"
 dpkg-deb -f "$deb" Depends | grep -q 'libgit2' || fail "Depends lacks libgit2"
 dpkg-deb -f "$deb" Depends | grep -q 'libjansson' || fail "Depends lacks libjansson"
 dpkg-deb -f "$deb" Depends | grep -q 'libsqlite3' || fail "Depends lacks libsqlite3"
+# docs/install.md gives the package's size ("about N KB", of the GPU build):
+# within 25% of the package just built, when that is a GPU build too.
+doc_kb=$(tr '\n' ' ' <"$src/docs/install.md" | grep -o 'The package is about [0-9]* KB' | grep -o '[0-9][0-9]*') ||
+  fail "docs/install.md says no 'The package is about N KB'"
+size=$(stat -c %s "$deb")
+if dpkg-deb -f "$deb" Description | grep -q 'Built with the GPU backend'; then
+  awk -v s="$size" -v d="$doc_kb" 'BEGIN { r = s / (d * 1000); exit !(r > 0.75 && r < 1.25) }' ||
+    fail "the package is $size bytes, but docs/install.md says about $doc_kb KB"
+  echo "deb.sh: the package is $size bytes; docs/install.md says about $doc_kb KB"
+else
+  echo "deb.sh: a build without the GPU backend ($size bytes): docs/install.md's about $doc_kb KB is the GPU build's, not checked"
+fi
 
 step "install"
 if dpkg -s benchrun >/dev/null 2>&1; then apt-get remove -y -qq "${apt_opts[@]}" benchrun >/dev/null; fi

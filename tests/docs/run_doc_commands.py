@@ -10,8 +10,14 @@ scratch compile cache; scripts/setup.sh there only says it uses BUILD_DIR.
 Not run: a line ending in '# needs a GPU', a line that runs ctest (this
 runs inside ctest), a block right after '<!-- docs-test: skip (WHY) -->';
 the files such commands name (words with a '/') must exist all the same.
-Exits 0 when every block exited 0 within its time, else 1.
+A fenced block right after '<!-- docs-test: output of: COMMAND -->' is
+COMMAND's output: COMMAND is run (bash, in the same scratch copy, its exit
+status not looked at) and what it writes to standard output and error must
+be the block's text, line for line (trailing blanks aside).
+Exits 0 when every block exited 0 within its time and every output is as
+shown, else 1.
 """
+import difflib
 import glob
 import os
 import re
@@ -51,6 +57,46 @@ def sh_blocks(page):
         out.append((i + 1, run, held))
         i = j + 1
     return out
+
+
+OUTPUT_MARK = re.compile(r"^<!-- docs-test: output of: (.+) -->$")
+
+
+def output_blocks(page):
+    """(line number, command, shown text) of each block after an output mark."""
+    lines = open(page, encoding="utf-8").read().split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        m = OUTPUT_MARK.match(line.strip())
+        if not m or i + 1 >= len(lines) or not lines[i + 1].startswith("```"):
+            continue
+        j = i + 2
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        out.append((i + 2, m.group(1), "\n".join(lines[i + 2:j])))
+    return out
+
+
+def trimmed(text):
+    return [l.rstrip() for l in text.rstrip("\n").split("\n")]
+
+
+def check_output(rel, line, cmd, shown, tmp, env):
+    """Run cmd; 0 when its output is the shown text, else 1 (said)."""
+    print(f"{rel}:{line}: output of $ {cmd}", flush=True)
+    try:
+        p = subprocess.run(["bash", "-c", cmd], cwd=tmp, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=BLOCK_SECONDS)
+        got = p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        print(f"{rel}:{line}: FAILED: timed out")
+        return 1
+    if trimmed(got) == trimmed(shown):
+        return 0
+    print(f"{rel}:{line}: FAILED: the block is not what the command writes (copy it again):")
+    for d in difflib.unified_diff(trimmed(shown), trimmed(got), "shown", "written", lineterm=""):
+        print("    " + d)
+    return 1
 
 
 def workspace(src, build):
@@ -106,6 +152,9 @@ def main(argv):
                     failed += 1
                     print(f"{rel}:{line}: FAILED (exit {rc}); the last of its output:")
                     print("\n".join("    " + l for l in out.splitlines()[-40:]))
+            for line, cmd, shown in output_blocks(page):
+                ran += 1
+                failed += check_output(rel, line, cmd, shown, tmp, env)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{ran} block(s) run, {failed} failed")

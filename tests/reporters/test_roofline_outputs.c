@@ -98,6 +98,47 @@ Test(roofline_outputs, the_table_shows_intensity_bound_and_percent_of_roofline) 
     free(t);
 }
 
+/* The fixture's suite gives both bytes and flops: the table and the
+ * Markdown show GB/s and GFLOP/s, and "% peak" says it is of GB/s. */
+Test(roofline_outputs, both_metrics_when_both_are_declared) {
+    /* reduce_naive n=2^20: 4 x 2^20 bytes and 100 FLOP/B in 34.0 us: 123.4
+     * GB/s (3.7% of 3352.32) and 419430400 / 34000 ns = 12336.2 GFLOP/s. */
+    br_report_opts o = {.ascii = 1};
+    char *t = render("table", &o);
+    cr_expect(strstr(t, "|   GB/s | GFLOP/s | % peak (GB/s) | FLOP/B |"), "%s", t);
+    cr_expect(strstr(t, "|  123.4 | 12336.2 |          3.7% |    100 |"), "%s", t);
+    cr_expect(strstr(t, "\nnote: GB/s, GFLOP/s, % peak, speedup and noise use the cold time\n"),
+              "%s", t);
+    char *md = render("markdown", NULL);
+    cr_expect(strstr(md, "| GB/s | GFLOP/s | % peak (GB/s) | speedup | ! |\n"), "%s", md);
+    cr_expect(strstr(md, "| 123.4 | 12336.2 | 3.7% | 7.71× |"), "%s", md);
+    free(md);
+    free(t);
+
+    /* metric: GFLOP/s over the same cases: GFLOP/s first, then GB/s, and
+     * % peak of the FP32 peak (12336.2 / 66908.16 = 18.4%). */
+    runs[0].metric = BR_METRIC_GFLOPS;
+    br_run_derive(&runs[0]);
+    t = render("table", &o);
+    cr_expect(strstr(t, "| GFLOP/s |   GB/s | % peak (GFLOP/s) |"), "%s", t);
+    cr_expect(strstr(t, "| 12336.2 |  123.4 |            18.4% |"), "%s", t);
+    free(t);
+}
+
+/* A suite with bytes alone keeps one metric column and a plain "% peak". */
+Test(roofline_outputs, one_metric_when_one_is_declared) {
+    for (size_t r = 0; r < n_runs; r++)
+        for (size_t i = 0; i < runs[r].n_cases; i++)
+            runs[r].cases[i].flops = NAN;
+    for (size_t r = 0; r < n_runs; r++)
+        br_run_derive(&runs[r]);
+    br_report_opts o = {.ascii = 1};
+    char *t = render("table", &o);
+    cr_expect(strstr(t, "|   GB/s | % peak | speedup |"), "%s", t);
+    cr_expect_null(strstr(t, "GFLOP/s |"), "%s", t);
+    free(t);
+}
+
 Test(roofline_outputs, energy_in_csv_json_and_with_energy_the_table) {
     br_case_result *c = find(&runs[0], "reduce_cub", 1 << 24);
     c->energy = (br_energy){1, 0.0125, 480.0, 0.02, 3, 1.05e9, 40000.0};
