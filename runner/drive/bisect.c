@@ -76,10 +76,14 @@ static int build_commit(bisect *b, size_t i) {
     return 0;
 }
 
-/* Remove every prepared commit but the range's ends g and e. */
+/* Remove every prepared commit but the range's ends g and e, and but those
+ * built: a built commit's module stays loaded until the search ends, since
+ * the CUDA runtime does not survive a module unloaded (dlclose) and another
+ * loaded in its place in one process (seen on an H100: "launch of fill:
+ * invalid argument", then a worker hung in setup, from the third step on). */
 static void release(bisect *b, size_t g, size_t e) {
     for (size_t i = 0; i < b->r->log.n; i++)
-        if (b->ready[i] && i != g && i != e) {
+        if (b->ready[i] && i != g && i != e && !b->commits[i].built) {
             br_bisect_commit_dispose(&b->commits[i]);
             b->ready[i] = 0;
         }

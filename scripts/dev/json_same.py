@@ -8,13 +8,15 @@ both, and every value that is not timing-derived is equal.
 Timing-derived (compared by kind only: number, null, string, list):
   the timings (cases[].cold, cases[].batch, their samples and figures),
   gbps, gflops, pct_peak, speedup, roofline, energy, compile_ns, dates,
-  the git commit and the chosen CPU. Exit 0 when the same, 1 with the
+  the git commit, the chosen CPU, the clock read at the start and the
+  comparison with a baseline (its figures come from the timings). Exit 0 when the same, 1 with the
   differences listed."""
 import json
 import sys
 
 VOLATILE = {"date", "compile_ns", "commit", "gbps", "gflops", "pct_peak", "speedup",
-            "roofline", "energy", "cold", "batch", "git", "cpu", "hostname", "wall"}
+            "roofline", "energy", "cold", "batch", "git", "cpu", "hostname", "wall",
+            "comparison", "sm_clock_now_mhz"}
 
 
 def kind(v):
