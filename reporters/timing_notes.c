@@ -12,11 +12,10 @@
 #include "base/util.h"
 #include "model/suspect.h"
 
-/* Sampling stopped before the precision asked for was reached ("ci"; files
- * written before the CI rule say "noise"). */
+/* Sampling stopped before the precision asked for was reached
+ * (model/suspect.h, br_timing_converged). */
 static int flag_noise(const br_timing *t) {
-    return t->stop_reason && strcmp(t->stop_reason, "ci") != 0 &&
-           strcmp(t->stop_reason, "noise") != 0;
+    return !br_timing_converged(t);
 }
 
 static int flag_throttled(const br_timing *t) {
@@ -140,7 +139,7 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
         snprintf(buf, len,
                  "noise %.1f%% did not reach max_noise %.3g%% (stopped on %s after %zu %s)",
                  100.0 * t->stats.noise, 100.0 * r->measure.max_noise,
-                 t->stop_reason ? t->stop_reason : "?", t->stats.n,
+                 br_stop_name(t->stop) ? br_stop_name(t->stop) : "?", t->stats.n,
                  t->stats.n == 1 ? "sample" : "samples");
     } else if (flag == BR_FLAG_T) {
         char low[64] = "", of[64] = "";

@@ -11,7 +11,7 @@
 #include "model/run.h"
 
 /* Flags of a shown timing (a verified case's timing that was taken):
- *   N  it stopped before its noise reached max_noise (stop_reason not "noise")
+ *   N  it did not converge (model/suspect.h, br_timing_converged)
  *   T  samples taken while the SM clock was throttled were discarded
  *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences):
  *      CUDA events routinely put 5-15% of samples past the fences (a heavy

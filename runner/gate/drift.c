@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mannwhitney.h"
+#include "model/suspect.h"
 #include "tdist.h"
 
 /* The fewest run medians a between-run spread is estimated from: two give
@@ -25,7 +26,7 @@ double br_drift_median_se(const br_timing *t) {
 }
 
 int br_drift_noisy(const br_timing *t) {
-    return t->stop_reason && strcmp(t->stop_reason, "noise") != 0;
+    return !br_timing_converged(t);
 }
 
 /* What one case's decision works from. */

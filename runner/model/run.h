@@ -37,8 +37,8 @@ typedef struct br_timing {
     size_t warmup_runs;       /* executions during warmup */
     double warmup_ns;         /* wall time of the warmup, ns */
     double measure_ns;        /* wall time of the sampling phase, ns */
-    const char *stop_reason;  /* static: "ci", "plateau", "timeout" or "max_samples" ("noise" in
-                                 files written before the CI rule) */
+    br_stop stop;             /* why sampling stopped (measure.h); BR_STOP_NONE when not recorded
+                                 (files that do not say); br_timing_converged reads it */
     double tick_ns;           /* the clock's resolution, ns per execution (its tick over reps):
                                  the stopping rule's finest interval; 0 when unknown */
     double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */

@@ -514,8 +514,7 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
                    br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
                ? -1
-               : (t->stop_reason = br_stop_name((br_stop)stop),
-                  t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
+               : (t->stop = (br_stop)stop, t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
 }
 
 /* obj[key]: a timing of a case of `backend`, or null (absent). */

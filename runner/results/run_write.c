@@ -342,7 +342,7 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "warmup_runs", integer((long long)t->warmup_runs));
     put(b, o, "warmup_ns", real(t->warmup_ns));
     put(b, o, "measure_ns", real(t->measure_ns));
-    put(b, o, "stop_reason", str(t->stop_reason));
+    put(b, o, "stop_reason", str(br_stop_name(t->stop)));
     put(b, o, "tick_ns", t->tick_ns > 0 ? real(t->tick_ns) : json_null());
     put(b, o, "sm_mhz", real(t->sm_mhz_median));
     put(b, o, "samples_ns", reals(b, t->samples, t->samples ? t->n_samples : 0));

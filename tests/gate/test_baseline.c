@@ -336,9 +336,9 @@ Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_pa
     for (int64_t n = 0; n < 40; n++) {
         spread(s, 4000, 1000.0 + (double)n);
         set_timing(&add_case(&old_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
-                   s, 4000, 1.0, 1, "noise", 1980);
+                   s, 4000, 1.0, 1, BR_STOP_NOISE, 1980);
         set_timing(&add_case(&new_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
-                   s, 4000, 1.1, 1, "noise", 1980);
+                   s, 4000, 1.1, 1, BR_STOP_NOISE, 1980);
     }
     char *other = br_strfmt("%s/new.json", tmp);
     cr_assert_eq(br_baseline_save(other, &new_run, NULL), 0, "%s", br_error_get());

@@ -67,9 +67,9 @@ static void status_pair(br_run *base, br_run *cur) {
     const int64_t n5 = 5;
     const double few_b[] = {1000, 1010, 990}, few_c[] = {1500, 1510, 1490};
     br_case_result *c = add_case(base, 0, 5, &n5, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, few_b, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, few_b, 3, 1.0, 1, BR_STOP_NOISE, 1980);
     c = add_case(cur, 0, 5, &n5, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, few_c, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, few_c, 3, 1.0, 1, BR_STOP_NOISE, 1980);
 
     /* n=6: the median moves by a third but the two sets overlap almost
      * wholly (10 x 1000 and 10 x 2000 against 9 x 1000 and 11 x 2000). */
@@ -80,9 +80,9 @@ static void status_pair(br_run *base, br_run *cur) {
         noisy_c[i] = i < 9 ? 1000 : 2000;
     }
     c = add_case(base, 0, 6, &n6, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, noisy_b, 20, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, noisy_b, 20, 1.0, 1, BR_STOP_NOISE, 1980);
     c = add_case(cur, 0, 6, &n6, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, noisy_c, 20, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, noisy_c, 20, 1.0, 1, BR_STOP_NOISE, 1980);
 }
 
 Test(compare, every_status_by_the_rules) {
@@ -256,9 +256,9 @@ Test(compare, cases_match_by_kernel_and_param_names_not_positions) {
     spread(s, NS, 1000);
     const int64_t v_nm[] = {4, 2}, v_mn[] = {2, 4};
     set_timing(&add_case(&base, 1, 0, v_nm, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold, s, NS, 1.0,
-               1, "noise", NAN);
+               1, BR_STOP_NOISE, NAN);
     set_timing(&add_case(&cur, 0, 0, v_mn, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold, s, NS, 1.3, 1,
-               "noise", NAN);
+               BR_STOP_NOISE, NAN);
     br_comparison c;
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
     cr_assert_eq(c.n_entries, 1);

@@ -19,8 +19,7 @@ static const br_regression_cfg rules = {0.02, 0.01};
 
 /* n samples around `center` ns, +-rel in a fixed pattern (their median is
  * `center`), with SM clock mhz (NAN: none) and the given stop reason. */
-static void timing(br_timing *t, double center, double rel, size_t n, double mhz,
-                   const char *stop) {
+static void timing(br_timing *t, double center, double rel, size_t n, double mhz, br_stop stop) {
     memset(t, 0, sizeof *t);
     t->present = 1;
     t->samples = calloc(n, sizeof *t->samples);
@@ -30,7 +29,7 @@ static void timing(br_timing *t, double center, double rel, size_t n, double mhz
     t->n_samples = n;
     cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0, "%s", br_error_get());
     t->sm_mhz_median = mhz;
-    t->stop_reason = stop;
+    t->stop = stop;
     t->clock = isnan(mhz) ? BR_CLOCK_MONOTONIC : BR_CLOCK_KERNEL;
 }
 
@@ -45,9 +44,9 @@ static void medians(br_timing *t, const double *m, size_t k) {
 /* Judge current median `cur` against a baseline of run medians m[0..k) (the
  * baseline's samples around m[k-1]), both +-1% over 40 samples. */
 static br_compare_entry judge(const double *m, size_t k, double cur, double base_mhz,
-                              double cur_mhz, const char *stop) {
+                              double cur_mhz, br_stop stop) {
     br_timing bt, ct;
-    timing(&bt, m[k - 1], 0.01, 40, base_mhz, "noise");
+    timing(&bt, m[k - 1], 0.01, 40, base_mhz, BR_STOP_NOISE);
     medians(&bt, m, k);
     timing(&ct, cur, 0.01, 40, cur_mhz, stop);
     br_compare_entry e;
@@ -70,7 +69,7 @@ Test(drift, a_change_the_between_run_drift_explains_is_same) {
     /* A host kernel on a shared CPU: three saves 10% apart. */
     const double m[] = {1000, 1100, 950};
     double ref = gmean(m, 3);
-    br_compare_entry e = judge(m, 3, ref * 1.15, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 3, ref * 1.15, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
     cr_assert_str_eq(e.why, "within the between-run spread");
     cr_assert_str_eq(e.decided_by, "time");
@@ -84,23 +83,23 @@ Test(drift, a_change_the_between_run_drift_explains_is_same) {
     cr_assert_gt(e.mde, 0.15, "same says how same: %g", e.mde);
 
     /* Far beyond the drift: slower. */
-    e = judge(m, 3, ref * 3.0, NAN, NAN, "noise");
+    e = judge(m, 3, ref * 3.0, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER, "%s", br_change_name(e.status));
     cr_assert_null(e.why);
     cr_assert_lt(e.p_runs, 0.01);
-    e = judge(m, 3, ref / 3.0, NAN, NAN, "noise");
+    e = judge(m, 3, ref / 3.0, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_FASTER);
 }
 
 Test(drift, a_tight_spread_catches_small_changes_above_the_threshold) {
     const double m[] = {1000, 1002, 999, 1001}; /* kernel clock at a large size */
     double ref = gmean(m, 4);
-    br_compare_entry e = judge(m, 4, ref * 1.05, 1980, 1980, "noise");
+    br_compare_entry e = judge(m, 4, ref * 1.05, 1980, 1980, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
     cr_assert_str_eq(e.decided_by, "time", "equal clocks: time alone");
     cr_assert(isnan(e.cycles_change));
     /* 1.5% is significant against a 0.1% spread but under the threshold. */
-    e = judge(m, 4, ref * 1.015, 1980, 1980, "noise");
+    e = judge(m, 4, ref * 1.015, 1980, 1980, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_lt(e.p_runs, 0.01);
     cr_assert_null(e.why);
@@ -110,32 +109,32 @@ Test(drift, a_tight_spread_catches_small_changes_above_the_threshold) {
 Test(drift, the_mde_is_the_smallest_slowdown_called_slower) {
     const double m[] = {1000, 1040, 980};
     double ref = gmean(m, 3);
-    br_compare_entry e = judge(m, 3, ref, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 3, ref, NAN, NAN, BR_STOP_NOISE);
     double mde = e.mde;
     cr_assert_gt(mde, 0.02);
     /* The current samples keep their relative spread, so se (and the MDE)
      * stays the same whatever the current median. */
-    e = judge(m, 3, ref * (1 + mde) * 1.001, NAN, NAN, "noise");
+    e = judge(m, 3, ref * (1 + mde) * 1.001, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER, "just above the MDE %g", mde);
     cr_assert_float_eq(e.mde, mde, 1e-9);
-    e = judge(m, 3, ref * (1 + mde) * 0.999, NAN, NAN, "noise");
+    e = judge(m, 3, ref * (1 + mde) * 0.999, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME, "just below the MDE %g", mde);
 }
 
 Test(drift, two_run_medians_give_one_degree_of_freedom) {
     const double m[] = {1000, 1010};
-    br_compare_entry e = judge(m, 2, 1100, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 2, 1100, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.spread_runs, 2);
     cr_assert(isfinite(e.spread));
     cr_assert_eq(e.status, BR_CHANGE_SAME, "t(1) is wide: +10%% is within it");
     cr_assert_gt(e.mde, 0.3, "%g", e.mde);
-    e = judge(m, 2, 3000, NAN, NAN, "noise");
+    e = judge(m, 2, 3000, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
 }
 
 Test(drift, an_unknown_spread_is_said_and_decided_conservatively) {
     const double one[] = {1000};
-    br_compare_entry e = judge(one, 1, 1100, NAN, NAN, "noise");
+    br_compare_entry e = judge(one, 1, 1100, NAN, NAN, BR_STOP_NOISE);
     cr_assert(isnan(e.spread), "spread unknown");
     cr_assert(isnan(e.p_runs));
     cr_assert_eq(e.spread_runs, 1);
@@ -145,8 +144,8 @@ Test(drift, an_unknown_spread_is_said_and_decided_conservatively) {
     cr_assert_lt(e.mde, 0.05);
     /* A timing without run medians reads as one. */
     br_timing bt, ct;
-    timing(&bt, 1000, 0.01, 40, NAN, "noise");
-    timing(&ct, 1100, 0.01, 40, NAN, "noise");
+    timing(&bt, 1000, 0.01, 40, NAN, BR_STOP_NOISE);
+    timing(&ct, 1100, 0.01, 40, NAN, BR_STOP_NOISE);
     br_compare_entry f;
     memset(&f, 0, sizeof f);
     cr_assert_eq(br_drift_judge(&f, &bt, &ct, &rules), 0);
@@ -156,21 +155,21 @@ Test(drift, an_unknown_spread_is_said_and_decided_conservatively) {
     br_timing_dispose(&ct);
 
     /* Significant but not clear of the threshold at the ends of the CIs. */
-    e = judge(one, 1, 1025, NAN, NAN, "noise");
+    e = judge(one, 1, 1025, NAN, NAN, BR_STOP_NOISE);
     cr_assert_lt(e.p_value, 0.01);
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN, "%s", br_change_name(e.status));
     cr_assert_str_eq(e.why, "spread unknown, not clear of the threshold");
 
     /* Flagged too noisy (N: stopped on plateau or timeout): never slower on
      * the samples alone, however significant... */
-    e = judge(one, 1, 1111, NAN, NAN, "plateau");
+    e = judge(one, 1, 1111, NAN, NAN, BR_STOP_PLATEAU);
     cr_assert_lt(e.p_value, 1e-6);
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
     cr_assert_str_eq(e.why, "flagged too noisy (N), spread unknown");
     cr_assert(isnan(e.mde), "no change could be called slower");
     /* ...but a known spread is evidence beyond the samples. */
     const double m[] = {1000, 1004, 998};
-    e = judge(m, 3, 1300, NAN, NAN, "timeout");
+    e = judge(m, 3, 1300, NAN, NAN, BR_STOP_TIMEOUT);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
 }
 
@@ -179,7 +178,7 @@ Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
     double ref = gmean(m, 3);
     /* The clock fell 1980 -> 1755 MHz (-11.4%) and a compute-bound kernel
      * took 12% longer: the same number of cycles. */
-    br_compare_entry e = judge(m, 3, ref * 1.12, 1980, 1755, "noise");
+    br_compare_entry e = judge(m, 3, ref * 1.12, 1980, 1755, BR_STOP_NOISE);
     cr_assert_float_eq(e.cycles_change, 1.12 * 1755.0 / 1980.0 - 1, 1e-9);
     cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
     cr_assert_str_eq(e.decided_by, "cycles");
@@ -187,23 +186,23 @@ Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
     cr_assert_float_eq(e.base_mhz, 1980, 1e-9);
     cr_assert_float_eq(e.cur_mhz, 1755, 1e-9);
     /* A memory-bound kernel: time unchanged, so fewer cycles: same, by time. */
-    e = judge(m, 3, ref, 1980, 1755, "noise");
+    e = judge(m, 3, ref, 1980, 1755, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_str_eq(e.decided_by, "time");
     /* 40% longer at the lower clock: slower in both. */
-    e = judge(m, 3, ref * 1.40, 1980, 1755, "noise");
+    e = judge(m, 3, ref * 1.40, 1980, 1755, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
     cr_assert_str_eq(e.decided_by, "time+cycles");
     /* The MDE in time grows by the clock ratio when cycles must agree. */
-    double mde = judge(m, 3, ref * 1.40, 1980, 1980, "noise").mde;
+    double mde = judge(m, 3, ref * 1.40, 1980, 1980, BR_STOP_NOISE).mde;
     cr_assert_float_eq(e.mde, (1 + mde) * 1980.0 / 1755.0 - 1, 1e-9, "%g", e.mde);
     /* Slower in time, faster in cycles (the clock halved): unknown. */
-    e = judge(m, 3, ref * 1.40, 1980, 990, "noise");
+    e = judge(m, 3, ref * 1.40, 1980, 990, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
     cr_assert_str_eq(e.why, "time and cycles disagree");
     /* Spread unknown: the same rules in cycles. */
     const double one[] = {1000};
-    e = judge(one, 1, 1120, 1980, 1755, "noise");
+    e = judge(one, 1, 1120, 1980, 1755, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_str_eq(e.decided_by, "cycles");
 }
@@ -235,7 +234,7 @@ static void run_of(br_timing *t, double drift, double noise, size_t n) {
     t->n_samples = n;
     cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0);
     t->sm_mhz_median = NAN;
-    t->stop_reason = "noise";
+    t->stop = BR_STOP_NOISE;
 }
 
 /* Simulate `trials` A/A comparisons of unchanged code with between-run
@@ -326,7 +325,7 @@ Test(drift, a_real_step_beyond_the_drift_is_caught) {
 
 Test(drift, a_zero_median_cannot_be_judged) {
     const double m[] = {1000, 1010, 990};
-    br_compare_entry e = judge(m, 3, 0.0, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 3, 0.0, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
     cr_assert_str_eq(e.why, "median is zero");
 }

@@ -183,7 +183,7 @@ static void build_nasty(br_run *r) {
     const int64_t p[] = {1024};
     const double s[] = {850, 849.5, 851.25, 850.75};
     br_case_result *c = add_case(r, 0, 0, p, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, s, 4, 1.0, 1, "plateau", NAN);
+    set_timing(&c->cold, s, 4, 1.0, 1, BR_STOP_PLATEAU, NAN);
     add_case(r, 1, 0, p, BR_STATUS_FAILED, "verify", NASTY_MESSAGE "\nsecond line", NAN, NAN);
     add_case(r, 2, 0, p, BR_STATUS_SKIPPED, "skipped", "no GPU", NAN, NAN);
     r->gpu_skip_reason = dup_or_null("no *GPU* | <none>");
