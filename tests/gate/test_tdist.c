@@ -54,3 +54,21 @@ Test(tdist, quantiles_match_tables_and_invert_the_cdf) {
     cr_assert_float_eq(br_normal_quantile(0.1), -1.2815515655446004, 1e-11);
     cr_assert(isnan(br_normal_quantile(1.0)));
 }
+
+/* Two-sided critical values from standard tables (NIST/SEMATECH e-Handbook
+ * 1.3.6.7.2), as `benchrun ab`'s interval uses them (abstats.h). */
+Test(tdist, two_sided_critical_values_match_the_tables) {
+    struct {
+        double alpha, df, t;
+    } rows[] = {{0.05, 1, 12.706}, {0.05, 2, 4.303},   {0.05, 3, 3.182},
+                {0.05, 5, 2.571},  {0.05, 10, 2.228},  {0.05, 30, 2.042},
+                {0.01, 5, 4.032},  {0.01, 100, 2.626}, {0.10, 7, 1.895}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        double t = br_tdist_quantile(1.0 - rows[i].alpha / 2.0, rows[i].df);
+        cr_assert(fabs(t - rows[i].t) < 0.0015, "alpha %g df %g: %.4f, table %.3f", rows[i].alpha,
+                  rows[i].df, t, rows[i].t);
+        cr_assert(fabs(2.0 * br_tdist_cdf(-t, rows[i].df) - rows[i].alpha) < 1e-9);
+    }
+    /* df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2). */
+    cr_assert(fabs(2.0 * br_tdist_cdf(-3.0, 2) - (1 - 3 / sqrt(11.0))) < 1e-12);
+}
