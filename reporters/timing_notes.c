@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "gate/drift.h"
 #include "model/suspect.h"
 
 /* Sampling stopped before the precision asked for was reached
@@ -250,6 +251,21 @@ void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char 
         snprintf(buf, len, "%.1f%%", 100.0 * e->mde);
     else
         snprintf(buf, len, "%.0f%%", 100.0 * e->mde);
+}
+
+void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm) {
+    int pooled = 0, assumed = 0;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const char *from = c->entries[i].not_compared ? NULL : c->entries[i].spread_from;
+        pooled |= from && strcmp(from, "pooled") == 0;
+        assumed |= from && strcmp(from, "assumed") == 0;
+    }
+    char drift[96] = "";
+    if (assumed)
+        snprintf(drift, sizeof drift, "%s%s%.3g%% drift between runs assumed",
+                 pooled ? "; else " : "", pm, 100.0 * BR_DRIFT_ASSUMED);
+    snprintf(buf, len, "%s%s%s", pooled || assumed ? "one save: " : "",
+             pooled ? "spread pooled from the suite's other cases" : "", drift);
 }
 
 double br_report_change_p(const br_compare_entry *e) {

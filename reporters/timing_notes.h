@@ -88,6 +88,13 @@ void br_report_change_status(char *buf, size_t len, const br_compare_entry *e);
  * buf; `dash` when unknown. */
 void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char *dash);
 
+/* What comparison c assumed for cases saved once, into buf ("" when every
+ * compared case had a spread of its own): "one save: spread pooled from
+ * the suite's other cases" (gate/prior.h) and/or "one save, no pooled
+ * spread: 1.5% drift assumed" (gate/drift.h, BR_DRIFT_ASSUMED). `pm` is
+ * the plus-minus sign the report uses. */
+void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm);
+
 /* The p-value that decided e: p_runs when the between-run spread is known,
  * else the Mann-Whitney U p (NAN when neither was computed). */
 double br_report_change_p(const br_compare_entry *e);

@@ -40,7 +40,7 @@ static const br_compare_entry *entry(const br_comparison *c, const char *kernel,
     return NULL;
 }
 
-static const br_regression_cfg rules = {0.02, 0.01};
+static const br_regression_cfg rules = {0.02, 0.01, 0};
 
 /* Baseline and run with one case per status. */
 static void status_pair(br_run *base, br_run *cur) {
@@ -176,22 +176,23 @@ Test(compare, a_larger_threshold_or_smaller_alpha_turns_slower_into_same_or_unkn
     br_run base, cur;
     status_pair(&base, &cur);
     br_comparison c;
-    br_regression_cfg wide = {0.15, 0.01};
+    br_regression_cfg wide = {0.15, 0.01, 0};
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &wide, 0), 0);
     cr_assert_eq(entry(&c, "k", "n=2")->status, BR_CHANGE_SAME);
     cr_assert_eq(c.count[BR_CHANGE_SLOWER], 0);
     br_comparison_dispose(&c);
 
-    /* No threshold: 1% is significant, but with the spread unknown the
-     * change must stay beyond the threshold at the far ends of both CIs. */
-    br_regression_cfg zero = {0.0, 0.01};
+    /* No threshold: 1% is significant in the samples, but a baseline saved
+     * once assumes a 1.5% drift between runs, and 1% is within it. */
+    br_regression_cfg zero = {0.0, 0.01, 0};
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &zero, 0), 0);
-    cr_assert_eq(entry(&c, "k", "n=4")->status, BR_CHANGE_UNKNOWN);
-    cr_assert_str_eq(entry(&c, "k", "n=4")->why, "spread unknown, not clear of the threshold");
+    cr_assert_lt(entry(&c, "k", "n=4")->p_value, 0.01);
+    cr_assert_eq(entry(&c, "k", "n=4")->status, BR_CHANGE_SAME);
+    cr_assert_str_eq(entry(&c, "k", "n=4")->why, "within the between-run spread");
     cr_assert_eq(entry(&c, "k", "n=2")->status, BR_CHANGE_SLOWER);
     br_comparison_dispose(&c);
 
-    br_regression_cfg bad = {0.02, 1.5};
+    br_regression_cfg bad = {0.02, 1.5, 0};
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &bad, 0), -1);
     cr_assert(strstr(br_error_get(), "alpha 1.5"), "%s", br_error_get());
     br_comparison_dispose(&c);
@@ -329,12 +330,18 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER, "+40%% is beyond it");
     cr_assert_str_eq(c.entries[1].decided_by, "time");
     br_comparison_dispose(&c);
-    /* One run median: spread unknown, decided conservatively. */
+    cr_assert_str_eq(e->spread_from, "runs", "two cases: too few for a prior");
+    br_comparison_dispose(&c);
+    /* One run median and no prior: a 1.5% drift assumed; +5% is within it,
+     * +40% is not. */
+    base.cases[0].cold.run_medians[0] = 1000;
     base.cases[0].cold.n_run_medians = 1;
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
-    cr_assert(isnan(c.entries[0].spread));
-    cr_assert_eq(c.entries[0].status, BR_CHANGE_SLOWER);
-    cr_assert_str_eq(c.entries[0].why, "spread unknown");
+    cr_assert_str_eq(c.entries[0].spread_from, "assumed");
+    cr_assert_float_eq(c.entries[0].spread, 0.015, 1e-12);
+    cr_assert_eq(c.entries[0].status, BR_CHANGE_SAME);
+    cr_assert_str_eq(c.entries[0].why, "within the between-run spread");
+    cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER);
     br_comparison_dispose(&c);
     br_run_dispose(&base);
     br_run_dispose(&cur);
@@ -518,23 +525,27 @@ Test(compare, reports_show_the_comparison_coloured_only_when_asked) {
               plain);
     cr_assert(
         strstr(plain,
-               "║ k      │ n=2    │               1.00 │     1.10 │ +10.0% │ 3.0% │   <1e-6 │ "
-               "slower: spread unknown"),
+               "║ k      │ n=2    │              1.000 │     1.10 │ +10.0% │ 5.7% │ 9.2e-06 │ "
+               "slower "),
         "%s", plain);
     cr_assert(strstr(plain, "unknown: too few samples"), "%s", plain);
+    cr_assert(strstr(plain, "one save: ±1.5% drift between runs assumed"), "%s", plain);
     cr_assert(strstr(plain, "vs baseline: 1 slower, 1 faster, 2 same, 3 unknown, 1 new, 1 missing"),
               "%s", plain);
     cr_assert_null(strstr(plain, "\033["), "colour without being asked");
     char *color = render_with("table", &cur, 1);
-    cr_assert(strstr(color, "\033[1;31mslower: spread unknown\033[0m"), "%s", color);
-    cr_assert(strstr(color, "\033[32mfaster: spread unknown\033[0m"), "%s", color);
+    cr_assert(strstr(color, "\033[1;31mslower\033[0m"), "%s", color);
+    cr_assert(strstr(color, "\033[32mfaster\033[0m"), "%s", color);
     char *md = render_with("markdown", &cur, 1);
     cr_assert_null(strstr(md, "\033["), "Markdown never carries colour");
     cr_assert(strstr(md, "**Regression:** 1 case(s) slower than the baseline"), "%s", md);
-    cr_assert(strstr(md, "<tr><td>k</td><td>n=2</td><td align=\"right\">1.00</td><td "
+    cr_assert(strstr(md, "<tr><td>k</td><td>n=2</td><td align=\"right\">1.000</td><td "
                          "align=\"right\">1.10</td><td align=\"right\">+10.0%</td><td "
-                         "align=\"right\">3.0%</td><td align=\"right\">&lt;1e-6</td><td>"
-                         "<strong>slower</strong> (spread unknown)</td></tr>"),
+                         "align=\"right\">5.7%</td><td align=\"right\">9.2e-06</td><td>"
+                         "<strong>slower</strong></td></tr>"),
+              "%s", md);
+    cr_assert(strstr(md, "of the baseline's run medians (one save: ±1.5% drift between runs "
+                         "assumed); MDE"),
               "%s", md);
     cr_assert(strstr(md, "<tr><td>k</td><td>n=8</td><td align=\"right\">1.00</td><td "
                          "align=\"right\">–</td><td align=\"right\">–</td><td "

@@ -72,3 +72,22 @@ Test(tdist, two_sided_critical_values_match_the_tables) {
     /* df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2). */
     cr_assert(fabs(2.0 * br_tdist_cdf(-3.0, 2) - (1 - 3 / sqrt(11.0))) < 1e-12);
 }
+
+/* Digamma and trigamma at known values: psi(1) = -gamma, psi(1/2) = -gamma
+ * - 2 ln 2, psi'(1) = pi^2 / 6, psi'(1/2) = pi^2 / 2 (Abramowitz & Stegun
+ * 6.3.2, 6.3.3, 6.4.2, 6.4.4), the recurrences, and the inverse. */
+Test(tdist, digamma_and_trigamma) {
+    const double euler = 0.57721566490153286;
+    cr_assert_float_eq(br_digamma(1), -euler, 1e-13);
+    cr_assert_float_eq(br_digamma(0.5), -euler - 2 * log(2.0), 1e-13);
+    cr_assert_float_eq(br_trigamma(1), M_PI * M_PI / 6, 1e-13);
+    cr_assert_float_eq(br_trigamma(0.5), M_PI * M_PI / 2, 1e-12);
+    for (double x = 0.05; x < 200; x *= 1.7) {
+        cr_assert_float_eq(br_digamma(x + 1), br_digamma(x) + 1 / x, 1e-11 * (1 + 1 / x), "%g", x);
+        cr_assert_float_eq(br_trigamma(x + 1), br_trigamma(x) - 1 / (x * x),
+                           1e-11 * (1 + 1 / (x * x)), "%g", x);
+        double y = br_trigamma(x);
+        cr_assert_float_eq(br_trigamma_inverse(y), x, 1e-8 * x, "x %g", x);
+    }
+    cr_assert(isnan(br_digamma(0)) && isnan(br_trigamma(-1)) && isnan(br_trigamma_inverse(0)));
+}
