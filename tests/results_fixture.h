@@ -87,7 +87,7 @@ static inline void run_init(br_run *r, const char *name, const char *description
     r->peak_gbps = NAN;
     r->peak_gflops = NAN; /* br_run_derive gives it the device's */
     r->gpu_clock = BR_CLOCK_EVENTS;
-    r->regression = (br_regression_cfg){0.02, 0.01};
+    r->regression = (br_regression_cfg){0.02, 0.01, 0};
     r->n_params = n_params;
     r->param_names = xcalloc(n_params, sizeof *r->param_names);
     for (size_t i = 0; i < n_params; i++)

@@ -299,7 +299,7 @@ static void add_comparison(br_run *r) {
     cmp->baseline_path = dup_or_null("base_*line*.json");
     cmp->baseline_commit = dup_or_null("abc1234");
     cmp->baseline_device = dup_or_null("host");
-    cmp->rules = (br_regression_cfg){0.02, 0.01};
+    cmp->rules = (br_regression_cfg){0.02, 0.01, 0};
     cmp->clock = r->measure.headline;
     cmp->n_entries = 2;
     cmp->entries = calloc(2, sizeof *cmp->entries);

@@ -136,7 +136,7 @@ Test(reporters, table_wide_characters_comparison_align) {
     cr_assert_not_null(cmp);
     cmp->baseline_path = dup_or_null("基线/results.json");
     cmp->baseline_device = dup_or_null("主机 🚀");
-    cmp->rules = (br_regression_cfg){0.02, 0.01};
+    cmp->rules = (br_regression_cfg){0.02, 0.01, 0};
     cmp->n_entries = 2;
     cmp->entries = calloc(2, sizeof *cmp->entries);
     cr_assert_not_null(cmp->entries);
