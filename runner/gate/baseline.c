@@ -235,15 +235,17 @@ static int add_run_median(br_timing *t, const br_timing *prev, size_t keep) {
 }
 
 /* Whether this run's comparison (r->comparison, when the run was compared
- * before it was saved) found case i slower or faster than the baseline: a
- * change beyond the between-run spread, so the old run medians describe
- * other code and the case's record starts over. */
+ * before it was saved) found case i slower or faster than its own run
+ * medians: a change beyond the case's measured between-run spread, so the
+ * old medians describe other code and its record starts over. A case with
+ * one median was judged against a spread it never measured (pooled or
+ * assumed): its record grows, so that saving again learns the spread. */
 static int changed(const br_run *r, size_t i) {
     const br_comparison *c = r->comparison;
     for (size_t j = 0; c && !c->ab && j < c->n_entries; j++)
         if (c->entries[j].case_index == i)
-            return c->entries[j].status == BR_CHANGE_SLOWER ||
-                   c->entries[j].status == BR_CHANGE_FASTER;
+            return c->entries[j].spread_runs >= 2 && (c->entries[j].status == BR_CHANGE_SLOWER ||
+                                                      c->entries[j].status == BR_CHANGE_FASTER);
     return 0;
 }
 

@@ -51,8 +51,8 @@ typedef struct br_save_stats {
  * its old entry's run medians and its own median appended (the last
  * r->regression.keep kept), and old's other cases whose parameters still
  * match r's. With `restart`, a case r's comparison found slower or faster
- * starts its medians over. *out_stats may be NULL. Returns 0, or -1 with
- * the error set (out of memory). */
+ * than two or more run medians of its own starts its medians over. *out_stats may be NULL. Returns
+ * 0, or -1 with the error set (out of memory). */
 int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int restart,
                       br_save_stats *out_stats);
 
@@ -70,8 +70,9 @@ int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int resta
  * case's last runs on the default branch as its distribution); the record
  * starts over with this run's median when the old one was timed on another
  * clock, or when this run's comparison (r->comparison) found the case
- * slower or faster: a change beyond the spread, after which the old
- * medians describe other code. The whole read, merge and rename happen
+ * slower or faster than two or more run medians of its own: a change
+ * beyond its measured spread, after which the old medians describe other
+ * code. The whole read, merge and rename happen
  * under an advisory lock on the hidden file .NAME.lock beside it
  * (base/lock.h): a second save waits
  * (saying so after a second unless quiet), for at most

@@ -71,6 +71,14 @@ Test(baseline, paths_follow_suite_and_device) {
 
 /* --- saving ------------------------------------------------------------------------ */
 
+/* Write `text` to path as it is. */
+static void put_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_eq(fputs(text, f) >= 0, 1);
+    cr_assert_eq(fclose(f), 0);
+}
+
 static char *slurp_file(const char *path) {
     char *text = NULL;
     cr_assert_eq(br_read_file(&text, NULL, path, 1 << 28), 0, "%s", br_error_get());
@@ -274,16 +282,34 @@ Test(baseline, a_case_the_run_found_changed_starts_its_record_over) {
     cmp->entries = calloc(2, sizeof *cmp->entries);
     cr_assert_not_null(cmp->entries);
     cmp->n_entries = 2;
-    cmp->entries[0] = (br_compare_entry){.case_index = 0, .status = BR_CHANGE_FASTER};
-    cmp->entries[1] = (br_compare_entry){.case_index = 1, .status = BR_CHANGE_SAME};
+    cmp->entries[0] =
+        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_FASTER, .spread_runs = 2};
+    cmp->entries[1] =
+        (br_compare_entry){.case_index = 1, .status = BR_CHANGE_SAME, .spread_runs = 2};
     r.comparison = cmp;
     cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
     cr_assert_eq(saved_medians(path, med, 8), 1, "the old medians describe other code");
     cr_assert_float_eq(med[0], 700, 1e-9);
     br_run_dispose(&r);
-    /* The next save appends again. */
+    /* The next save appends again; a change judged against one median (a
+     * spread never measured) does not restart the record: saving again is
+     * how the spread gets learnt. */
     save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
     cr_assert_eq(saved_medians(path, med, 8), 2);
+    small_run(&r, "s", "dddddddddd000000000000000000000000000000");
+    timed(&r, 0, 1, 800, 900);
+    r.comparison = cmp = calloc(1, sizeof *cmp);
+    cr_assert_not_null(cmp);
+    cmp->entries = calloc(1, sizeof *cmp->entries);
+    cr_assert_not_null(cmp->entries);
+    cmp->n_entries = 1;
+    cmp->entries[0] =
+        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_SLOWER, .spread_runs = 1};
+    unlink(path);
+    save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
+    cr_assert_eq(saved_medians(path, med, 8), 2);
+    br_run_dispose(&r);
     free(path);
 }
 
@@ -430,17 +456,17 @@ Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_pa
         set_timing(&add_case(&new_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
                    s, 4000, 1.1, 1, BR_STOP_NOISE, 1980);
     }
+    /* The old baseline, and what saving the new run over it writes (each
+     * case's run medians: the old one's, then the new one's). */
     char *other = br_strfmt("%s/new.json", tmp);
-    cr_assert_eq(br_baseline_save(other, &new_run, NULL, 1), 0, "%s", br_error_get());
-    char *new_text = slurp_file(other);
     cr_assert_eq(br_baseline_save(path, &old_run, NULL, 1), 0, "%s", br_error_get());
     char *old_text = slurp_file(path);
-    cr_assert_str_neq(old_text, new_text);
-
-    /* How long one save takes, to spread the kills over it. */
-    double t0 = br_now_ns();
-    cr_assert_eq(br_baseline_save(other, &new_run, NULL, 1), 0);
+    put_file(other, old_text);
+    double t0 = br_now_ns(); /* how long one save takes, to spread the kills over it */
+    cr_assert_eq(br_baseline_save(other, &new_run, NULL, 1), 0, "%s", br_error_get());
     double save_ns = br_now_ns() - t0;
+    char *new_text = slurp_file(other);
+    cr_assert_str_neq(old_text, new_text);
 
     int saw_old = 0, saw_new = 0;
     for (int i = 0; i < 24; i++) {
@@ -466,7 +492,7 @@ Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_pa
         free(now);
         /* Put the old one back, so that every round has a baseline to lose. */
         if (is_new)
-            cr_assert_eq(br_baseline_save(path, &old_run, NULL, 1), 0);
+            put_file(path, old_text);
     }
     cr_log_info("SIGKILL rounds: old kept %s, new complete %s", saw_old ? "yes" : "no",
                 saw_new ? "yes" : "no");
