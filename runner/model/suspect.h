@@ -34,8 +34,8 @@
  *  N  not converged: sampling stopped before the median was known as
  *     precisely as asked (br_timing_converged), so its figures carry more
  *     uncertainty than the run promised. The regression gate reads the same
- *     predicate (gate/drift.h): a case flagged N in the table is the case
- *     the gate calls "flagged too noisy (N)", and no other.
+ *     predicate (gate/drift.h): only a timing flagged N in the table is
+ *     "too noisy to tell (N)" in the comparison.
  */
 #ifndef BR_SUSPECT_H
 #define BR_SUSPECT_H

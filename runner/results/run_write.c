@@ -89,7 +89,8 @@
  * see results.h), "breakdown": [{"name", "kind": "kernel" | "memcpy" |
  * "memset", "count", "per_execution", "median_ns", "share"}] | null (each
  * distinct GPU operation, by share; see activity.h), "run_medians": [ns, ...]
- * (baselines only: the median of each save at one commit, oldest first)}.
+ * (baselines only: the median of each of the last regression.keep saves,
+ * oldest first)}.
  *
  * comparison: {"baseline", "baseline_commit", "baseline_date",
  * "baseline_device", "device_forced", "threshold", "alpha", "clock",
