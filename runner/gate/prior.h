@@ -46,8 +46,8 @@
  *     profiled out (the root of its score equation), ln d0 by golden-section
  *     search over [0.1, 10^4], and d0 infinite when that is likelier. In a
  *     simulation of 36 cases with one true spread the likelihood's d0
- *     loses 0.2 points of the power the threshold leaves (95.45% for a 3%
- *     step on 0.5% spread, 3 saves: 95.25% caught, tests/gate/test_prior.c),
+ *     loses 0.3 points of the power the threshold leaves (95.45% for a 3%
+ *     step on 0.5% spread, 3 saves: 95.17% caught, tests/gate/test_prior.c),
  *     where Smyth's moment estimator lost 1.4.
  *   - A case whose s^2 is 0 (its run medians equal, as a coarse clock can
  *     give) counts as 1e-5 times the median s^2, as limma's fitFDist does

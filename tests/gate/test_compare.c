@@ -329,7 +329,6 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     cr_assert_gt(e->mde, 0.05);
     cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER, "+40%% is beyond it");
     cr_assert_str_eq(c.entries[1].decided_by, "time");
-    br_comparison_dispose(&c);
     cr_assert_str_eq(e->spread_from, "runs", "two cases: too few for a prior");
     br_comparison_dispose(&c);
     /* One run median and no prior: a 1.5% drift assumed; +5% is within it,

@@ -16,22 +16,21 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "changepoint_series.h"
 #include "gate/drift.h"
 #include "gate/prior.h"
 #include "gate/tdist.h"
 #include "model/stats.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
+/* The tests' seeded generator (changepoint_series.h), one stream. */
+static series_rng rng = {0x2545F4914F6CDD1Dull};
 
-static double uniform(void) { /* xorshift64*, (0, 1) */
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return ((double)((rng * 2685821657736338717ull) >> 11) + 0.5) / 9007199254740992.0;
+static double uniform(void) { /* (0, 1) */
+    return ((double)(series_next(&rng) >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static double normal(void) { /* Box-Muller */
-    return sqrt(-2.0 * log(uniform())) * cos(2.0 * M_PI * uniform());
+static double normal(void) {
+    return series_normal(&rng);
 }
 
 static double chi2(int df) {
@@ -225,8 +224,8 @@ static void one_suite(tally *out, const truth *t, double step, const br_regressi
  * 2's level moves with heavy tails (t(5)), kernel 3's samples have them
  * (5% outliers). */
 static void suite_truth(truth *t) {
-    uint64_t keep = rng;
-    rng = 0x9E3779B97F4A7C15ull; /* the same suite in every test */
+    series_rng keep = rng;
+    rng.s = 0x9E3779B97F4A7C15ull; /* the same suite in every test */
     for (int k = 0; k < KERNELS; k++)
         for (int j = 0; j < SIZES; j++) {
             truth *x = &t[k * SIZES + j];
