@@ -13,10 +13,10 @@
  *   slower   |change| > threshold and significant at alpha (drift.h)
  *   faster   likewise, the median shrank
  *   same     |change| <= threshold, or within the between-run spread
- *   unknown  too few samples, too noisy to tell (with "(N)" when this run's
- *            timing did not converge), time and cycles disagree, or one side
- *            has no timing (failed, skipped, or the baseline lacks that
- *            mode)
+ *   unknown  too few samples, within the runs' own uncertainty ("too noisy
+ *            to tell (N)" when this run's timing did not converge), time and
+ *            cycles disagree, or one side has no timing (failed, skipped, or
+ *            the baseline lacks that mode)
  *   new      in the run, not in the baseline
  *   missing  in the baseline, not in the run
  *

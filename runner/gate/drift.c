@@ -97,7 +97,7 @@ static br_change verdict(const evidence *ev, double off, const br_regression_cfg
     if (*p < r->alpha)
         return change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
     if (ev->within > ev->between) { /* the runs' own uncertainty is what hides it */
-        *why = ev->converged ? "too noisy to tell" : "too noisy to tell (N)";
+        *why = ev->converged ? "within the runs' own uncertainty" : "too noisy to tell (N)";
         return BR_CHANGE_UNKNOWN;
     }
     *why = "within the between-run spread";

@@ -39,10 +39,11 @@
  *                     the between-run spread")
  *   unknown           inside the interval because the runs' own uncertainty
  *                     dominates se (w_c^2, and w_b^2 when assumed, above the
- *                     between-run term: "too noisy to tell", with "(N)" when
- *                     this run's timing did not converge, br_timing_converged:
- *                     the N of its flags); no CI (fewer than 6 samples: "too
- *                     few samples")
+ *                     between-run term): "too noisy to tell (N)" when this
+ *                     run's timing did not converge (br_timing_converged: the
+ *                     N of its flags), else "within the runs' own
+ *                     uncertainty" (a converged case is never "too noisy");
+ *                     no CI (fewer than 6 samples: "too few samples")
  *
  * change = exp(x - xbar) - 1: the reference is the geometric mean of the run
  * medians. False alarms: when unchanged code's log run medians are

@@ -127,7 +127,7 @@ Test(compare, every_status_by_the_rules) {
 
     e = entry(&c, "k", "n=6");
     cr_assert_eq(e->status, BR_CHANGE_UNKNOWN);
-    cr_assert_str_eq(e->why, "too noisy to tell");
+    cr_assert_str_eq(e->why, "within the runs' own uncertainty");
     cr_assert_float_eq(e->change, 1.0 / 3.0, 1e-9);
     cr_assert_gt(e->p_value, 0.5);
 
