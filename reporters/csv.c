@@ -190,7 +190,7 @@ static const char *cell_timing(char *buf, const br_csv_row *row, int arg) {
     case TF_THROTTLED:
         return count_cell(buf, t->n_throttled);
     case TF_STOP:
-        return t->stop_reason;
+        return br_stop_name(t->stop);
     case TF_REPS:
         return count_cell(buf, t->reps);
     case TF_GRAPH:

@@ -205,6 +205,10 @@ static void put_verdict(FILE *f, const br_comparison *c) {
         fprintf(f, "**Regression:** %zu case(s) slower than the baseline", slower);
     else
         fputs("**No regression** against the baseline", f);
+    char once[160];
+    br_report_one_save(once, sizeof once, c, "±");
+    if (once[0])
+        strncat(once, ")", sizeof once - strlen(once) - 1);
     fputs(" (", f);
     md_code(f, c->baseline_path ? c->baseline_path : "?");
     if (c->baseline_commit) {
@@ -214,12 +218,11 @@ static void put_verdict(FILE *f, const br_comparison *c) {
     fprintf(f,
             "): %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu missing. "
             "Slower or faster means a median change beyond ±%g%% that is significant at "
-            "p &lt; %g against the between-run spread of the baseline's run medians (spread "
-            "unknown: two-sided Mann-Whitney U, conservatively); MDE is the smallest slowdown "
-            "the comparison could flag.%s",
+            "p &lt; %g against the between-run spread of the baseline's run medians%s%s; MDE is "
+            "the smallest slowdown the comparison could flag.%s",
             slower, faster, c->count[BR_CHANGE_SAME], c->count[BR_CHANGE_UNKNOWN],
             c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 100.0 * c->rules.threshold,
-            c->rules.alpha,
+            c->rules.alpha, once[0] ? " (" : "", once[0] ? once : "",
             c->device_forced ? " The baseline is from another device (forced)." : "");
     char omitted[200];
     if (br_report_not_compared(omitted, sizeof omitted, c)) {

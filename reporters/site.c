@@ -262,7 +262,7 @@ static int case_page(site *s, const devview *d, size_t row) {
             else
                 fputs("<td>–</td>", f);
             fprintf(f, "<td class=\"n\">%zu</td><td>%s</td></tr>\n", t->n_samples,
-                    t->stop_reason ? t->stop_reason : "–");
+                    t->stop ? br_stop_name(t->stop) : "–");
         }
         fputs("</table>\n<p class=\"note\">◆ the first run at a new level (a change point: "
               "E-divisive split, Student's t test). Spread: the samples' interquartile range "
@@ -459,7 +459,7 @@ static int device_page(site *s, const devview *d) {
         fprintf(f,
                 "<td class=\"n\">%.2f%%</td><td class=\"n\">%zu</td><td>%s</td>"
                 "<td class=\"n\">%zu</td></tr>\n",
-                100 * t->stats.noise, t->n_samples, t->stop_reason ? t->stop_reason : "–", n_cp);
+                100 * t->stats.noise, t->n_samples, t->stop ? br_stop_name(t->stop) : "–", n_cp);
     }
     fputs("</table>\n", f);
     if (roof)

@@ -839,14 +839,10 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
                              cmp->baseline_device ? cmp->baseline_device : "?",
                              100.0 * cmp->rules.threshold, cmp->rules.alpha,
                              cmp->device_forced ? " (another device: forced)" : "");
-        int unknown_spread = 0;
-        for (size_t i = 0; i < cmp->n_entries; i++)
-            unknown_spread |= !cmp->entries[i].not_compared && cmp->entries[i].spread_runs == 1;
-        title[2] =
-            br_strfmt("MDE = smallest slowdown this comparison could flag%s",
-                      unknown_spread ? "; spread unknown (one saved run): Mann-Whitney U and "
-                                       "both CIs, conservatively"
-                                     : "");
+        char once[160];
+        br_report_one_save(once, sizeof once, cmp, g->dot[0] == '.' ? "+-" : "±");
+        title[2] = br_strfmt("MDE = smallest slowdown this comparison could flag%s%s",
+                             once[0] ? "; " : "", once);
     }
     if (!title[0] || !title[1] || (!cmp->ab && !title[2]))
         goto done;

@@ -10,13 +10,13 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "gate/drift.h"
 #include "model/suspect.h"
 
-/* Sampling stopped before the precision asked for was reached ("ci"; files
- * written before the CI rule say "noise"). */
+/* Sampling stopped before the precision asked for was reached
+ * (model/suspect.h, br_timing_converged). */
 static int flag_noise(const br_timing *t) {
-    return t->stop_reason && strcmp(t->stop_reason, "ci") != 0 &&
-           strcmp(t->stop_reason, "noise") != 0;
+    return !br_timing_converged(t);
 }
 
 static int flag_throttled(const br_timing *t) {
@@ -140,7 +140,7 @@ void br_report_flag_warning(char *buf, size_t len, const br_run *r, const br_tim
         snprintf(buf, len,
                  "noise %.1f%% did not reach max_noise %.3g%% (stopped on %s after %zu %s)",
                  100.0 * t->stats.noise, 100.0 * r->measure.max_noise,
-                 t->stop_reason ? t->stop_reason : "?", t->stats.n,
+                 br_stop_name(t->stop) ? br_stop_name(t->stop) : "?", t->stats.n,
                  t->stats.n == 1 ? "sample" : "samples");
     } else if (flag == BR_FLAG_T) {
         char low[64] = "", of[64] = "";
@@ -251,6 +251,21 @@ void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char 
         snprintf(buf, len, "%.1f%%", 100.0 * e->mde);
     else
         snprintf(buf, len, "%.0f%%", 100.0 * e->mde);
+}
+
+void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm) {
+    int pooled = 0, assumed = 0;
+    for (size_t i = 0; i < c->n_entries; i++) {
+        const char *from = c->entries[i].not_compared ? NULL : c->entries[i].spread_from;
+        pooled |= from && strcmp(from, "pooled") == 0;
+        assumed |= from && strcmp(from, "assumed") == 0;
+    }
+    char drift[96] = "";
+    if (assumed)
+        snprintf(drift, sizeof drift, "%s%s%.3g%% drift between runs assumed",
+                 pooled ? "; else " : "", pm, 100.0 * BR_DRIFT_ASSUMED);
+    snprintf(buf, len, "%s%s%s", pooled || assumed ? "one save: " : "",
+             pooled ? "spread pooled from the suite's other cases" : "", drift);
 }
 
 double br_report_change_p(const br_compare_entry *e) {

@@ -11,7 +11,7 @@
 #include "model/run.h"
 
 /* Flags of a shown timing (a verified case's timing that was taken):
- *   N  it stopped before its noise reached max_noise (stop_reason not "noise")
+ *   N  it did not converge (model/suspect.h, br_timing_converged)
  *   T  samples taken while the SM clock was throttled were discarded
  *   O  more than 20% of at least 20 kept samples are outliers (Tukey's fences):
  *      CUDA events routinely put 5-15% of samples past the fences (a heavy
@@ -87,6 +87,13 @@ void br_report_change_status(char *buf, size_t len, const br_compare_entry *e);
 /* The minimum detectable effect of e as a percentage ("2.0%", "12%") into
  * buf; `dash` when unknown. */
 void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char *dash);
+
+/* What comparison c assumed for cases saved once, into buf ("" when every
+ * compared case had a spread of its own): "one save: spread pooled from
+ * the suite's other cases" (gate/prior.h) and/or "one save, no pooled
+ * spread: 1.5% drift assumed" (gate/drift.h, BR_DRIFT_ASSUMED). `pm` is
+ * the plus-minus sign the report uses. */
+void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm);
 
 /* The p-value that decided e: p_runs when the between-run spread is known,
  * else the Mann-Whitney U p (NAN when neither was computed). */

@@ -87,7 +87,7 @@ static inline void run_init(br_run *r, const char *name, const char *description
     r->peak_gbps = NAN;
     r->peak_gflops = NAN; /* br_run_derive gives it the device's */
     r->gpu_clock = BR_CLOCK_EVENTS;
-    r->regression = (br_regression_cfg){0.02, 0.01};
+    r->regression = (br_regression_cfg){0.02, 0.01, 0};
     r->n_params = n_params;
     r->param_names = xcalloc(n_params, sizeof *r->param_names);
     for (size_t i = 0; i < n_params; i++)
@@ -128,7 +128,7 @@ static inline br_case_result *add_case(br_run *r, size_t kernel, size_t combo,
  * every sample (a GPU case: the events clock), or NAN (a host case: the
  * monotonic clock, no clocks). */
 static inline void set_timing(br_timing *t, const double *samples, size_t n, double scale,
-                              size_t reps, const char *stop_reason, double mhz) {
+                              size_t reps, br_stop stop, double mhz) {
     t->present = 1;
     t->samples = xcalloc(n, sizeof *t->samples);
     for (size_t i = 0; i < n; i++)
@@ -152,7 +152,7 @@ static inline void set_timing(br_timing *t, const double *samples, size_t n, dou
     t->warmup_runs = 40 * reps;
     t->warmup_ns = 25.5e6;
     t->measure_ns = 50.25e6;
-    t->stop_reason = stop_reason;
+    t->stop = stop;
     t->tick_ns = isnan(mhz) ? 1.0 : 32.0 / (double)reps; /* clock_getres; %globaltimer on an H100 */
 }
 
@@ -239,8 +239,8 @@ static inline void kernel_cupti(br_case_result *c, const char *name) {
 /* Cold and batch timings of a well-behaved case (both stopped on noise); the
  * batch samples are the cold ones times 0.95, 64 executions per sample. */
 static inline void set_both(br_case_result *c, const double *samples, size_t n, double mhz) {
-    set_timing(&c->cold, samples, n, 1.0, 1, "noise", mhz);
-    set_timing(&c->batch, samples, n, 0.95, 64, "noise", mhz);
+    set_timing(&c->cold, samples, n, 1.0, 1, BR_STOP_NOISE, mhz);
+    set_timing(&c->batch, samples, n, 0.95, 64, BR_STOP_NOISE, mhz);
 }
 
 static inline void git_commit(br_gitinfo *g, const char *sha, const char *branch, int dirty) {
@@ -328,16 +328,16 @@ static inline void build_reduction(br_run *r) {
     cub_cupti(c, 310.0);
     c->cold.n_incomplete = 2; /* samples whose CUPTI records were lost */
     c = add_case(r, 0, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
-    set_timing(&c->cold, cpu24_plateau, 8, 1.0, 1, "plateau", NAN); /* N, cold */
-    set_timing(&c->batch, cpu24_batch, 8, 1.0, 4, "noise", NAN);
+    set_timing(&c->cold, cpu24_plateau, 8, 1.0, 1, BR_STOP_PLATEAU, NAN); /* N, cold */
+    set_timing(&c->batch, cpu24_batch, 8, 1.0, 4, BR_STOP_NOISE, NAN);
     add_case(r, 1, 1, n24, BR_STATUS_FAILED, "verify",
              "element 1017, block 3: got \"nan\", expected 16777216 (tolerance 1e-3)", b24, NAN);
     c = add_case(r, 2, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
     set_both(c, warp24, 5, 1980);
     kernel_cupti(c, "void reduce_warp_kernel<256>(const float *, float *, unsigned long)");
     c = add_case(r, 3, 1, n24, BR_STATUS_OK, NULL, NULL, b24, NAN);
-    set_timing(&c->cold, cub24, 5, 1.0, 1, "noise", 1980);
-    set_timing(&c->batch, cub24_batch, 6, 1.0, 256, "timeout", 1980); /* N, batch */
+    set_timing(&c->cold, cub24, 5, 1.0, 1, BR_STOP_NOISE, 1980);
+    set_timing(&c->batch, cub24_batch, 6, 1.0, 256, BR_STOP_TIMEOUT, 1980); /* N, batch */
     cub_cupti(c, 1250.0);
     br_run_derive(r);
 }
@@ -369,12 +369,12 @@ static inline void build_bandwidth(br_run *r) {
     const double vec28[] = {760000, 760200, 759900, 760100, 760050, 759950, 760150, 759850};
     br_case_result *c;
     c = add_case(r, 0, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
-    set_timing(&c->cold, copy28, 20, 1.0, 1, "noise", 1980); /* O */
-    set_cupti(&c->cold, 0, 1480.0, 0.0, 1.0, 17);            /* sample 17 lost its CUPTI records */
+    set_timing(&c->cold, copy28, 20, 1.0, 1, BR_STOP_NOISE, 1980); /* O */
+    set_cupti(&c->cold, 0, 1480.0, 0.0, 1.0, 17); /* sample 17 lost its CUPTI records */
     add_op(&c->cold, "void copy_kernel<float>(const float *, float *, unsigned long)", BR_OP_KERNEL,
            19, 1.0, c->cold.kernel_median_ns, 1.0);
     c = add_case(r, 1, 0, n28, BR_STATUS_OK, NULL, NULL, b28, NAN);
-    set_timing(&c->cold, vec28, 8, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, vec28, 8, 1.0, 1, BR_STOP_NOISE, 1980);
     set_cupti(&c->cold, 0, 1480.0, 0.0, 1.0, SIZE_MAX);
     add_op(&c->cold, "void copy_vec4_kernel<float4, 256>(const float4 *, float4 *, unsigned long)",
            BR_OP_KERNEL, 8, 1.0, c->cold.kernel_median_ns, 1.0);
@@ -401,10 +401,10 @@ static inline void build_sgemm(br_run *r) {
     const char *why = "no CUDA device";
     br_case_result *c;
     c = add_case(r, 0, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, 2e9);
-    set_timing(&c->cold, s0, 3, 1.0, 1, "noise", NAN);
+    set_timing(&c->cold, s0, 3, 1.0, 1, BR_STOP_NOISE, NAN);
     add_case(r, 1, 0, p0, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2e9);
     c = add_case(r, 0, 1, p1, BR_STATUS_OK, NULL, NULL, NAN, 2.0 * 2048 * 2048 * 2048);
-    set_timing(&c->cold, s1, 3, 1.0, 1, "noise", NAN);
+    set_timing(&c->cold, s1, 3, 1.0, 1, BR_STOP_NOISE, NAN);
     add_case(r, 1, 1, p1, BR_STATUS_SKIPPED, "no-gpu", why, NAN, 2.0 * 2048 * 2048 * 2048);
     br_run_derive(r);
 }
@@ -431,12 +431,12 @@ static inline void build_sgemm_h100(br_run *r) {
     const double f0 = 2e9, f1 = 2.0 * 2048 * 2048 * 2048;
     br_case_result *c;
     c = add_case(r, 0, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, f0);
-    set_timing(&c->cold, s0, 3, 1.0, 1, "noise", NAN);
+    set_timing(&c->cold, s0, 3, 1.0, 1, BR_STOP_NOISE, NAN);
     c = add_case(r, 1, 0, p0, BR_STATUS_OK, NULL, NULL, NAN, f0);
-    set_timing(&c->cold, t0, 5, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, t0, 5, 1.0, 1, BR_STOP_NOISE, 1980);
     add_case(r, 0, 1, p1, BR_STATUS_FAILED, "run", "timed out", NAN, f1);
     c = add_case(r, 1, 1, p1, BR_STATUS_OK, NULL, NULL, NAN, f1);
-    set_timing(&c->cold, sgemm_tiled11, 5, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, sgemm_tiled11, 5, 1.0, 1, BR_STOP_NOISE, 1980);
     br_run_derive(r);
 }
 
@@ -455,9 +455,9 @@ static inline void build_latency(br_run *r) {
     const double spin[] = {9250, 9240, 9262.5, 9255};
     br_case_result *c;
     c = add_case(r, 0, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->batch, noop, 4, 1.0, 1000, "noise", NAN);
+    set_timing(&c->batch, noop, 4, 1.0, 1000, BR_STOP_NOISE, NAN);
     c = add_case(r, 1, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->batch, spin, 4, 1.0, 100, "noise", NAN);
+    set_timing(&c->batch, spin, 4, 1.0, 100, BR_STOP_NOISE, NAN);
     add_case(r, 2, 0, none, BR_STATUS_FAILED, "compile",
              "kernels/sleep.c:3:9: error: expected ';' before '}' token\n"
              "    3 |   int x\n"

@@ -143,6 +143,10 @@ static const br_opt_spec run_opts[] = {
      "compare with (and save to) FILE instead", br_cli_file},
     {BR_OPT_FN, "baseline-dir", 0, AT(p.gate.dir), "DIR",
      "keep baselines under DIR/<suite>/<device>.json", br_cli_dir},
+    {BR_OPT_FN, "history", 0, AT(p.gate.history), "DIR",
+     "compare with the last regression.keep runs at other\n"
+     "commits in DIR (--results-dir's files) instead",
+     br_cli_dir},
     {BR_OPT_FLAG, "no-compare", 0, AT(p.gate.no_compare), NULL, "do not compare with the baseline",
      .flag_value = 1},
     BR_CLI_ROW_THRESHOLD,

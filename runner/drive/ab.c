@@ -343,7 +343,7 @@ static int measure_suite(ab *a, ab_suite *su) {
         return br_error_nomem();
     }
     su->run[NEW].comparison = cmp;
-    su->run[NEW].regression = (br_regression_cfg){a->threshold, a->alpha};
+    su->run[NEW].regression = (br_regression_cfg){.threshold = a->threshold, .alpha = a->alpha};
     return br_ab_compare(cmp, &su->run[OLD], &su->run[NEW], su->cases, su->n_cases, a->threshold,
                          a->alpha, a->o->old_rev, info);
 }

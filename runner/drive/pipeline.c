@@ -13,6 +13,7 @@
 #include "plan/plan.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
+#include "history/lookback.h"
 #include "reporters/timing_report.h"
 
 enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
@@ -207,6 +208,31 @@ static int check_all(br_outcome *out, pipeline *p) {
     return 0;
 }
 
+/* --history DIR for run r: compare with the last regression.keep runs of
+ * its suite and device at other commits in DIR (history/lookback.h).
+ * Returns 0 (also when DIR has none yet, said unless quiet), or -1 with the
+ * error set. */
+static int attach_history(br_run *r, const br_gate_opts *g, int quiet) {
+    if (g->baseline)
+        return br_error_set("--history and --baseline name two baselines: give one");
+    br_run base;
+    size_t n = 0;
+    int rc = br_history_baseline(&base, &n, g->history, r, r->regression.keep);
+    if (rc == 1 && !quiet)
+        br_log(BR_LOG_NOTE,
+               "benchrun: --history %s: no run of suite '%s' on this device at another commit "
+               "yet: nothing to compare with\n",
+               g->history, r->suite_name ? r->suite_name : "?");
+    if (rc == 0) {
+        char *label =
+            br_strfmt("%s (last %zu run%s at other commits)", g->history, n, n == 1 ? "" : "s");
+        rc = label ? br_gate_attach_base(r, g, &base, label) : -1;
+        free(label);
+    }
+    br_run_dispose(&base);
+    return rc < 0 ? -1 : 0;
+}
+
 /* Counts, rules and comparisons of every run. */
 static void gate_all(br_outcome *out, pipeline *p) {
     br_gate_opts scoped = p->o->gate;
@@ -227,7 +253,8 @@ static void gate_all(br_outcome *out, pipeline *p) {
         r->regression = br_gate_rules(r, g);
         if (g->no_compare)
             continue;
-        if (br_gate_attach(r, g, p->ro.quiet) < 0) {
+        if ((g->history ? attach_history(r, g, p->ro.quiet) : br_gate_attach(r, g, p->ro.quiet)) <
+            0) {
             br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
             out->bad_baseline = 1;
         }

@@ -6,56 +6,7 @@
 #include <math.h>
 
 #include "base/error.h"
-
-/* P(|T| < t) for t >= 0 and df >= 1: Abramowitz & Stegun 26.7.3 (df odd)
- * and 26.7.4 (df even), with theta = atan(t / sqrt(df)). */
-static double t_central(double t, unsigned df) {
-    double theta = atan(t / sqrt((double)df));
-    double c = cos(theta), s = sin(theta), c2 = c * c;
-    if (df % 2 == 1) {
-        /* (2/pi) (theta + sin(theta) (cos + 2/3 cos^3 + 2.4/(3.5) cos^5 + ...
-         *  + 2.4...(df-3)/(1.3...(df-2)) cos^(df-2))) */
-        double sum = 0, term = c;
-        for (unsigned k = 1; k + 2 <= df; k += 2) {
-            sum += term;
-            term *= c2 * (double)(k + 1) / (double)(k + 2);
-        }
-        return 2.0 / M_PI * (theta + s * sum);
-    }
-    /* sin(theta) (1 + 1/2 cos^2 + 1.3/(2.4) cos^4 + ... + 1.3...(df-3)/(2.4...(df-2)) cos^(df-2))
-     */
-    double sum = 0, term = 1;
-    for (unsigned k = 0; k + 2 <= df; k += 2) {
-        sum += term;
-        term *= c2 * (double)(k + 1) / (double)(k + 2);
-    }
-    return s * sum;
-}
-
-double br_ab_t_pvalue(double t, unsigned df) {
-    if (df == 0 || isnan(t))
-        return NAN;
-    if (isinf(t))
-        return 0;
-    double p = 1.0 - t_central(fabs(t), df);
-    return p < 0 ? 0 : p > 1 ? 1 : p;
-}
-
-double br_ab_t_critical(double alpha, unsigned df) {
-    if (df == 0 || !(alpha > 0 && alpha < 1))
-        return NAN;
-    double lo = 0, hi = 1;
-    while (br_ab_t_pvalue(hi, df) > alpha && hi < 1e12)
-        hi *= 2;
-    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (br_ab_t_pvalue(mid, df) > alpha)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
+#include "tdist.h"
 
 /* Decide out->status from the interval (rules in abstats.h). */
 static void decide(br_ab_stats *out, double threshold) {
@@ -105,13 +56,13 @@ int br_ab_stats_compute(br_ab_stats *out, const double *old_med, const double *n
         ss += d * d;
     }
     double se = sqrt(ss / (double)(n - 1) / (double)n);
-    unsigned df = (unsigned)(n - 1);
-    double tc = br_ab_t_critical(alpha, df);
+    double df = (double)(n - 1);
+    double tc = br_tdist_quantile(1.0 - alpha / 2.0, df);
     out->low = exp(m - tc * se);
     out->high = exp(m + tc * se);
     if (se > 0) {
         out->t = m / se;
-        out->p = br_ab_t_pvalue(out->t, df);
+        out->p = fmin(1.0, 2.0 * br_tdist_cdf(-fabs(out->t), df));
     } else { /* every pair gave the same ratio */
         out->t = m == 0 ? 0 : m > 0 ? INFINITY : -INFINITY;
         out->p = m == 0 ? 1 : 0;

@@ -20,9 +20,8 @@
  * the geometric-mean ratio and its (1 - alpha) interval as bioequivalence
  * testing computes them on log-transformed crossover data (Schuirmann, J.
  * Pharmacokinet. Biopharm. 15(6), 1987). The interval excludes 1 exactly
- * when p < alpha. Student's t CDF for integer degrees of freedom is the
- * finite series of Abramowitz & Stegun, Handbook of Mathematical Functions,
- * 26.7.3 and 26.7.4; its quantile is found by bisection.
+ * when p < alpha. Student's t distribution is tdist.h's, the one the
+ * baseline gate uses too.
  *
  * Decision, with threshold h >= 0 (a fraction) and alpha in (0, 1):
  *   slower   the whole interval lies above 1 + h (so p < alpha too)
@@ -71,16 +70,6 @@ typedef struct br_ab_stats {
  * is not a positive finite number, rules out of range). */
 int br_ab_stats_compute(br_ab_stats *out, const double *old_med, const double *new_med, size_t n,
                         double threshold, double alpha);
-
-/* Two-sided p-value of Student's t statistic t with df >= 1 degrees of
- * freedom: P(|T| >= |t|) (Abramowitz & Stegun 26.7.3, 26.7.4; exact up to
- * rounding). NAN for df == 0 or t NaN; 0 for infinite t. */
-double br_ab_t_pvalue(double t, unsigned df);
-
-/* The two-sided critical value t with P(|T(df)| >= t) = alpha (the
- * 1 - alpha/2 quantile), df >= 1, alpha in (0, 1); to 1e-12 relative, by
- * bisection on br_ab_t_pvalue. NAN when out of range. */
-double br_ab_t_critical(double alpha, unsigned df);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "base/error.h"
+#include "base/lock.h"
 #include "results/run_write.h"
 #include "results/run_read.h"
 #include "base/util.h"
@@ -199,44 +200,51 @@ static int cmp_cases(const void *pa, const void *pb) {
     return a->kernel < b->kernel ? -1 : a->kernel > b->kernel;
 }
 
-/* Whether old case c (of baseline `old`) was measured at run r's commit,
- * with neither work tree dirty: then a new save at that commit is a rerun of
- * the same code, and the run medians accumulate. */
-static int same_clean_commit(const br_run *old, const br_case_result *c, const br_run *r) {
-    if (!r->git.present || r->git.unborn || r->git.dirty || !r->git.sha[0])
-        return 0;
-    const char *sha = c->commit ? c->commit : old->git.present ? old->git.sha : "";
-    int dirty = c->commit ? 0 : old->git.dirty;
-    return !dirty && strcmp(sha, r->git.sha) == 0;
-}
-
 /* Set t's run medians (a timing of a case being saved) to prev's, or [prev's
- * median] when prev has none (prev on the same clock only), then t's own median, keeping the last
- * BR_RUN_MEDIANS_MAX; without prev just t's own. Nothing for an absent
- * timing. Returns 0 or -1 (error set). */
-static int add_run_median(br_timing *t, const br_timing *prev) {
+ * median] when prev has none, then t's own median, keeping the last `keep`;
+ * just t's own without prev, or when prev was timed on another clock (its
+ * medians are another quantity). Nothing for an absent timing. Returns 0 or
+ * -1 (error set). */
+static int add_run_median(br_timing *t, const br_timing *prev, size_t keep) {
     free(t->run_medians);
     t->run_medians = NULL;
     t->n_run_medians = 0;
     if (!t->present || t->n_samples == 0 || !isfinite(t->stats.median))
         return 0;
-    double v[BR_RUN_MEDIANS_MAX + 2];
+    double v[BR_RUN_MEDIANS_MAX + 1];
     size_t n = 0;
-    /* Medians of another clock are other quantities: they start afresh. */
     if (prev && prev->present && prev->n_samples > 0 && prev->clock == t->clock) {
         if (prev->run_medians && prev->n_run_medians) {
-            for (size_t i = 0; i < prev->n_run_medians && n < BR_RUN_MEDIANS_MAX; i++)
+            size_t from = prev->n_run_medians > BR_RUN_MEDIANS_MAX
+                              ? prev->n_run_medians - BR_RUN_MEDIANS_MAX
+                              : 0;
+            for (size_t i = from; i < prev->n_run_medians; i++)
                 v[n++] = prev->run_medians[i];
         } else if (isfinite(prev->stats.median)) {
             v[n++] = prev->stats.median;
         }
     }
     v[n++] = t->stats.median;
-    size_t first = n > BR_RUN_MEDIANS_MAX ? n - BR_RUN_MEDIANS_MAX : 0;
+    size_t first = n > keep ? n - keep : 0;
     t->n_run_medians = n - first;
     if (!(t->run_medians = malloc(t->n_run_medians * sizeof *t->run_medians)))
         return br_error_nomem();
     memcpy(t->run_medians, v + first, t->n_run_medians * sizeof *t->run_medians);
+    return 0;
+}
+
+/* Whether this run's comparison (r->comparison, when the run was compared
+ * before it was saved) found case i slower or faster than its own run
+ * medians: a change beyond the case's measured between-run spread, so the
+ * old medians describe other code and its record starts over. A case with
+ * one median was judged against a spread it never measured (pooled or
+ * assumed): its record grows, so that saving again learns the spread. */
+static int changed(const br_run *r, size_t i) {
+    const br_comparison *c = r->comparison;
+    for (size_t j = 0; c && !c->ab && j < c->n_entries; j++)
+        if (c->entries[j].case_index == i)
+            return c->entries[j].spread_runs >= 2 && (c->entries[j].status == BR_CHANGE_SLOWER ||
+                                                      c->entries[j].status == BR_CHANGE_FASTER);
     return 0;
 }
 
@@ -249,23 +257,24 @@ static int write_baseline(FILE *f, void *p) {
     return br_results_write(f, &s->run, 1);
 }
 
-/* A save in progress: the merged baseline m (kernel_cap: room in
- * m.kernels), the old baseline (when have_old) with its case keys, the keys
- * of the cases this run wrote, and the counts. */
+/* A merge in progress: the merged baseline m (kernel_cap: room in
+ * m.kernels), the old baseline (NULL: none; borrowed) with its case keys,
+ * the keys of the cases this run wrote, whether a change found by the run's
+ * comparison restarts a record, and the counts. */
 typedef struct saving {
-    br_run m, old;
+    br_run m;
+    const br_run *old;
     size_t kernel_cap;
-    int have_old;
+    int restart;
     br_case_keys oldk, written;
     br_save_stats st;
 } saving;
 
-/* Read the old baseline at path into v, refusing (-2, error set) a file that
- * is not a readable baseline of r's suite, or another device's. */
-static int read_old(saving *v, const char *path, const br_run *r) {
-    int lr = br_baseline_load(&v->old, path, r);
-    if (lr == 0 && br_case_keys_build(&v->oldk, &v->old) != 0)
-        return -1;
+/* Read the old baseline at path into *old (*have: whether there is one),
+ * refusing (-2, error set) a file that is not a readable baseline of r's
+ * suite, or another device's. */
+static int read_old(br_run *old, int *have, const char *path, const br_run *r) {
+    int lr = br_baseline_load(old, path, r);
     if (lr < 0) {
         char msg[1024];
         snprintf(msg, sizeof msg, "%s", br_error_get());
@@ -273,10 +282,10 @@ static int read_old(saving *v, const char *path, const br_run *r) {
         br_error_set_kind(BR_E_INPUT);
         return -2;
     }
-    v->have_old = lr == 0;
-    if (v->have_old && strcmp(br_baseline_device(&v->old), br_baseline_device(r)) != 0) {
+    *have = lr == 0;
+    if (*have && strcmp(br_baseline_device(old), br_baseline_device(r)) != 0) {
         br_error_set("%s: holds a baseline measured on '%s', not on '%s' (not overwritten)", path,
-                     br_baseline_device(&v->old), br_baseline_device(r));
+                     br_baseline_device(old), br_baseline_device(r));
         br_error_set_kind(BR_E_INPUT);
         return -2;
     }
@@ -284,8 +293,8 @@ static int read_old(saving *v, const char *path, const br_run *r) {
 }
 
 /* The OK cases of r into v->m, measured at r's commit and date; each adds
- * its median to the run medians of the old entry saved at the same clean
- * commit. */
+ * its median to the run medians of its old entry (keeping the last
+ * r->regression.keep), unless this run's comparison found it changed. */
 static int add_run_cases(saving *v, const br_run *r) {
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
@@ -300,18 +309,21 @@ static int add_run_cases(saving *v, const br_run *r) {
         d->commit = NULL; /* measured at the run's commit and date */
         d->date[0] = '\0';
         const br_case_result *prev = NULL;
-        if (v->have_old) {
+        if (v->old) {
             char *key = br_baseline_case_key(r, c);
             if (!key)
                 return -1;
             size_t j = br_case_keys_find(&v->oldk, key, NULL);
             free(key);
-            if (j != SIZE_MAX && v->old.cases[j].status == BR_STATUS_OK &&
-                same_clean_commit(&v->old, &v->old.cases[j], r))
-                prev = &v->old.cases[j];
+            if (j != SIZE_MAX && v->old->cases[j].status == BR_STATUS_OK &&
+                !(v->restart && changed(r, i)))
+                prev = &v->old->cases[j];
         }
-        if (add_run_median(&d->cold, prev ? &prev->cold : NULL) != 0 ||
-            add_run_median(&d->batch, prev ? &prev->batch : NULL) != 0)
+        size_t keep = r->regression.keep >= 1 && r->regression.keep <= BR_REGRESSION_KEEP_MAX
+                          ? r->regression.keep
+                          : BR_DEFAULT_REGRESSION_KEEP;
+        if (add_run_median(&d->cold, prev ? &prev->cold : NULL, keep) != 0 ||
+            add_run_median(&d->batch, prev ? &prev->batch : NULL, keep) != 0)
             return -1;
         v->st.written++;
     }
@@ -321,7 +333,7 @@ static int add_run_cases(saving *v, const br_run *r) {
 /* Old case c, not replaced by this run, into v->m (params reordered by map),
  * keeping the commit and date it was measured at. */
 static int keep_old_case(saving *v, const br_case_result *c, const size_t *map, size_t n_params) {
-    const br_run *old = &v->old;
+    const br_run *old = v->old;
     size_t k = merged_kernel(&v->m, &v->kernel_cap, &old->kernels[c->kernel]);
     if (k == SIZE_MAX)
         return -1;
@@ -351,13 +363,12 @@ static int keep_old_case(saving *v, const br_case_result *c, const size_t *map, 
 /* The old cases this run did not replace, kept when their params still
  * match the suite's (else dropped). */
 static int add_old_cases(saving *v, const br_run *r) {
-    const br_run *old = &v->old;
+    const br_run *old = v->old;
     size_t map[BR_SUITE_MAX_PARAMS + 1];
-    int params_match =
-        v->have_old && old->n_params == r->n_params && r->n_params <= BR_SUITE_MAX_PARAMS;
+    int params_match = old && old->n_params == r->n_params && r->n_params <= BR_SUITE_MAX_PARAMS;
     for (size_t p = 0; params_match && p < r->n_params; p++)
         params_match = (map[p] = param_in(old, r->param_names[p])) != SIZE_MAX;
-    for (size_t j = 0; v->have_old && j < old->n_cases; j++) {
+    for (size_t j = 0; old && j < old->n_cases; j++) {
         const br_case_result *c = &old->cases[j];
         if (!params_match || c->status != BR_STATUS_OK || c->kernel >= old->n_kernels) {
             v->st.dropped++;
@@ -374,21 +385,23 @@ static int add_old_cases(saving *v, const br_run *r) {
     return 0;
 }
 
-int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats) {
+int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int restart,
+                      br_save_stats *out_stats) {
     int rc = -1;
     saving v;
-    char *dir = NULL;
     memset(&v, 0, sizeof v);
+    memset(out, 0, sizeof *out);
+    v.old = old;
+    v.restart = restart;
     br_run *m = &v.m;
-    if ((rc = read_old(&v, path, r)) != 0)
+    if (old && br_case_keys_build(&v.oldk, old) != 0)
         goto done;
-    rc = -1;
     if (copy_header(m, r) != 0)
         goto done;
     for (size_t i = 0; i < r->n_kernels; i++)
         if (merged_kernel(m, &v.kernel_cap, &r->kernels[i]) == SIZE_MAX)
             goto done;
-    m->cases = calloc(r->n_cases + v.old.n_cases + 1, sizeof *m->cases);
+    m->cases = calloc(r->n_cases + (old ? old->n_cases : 0) + 1, sizeof *m->cases);
     if (!m->cases) {
         br_error_nomem();
         goto done;
@@ -409,20 +422,47 @@ int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats
         m->cases[i].combo = i == 0 ? 0 : m->cases[i - 1].combo + (same ? 0 : 1);
     }
     br_run_derive(m);
-
-    if (!(dir = br_path_dir(path)) || br_mkdir_p(dir) != 0)
-        goto done;
-    save_ctx ctx = {m};
-    if (br_write_atomic(path, write_baseline, &ctx) != 0)
-        goto done;
     if (out_stats)
         *out_stats = v.st;
+    *out = v.m;
+    memset(&v.m, 0, sizeof v.m);
     rc = 0;
 done:
-    free(dir);
     br_case_keys_dispose(&v.written);
     br_case_keys_dispose(&v.oldk);
     br_run_dispose(&v.m);
-    br_run_dispose(&v.old);
+    return rc;
+}
+
+int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats, int quiet) {
+    int rc = -1, have_old = 0;
+    br_lock lock = {-1};
+    br_run old, merged;
+    memset(&old, 0, sizeof old);
+    memset(&merged, 0, sizeof merged);
+    char *dir = NULL;
+    /* Read, merge and rename under the lock: a save running at the same
+     * time waits, and neither drops the other's cases. */
+    if (!(dir = br_path_dir(path)) || br_mkdir_p(dir) != 0)
+        goto done;
+    if ((rc = br_lock_take(&lock, path, BR_BASELINE_LOCK_TIMEOUT_NS, quiet)) != 0) {
+        if (rc == -2) /* another save in the way: refused like a bad file, exit status 2 */
+            br_error_set_kind(BR_E_INPUT);
+        goto done;
+    }
+    if ((rc = read_old(&old, &have_old, path, r)) != 0)
+        goto done;
+    rc = -1;
+    if (br_baseline_merge(&merged, have_old ? &old : NULL, r, 1, out_stats) != 0)
+        goto done;
+    save_ctx ctx = {&merged};
+    if (br_write_atomic(path, write_baseline, &ctx) != 0)
+        goto done;
+    rc = 0;
+done:
+    br_lock_release(&lock);
+    free(dir);
+    br_run_dispose(&merged);
+    br_run_dispose(&old);
     return rc;
 }

@@ -4,9 +4,9 @@
  * A baseline is a results document (json_write.h, read back by
  * resultsfile.h) holding one run of one suite, kept in the repository at
  * baselines/<suite>/<device>.json. Comparing a run with its baseline, and
- * the rules of the regression gate, are in compare.h. A
- * baseline saved again at the same clean commit learns how far a rerun moves
- * each case (br_timing.run_medians). */
+ * the rules of the regression gate, are in compare.h. Each save appends to
+ * each case's run medians, which tell how far a rerun moves the case
+ * (br_timing.run_medians). */
 #ifndef BR_BASELINE_H
 #define BR_BASELINE_H
 
@@ -45,6 +45,17 @@ typedef struct br_save_stats {
     size_t refused; /* cases of the run not written: failed or skipped */
 } br_save_stats;
 
+/* Merge run r into the baseline `old` (NULL: none; borrowed), as a save does
+ * (br_baseline_save below, without the file): into *out (disposed by the
+ * caller with br_run_dispose, also after a failure) r's OK cases, each with
+ * its old entry's run medians and its own median appended (the last
+ * r->regression.keep kept), and old's other cases whose parameters still
+ * match r's. With `restart`, a case r's comparison found slower or faster
+ * than two or more run medians of its own starts its medians over. *out_stats may be NULL. Returns
+ * 0, or -1 with the error set (out of memory). */
+int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int restart,
+                      br_save_stats *out_stats);
+
 /* Write run r as the baseline at `path` (its directory is created),
  * atomically: the document is written to a temporary file in the same
  * directory, fsync'ed and renamed over `path` (br_write_atomic), so a crash
@@ -52,15 +63,29 @@ typedef struct br_save_stats {
  * holds a baseline of the same suite, cases of r replace the entries with
  * the same kernel and parameter values and every other entry is kept, with
  * the commit and date it was measured at (a partial run, -k, updates only
- * its cases). Failed and skipped cases are never written. A case saved again
- * at the same commit, with neither work tree dirty, keeps its earlier run
- * medians and adds its own (at most BR_RUN_MEDIANS_MAX); otherwise its run
- * medians restart with its own. *out_stats may be
- * NULL. Returns 0; -2 with the error set, of kind BR_E_INPUT, when an
- * existing file is refused rather than overwritten (not a readable baseline
- * of this suite, or another device's); -1 with the error set for any other failure (a write
- * error). */
-int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats);
+ * its cases). Failed and skipped cases are never written. Each case saved
+ * appends its median to its old entry's run medians and keeps the last
+ * r->regression.keep (every save makes the between-run spread better known,
+ * whatever the commit: the lookback of Conbench's history, which takes a
+ * case's last runs on the default branch as its distribution); the record
+ * starts over with this run's median when the old one was timed on another
+ * clock, or when this run's comparison (r->comparison) found the case
+ * slower or faster than two or more run medians of its own: a change
+ * beyond its measured spread, after which the old medians describe other
+ * code. The whole read, merge and rename happen
+ * under an advisory lock on the hidden file .NAME.lock beside it
+ * (base/lock.h): a second save waits
+ * (saying so after a second unless quiet), for at most
+ * BR_BASELINE_LOCK_TIMEOUT_NS. *out_stats may be NULL. Returns 0; -2 with
+ * the error set, of kind BR_E_INPUT, when an existing file is refused
+ * rather than overwritten (not a readable baseline of this suite, or
+ * another device's) or the lock was not had in time; -1 with the error set
+ * for any other failure (a write error). */
+int br_baseline_save(const char *path, const br_run *r, br_save_stats *out_stats, int quiet);
+
+/* How long a save waits for another save of the same baseline, ns. A save
+ * holds the lock for the milliseconds of one read, merge and write. */
+#define BR_BASELINE_LOCK_TIMEOUT_NS 60e9
 
 #ifdef __cplusplus
 }

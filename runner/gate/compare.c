@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* compare.c - case keys, the Mann-Whitney U test with the threshold and the
- * rerun spread, and the comparison of a run with its baseline (rules in
- * compare.h). */
+/* compare.c - the comparison of a run with its baseline: cases matched by
+ * key, the suite's priors of the between-run variance fitted, each case
+ * judged (rules in compare.h and drift.h). */
 #include "compare.h"
 
 #include <math.h>
@@ -14,7 +14,7 @@
 #include "base/util.h"
 #include "case_key.h"
 #include "drift.h"
-#include "mannwhitney.h"
+#include "prior.h"
 
 /* ---- case identity ---------------------------------------------------------------------- */
 
@@ -93,10 +93,46 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
     return e->kernel && e->params ? e : NULL;
 }
 
+/* The priors of base's between-run variances on `clock` (prior.h), one per
+ * backend (indexed by br_backend): a host kernel on a shared CPU and a GPU
+ * kernel are different devices. Every OK case with a timing takes part,
+ * whether this run measured it or not. Returns 0, or -1 (error set) when
+ * out of memory. */
+static int fit_priors(br_prior priors[2], const br_run *base, br_mode clock) {
+    size_t n = base->n_cases ? base->n_cases : 1;
+    double *s2 = malloc(n * sizeof *s2), *d = malloc(n * sizeof *d), *c = malloc(n * sizeof *c);
+    int rc = -1;
+    if (!s2 || !d || !c) {
+        br_error_nomem();
+        goto done;
+    }
+    for (int be = 0; be < 2; be++) {
+        size_t m = 0;
+        for (size_t j = 0; j < base->n_cases; j++) {
+            const br_case_result *b = &base->cases[j];
+            const char *why;
+            const br_timing *t = compared_timing(b, clock, 1, &why);
+            if (!t || b->kernel >= base->n_kernels || (int)base->kernels[b->kernel].backend != be)
+                continue;
+            br_drift_spread_of(&s2[m], &d[m], &c[m], t);
+            m++;
+        }
+        br_prior_fit(&priors[be], s2, d, c, m);
+    }
+    rc = 0;
+done:
+    free(s2);
+    free(d);
+    free(c);
+    return rc;
+}
+
 /* Entry e of run case c against baseline case b (NULL: a new case; c NULL:
- * a missing one) on `clock`. Returns 0, or -1 with the error set. */
+ * a missing one) on `clock`, with the priors of base (fit_priors). Returns
+ * 0, or -1 with the error set. */
 static int compare_case(br_compare_entry *e, const br_case_result *c, const br_case_result *b,
-                        br_mode clock, const br_regression_cfg *rules) {
+                        const br_run *base, br_mode clock, const br_regression_cfg *rules,
+                        const br_prior priors[2]) {
     const char *why = NULL;
     const br_timing *ct = c ? compared_timing(c, clock, 0, &why) : NULL;
     const br_timing *bt = b ? compared_timing(b, clock, 1, &why) : NULL;
@@ -131,7 +167,8 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
         e->why = why;
         return 0;
     }
-    return br_drift_judge(e, bt, ct, rules);
+    int be = b->kernel < base->n_kernels && base->kernels[b->kernel].backend == BR_BACKEND_GPU;
+    return br_drift_judge(e, bt, ct, rules, &priors[be]);
 }
 
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
@@ -141,6 +178,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
     br_case_keys bk = {0};
     char *key = NULL;
     unsigned char *matched = NULL;
+    br_prior priors[2];
     if (check_pair(&same_device, base, base_path, cur, rules, force_device) != 0)
         return -1;
 
@@ -158,7 +196,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         br_error_set("out of memory comparing with %s", base_path);
         goto done;
     }
-    if (br_case_keys_build(&bk, base) != 0)
+    if (br_case_keys_build(&bk, base) != 0 || fit_priors(priors, base, out->clock) != 0)
         goto done;
     for (size_t i = 0; i < cur->n_cases; i++) {
         const br_case_result *c = &cur->cases[i];
@@ -171,14 +209,16 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         if (j != SIZE_MAX)
             matched[j] = 1;
         e->base_index = j;
-        if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], out->clock, rules) != 0)
+        if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], base, out->clock, rules,
+                         priors) != 0)
             goto done;
     }
     for (size_t j = 0; j < base->n_cases; j++) {
         br_compare_entry *e = matched[j] ? NULL : new_entry(out, base, &base->cases[j], SIZE_MAX);
         if (e)
             e->base_index = j;
-        if (!matched[j] && (!e || compare_case(e, NULL, &base->cases[j], out->clock, rules) != 0))
+        if (!matched[j] &&
+            (!e || compare_case(e, NULL, &base->cases[j], base, out->clock, rules, priors) != 0))
             goto done;
     }
     br_comparison_recount(out);

@@ -7,15 +7,16 @@
  * between-run spread of the baseline's run medians together with this run's
  * within-run uncertainty, in time and, when the SM clocks differ, in cycles
  * (drift.h: the method, its sources, its false-alarm rate and the minimum
- * detectable effect):
+ * detectable effect), each case's spread moderated by the prior of the
+ * baseline's cases of its backend (prior.h):
  *
  *   slower   |change| > threshold and significant at alpha (drift.h)
  *   faster   likewise, the median shrank
  *   same     |change| <= threshold, or within the between-run spread
- *   unknown  too few samples, too noisy to tell, flagged too noisy (N) or
- *            not clear of the threshold while the spread is unknown, time
- *            and cycles disagree, or one side has no timing (failed,
- *            skipped, or the baseline lacks that mode)
+ *   unknown  too few samples, within the runs' own uncertainty ("too noisy
+ *            to tell (N)" when this run's timing did not converge), time and
+ *            cycles disagree, or one side has no timing (failed, skipped, or
+ *            the baseline lacks that mode)
  *   new      in the run, not in the baseline
  *   missing  in the baseline, not in the run
  *

@@ -8,12 +8,8 @@
 #include <string.h>
 
 #include "mannwhitney.h"
+#include "model/suspect.h"
 #include "tdist.h"
-
-/* The fewest run medians a between-run spread is estimated from: two give
- * one degree of freedom, which t(1) (the Cauchy distribution) accounts for
- * with a very wide interval; one gives none. */
-#define MIN_RUNS 2
 
 double br_drift_median_se(const br_timing *t) {
     const br_stats *s = &t->stats;
@@ -24,25 +20,11 @@ double br_drift_median_se(const br_timing *t) {
     return (log(s->ci_high) - log(s->ci_low)) / (2.0 * z);
 }
 
-int br_drift_noisy(const br_timing *t) {
-    return t->stop_reason && strcmp(t->stop_reason, "noise") != 0;
-}
-
-/* What one case's decision works from. */
-typedef struct evidence {
-    double x;          /* ln(cur_median / reference) */
-    int known;         /* the between-run spread is known (k >= MIN_RUNS) */
-    double se, df, tq; /* known: standard error of x, degrees of freedom, t(1 - alpha/2) */
-    double lo, hi;     /* unknown: ln offsets of the change at the far ends of both CIs
-                          (lo <= 0 <= hi); NAN when a CI is unknown */
-    br_mwu mwu;        /* unknown: the within-run test */
-    int noisy;         /* either side flagged too noisy */
-} evidence;
-
-/* The reference ln(median) of baseline timing bt (mean of the logs of its
- * run medians, or ln of its median) with the spread: *s the standard
- * deviation of those logs (NAN with fewer than MIN_RUNS), *k their count. */
-static double reference(const br_timing *bt, double *s, size_t *k) {
+/* The usable run medians of bt: its run_medians when every one is a
+ * positive finite number, else its median alone. Their count into *k and
+ * the mean of their logs (NAN when none is usable) returned; *s2 their
+ * sample variance (NAN with fewer than two). */
+static double log_medians(const br_timing *bt, size_t *k, double *s2) {
     size_t n = 0;
     double sum = 0;
     for (size_t i = 0; bt->run_medians && i < bt->n_run_medians; i++) {
@@ -51,23 +33,52 @@ static double reference(const br_timing *bt, double *s, size_t *k) {
             n = 0; /* a bad value spoils the set: use the median alone */
             break;
         }
-        double v = log(m);
-        sum += v;
+        sum += log(m);
         n++;
     }
-    *k = n ? n : 1;
-    *s = NAN;
-    if (n < MIN_RUNS)
-        return bt->stats.median > 0 ? log(bt->stats.median) : NAN;
-    double mean = sum / (double)n;
-    /* Two-pass for accuracy: the logs of similar medians are close. */
-    double ss = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = log(bt->run_medians[i]) - mean;
-        ss += d * d;
+    *s2 = NAN;
+    if (n == 0) {
+        *k = 1;
+        return bt->stats.median > 0 && isfinite(bt->stats.median) ? log(bt->stats.median) : NAN;
     }
-    *s = sqrt(ss / (double)(n - 1));
+    *k = n;
+    double mean = sum / (double)n;
+    if (n >= 2) {
+        double ss = 0; /* two passes: the logs of similar medians are close */
+        for (size_t i = 0; i < n; i++) {
+            double d = log(bt->run_medians[i]) - mean;
+            ss += d * d;
+        }
+        *s2 = ss / (double)(n - 1);
+    }
     return mean;
+}
+
+void br_drift_spread_of(double *out_s2, double *out_d, double *out_c, const br_timing *bt) {
+    size_t k;
+    *out_c = log_medians(bt, &k, out_s2);
+    *out_d = isfinite(*out_s2) ? (double)(k - 1) : 0;
+}
+
+/* What one case's decision works from. */
+typedef struct evidence {
+    double x;       /* ln(cur_median / reference) */
+    double between; /* the between-run variance of x: sigma~^2 (1 + 1/k), or the assumed
+                       2 BR_DRIFT_ASSUMED^2; NAN when unknown */
+    double within;  /* what the runs' own uncertainty adds: w_c^2, and w_b^2 when the drift
+                       is assumed (a measured spread has the baseline's in it); NAN when a
+                       CI is unknown */
+    double se, df;  /* sqrt(between + within) and the degrees of freedom (INFINITY: normal) */
+    double q;       /* the 1 - alpha/2 quantile of t(df) */
+    int converged;  /* this run's timing converged (br_timing_converged) */
+} evidence;
+
+/* Two-sided p of ln ratio x against se on df degrees of freedom. */
+static double p_of(double x, double se, double df) {
+    if (!(se > 0))
+        return x == 0 ? 1.0 : 0.0;
+    double t = -fabs(x) / se;
+    return fmin(1.0, isinf(df) ? erfc(-t / sqrt(2.0)) : 2.0 * br_tdist_cdf(t, df));
 }
 
 /* The verdict on the ln ratio ev->x + off (off: ln of the clock ratio for
@@ -75,88 +86,79 @@ static double reference(const br_timing *bt, double *s, size_t *k) {
 static br_change verdict(const evidence *ev, double off, const br_regression_cfg *r, double *p,
                          const char **why) {
     double x = ev->x + off, change = expm1(x);
-    *p = NAN;
     *why = NULL;
-    if (ev->known) {
-        if (isfinite(ev->se))
-            *p = ev->se > 0 ? fmin(1.0, 2.0 * br_tdist_cdf(-fabs(x) / ev->se, ev->df))
-                            : (x == 0 ? 1.0 : 0.0);
-        if (fabs(change) <= r->threshold)
-            return BR_CHANGE_SAME;
-        if (!isfinite(ev->se)) {
-            *why = "too few samples";
-            return BR_CHANGE_UNKNOWN;
-        }
-        if (!(*p < r->alpha)) {
-            *why = "within the between-run spread";
-            return BR_CHANGE_SAME;
-        }
-        return change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
-    }
+    *p = isfinite(ev->se) ? p_of(x, ev->se, ev->df) : NAN;
     if (fabs(change) <= r->threshold)
         return BR_CHANGE_SAME;
-    *why = "too few samples";
-    if (!(ev->mwu.min_p < r->alpha) || isnan(ev->lo))
+    if (!isfinite(ev->se)) {
+        *why = "too few samples";
         return BR_CHANGE_UNKNOWN;
-    *why = "too noisy to tell";
-    if (!(ev->mwu.p < r->alpha))
+    }
+    if (*p < r->alpha)
+        return change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
+    if (ev->within > ev->between) { /* the runs' own uncertainty is what hides it */
+        *why = ev->converged ? "within the runs' own uncertainty" : "too noisy to tell (N)";
         return BR_CHANGE_UNKNOWN;
-    *why = "flagged too noisy (N), spread unknown";
-    if (ev->noisy)
-        return BR_CHANGE_UNKNOWN;
-    *why = "spread unknown, not clear of the threshold";
-    if (change > 0 && !(x + ev->lo > log1p(r->threshold)))
-        return BR_CHANGE_UNKNOWN;
-    if (change < 0 && !(x + ev->hi < log1p(-fmin(r->threshold, 0.999999))))
-        return BR_CHANGE_UNKNOWN;
-    *why = "spread unknown";
-    return change > 0 ? BR_CHANGE_SLOWER : BR_CHANGE_FASTER;
+    }
+    *why = "within the between-run spread";
+    return BR_CHANGE_SAME;
 }
 
 /* The smallest slowdown (a fraction, in time) flagged at clock offset off. */
 static double mde_at(const evidence *ev, double off, const br_regression_cfg *r) {
-    double need; /* the smallest ln ratio that is flagged */
-    if (ev->known)
-        need = isfinite(ev->se) ? fmax(log1p(r->threshold), ev->tq * ev->se) : NAN;
-    else if (ev->noisy || isnan(ev->lo) || !(ev->mwu.min_p < r->alpha))
-        need = NAN;
-    else
-        need = log1p(r->threshold) - ev->lo;
-    return expm1(need - off);
+    if (!isfinite(ev->se))
+        return NAN;
+    return expm1(fmax(log1p(r->threshold), ev->q * ev->se) - off);
+}
+
+/* The between-run variance of one case (drift.h: moderated, runs, pooled or
+ * assumed) into ev and e, from its k run medians (variance s2 on k - 1),
+ * its covariate c, the prior and the runs' own uncertainty: wb the
+ * baseline's, wc this run's. */
+static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, double c,
+                        const br_prior *prior, double wb, double wc) {
+    double var, df;
+    static const br_prior none = {0};
+    br_prior_moderate(&var, &df, prior ? prior : &none, s2, isfinite(s2) ? (double)(k - 1) : 0, c);
+    int own = isfinite(s2), have_prior = prior && prior->n > 0;
+    e->spread_from = own ? (have_prior ? "moderated" : "runs") : have_prior ? "pooled" : "assumed";
+    if (isfinite(var) && df > 0) {
+        ev->between = var * (1.0 + 1.0 / (double)k);
+        ev->within = wc * wc;
+        ev->df = df;
+        e->spread = sqrt(var);
+    } else { /* one run median and no prior */
+        ev->between = 2.0 * BR_DRIFT_ASSUMED * BR_DRIFT_ASSUMED;
+        ev->within = wb * wb + wc * wc;
+        ev->df = INFINITY;
+        e->spread = BR_DRIFT_ASSUMED;
+    }
+    e->spread_df = ev->df;
 }
 
 /* Gather the evidence of bt against ct into *ev and the entry's figures. */
 static int gather(evidence *ev, br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                  const br_regression_cfg *rules) {
+                  const br_regression_cfg *rules, const br_prior *prior) {
     memset(ev, 0, sizeof *ev);
-    double s;
     size_t k;
-    double ref = reference(bt, &s, &k);
-    e->base_median = isfinite(s) ? exp(ref) : bt->stats.median;
+    double s2, ref = log_medians(bt, &k, &s2);
+    e->base_median = exp(ref);
     e->cur_median = ct->stats.median;
     e->base_n = bt->n_samples;
     e->cur_n = ct->n_samples;
-    e->spread = s;
     e->spread_runs = k;
     e->change = e->base_median > 0 ? e->cur_median / e->base_median - 1.0 : NAN;
-    if (br_mwu_test(&ev->mwu, ct->samples, ct->n_samples, bt->samples, bt->n_samples) != 0)
+    br_mwu mwu;
+    if (br_mwu_test(&mwu, ct->samples, ct->n_samples, bt->samples, bt->n_samples) != 0)
         return -1;
-    e->p_value = ev->mwu.p;
-    e->p_exact = ev->mwu.exact;
+    e->p_value = mwu.p;
+    e->p_exact = mwu.exact;
     ev->x = e->cur_median > 0 ? log(e->cur_median) - ref : NAN;
-    ev->noisy = br_drift_noisy(bt) || br_drift_noisy(ct);
-    ev->known = isfinite(s);
-    if (ev->known) {
-        double w = br_drift_median_se(ct);
-        ev->df = (double)(k - 1);
-        ev->se = sqrt(s * s * (1.0 + 1.0 / (double)k) + w * w);
-        ev->tq = br_tdist_quantile(1.0 - rules->alpha / 2.0, ev->df);
-    } else {
-        const br_stats *b = &bt->stats, *c = &ct->stats;
-        int ok = b->ci_low > 0 && c->ci_low > 0 && b->median > 0 && c->median > 0;
-        ev->lo = ok ? log(c->ci_low / c->median) - log(b->ci_high / b->median) : NAN;
-        ev->hi = ok ? log(c->ci_high / c->median) - log(b->ci_low / b->median) : NAN;
-    }
+    ev->converged = br_timing_converged(ct);
+    between_run(ev, e, k, s2, ref, prior, br_drift_median_se(bt), br_drift_median_se(ct));
+    ev->se = sqrt(ev->between + ev->within); /* NAN when either is unknown */
+    double a = 1.0 - rules->alpha / 2.0;
+    ev->q = isinf(ev->df) ? br_normal_quantile(a) : br_tdist_quantile(a, ev->df);
     e->base_mhz = bt->sm_mhz_median > 0 ? bt->sm_mhz_median : NAN;
     e->cur_mhz = ct->sm_mhz_median > 0 ? ct->sm_mhz_median : NAN;
     return 0;
@@ -190,10 +192,10 @@ static void combine(br_compare_entry *e, br_change vt, const char *wt, double pt
 }
 
 int br_drift_judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                   const br_regression_cfg *rules) {
+                   const br_regression_cfg *rules, const br_prior *prior) {
     evidence ev;
     e->cycles_change = e->p_runs = e->mde = NAN;
-    if (gather(&ev, e, bt, ct, rules) != 0)
+    if (gather(&ev, e, bt, ct, rules, prior) != 0)
         return -1;
     if (!isfinite(e->change) || !isfinite(ev.x)) {
         e->status = BR_CHANGE_UNKNOWN;

@@ -3,44 +3,61 @@
  * its median beyond what a whole rerun moves it (the between-run drift),
  * given how well this run pins its own median (the within-run uncertainty)?
  *
- * Spread known (the baseline holds k >= 2 run medians m_1..m_k, saved at one
- * commit; baseline.h). On the log scale a run median is x = ln(median); the
- * k baseline values have mean xbar and standard deviation s (k - 1 degrees of
- * freedom), which estimates how far a whole rerun moves the case, its
- * within-run error included. If the code did not change, a new run's x
- * differs from xbar by a t-distributed amount: (x - xbar) / (s sqrt(1 + 1/k))
- * ~ t(k - 1), the prediction interval for one future observation of a
- * normal sample (G. J. Hahn and W. Q. Meeker, Statistical Intervals, Wiley
- * 1991, section 4.6; NIST/SEMATECH e-Handbook of Statistical Methods,
- * section 7.2.2). benchrun adds this run's own uncertainty of its median,
- * w = the half-width of ln of its 95% distribution-free CI (stats.h) / z:
+ * On the log scale a run median is x = ln(median). The baseline holds the
+ * case's k run medians m_1..m_k (its last k saves, baseline.h); their logs
+ * have mean xbar and, for k >= 2, sample variance s^2 on d = k - 1 degrees
+ * of freedom: how far a whole rerun moves the case, its within-run error
+ * included. If the code did not change, a new run's x differs from xbar by
+ * a t-distributed amount, (x - xbar) / (sigma~ sqrt(1 + 1/k)) ~ t(df): the
+ * prediction interval for one future observation of a normal sample (G. J.
+ * Hahn and W. Q. Meeker, Statistical Intervals, Wiley 1991, section 4.6;
+ * NIST/SEMATECH e-Handbook of Statistical Methods, section 7.2.2), with the
+ * variance sigma~^2 and its degrees of freedom df from one of:
  *
- *   se = sqrt(s^2 (1 + 1/k) + w^2),  p_runs = 2 P(t(k-1) > |x - xbar| / se)
+ *   moderated  k >= 2 and a prior fitted to the suite's cases (prior.h):
+ *              s~^2 = (d0' s0^2 + d s^2) / (d0' + d) on d0' + d degrees of
+ *              freedom, Smyth's moderated variance (2004);
+ *   runs       k >= 2 without a prior (fewer than 3 cases saved twice):
+ *              s^2 on d = k - 1, the case alone;
+ *   pooled     k = 1 with a prior: s0^2 on d0' (the prior predictive: the
+ *              spread where the suite's other cases have one);
+ *   assumed    k = 1 without a prior (a baseline saved once, or `benchrun
+ *              compare` of two results files): no spread was ever measured,
+ *              so a documented one is assumed: each run median moves by
+ *              BR_DRIFT_ASSUMED (1.5%) between runs, on top of each run's own
+ *              uncertainty w_b and w_c (below), on the normal distribution:
+ *              sigma~^2 (1 + 1/k) is replaced by 2 BR_DRIFT_ASSUMED^2 + w_b^2,
+ *              w_b the baseline's own uncertainty.
+ *
+ * benchrun adds this run's own uncertainty of its median, w_c = the
+ * half-width of ln of its 95% distribution-free CI (stats.h) / z:
+ *
+ *   se = sqrt(sigma~^2 (1 + 1/k) + w_c^2),  p_runs = 2 P(t(df) > |x - xbar| / se)
  *
  *   slower / faster   |change| > threshold AND p_runs < alpha
- *   same              otherwise: a change inside the prediction interval is
- *                     what a rerun of unchanged code does ("within the
- *                     between-run spread")
+ *   same              |change| <= threshold, or inside the interval ("within
+ *                     the between-run spread")
+ *   unknown           inside the interval because the runs' own uncertainty
+ *                     dominates se (w_c^2, and w_b^2 when assumed, above the
+ *                     between-run term): "too noisy to tell (N)" when this
+ *                     run's timing did not converge (br_timing_converged: the
+ *                     N of its flags), else "within the runs' own
+ *                     uncertainty" (a converged case is never "too noisy");
+ *                     no CI (fewer than 6 samples: "too few samples")
  *
  * change = exp(x - xbar) - 1: the reference is the geometric mean of the run
- * medians. False-alarm rate: when unchanged code's log run medians are
- * independent and normal with one variance, |x - xbar| / (s sqrt(1 + 1/k))
- * is exactly t(k-1); se only adds w^2 >= 0, so P(p_runs < alpha) <= alpha and
- * P(a false `slower`) <= alpha / 2 per case and comparison (0.5% at the
- * default alpha 0.01), less where the threshold binds. The spread is not
- * pooled across cases: on the H100 a rerun moves 5 us kernels by 3-5% and
- * large ones by 0.1-0.5%, so one pooled figure would understate the small
- * sizes' drift and break the bound.
- *
- * Spread unknown (k < 2: one save, or `benchrun compare` of two results
- * files): no between-run figure exists, so none is assumed; the decision is
- * conservative and says "spread unknown". A change beyond the threshold is
- * slower or faster only when the Mann-Whitney U test (mannwhitney.h) finds it
- * at alpha, neither side is flagged too noisy (stopped before reaching
- * max_noise: the N flag of reports), and the change stays beyond the
- * threshold even at the far ends of both medians' 95% CIs (current CI low
- * over baseline CI high). Its false-alarm rate is bounded only when there is
- * no between-run drift; reports say "spread unknown".
+ * medians. False alarms: when unchanged code's log run medians are
+ * independent and normal with the variance the prior gives the case,
+ * (x - xbar) / (sigma~ sqrt(1 + 1/k)) is t(df) (Smyth 2004, section 3), se
+ * only adds w_c^2 >= 0, so P(p_runs < alpha) <= alpha and a false `slower`
+ * has probability at most alpha / 2, less where the threshold binds. Under
+ * the prior this holds on average over the suite's cases; a case whose true
+ * spread is far above what its duration and its own runs suggest gets more
+ * (docs/baselines.md gives the simulated figures, tests/gate/test_prior.c
+ * checks them). With one save and no prior (assumed), a 2x slowdown of a
+ * converged case is always slower: a converged CI is within +-max_noise/20
+ * (measure.h) or a few ticks, and the MDE stays under 100% for any pair of
+ * CIs narrower than +-25%.
  *
  * Cycles. On the GPU every sample's SM clock is recorded; when the median
  * clocks of the two sides differ, the change is also judged in cycles (time x
@@ -53,37 +70,51 @@
  * verdicts are unknown. decided_by says which decided.
  *
  * Minimum detectable effect (mde): the smallest slowdown the rules above
- * could have called slower in this comparison: max(threshold, exp(t se) - 1)
- * with t the 1 - alpha/2 quantile of t(k-1) (spread known); (1 + threshold)
- * times the two CI half-widths (spread unknown); in time terms, so with
- * differing clocks the larger of time's and cycles' requirement. */
+ * could have called slower in this comparison: max(threshold, exp(q se) - 1)
+ * with q the 1 - alpha/2 quantile of t(df) (the normal's for infinite df and
+ * the assumed spread); with differing clocks the larger of time's and
+ * cycles' requirement, in time terms. NAN when this run's CI is unknown. */
 #ifndef BR_DRIFT_H
 #define BR_DRIFT_H
 
 #include "model/run.h"
+#include "prior.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The between-run drift assumed for a case whose baseline has one run
+ * median and whose suite has no fitted prior (a fraction: the standard
+ * deviation of ln(run median)). Three saves of a bandwidth-bound copy kernel
+ * on an H100 spread by 0.2-1% at n = 2^21..2^28, a 5 us kernel by 3-5%
+ * (docs/baselines.md): 1.5% covers the first with room and keeps a 10%
+ * step above the MDE (2.576 x sqrt(2) x 1.5% = 5.5%); short kernels and
+ * host kernels on shared machines drift more, which only more saves show. */
+#define BR_DRIFT_ASSUMED 0.015
+
+/* What a baseline timing offers the prior (prior.h): the sample variance
+ * *out_s2 of the logs of its run medians on *out_d = k - 1 degrees of
+ * freedom (NAN and 0 with fewer than two usable medians), and the covariate
+ * *out_c = ln of its reference median (NAN when not positive). Pure. */
+void br_drift_spread_of(double *out_s2, double *out_d, double *out_c, const br_timing *bt);
+
 /* Decide entry e from baseline timing bt and current timing ct (both
  * present, with samples, on the same clock) under `rules` (threshold >= 0,
- * 0 < alpha < 1) as above: fills base_median, cur_median, base_n, cur_n,
- * change, p_value, p_exact, p_runs, spread, spread_runs, mde, decided_by,
- * base_mhz, cur_mhz, cycles_change, status and why. Returns 0, or -1 with the
- * error set (out of memory, a sample not finite). */
+ * 0 < alpha < 1) and the prior of bt's suite, device and backend (NULL or
+ * p->n == 0: none) as above: fills base_median, cur_median, base_n, cur_n,
+ * change, p_value (the Mann-Whitney U test of the samples: within-run
+ * evidence, shown, not decisive), p_exact, p_runs, spread (sigma~),
+ * spread_runs (k), spread_df, spread_from, mde, decided_by, base_mhz,
+ * cur_mhz, cycles_change, status and why. Returns 0, or -1 with the error
+ * set (out of memory, a sample not finite). */
 int br_drift_judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                   const br_regression_cfg *rules);
+                   const br_regression_cfg *rules, const br_prior *prior);
 
 /* The standard error of ln(median) of timing t from its 95% CI (stats.h):
  * (ln ci_high - ln ci_low) / (2 z), z the normal quantile of (1 + ci_level)
  * / 2; NAN when the CI is not known (fewer than 6 samples) or not positive. */
 double br_drift_median_se(const br_timing *t);
-
-/* Whether timing t is flagged too noisy: it stopped before its noise
- * reached max_noise (stop_reason set and not "noise"; the N flag of
- * reports). */
-int br_drift_noisy(const br_timing *t);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,8 @@ br_regression_cfg br_gate_rules(const br_run *r, const br_gate_opts *g) {
         c.alpha = BR_DEFAULT_REGRESSION_ALPHA;
     if (!(c.threshold >= 0))
         c.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
+    if (c.keep < 1 || c.keep > BR_REGRESSION_KEEP_MAX)
+        c.keep = BR_DEFAULT_REGRESSION_KEEP;
     if (!isnan(g->threshold))
         c.threshold = g->threshold;
     if (!isnan(g->alpha))
@@ -39,12 +41,28 @@ static char *baseline_file(const br_gate_opts *g, const br_run *r) {
     return g->baseline ? br_strdup(g->baseline) : br_baseline_path(g->dir, r);
 }
 
+int br_gate_attach_base(br_run *r, const br_gate_opts *g, const br_run *base, const char *label) {
+    br_comparison *cmp = calloc(1, sizeof *cmp);
+    if (!cmp)
+        return br_error_nomem();
+    br_regression_cfg rules = r->regression;
+    if (br_baseline_compare(cmp, base, label, r, &rules, g->force_device) != 0) {
+        br_comparison_dispose(cmp);
+        free(cmp);
+        return -1;
+    }
+    br_comparison_scope(cmp, base, g->patterns, g->n_patterns, g->params, g->n_params);
+    br_comparison_dispose(r->comparison);
+    free(r->comparison);
+    r->comparison = cmp;
+    return 0;
+}
+
 int br_gate_attach(br_run *r, const br_gate_opts *g, int quiet) {
     int rc = -1;
     char *path = baseline_file(g, r);
     br_run base;
     memset(&base, 0, sizeof base);
-    br_comparison *cmp = NULL;
     if (!path) {
         br_error_nomem();
         goto done;
@@ -65,19 +83,7 @@ int br_gate_attach(br_run *r, const br_gate_opts *g, int quiet) {
         rc = 0;
         goto done;
     }
-    if (!(cmp = calloc(1, sizeof *cmp))) {
-        br_error_nomem();
-        goto done;
-    }
-    br_regression_cfg rules = r->regression;
-    if (br_baseline_compare(cmp, &base, path, r, &rules, g->force_device) != 0) {
-        br_comparison_dispose(cmp);
-        free(cmp);
-        goto done;
-    }
-    br_comparison_scope(cmp, &base, g->patterns, g->n_patterns, g->params, g->n_params);
-    r->comparison = cmp;
-    rc = 0;
+    rc = br_gate_attach_base(r, g, &base, path);
 done:
     br_run_dispose(&base);
     free(path);
@@ -111,7 +117,7 @@ int br_gate_save(const br_run *r, const br_gate_opts *g, int quiet) {
     int rc = -1;
     if (!path)
         br_log(BR_LOG_ERROR, "benchrun: out of memory\n");
-    else if ((rc = br_baseline_save(path, r, &st)) != 0)
+    else if ((rc = br_baseline_save(path, r, &st, quiet)) != 0)
         br_log(BR_LOG_ERROR, "benchrun: cannot save the baseline: %s\n", br_error_get());
     else if (!quiet)
         say_saved(path, &st);

@@ -11,6 +11,7 @@
 typedef struct br_gate_opts {
     const char *baseline; /* --baseline FILE, or NULL */
     const char *dir;      /* --baseline-dir DIR, or NULL */
+    const char *history;  /* --history DIR: compare with the last runs in DIR, or NULL */
     int save;             /* --save-baseline */
     int no_compare;       /* --no-compare */
     int force_device;     /* --force-device */
@@ -38,6 +39,13 @@ br_regression_cfg br_gate_rules(const br_run *r, const br_gate_opts *g);
  * r). Returns 0 (also when there is no baseline yet: said on stderr unless
  * quiet), or -1 with the error set. */
 int br_gate_attach(br_run *r, const br_gate_opts *g, int quiet);
+
+/* Compare run r with the baseline run `base` (read from `label`, as
+ * reports name it) and attach the comparison to r, replacing any (owned by
+ * r); the cases g's -k and -p left out are "not compared". Returns 0, or -1
+ * with the error set (another suite, another device unless forced, out of
+ * memory). */
+int br_gate_attach_base(br_run *r, const br_gate_opts *g, const br_run *base, const char *label);
 
 /* --save-baseline for run r (nothing when no case was measured, said on
  * stderr). Returns 0, or (after saying why on stderr) -2 when an existing

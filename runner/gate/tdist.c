@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tdist.c - Student's t and the standard normal distribution (tdist.h). */
+/* tdist.c - Student's t, the standard normal distribution, digamma and
+ * trigamma (tdist.h). */
 #include "tdist.h"
 
 #include <float.h>
@@ -94,4 +95,63 @@ double br_normal_quantile(double p) {
     if (!(p > 0 && p < 1))
         return NAN;
     return invert(normal_cdf, 0.0, p);
+}
+
+/* Below this, psi and its derivatives are moved up by their recurrences
+ * before the asymptotic series (whose first omitted term at x >= 10 is under
+ * 3e-14). */
+#define SERIES_FROM 10.0
+
+double br_digamma(double x) {
+    if (!(x > 0) || isinf(x))
+        return isinf(x) && x > 0 ? INFINITY : NAN;
+    double shift = 0;
+    for (; x < SERIES_FROM; x += 1.0)
+        shift -= 1.0 / x;
+    double r = 1.0 / (x * x);
+    /* ln x - 1/(2x) - sum B_2n / (2n x^2n), A&S 6.3.18 */
+    return shift + log(x) - 0.5 / x -
+           r * (1.0 / 12 - r * (1.0 / 120 - r * (1.0 / 252 - r * (1.0 / 240 - r / 132))));
+}
+
+double br_trigamma(double x) {
+    if (!(x > 0) || isinf(x))
+        return isinf(x) && x > 0 ? 0.0 : NAN;
+    double shift = 0;
+    for (; x < SERIES_FROM; x += 1.0)
+        shift += 1.0 / (x * x);
+    double r = 1.0 / (x * x);
+    /* 1/x + 1/(2x^2) + sum B_2n / x^(2n+1), A&S 6.4.12 */
+    return shift + 1.0 / x + 0.5 * r +
+           r / x * (1.0 / 6 - r * (1.0 / 30 - r * (1.0 / 42 - r * (1.0 / 30 - r * 5.0 / 66))));
+}
+
+/* psi''(x), x > 0 (A&S 6.4.12 with n = 2): Newton's step of
+ * br_trigamma_inverse. */
+static double tetragamma(double x) {
+    double shift = 0;
+    for (; x < SERIES_FROM; x += 1.0)
+        shift -= 2.0 / (x * x * x);
+    double r = 1.0 / (x * x);
+    /* -1/x^2 - 1/x^3 - sum (2n+1) B_2n / x^(2n+2) */
+    return shift - r - r / x -
+           r * r * (0.5 - r * (1.0 / 6 - r * (1.0 / 6 - r * (3.0 / 10 - r * 5.0 / 6))));
+}
+
+double br_trigamma_inverse(double y) {
+    if (!(y > 0) || isinf(y))
+        return isinf(y) ? 0.0 : NAN;
+    if (y > 1e7)
+        return 1.0 / sqrt(y);
+    if (y < 1e-6)
+        return 1.0 / y;
+    double x = 0.5 + 1.0 / y;
+    for (int i = 0; i < 100; i++) {
+        double tri = br_trigamma(x);
+        double dif = tri * (1.0 - tri / y) / tetragamma(x);
+        x += dif;
+        if (-dif / x < 1e-10)
+            break;
+    }
+    return x;
 }

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* tdist.h - Student's t and the standard normal distribution: the CDF and
- * quantiles the regression gate's prediction interval needs (drift.h). */
+ * quantiles the regression gate's prediction interval (drift.h) and
+ * `benchrun ab`'s interval (abstats.h) need; and the digamma and trigamma
+ * functions the empirical-Bayes prior of the between-run variances is
+ * fitted with (prior.h). */
 #ifndef BR_TDIST_H
 #define BR_TDIST_H
 
@@ -26,6 +29,24 @@ double br_tdist_quantile(double p, double df);
 /* The p-quantile of the standard normal distribution (0 < p < 1; NAN
  * otherwise), by bisection on 0.5 erfc(-x / sqrt 2) to a relative 1e-12. */
 double br_normal_quantile(double p);
+
+/* The digamma function psi(x) = d/dx ln Gamma(x), x > 0: the recurrence
+ * psi(x) = psi(x + 1) - 1/x up to x >= 10, then the asymptotic series
+ * (Abramowitz & Stegun 6.3.18) to 1e-13 relative. NAN for x <= 0 or NAN. */
+double br_digamma(double x);
+
+/* The trigamma function psi'(x), x > 0: the recurrence psi'(x) =
+ * psi'(x + 1) + 1/x^2 up to x >= 10, then the asymptotic series (Abramowitz
+ * & Stegun 6.4.12). NAN for x <= 0 or NAN. */
+double br_trigamma(double x);
+
+/* The x > 0 with br_trigamma(x) = y, y > 0: Newton's method on 1/psi'(x)
+ * from x = 0.5 + 1/y, as limma's trigammaInverse (G. K. Smyth, Stat. Appl.
+ * Genet. Mol. Biol. 3(1), 2004, art. 3, appendix; Bioconductor limma,
+ * R/fitFDist.R), to 1e-10 relative; 1/sqrt(y) for y > 1e7 and 1/y for
+ * y < 1e-6, where psi'(x) is 1/x^2 or 1/x to double precision. NAN unless
+ * y > 0. */
+double br_trigamma_inverse(double y);
 
 #ifdef __cplusplus
 }

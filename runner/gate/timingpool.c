@@ -71,7 +71,7 @@ int br_timing_pool(br_timing *out, const br_timing *blocks, size_t n) {
     out->clock = first->clock;
     out->reps = first->reps;
     out->graph = first->graph;
-    out->stop_reason = first->stop_reason;
+    out->stop = first->stop;
     out->tick_ns = first->tick_ns;
     out->n_samples = total;
     out->throttled_min_mhz = NAN;

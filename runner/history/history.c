@@ -239,6 +239,7 @@ static int load_dir(br_history *out, const char *dir, int lenient) {
     }
     if (out->n_files == 0) {
         br_error_set("%s: holds no results files (*.json)", dir);
+        br_error_set_kind(BR_E_NOTFOUND);
         goto done;
     }
     rc = 0;
@@ -303,9 +304,11 @@ static int filter_runs(br_history *out, const char *dir, const br_history_filter
             }
             drop_run(out, i);
         }
-        if (out->n_runs == 0)
-            return br_error_set("%s: holds no run of suite '%s' (suites: %s)", dir, f->suite,
-                                suites[0] ? suites : "none");
+        if (out->n_runs == 0) {
+            br_error_set("%s: holds no run of suite '%s' (suites: %s)", dir, f->suite,
+                         suites[0] ? suites : "none");
+            return br_error_set_kind(BR_E_NOTFOUND);
+        }
     }
     for (size_t p = 0; p < f->n_params; p++) {
         if (!has_param(out, f->params[p].name)) {

@@ -149,7 +149,7 @@ static int put_cases(br_index *ix, int64_t id, const br_run *r) {
                             s->noise,  s->min, s->max, s->mean,   s->stddev};
         for (size_t j = 0; j < sizeof v / sizeof *v; j++)
             bind_num(st, k++, v[j]);
-        sqlite3_bind_text(st, k++, t->stop_reason, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, k++, br_stop_name(t->stop), -1, SQLITE_STATIC);
         if (sqlite3_step(st) != SQLITE_DONE) {
             sqlite3_finalize(st);
             return br_index_fail(ix, "writing the index");
@@ -315,7 +315,7 @@ static int fill_case(br_case_result *c, const br_run *r, sqlite3_stmt *st) {
     int stop = BR_STOP_NONE;
     if (sqlite3_column_text(st, 25))
         br_name_find(&stop, br_stop_names, text_of(st, 25));
-    t->stop_reason = br_stop_name((br_stop)stop);
+    t->stop = (br_stop)stop;
     return 0;
 }
 

@@ -494,7 +494,7 @@ int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_me
         goto fail;
     }
     free(k.spares);
-    out->stop_reason = br_stop_name((br_stop)stop);
+    out->stop = (br_stop)stop;
     if (summarise(out, &k, &bd, o.reps) != 0)
         goto fail;
     br_breakdown_dispose(&bd);

@@ -188,7 +188,7 @@ typedef struct br_measure_params {
  *     counted (n_incomplete), and a sample that enqueued no GPU operation is
  *     an error (the kernel clock cannot time it). Returns 0, or -1 with the error set when a sample
  * failed (*out is then disposed). A measurement whose every sample was throttled (or
- * disturbed) returns 0 with n_samples == 0 and stop_reason "timeout". */
+ * disturbed) returns 0 with n_samples == 0 and stop BR_STOP_TIMEOUT. */
 int br_measure(br_timing *out, const br_timer_ops *ops, void *state, const br_measure_params *p,
                br_exec_fn run, void *ctx);
 

@@ -37,8 +37,8 @@ typedef struct br_timing {
     size_t warmup_runs;       /* executions during warmup */
     double warmup_ns;         /* wall time of the warmup, ns */
     double measure_ns;        /* wall time of the sampling phase, ns */
-    const char *stop_reason;  /* static: "ci", "plateau", "timeout" or "max_samples" ("noise" in
-                                 files written before the CI rule) */
+    br_stop stop;             /* why sampling stopped (measure.h); BR_STOP_NONE when not recorded
+                                 (files that do not say); br_timing_converged reads it */
     double tick_ns;           /* the clock's resolution, ns per execution (its tick over reps):
                                  the stopping rule's finest interval; 0 when unknown */
     double sm_mhz_median; /* median SM clock over the kept samples, MHz; NAN when not measured */
@@ -67,10 +67,11 @@ typedef struct br_timing {
     br_op_stat *breakdown; /* owned; each distinct GPU operation (activity.h), by share; NULL
                               without CUPTI */
     size_t n_breakdown;
-    /* Baselines only: the medians (ns per execution) of this timing in each
-     * save of the baseline at one commit, oldest first, the last being this
-     * timing's own; at most BR_RUN_MEDIANS_MAX. Their spread is how far a
-     * rerun moves the case (baseline.h). NULL / 0 elsewhere. Owned. */
+    /* Baselines only: the medians (ns per execution) of this timing in the
+     * last saves of the baseline (regression.keep of them), oldest first,
+     * the last being this timing's own; at most BR_RUN_MEDIANS_MAX. Their
+     * spread is how far a rerun moves the case (gate/baseline.h). NULL / 0
+     * elsewhere. Owned. */
     double *run_medians;
     size_t n_run_medians;
     /* Host cases (measure/disturb.h): the CPU's effective frequency over
@@ -95,7 +96,7 @@ typedef struct br_timing {
 } br_timing;
 
 /* Most medians a baseline keeps per timing (br_timing.run_medians). */
-#define BR_RUN_MEDIANS_MAX 8
+#define BR_RUN_MEDIANS_MAX BR_REGRESSION_KEEP_MAX
 
 /* Energy per execution of a GPU case, from NVML's total energy counter
  * (measure/energy.h has the method): several windows of back-to-back
@@ -210,13 +211,18 @@ typedef struct br_compare_entry {
     double p_runs;        /* two-sided p of the change against the baseline's run medians (the
                              prediction interval of drift.h; the larger of time's and cycles'
                              when both decided); NAN when the spread is unknown */
-    double spread;        /* the between-run spread: standard deviation of the natural logs of
-                             the baseline's run medians (about the relative spread, a fraction);
-                             NAN when it has fewer than two ("spread unknown") */
+    double spread;        /* the between-run spread the decision used: a standard deviation of
+                             the natural logs of run medians (about the relative spread, a
+                             fraction), as spread_from says (gate/drift.h); NAN when none */
     size_t spread_runs;   /* run medians of the baseline (0 when it has no timing) */
-    double mde;           /* minimum detectable effect: the smallest slowdown (a fraction of
-                             base_median) this comparison could have called slower; NAN when no
-                             change could be (too few samples, flagged too noisy) */
+    double spread_df;     /* its degrees of freedom (INFINITY: known, or assumed); 0 when none */
+    const char *spread_from;  /* static: "runs" (the case's own run medians), "moderated" (its
+                                 own and the suite's, gate/prior.h), "pooled" (the suite's: one
+                                 run median of its own), "assumed" (one run median and no
+                                 prior); NULL when not judged */
+    double mde;               /* minimum detectable effect: the smallest slowdown (a fraction of
+                                 base_median) this comparison could have called slower; NAN when no
+                                 change could be (too few samples, flagged too noisy) */
     const char *decided_by;   /* static: "time", "cycles" or "time+cycles" (drift.h); NULL when
                                  not judged */
     double base_mhz, cur_mhz; /* median SM clock of each side, MHz; NAN when not measured */

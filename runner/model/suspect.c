@@ -1,11 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* suspect.c - flags S and P (suspect.h). */
+/* suspect.c - flags N, S and P (suspect.h). */
 #include "suspect.h"
 
 #include <math.h>
 
 static int positive(double x) {
     return isfinite(x) && x > 0.0;
+}
+
+int br_timing_converged(const br_timing *t) {
+    if (!t || !t->present)
+        return 1;
+    switch (t->stop) {
+    case BR_STOP_NONE:
+    case BR_STOP_CI:
+    case BR_STOP_NOISE:
+        return 1;
+    case BR_STOP_PLATEAU:
+    case BR_STOP_TIMEOUT:
+    case BR_STOP_MAX_SAMPLES:
+        return 0;
+    }
+    return 0; /* a value outside the enum: never trusted */
 }
 
 int br_suspect_escaped(const br_timing *t) {

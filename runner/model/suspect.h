@@ -30,6 +30,12 @@
  *     to explain it (a tensor-core kernel does exceed it: its FLOP are not
  *     FP32 FMA). Either way the figure is not a measurement of the work the
  *     suite declares: a wrong `bytes` or `flops`, skipped work, or S.
+ *
+ *  N  not converged: sampling stopped before the median was known as
+ *     precisely as asked (br_timing_converged), so its figures carry more
+ *     uncertainty than the run promised. The regression gate reads the same
+ *     predicate (gate/drift.h): only a timing flagged N in the table is
+ *     "too noisy to tell (N)" in the comparison.
  */
 #ifndef BR_SUSPECT_H
 #define BR_SUSPECT_H
@@ -41,6 +47,17 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* 1 when timing t's sampling converged: it stopped because the median was
+ * known as precisely as asked: BR_STOP_CI (the median's 95% CI within
+ * +-max_noise/20, measure.h) or BR_STOP_NOISE (the CI out of reach before
+ * the timeout, but stddev/mean within max_noise; also every converged stop
+ * of files written before the CI rule), or BR_STOP_NONE (a file that does
+ * not say: not flagged). 0 for BR_STOP_PLATEAU (the noise settled above
+ * max_noise), BR_STOP_TIMEOUT and BR_STOP_MAX_SAMPLES: the N flag. A timing
+ * not taken (present 0) counts as converged (nothing to flag). The one
+ * place this is decided: flags, notes and the gate read it. Pure. */
+int br_timing_converged(const br_timing *t);
 
 /* Bytes per SM per SM clock that bound L2 bandwidth (see above). */
 #define BR_L2_BYTES_PER_CLK_PER_SM 64.0

@@ -95,7 +95,11 @@ typedef struct br_measure_cfg {
 typedef struct br_regression_cfg {
     double threshold; /* minimum effect: |median change| as a fraction of the baseline median */
     double alpha;     /* significance level of the two-sided test, in (0, 1) */
+    size_t keep;      /* run medians a baseline keeps per case (suite key regression.keep);
+                         0: BR_DEFAULT_REGRESSION_KEEP */
 } br_regression_cfg;
+#define BR_DEFAULT_REGRESSION_KEEP 10
+#define BR_REGRESSION_KEEP_MAX     100
 
 /* The largest max_samples accepted. */
 #define BR_MAX_SAMPLES_LIMIT 10000000u

@@ -100,8 +100,8 @@ done:
 
 /* 1 when `path` (relative to the work tree) lies under baselines/: the
  * committed baselines are benchrun's own results, not code. Saving one must
- * not make the next run at the same commit count as dirty, or a baseline
- * saved twice at one commit could never learn its rerun spread. */
+ * not make the next run at the same commit count as dirty: a save is
+ * benchrun's output, and the run after it measures the same code. */
 static int is_baseline_path(const char *path) {
     return path && strncmp(path, "baselines/", 10) == 0;
 }

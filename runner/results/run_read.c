@@ -116,9 +116,17 @@ static int load_measure(br_json_ctx *c, const json_t *o, br_run *r) {
 
 static int load_regression(br_json_ctx *c, const json_t *o, br_run *r) {
     br_regression_cfg *g = &r->regression;
+    double keep;
     if (br_json_get_number(c, o, "threshold", REQ, &g->threshold) != 0 ||
-        br_json_get_number(c, o, "alpha", REQ, &g->alpha) != 0)
+        br_json_get_number(c, o, "alpha", REQ, &g->alpha) != 0 ||
+        br_json_get_number(c, o, "keep", OPT, &keep) != 0)
         return -1;
+    if (isnan(keep)) /* files written before regression.keep */
+        keep = BR_DEFAULT_REGRESSION_KEEP;
+    if (!(keep >= 1 && keep <= BR_REGRESSION_KEEP_MAX && keep == floor(keep)))
+        return br_json_fail_key(c, "keep", "expected an integer from 1 to %d, found %.17g",
+                                BR_REGRESSION_KEEP_MAX, keep);
+    g->keep = (size_t)keep;
     if (!(g->threshold >= 0.0))
         return br_json_fail_key(c, "threshold", "expected a number >= 0, found %.17g",
                                 g->threshold);
@@ -515,8 +523,7 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
                    br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
                ? -1
-               : (t->stop_reason = br_stop_name((br_stop)stop),
-                  t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
+               : (t->stop = (br_stop)stop, t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
 }
 
 /* obj[key]: a timing of a case of `backend`, or null (absent). */
@@ -803,6 +810,7 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     r->peak_gbps = r->peak_gflops = r->warmup_ns = NAN;
     r->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
     r->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
+    r->regression.keep = BR_DEFAULT_REGRESSION_KEEP;
     r->device.ecc = -1;
     r->device.peak_gbps = r->device.measured_peak_gbps = r->device.peak_gflops = NAN;
     r->gpu_clock = BR_CLOCK_EVENTS;

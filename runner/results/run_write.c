@@ -9,7 +9,7 @@
  *    "measure": {"cache", "warmup_ns", "mode", "headline", "hold", "throttle",
  *                "min_samples", "min_time_ns", "max_noise", "timeout_ns", "max_samples"},
  *    "peak": {"kind": "theoretical" | "measured", "gbps", "gflops"},
- *    "regression": {"threshold", "alpha"},
+ *    "regression": {"threshold", "alpha", "keep"},
  *    "git": {...}, "device": {...} | null, "gpu_skip_reason", "host": {...},
  *    "interrupted": "SIGINT" | "SIGTERM" | null (the signal that stopped the run; its
  *                   unfinished cases are "skipped" with stage "interrupted"),
@@ -90,13 +90,15 @@
  * see results.h), "breakdown": [{"name", "kind": "kernel" | "memcpy" |
  * "memset", "count", "per_execution", "median_ns", "share"}] | null (each
  * distinct GPU operation, by share; see activity.h), "run_medians": [ns, ...]
- * (baselines only: the median of each save at one commit, oldest first)}.
+ * (baselines only: the median of each of the last regression.keep saves,
+ * oldest first)}.
  *
  * comparison: {"baseline", "baseline_commit", "baseline_date",
  * "baseline_device", "device_forced", "threshold", "alpha", "clock",
  * "counts": {status: n}, "cases": [{"kernel", "params", "status", "why",
  * "baseline_median", "median", "baseline_n", "n", "change", "p_value",
- * "p_exact", "p_runs", "spread", "spread_runs", "mde", "decided_by", "baseline_sm_mhz",
+ * "p_exact", "p_runs", "spread", "spread_runs", "spread_df" (null: infinite
+ * or none), "spread_from", "mde", "decided_by", "baseline_sm_mhz",
  * "sm_mhz", "cycles_change", "not_compared"}], "not_compared": {"no_gpu", "left_out_k",
  * "left_out_p"}}; medians ns; change, spread, mde and cycles_change fractions
  * (compare.h, drift.h); "counts" leaves out the cases not compared. Readers of results and
@@ -343,7 +345,7 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "warmup_runs", integer((long long)t->warmup_runs));
     put(b, o, "warmup_ns", real(t->warmup_ns));
     put(b, o, "measure_ns", real(t->measure_ns));
-    put(b, o, "stop_reason", str(t->stop_reason));
+    put(b, o, "stop_reason", str(br_stop_name(t->stop)));
     put(b, o, "tick_ns", t->tick_ns > 0 ? real(t->tick_ns) : json_null());
     put(b, o, "sm_mhz", real(t->sm_mhz_median));
     put(b, o, "samples_ns", reals(b, t->samples, t->samples ? t->n_samples : 0));
@@ -492,6 +494,7 @@ static json_t *regression_json(br_json_builder *b, const br_regression_cfg *g) {
         return NULL;
     put(b, o, "threshold", real(g->threshold));
     put(b, o, "alpha", real(g->alpha));
+    put(b, o, "keep", integer((long long)(g->keep ? g->keep : BR_DEFAULT_REGRESSION_KEEP)));
     return o;
 }
 
@@ -577,6 +580,8 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
             put(b, x, "p_runs", real(e->p_runs));
             put(b, x, "spread", real(e->spread));
             put(b, x, "spread_runs", integer((long long)e->spread_runs));
+            put(b, x, "spread_df", e->spread_df > 0 ? real(e->spread_df) : json_null());
+            put(b, x, "spread_from", str(e->spread_from));
             put(b, x, "mde", real(e->mde));
             put(b, x, "decided_by", str(e->decided_by));
             put(b, x, "baseline_sm_mhz", real(e->base_mhz));

@@ -450,13 +450,26 @@ static int load_alpha(void *ctx, const br_node *x) {
     return br_get_fraction(&suite_of(ctx)->regression.alpha, x, "alpha");
 }
 
-static const br_key_spec regression_keys[] = {{"threshold", load_threshold, 0},
-                                              {"alpha", load_alpha, 0}};
+/* keep: how many run medians a baseline keeps per case, 1..100. */
+static int load_keep(void *ctx, const br_node *x) {
+    int64_t n = 0;
+    if (br_get_int(&n, x) < 0)
+        return -1;
+    if (n < 1 || n > BR_REGRESSION_KEEP_MAX)
+        return br_error_at(x->pos,
+                           "keep must be between 1 and %d (run medians per case), found %lld",
+                           BR_REGRESSION_KEEP_MAX, (long long)n);
+    suite_of(ctx)->regression.keep = (size_t)n;
+    return 0;
+}
 
-/* regression: {threshold: 2%, alpha: 0.01} */
+static const br_key_spec regression_keys[] = {
+    {"threshold", load_threshold, 0}, {"alpha", load_alpha, 0}, {"keep", load_keep, 0}};
+
+/* regression: {threshold: 2%, alpha: 0.01, keep: 10} */
 static int load_regression(void *ctx, const br_node *v) {
     if (v->kind != BR_NODE_MAP)
-        return br_expected(v, "a mapping with threshold and alpha");
+        return br_expected(v, "a mapping with threshold, alpha and keep");
     return br_keys_load(ctx, v, regression_keys, COUNT(regression_keys), " in regression");
 }
 
@@ -624,6 +637,7 @@ int br_suite_load(br_suite *out, const char *path) {
     br_measure_cfg_defaults(&out->measure);
     out->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
     out->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
+    out->regression.keep = BR_DEFAULT_REGRESSION_KEEP;
     if (!path || !*path)
         return br_error_set("br_suite_load: no suite path given");
 

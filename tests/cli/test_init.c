@@ -4,7 +4,8 @@
  * its refusal to overwrite, and the scaffold itself: its suite passes
  * `benchrun check` and runs (the host kernel measured and verified, the GPU
  * kernel compiled when nvcc exists and skipped without a GPU), and its
- * workflow is YAML that runs benchrun with --markdown and --gbench. */
+ * workflow is YAML that follows docs/ci.md's recipe (ab on a pull request,
+ * --results-dir and --history on main). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <jansson.h>
@@ -347,6 +348,32 @@ static yaml_node_t *step_with(yaml_document_t *d, yaml_node_t *steps, const char
     return NULL;
 }
 
+/* Job `name` of the workflow's jobs, checked to run on a self-hosted GPU
+ * runner; its steps returned. */
+static yaml_node_t *gpu_job_steps(yaml_document_t *d, yaml_node_t *jobs, const char *name) {
+    yaml_node_t *job = get(d, jobs, name);
+    cr_assert_not_null(job, "no job %s", name);
+    yaml_node_t *on = get(d, job, "runs-on");
+    cr_assert(on && on->type == YAML_SEQUENCE_NODE);
+    int self = 0, gpu = 0;
+    for (yaml_node_item_t *i = on->data.sequence.items.start; i < on->data.sequence.items.top;
+         i++) {
+        const char *label = scalar(yaml_document_get_node(d, *i));
+        self |= label && strcmp(label, "self-hosted") == 0;
+        gpu |= label && strcmp(label, "gpu") == 0;
+    }
+    cr_assert(self && gpu, "%s: runs-on is not [self-hosted, gpu]", name);
+    yaml_node_t *steps = get(d, job, "steps");
+    cr_assert(steps && steps->type == YAML_SEQUENCE_NODE);
+    cr_assert(step_with(d, steps, "run", "benchrun check suites/"), "%s: no check step", name);
+    return steps;
+}
+
+/* The recipe of docs/ci.md: a pull request runs `benchrun ab` against its
+ * base with its Markdown as the job summary; main keeps its runs in a
+ * results directory, compares with them (--history) and with the committed
+ * baselines, lists change points, feeds github-action-benchmark; either job
+ * fails on benchrun's exit status (3: a regression), after its outputs. */
 Test(init, the_workflow_runs_benchrun_and_publishes_its_outputs) {
     e2e_result r = run_init(tmp, NULL);
     cr_assert_eq(r.status, 0);
@@ -364,45 +391,47 @@ Test(init, the_workflow_runs_benchrun_and_publishes_its_outputs) {
     cr_assert_not_null(root);
     cr_assert_not_null(get(&doc, root, "on"));
     yaml_node_t *jobs = get(&doc, root, "jobs");
-    cr_assert(jobs && jobs->type == YAML_MAPPING_NODE &&
-              jobs->data.mapping.pairs.top > jobs->data.mapping.pairs.start);
-    yaml_node_t *job = yaml_document_get_node(&doc, jobs->data.mapping.pairs.start->value);
+    cr_assert(jobs && jobs->type == YAML_MAPPING_NODE);
 
-    /* A self-hosted runner with a GPU. */
-    yaml_node_t *on = get(&doc, job, "runs-on");
-    cr_assert(on && on->type == YAML_SEQUENCE_NODE);
-    int self = 0, gpu = 0;
-    for (yaml_node_item_t *i = on->data.sequence.items.start; i < on->data.sequence.items.top;
-         i++) {
-        const char *label = scalar(yaml_document_get_node(&doc, *i));
-        self |= label && strcmp(label, "self-hosted") == 0;
-        gpu |= label && strcmp(label, "gpu") == 0;
-    }
-    cr_assert(self && gpu, "runs-on is not [self-hosted, gpu]");
+    /* Pull request: ab against the base, interleaved; Markdown to the summary. */
+    yaml_node_t *steps = gpu_job_steps(&doc, jobs, "pull-request");
+    yaml_node_t *ab =
+        step_with(&doc, steps, "run", "benchrun ab \"origin/${{ github.base_ref }}\" HEAD");
+    cr_assert_not_null(ab, "no step runs benchrun ab against the base");
+    cr_assert(strstr(scalar(get(&doc, ab, "run")), "--markdown ab.md"));
+    yaml_node_t *summary = step_with(&doc, steps, "run", "$GITHUB_STEP_SUMMARY");
+    cr_assert(summary && strstr(scalar(get(&doc, summary, "run")), "ab.md"));
+    yaml_node_t *gate = step_with(&doc, steps, "run", "steps.ab.outputs.status");
+    cr_assert(gate && strstr(scalar(get(&doc, gate, "run")), "exit 3"));
+    cr_assert_str_eq(scalar(get(&doc, ab, "id")), "ab");
+    cr_assert(gate > summary && summary > ab, "pull-request: steps out of order");
 
-    yaml_node_t *steps = get(&doc, job, "steps");
-    cr_assert(steps && steps->type == YAML_SEQUENCE_NODE);
-    /* benchrun writes Markdown and Google Benchmark JSON ... */
+    /* Main: the nightly's results directory, history, baselines, charts. */
+    steps = gpu_job_steps(&doc, jobs, "main");
     yaml_node_t *bench = step_with(&doc, steps, "run", "--markdown benchrun.md");
     cr_assert_not_null(bench, "no step runs benchrun --markdown");
-    cr_assert(strstr(scalar(get(&doc, bench, "run")), "--gbench benchrun-gbench.json"));
-    cr_assert(step_with(&doc, steps, "run", "benchrun check suites/"), "no check step");
-    /* ... the Markdown goes to the job summary ... */
-    yaml_node_t *summary = step_with(&doc, steps, "run", "$GITHUB_STEP_SUMMARY");
-    cr_assert_not_null(summary, "no step writes $GITHUB_STEP_SUMMARY");
-    cr_assert(strstr(scalar(get(&doc, summary, "run")), "benchrun.md"));
-    /* ... the JSON to github-action-benchmark as Google Benchmark output ... */
+    const char *run = scalar(get(&doc, bench, "run"));
+    cr_assert(strstr(run, "--results-dir \"$BENCHRUN_RESULTS\"") &&
+                  strstr(run, "--history \"$BENCHRUN_RESULTS\"") &&
+                  strstr(run, "benchrun history \"$BENCHRUN_RESULTS\" --changes") &&
+                  strstr(run, "--gbench benchrun-gbench.json"),
+              "%s", run);
+    yaml_node_t *base = step_with(&doc, steps, "run", "benchrun report --markdown baseline.md");
+    cr_assert_not_null(base, "no step compares with the committed baselines");
+    summary = step_with(&doc, steps, "run", "$GITHUB_STEP_SUMMARY");
+    cr_assert(summary && strstr(scalar(get(&doc, summary, "run")), "benchrun.md"));
     yaml_node_t *gb = step_with(&doc, steps, "uses", "benchmark-action/github-action-benchmark@");
     cr_assert_not_null(gb, "no github-action-benchmark step");
     yaml_node_t *with = get(&doc, gb, "with");
     cr_assert_str_eq(scalar(get(&doc, with, "tool")), "googlecpp");
     cr_assert_str_eq(scalar(get(&doc, with, "output-file-path")), "benchrun-gbench.json");
-    /* ... and benchrun's exit status (3: a regression) fails the job, after them. */
-    yaml_node_t *gate = step_with(&doc, steps, "run", "steps.benchrun.outputs.status");
+    gate = step_with(&doc, steps, "run", "steps.history.outputs.status");
     cr_assert_not_null(gate, "no step fails the job on benchrun's status");
     cr_assert(strstr(scalar(get(&doc, gate, "run")), "exit 3"));
-    cr_assert_str_eq(scalar(get(&doc, bench, "id")), "benchrun");
-    cr_assert(gate > gb && gb > summary && summary > bench, "steps out of order");
+    cr_assert(strstr(scalar(get(&doc, gate, "run")), "steps.baseline.outputs.status"));
+    cr_assert_str_eq(scalar(get(&doc, bench, "id")), "history");
+    cr_assert(gate > gb && gb > summary && summary > base && base > bench,
+              "main: steps out of order");
     yaml_document_delete(&doc);
     yaml_parser_delete(&parser);
     fclose(f);

@@ -3,8 +3,10 @@
  * suite, compares later runs with it (a planted slowdown exits 3, --fail-on
  * and --no-compare change that), refuses another device's baseline, and
  * `benchrun compare` does the same offline; the Markdown and Google
- * Benchmark outputs are written. The planted slowdown: the fixture kernel
- * sum_ok reads its input BR_TEST_SUM_PASSES times per execution. */
+ * Benchmark outputs are written; a baseline saved once still calls a 2x
+ * slowdown slower (issue 27), and --history DIR compares with the runs a
+ * results directory holds. The planted slowdown: the fixture kernel sum_ok
+ * reads its input BR_TEST_SUM_PASSES times per execution. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -332,4 +334,107 @@ Test(e2e_baseline, a_partial_run_updates_only_its_cases) {
     cr_assert(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
     e2e_free(&r);
     free(suite);
+}
+
+/* The once-saved repro of issue 27 (the lead's before-stop hook runs the
+ * same): save a baseline once, make the kernel 2x slower, and every size is
+ * slower, exit 3. Before, 2^16 and 2^18 read "unknown: flagged too noisy
+ * (N), spread unknown" (a stop on "ci" counted as not converged) and the run
+ * exited 0. */
+Test(e2e_baseline, a_baseline_saved_once_calls_a_2x_slowdown_slower_at_every_size) {
+    const char *save[] = {cache_arg, dir_arg, "--save-baseline", E2E "/once.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, save), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    e2e_free(&r);
+    char *json = br_strfmt("%s/twice.json", tmp);
+    setenv("BR_TEST_SUM_PASSES", "2", 1);
+    const char *args[] = {cache_arg, dir_arg, "--json", json, E2E "/once.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "vs baseline: 3 slower"), "stdout:\n%s", r.out);
+    cr_assert(strstr(r.out, "one save: ±1.5% drift between runs assumed"), "stdout:\n%s", r.out);
+    cr_assert_null(strstr(r.out, "flagged too noisy"), "stdout:\n%s", r.out);
+    json_t *doc = load_json(json);
+    json_t *cmp = comparison_of(doc);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *e = json_array_get(json_object_get(cmp, "cases"), i);
+        cr_assert_str_eq(status_of(cmp, i), "slower", "case %zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(e, "spread_from")), "assumed");
+        cr_assert_gt(json_number_value(json_object_get(e, "change")), 0.5, "case %zu", i);
+        cr_assert_lt(json_number_value(json_object_get(e, "mde")), 0.5, "case %zu", i);
+    }
+    json_decref(doc);
+    e2e_free(&r);
+    free(json);
+}
+
+/* Every save appends: three saves leave three run medians per case, and the
+ * gate says the spread is the case's own, moderated by the suite's. */
+Test(e2e_baseline, three_saves_leave_three_run_medians) {
+    const char *save[] = {cache_arg, dir_arg, "--save-baseline", E2E "/once.yaml", NULL};
+    e2e_result r;
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(e2e_run(&r, NULL, save), 0);
+        cr_assert_eq(r.status, 0, "save %d: exit %d\nstderr:\n%s", i, r.status, r.err);
+        e2e_free(&r);
+    }
+    char *json = br_strfmt("%s/next.json", tmp);
+    const char *args[] = {cache_arg, dir_arg, "--json", json, E2E "/once.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    json_t *doc = load_json(json);
+    json_t *cmp = comparison_of(doc);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *e = json_array_get(json_object_get(cmp, "cases"), i);
+        cr_assert_eq(json_integer_value(json_object_get(e, "spread_runs")), 3, "case %zu", i);
+        cr_assert_str_eq(json_string_value(json_object_get(e, "spread_from")), "moderated");
+    }
+    json_decref(doc);
+    e2e_free(&r);
+    free(json);
+}
+
+/* --history DIR: the runs --results-dir wrote are the baseline. The suite
+ * is copied out of the git work tree: outside git every earlier run counts
+ * as another commit (in the tree all would be this commit, and left out). */
+Test(e2e_baseline, history_compares_with_the_runs_of_a_results_directory) {
+    char *dir = br_strfmt("%s/results", tmp), *rd = br_strfmt("--results-dir=%s", dir);
+    char *hist = br_strfmt("--history=%s", dir);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    char *cp =
+        br_strfmt("cp '%s/once.yaml' '%s/host_kernels.c' '%s/kernels/benchrun_kernel.h' '%s'", E2E,
+                  E2E, BR_SOURCE_DIR, tmp);
+    cr_assert_eq(system(cp), 0, "%s", cp);
+    free(cp);
+    char *suite = br_strfmt("%s/once.yaml", tmp);
+    e2e_result r;
+    const char *none[] = {cache_arg, hist, suite, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, none), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "nothing to compare with"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    const char *nightly[] = {cache_arg, rd, "--no-compare", suite, NULL};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(e2e_run(&r, NULL, nightly), 0);
+        cr_assert_eq(r.status, 0, "run %d: exit %d\nstderr:\n%s", i, r.status, r.err);
+        e2e_free(&r);
+    }
+    setenv("BR_TEST_SUM_PASSES", "2", 1);
+    cr_assert_eq(e2e_run(&r, NULL, none), 0);
+    cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "(last 3 runs at other commits)"), "stdout:\n%s", r.out);
+    /* Three runs of a host kernel on a shared CI machine may spread widely
+     * at one size (its MDE then says so); a 2x step stands out somewhere. */
+    cr_assert(strstr(r.out, "vs baseline: ") && !strstr(r.out, "vs baseline: 0 slower"),
+              "stdout:\n%s", r.out);
+    e2e_free(&r);
+    const char *both[] = {cache_arg, hist, "--baseline", "x.json", suite, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, both), 0);
+    cr_assert_eq(r.status, 2, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "--history and --baseline"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    free(suite);
+    free(dir);
+    free(rd);
+    free(hist);
 }

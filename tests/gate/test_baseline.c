@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_baseline.c - baselines (baseline.h): file names and paths, loading,
  * and saving: merge of a partial run, failed cases never written, refusals,
- * run medians at one clean commit, and the atomic write under SIGKILL. */
+ * run medians appended and trimmed to regression.keep, concurrent saves
+ * under the lock, and the atomic write under SIGKILL. */
 #include <criterion/criterion.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/lock.h"
 #include "gate/baseline.h"
 #include "e2e_util.h"
 #include "base/error.h"
@@ -68,6 +71,14 @@ Test(baseline, paths_follow_suite_and_device) {
 
 /* --- saving ------------------------------------------------------------------------ */
 
+/* Write `text` to path as it is. */
+static void put_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_eq(fputs(text, f) >= 0, 1);
+    cr_assert_eq(fclose(f), 0);
+}
+
 static char *slurp_file(const char *path) {
     char *text = NULL;
     cr_assert_eq(br_read_file(&text, NULL, path, 1 << 28), 0, "%s", br_error_get());
@@ -91,7 +102,7 @@ Test(baseline, save_writes_ok_cases_and_a_partial_run_updates_only_its_own) {
     const int64_t n3 = 3;
     add_case(&a, 1, 3, &n3, BR_STATUS_FAILED, "verify", "wrong", NAN, NAN);
     br_save_stats st;
-    cr_assert_eq(br_baseline_save(path, &a, &st), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(path, &a, &st, 1), 0, "%s", br_error_get());
     cr_assert_eq(st.written, 3);
     cr_assert_eq(st.refused, 1);
     cr_assert_eq(st.kept, 0);
@@ -113,7 +124,7 @@ Test(baseline, save_writes_ok_cases_and_a_partial_run_updates_only_its_own) {
     const int64_t n2 = 2;
     add_case(&b, 0, 2, &n2, BR_STATUS_FAILED, "run", "boom", NAN, NAN);
     timed(&b, 0, 5, 5000, 4900); /* new */
-    cr_assert_eq(br_baseline_save(path, &b, &st), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(path, &b, &st, 1), 0, "%s", br_error_get());
     cr_assert_eq(st.written, 2);
     cr_assert_eq(st.kept, 2);
     cr_assert_eq(st.refused, 1);
@@ -145,9 +156,11 @@ Test(baseline, save_writes_ok_cases_and_a_partial_run_updates_only_its_own) {
     cr_assert_neq(r->cases[1].combo, r->cases[2].combo);
     br_results_free(got, n);
 
-    /* No temporary file is left behind. */
+    /* No temporary file is left behind: the baseline and its lock file. */
     char *dir = br_path_dir(path);
-    char *cmd = br_strfmt("test $(ls -A '%s' | wc -l) -eq 1", dir);
+    char *cmd = br_strfmt("test \"$(ls -A '%s' | tr '\\n' ' ')\" = "
+                          "'.NVIDIA-H100-80GB-HBM3.json.lock NVIDIA-H100-80GB-HBM3.json '",
+                          dir);
     cr_assert_eq(system(cmd), 0, "stray files in %s", dir);
     free(cmd);
     free(dir);
@@ -165,16 +178,16 @@ Test(baseline, save_refuses_to_overwrite_what_it_cannot_read_or_another_device) 
     br_run r;
     small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
     timed(&r, 0, 1, 1000, 900);
-    cr_assert_eq(br_baseline_save(path, &r, NULL), -2);
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), -2);
     cr_assert(strstr(br_error_get(), "not overwritten"), "%s", br_error_get());
     char *text = slurp_file(path);
     cr_assert_str_eq(text, "{\"schema_version\": 3, \"runs\": [");
     free(text);
 
     unlink(path);
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
     snprintf(r.device.name, sizeof r.device.name, "NVIDIA H200");
-    cr_assert_eq(br_baseline_save(path, &r, NULL), -2);
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), -2);
     cr_assert(strstr(br_error_get(), "measured on 'NVIDIA H100 80GB HBM3', not on 'NVIDIA H200'"),
               "%s", br_error_get());
     br_run_dispose(&r);
@@ -187,7 +200,7 @@ Test(baseline, load_finds_the_suite_and_says_when_there_is_none) {
     small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
     timed(&r, 0, 1, 1000, 900);
     cr_assert_eq(br_baseline_load(&got, path, &r), 1, "no file: 1");
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
     cr_assert_eq(br_baseline_load(&got, path, &r), 0, "%s", br_error_get());
     cr_assert_eq(got.n_cases, 1);
     br_run_dispose(&got);
@@ -213,75 +226,178 @@ static size_t saved_medians(const char *path, double *out, size_t max) {
     return m;
 }
 
-Test(baseline, saves_at_one_clean_commit_accumulate_run_medians) {
+/* Save a run at commit sha with case (k, n=1) around `center` ns. */
+static void save_one(const char *path, const char *sha, double center, size_t keep) {
+    br_run r;
+    small_run(&r, "s", sha);
+    r.regression.keep = keep;
+    timed(&r, 0, 1, center, 900);
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
+    br_run_dispose(&r);
+}
+
+Test(baseline, every_save_appends_run_medians_and_keeps_the_last_k) {
     char *path = br_strfmt("%s/b.json", tmp);
     double med[BR_RUN_MEDIANS_MAX + 1];
+    /* Three saves at three commits, a dirty one among them: all count. */
     const double centers[] = {1000, 1030, 990};
+    const char *shas[] = {"aaaaaaaaaa000000000000000000000000000000",
+                          "bbbbbbbbbb000000000000000000000000000000",
+                          "cccccccccc000000000000000000000000000000"};
     for (int i = 0; i < 3; i++) {
-        br_run r;
-        small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
-        timed(&r, 0, 1, centers[i], 900);
-        cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
-        br_run_dispose(&r);
+        save_one(path, shas[i], centers[i], 0);
         cr_assert_eq(saved_medians(path, med, 8), (size_t)i + 1);
         for (int k = 0; k <= i; k++)
             cr_assert_float_eq(med[k], centers[k], 1e-9);
     }
-    /* Ten more: only the last BR_RUN_MEDIANS_MAX stay. */
-    for (int i = 0; i < 10; i++) {
-        br_run r;
-        small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
-        timed(&r, 0, 1, 2000 + i, 900);
-        cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
-        br_run_dispose(&r);
-    }
-    cr_assert_eq(saved_medians(path, med, 8), BR_RUN_MEDIANS_MAX);
-    cr_assert_float_eq(med[BR_RUN_MEDIANS_MAX - 1], 2009, 1e-9);
+    /* Twelve more: only the last keep (default 10) stay, oldest first. */
+    for (int i = 0; i < 12; i++)
+        save_one(path, shas[i % 3], 2000 + i, 0);
+    cr_assert_eq(saved_medians(path, med, BR_RUN_MEDIANS_MAX), BR_DEFAULT_REGRESSION_KEEP);
     cr_assert_float_eq(med[0], 2002, 1e-9);
+    cr_assert_float_eq(med[BR_DEFAULT_REGRESSION_KEEP - 1], 2011, 1e-9);
+    /* regression.keep: 3 trims at the next save; 1 keeps only the last. */
+    save_one(path, shas[0], 3000, 3);
+    cr_assert_eq(saved_medians(path, med, 8), 3);
+    cr_assert_float_eq(med[0], 2010, 1e-9);
+    cr_assert_float_eq(med[2], 3000, 1e-9);
+    save_one(path, shas[0], 3100, 1);
+    cr_assert_eq(saved_medians(path, med, 8), 1);
+    cr_assert_float_eq(med[0], 3100, 1e-9);
+    free(path);
+}
 
-    /* Another commit starts over; so does a dirty work tree. */
+Test(baseline, a_case_the_run_found_changed_starts_its_record_over) {
+    char *path = br_strfmt("%s/b.json", tmp);
+    double med[8];
+    save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1000, 0);
+    save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1010, 0);
+    /* A run that was compared before it was saved: k is `faster`, k2 `same`. */
     br_run r;
     small_run(&r, "s", "bbbbbbbbbb000000000000000000000000000000");
-    timed(&r, 0, 1, 1000, 900);
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
-    cr_assert_eq(saved_medians(path, med, 8), 1);
-    r.git.dirty = 1;
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
-    cr_assert_eq(saved_medians(path, med, 8), 1, "a dirty tree is not a rerun of the commit");
-    r.git.dirty = 0;
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
-    cr_assert_eq(saved_medians(path, med, 8), 1, "the baseline it follows was dirty");
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0);
+    timed(&r, 0, 1, 700, 900);
+    timed(&r, 1, 1, 2000, 1900);
+    br_comparison *cmp = calloc(1, sizeof *cmp);
+    cr_assert_not_null(cmp);
+    cmp->entries = calloc(2, sizeof *cmp->entries);
+    cr_assert_not_null(cmp->entries);
+    cmp->n_entries = 2;
+    cmp->entries[0] =
+        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_FASTER, .spread_runs = 2};
+    cmp->entries[1] =
+        (br_compare_entry){.case_index = 1, .status = BR_CHANGE_SAME, .spread_runs = 2};
+    r.comparison = cmp;
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
+    cr_assert_eq(saved_medians(path, med, 8), 1, "the old medians describe other code");
+    cr_assert_float_eq(med[0], 700, 1e-9);
+    br_run_dispose(&r);
+    /* The next save appends again; a change judged against one median (a
+     * spread never measured) does not restart the record: saving again is
+     * how the spread gets learnt. */
+    save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
+    cr_assert_eq(saved_medians(path, med, 8), 2);
+    small_run(&r, "s", "dddddddddd000000000000000000000000000000");
+    timed(&r, 0, 1, 800, 900);
+    r.comparison = cmp = calloc(1, sizeof *cmp);
+    cr_assert_not_null(cmp);
+    cmp->entries = calloc(1, sizeof *cmp->entries);
+    cr_assert_not_null(cmp->entries);
+    cmp->n_entries = 1;
+    cmp->entries[0] =
+        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_SLOWER, .spread_runs = 1};
+    unlink(path);
+    save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
     cr_assert_eq(saved_medians(path, med, 8), 2);
     br_run_dispose(&r);
-
-    /* A case kept by a partial save remembers that its run was dirty, so a
-     * later clean save at that commit starts its medians over. */
-    unlink(path);
-    br_run full, part;
-    small_run(&full, "s", "cccccccccc000000000000000000000000000000");
-    timed(&full, 0, 1, 1000, 900);
-    timed(&full, 1, 1, 2000, 1900);
-    full.git.dirty = 1;
-    cr_assert_eq(br_baseline_save(path, &full, NULL), 0);
-    small_run(&part, "s", "cccccccccc000000000000000000000000000000");
-    timed(&part, 0, 1, 1000, 900); /* only kernel k */
-    cr_assert_eq(br_baseline_save(path, &part, NULL), 0);
-    br_run *got = NULL;
-    size_t n = 0;
-    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
-    cr_assert_str_eq(find_case(&got[0], "k2", 1)->commit,
-                     "cccccccccc000000000000000000000000000000-dirty");
-    br_results_free(got, n);
-    full.git.dirty = 0;
-    cr_assert_eq(br_baseline_save(path, &full, NULL), 0);
-    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
-    cr_assert_eq(find_case(&got[0], "k2", 1)->cold.n_run_medians, 1);
-    cr_assert_eq(find_case(&got[0], "k", 1)->cold.n_run_medians, 2);
-    br_results_free(got, n);
-    br_run_dispose(&full);
-    br_run_dispose(&part);
     free(path);
+}
+
+/* --- concurrent saves ---------------------------------------------------------------- */
+
+/* A child that waits on the pipe `go` (until its write end closes), then
+ * saves r to path and exits 0 when the save succeeded. */
+static pid_t save_when_told(const char *path, const br_run *r, int go[2], int quiet) {
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        char c;
+        close(go[1]);
+        (void)!read(go[0], &c, 1);
+        _exit(br_baseline_save(path, r, NULL, quiet) == 0 ? 0 : 1);
+    }
+    return pid;
+}
+
+static int exited_ok(pid_t pid) {
+    int st;
+    return waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+Test(baseline, concurrent_saves_of_disjoint_kernels_keep_every_case) {
+    /* Two runs started together on one suite, -k k and -k k2 (issue 33:
+     * without the lock, 5 of 20 such pairs kept only one run's cases). */
+    char *path = br_strfmt("%s/baselines/s/NVIDIA-H100-80GB-HBM3.json", tmp);
+    br_run a, b;
+    small_run(&a, "s", "aaaaaaaaaa000000000000000000000000000000");
+    small_run(&b, "s", "aaaaaaaaaa000000000000000000000000000000");
+    for (int64_t n = 1; n <= 64; n *= 2) { /* a document big enough to take a while */
+        timed(&a, 0, n, 1000.0 * (double)n, 900.0 * (double)n);
+        timed(&b, 1, n, 2000.0 * (double)n, 1900.0 * (double)n);
+    }
+    size_t lost = 0;
+    for (int pair = 0; pair < 20; pair++) {
+        unlink(path);
+        int go[2];
+        cr_assert_eq(pipe(go), 0);
+        pid_t pa = save_when_told(path, &a, go, 1), pb = save_when_told(path, &b, go, 1);
+        close(go[0]);
+        close(go[1]); /* both start now */
+        cr_assert(exited_ok(pa) && exited_ok(pb), "pair %d: a save failed", pair);
+        br_run *got = NULL;
+        size_t n = 0;
+        cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+        lost += got[0].n_cases != a.n_cases + b.n_cases;
+        br_results_free(got, n);
+    }
+    cr_assert_eq(lost, 0, "%zu of 20 pairs lost a run's cases", lost);
+    br_run_dispose(&a);
+    br_run_dispose(&b);
+    free(path);
+}
+
+Test(baseline, a_save_waits_for_the_lock_and_says_so) {
+    char *path = br_strfmt("%s/b.json", tmp), *err = br_strfmt("%s/err.txt", tmp);
+    br_run r;
+    small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
+    timed(&r, 0, 1, 1000, 900);
+    br_lock held;
+    cr_assert_eq(br_lock_take(&held, path, 1e9, 1), 0, "%s", br_error_get());
+    int go[2];
+    cr_assert_eq(pipe(go), 0);
+    fflush(stderr);
+    int saved = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(saved >= 0 && fd >= 0);
+    dup2(fd, 2); /* the child's stderr */
+    pid_t pid = save_when_told(path, &r, go, 0);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    close(go[0]);
+    close(go[1]);
+    struct timespec wait = {1, 500 * 1000 * 1000};
+    nanosleep(&wait, NULL);
+    struct stat st;
+    cr_assert_neq(stat(path, &st), 0, "nothing written while the lock is held");
+    br_lock_release(&held);
+    cr_assert(exited_ok(pid));
+    char *text = slurp_file(err);
+    cr_assert(strstr(text, "benchrun: waiting for ") && strstr(text, "/.b.json.lock"), "%s", text);
+    cr_assert_eq(stat(path, &st), 0, "saved once the lock was free");
+    free(text);
+    br_run_dispose(&r);
+    free(path);
+    free(err);
 }
 
 /* --- atomic write under SIGKILL ----------------------------------------------------- */
@@ -302,7 +418,7 @@ Test(baseline, sigkill_in_the_middle_of_a_write_leaves_the_old_baseline_whole) {
     br_run r;
     small_run(&r, "s", "aaaaaaaaaa000000000000000000000000000000");
     timed(&r, 0, 1, 1000, 900);
-    cr_assert_eq(br_baseline_save(path, &r, NULL), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
     char *before = slurp_file(path);
 
     pid_t pid = fork();
@@ -336,28 +452,28 @@ Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_pa
     for (int64_t n = 0; n < 40; n++) {
         spread(s, 4000, 1000.0 + (double)n);
         set_timing(&add_case(&old_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
-                   s, 4000, 1.0, 1, "noise", 1980);
+                   s, 4000, 1.0, 1, BR_STOP_NOISE, 1980);
         set_timing(&add_case(&new_run, 0, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold,
-                   s, 4000, 1.1, 1, "noise", 1980);
+                   s, 4000, 1.1, 1, BR_STOP_NOISE, 1980);
     }
+    /* The old baseline, and what saving the new run over it writes (each
+     * case's run medians: the old one's, then the new one's). */
     char *other = br_strfmt("%s/new.json", tmp);
-    cr_assert_eq(br_baseline_save(other, &new_run, NULL), 0, "%s", br_error_get());
-    char *new_text = slurp_file(other);
-    cr_assert_eq(br_baseline_save(path, &old_run, NULL), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(path, &old_run, NULL, 1), 0, "%s", br_error_get());
     char *old_text = slurp_file(path);
-    cr_assert_str_neq(old_text, new_text);
-
-    /* How long one save takes, to spread the kills over it. */
-    double t0 = br_now_ns();
-    cr_assert_eq(br_baseline_save(other, &new_run, NULL), 0);
+    put_file(other, old_text);
+    double t0 = br_now_ns(); /* how long one save takes, to spread the kills over it */
+    cr_assert_eq(br_baseline_save(other, &new_run, NULL, 1), 0, "%s", br_error_get());
     double save_ns = br_now_ns() - t0;
+    char *new_text = slurp_file(other);
+    cr_assert_str_neq(old_text, new_text);
 
     int saw_old = 0, saw_new = 0;
     for (int i = 0; i < 24; i++) {
         pid_t pid = fork();
         cr_assert_geq(pid, 0);
         if (pid == 0)
-            _exit(br_baseline_save(path, &new_run, NULL) == 0 ? 0 : 1);
+            _exit(br_baseline_save(path, &new_run, NULL, 1) == 0 ? 0 : 1);
         struct timespec d = {0, (long)(save_ns * (double)(i % 12) / 10.0)};
         nanosleep(&d, NULL);
         kill(pid, SIGKILL);
@@ -376,7 +492,7 @@ Test(baseline, sigkill_at_any_moment_of_a_real_save_leaves_old_or_new_never_a_pa
         free(now);
         /* Put the old one back, so that every round has a baseline to lose. */
         if (is_new)
-            cr_assert_eq(br_baseline_save(path, &old_run, NULL), 0);
+            put_file(path, old_text);
     }
     cr_log_info("SIGKILL rounds: old kept %s, new complete %s", saw_old ? "yes" : "no",
                 saw_new ? "yes" : "no");
@@ -411,8 +527,8 @@ Test(baseline, devices_of_one_model_share_a_baseline_and_cases_keep_their_device
     char *pa = br_baseline_path(tmp, &a), *pb = br_baseline_path(tmp, &b);
     cr_assert_str_eq(pa, pb, "one file per model, whatever the device");
     br_save_stats st;
-    cr_assert_eq(br_baseline_save(pa, &a, &st), 0, "%s", br_error_get());
-    cr_assert_eq(br_baseline_save(pb, &b, &st), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(pa, &a, &st, 1), 0, "%s", br_error_get());
+    cr_assert_eq(br_baseline_save(pb, &b, &st, 1), 0, "%s", br_error_get());
     cr_expect_eq(st.written, 1);
     cr_expect_eq(st.kept, 2);
 

@@ -40,7 +40,7 @@ static const br_compare_entry *entry(const br_comparison *c, const char *kernel,
     return NULL;
 }
 
-static const br_regression_cfg rules = {0.02, 0.01};
+static const br_regression_cfg rules = {0.02, 0.01, 0};
 
 /* Baseline and run with one case per status. */
 static void status_pair(br_run *base, br_run *cur) {
@@ -67,9 +67,9 @@ static void status_pair(br_run *base, br_run *cur) {
     const int64_t n5 = 5;
     const double few_b[] = {1000, 1010, 990}, few_c[] = {1500, 1510, 1490};
     br_case_result *c = add_case(base, 0, 5, &n5, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, few_b, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, few_b, 3, 1.0, 1, BR_STOP_NOISE, 1980);
     c = add_case(cur, 0, 5, &n5, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, few_c, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, few_c, 3, 1.0, 1, BR_STOP_NOISE, 1980);
 
     /* n=6: the median moves by a third but the two sets overlap almost
      * wholly (10 x 1000 and 10 x 2000 against 9 x 1000 and 11 x 2000). */
@@ -80,9 +80,9 @@ static void status_pair(br_run *base, br_run *cur) {
         noisy_c[i] = i < 9 ? 1000 : 2000;
     }
     c = add_case(base, 0, 6, &n6, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, noisy_b, 20, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, noisy_b, 20, 1.0, 1, BR_STOP_NOISE, 1980);
     c = add_case(cur, 0, 6, &n6, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, noisy_c, 20, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, noisy_c, 20, 1.0, 1, BR_STOP_NOISE, 1980);
 }
 
 Test(compare, every_status_by_the_rules) {
@@ -127,7 +127,7 @@ Test(compare, every_status_by_the_rules) {
 
     e = entry(&c, "k", "n=6");
     cr_assert_eq(e->status, BR_CHANGE_UNKNOWN);
-    cr_assert_str_eq(e->why, "too noisy to tell");
+    cr_assert_str_eq(e->why, "within the runs' own uncertainty");
     cr_assert_float_eq(e->change, 1.0 / 3.0, 1e-9);
     cr_assert_gt(e->p_value, 0.5);
 
@@ -176,22 +176,23 @@ Test(compare, a_larger_threshold_or_smaller_alpha_turns_slower_into_same_or_unkn
     br_run base, cur;
     status_pair(&base, &cur);
     br_comparison c;
-    br_regression_cfg wide = {0.15, 0.01};
+    br_regression_cfg wide = {0.15, 0.01, 0};
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &wide, 0), 0);
     cr_assert_eq(entry(&c, "k", "n=2")->status, BR_CHANGE_SAME);
     cr_assert_eq(c.count[BR_CHANGE_SLOWER], 0);
     br_comparison_dispose(&c);
 
-    /* No threshold: 1% is significant, but with the spread unknown the
-     * change must stay beyond the threshold at the far ends of both CIs. */
-    br_regression_cfg zero = {0.0, 0.01};
+    /* No threshold: 1% is significant in the samples, but a baseline saved
+     * once assumes a 1.5% drift between runs, and 1% is within it. */
+    br_regression_cfg zero = {0.0, 0.01, 0};
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &zero, 0), 0);
-    cr_assert_eq(entry(&c, "k", "n=4")->status, BR_CHANGE_UNKNOWN);
-    cr_assert_str_eq(entry(&c, "k", "n=4")->why, "spread unknown, not clear of the threshold");
+    cr_assert_lt(entry(&c, "k", "n=4")->p_value, 0.01);
+    cr_assert_eq(entry(&c, "k", "n=4")->status, BR_CHANGE_SAME);
+    cr_assert_str_eq(entry(&c, "k", "n=4")->why, "within the between-run spread");
     cr_assert_eq(entry(&c, "k", "n=2")->status, BR_CHANGE_SLOWER);
     br_comparison_dispose(&c);
 
-    br_regression_cfg bad = {0.02, 1.5};
+    br_regression_cfg bad = {0.02, 1.5, 0};
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &bad, 0), -1);
     cr_assert(strstr(br_error_get(), "alpha 1.5"), "%s", br_error_get());
     br_comparison_dispose(&c);
@@ -256,9 +257,9 @@ Test(compare, cases_match_by_kernel_and_param_names_not_positions) {
     spread(s, NS, 1000);
     const int64_t v_nm[] = {4, 2}, v_mn[] = {2, 4};
     set_timing(&add_case(&base, 1, 0, v_nm, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold, s, NS, 1.0,
-               1, "noise", NAN);
+               1, BR_STOP_NOISE, NAN);
     set_timing(&add_case(&cur, 0, 0, v_mn, BR_STATUS_OK, NULL, NULL, NAN, NAN)->cold, s, NS, 1.3, 1,
-               "noise", NAN);
+               BR_STOP_NOISE, NAN);
     br_comparison c;
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
     cr_assert_eq(c.n_entries, 1);
@@ -328,13 +329,18 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     cr_assert_gt(e->mde, 0.05);
     cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER, "+40%% is beyond it");
     cr_assert_str_eq(c.entries[1].decided_by, "time");
+    cr_assert_str_eq(e->spread_from, "runs", "two cases: too few for a prior");
     br_comparison_dispose(&c);
-    /* One run median: spread unknown, decided conservatively. */
+    /* One run median and no prior: a 1.5% drift assumed; +5% is within it,
+     * +40% is not. */
+    base.cases[0].cold.run_medians[0] = 1000;
     base.cases[0].cold.n_run_medians = 1;
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
-    cr_assert(isnan(c.entries[0].spread));
-    cr_assert_eq(c.entries[0].status, BR_CHANGE_SLOWER);
-    cr_assert_str_eq(c.entries[0].why, "spread unknown");
+    cr_assert_str_eq(c.entries[0].spread_from, "assumed");
+    cr_assert_float_eq(c.entries[0].spread, 0.015, 1e-12);
+    cr_assert_eq(c.entries[0].status, BR_CHANGE_SAME);
+    cr_assert_str_eq(c.entries[0].why, "within the between-run spread");
+    cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER);
     br_comparison_dispose(&c);
     br_run_dispose(&base);
     br_run_dispose(&cur);
@@ -518,23 +524,27 @@ Test(compare, reports_show_the_comparison_coloured_only_when_asked) {
               plain);
     cr_assert(
         strstr(plain,
-               "║ k      │ n=2    │               1.00 │     1.10 │ +10.0% │ 3.0% │   <1e-6 │ "
-               "slower: spread unknown"),
+               "║ k      │ n=2    │              1.000 │     1.10 │ +10.0% │ 5.7% │ 9.2e-06 │ "
+               "slower "),
         "%s", plain);
     cr_assert(strstr(plain, "unknown: too few samples"), "%s", plain);
+    cr_assert(strstr(plain, "one save: ±1.5% drift between runs assumed"), "%s", plain);
     cr_assert(strstr(plain, "vs baseline: 1 slower, 1 faster, 2 same, 3 unknown, 1 new, 1 missing"),
               "%s", plain);
     cr_assert_null(strstr(plain, "\033["), "colour without being asked");
     char *color = render_with("table", &cur, 1);
-    cr_assert(strstr(color, "\033[1;31mslower: spread unknown\033[0m"), "%s", color);
-    cr_assert(strstr(color, "\033[32mfaster: spread unknown\033[0m"), "%s", color);
+    cr_assert(strstr(color, "\033[1;31mslower\033[0m"), "%s", color);
+    cr_assert(strstr(color, "\033[32mfaster\033[0m"), "%s", color);
     char *md = render_with("markdown", &cur, 1);
     cr_assert_null(strstr(md, "\033["), "Markdown never carries colour");
     cr_assert(strstr(md, "**Regression:** 1 case(s) slower than the baseline"), "%s", md);
-    cr_assert(strstr(md, "<tr><td>k</td><td>n=2</td><td align=\"right\">1.00</td><td "
+    cr_assert(strstr(md, "<tr><td>k</td><td>n=2</td><td align=\"right\">1.000</td><td "
                          "align=\"right\">1.10</td><td align=\"right\">+10.0%</td><td "
-                         "align=\"right\">3.0%</td><td align=\"right\">&lt;1e-6</td><td>"
-                         "<strong>slower</strong> (spread unknown)</td></tr>"),
+                         "align=\"right\">5.7%</td><td align=\"right\">9.2e-06</td><td>"
+                         "<strong>slower</strong></td></tr>"),
+              "%s", md);
+    cr_assert(strstr(md, "of the baseline's run medians (one save: ±1.5% drift between runs "
+                         "assumed); MDE"),
               "%s", md);
     cr_assert(strstr(md, "<tr><td>k</td><td>n=8</td><td align=\"right\">1.00</td><td "
                          "align=\"right\">–</td><td align=\"right\">–</td><td "

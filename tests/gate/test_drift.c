@@ -13,14 +13,15 @@
 
 #include "base/error.h"
 #include "gate/drift.h"
+#include "gate/tdist.h"
 #include "model/stats.h"
+#include "model/suspect.h"
 
-static const br_regression_cfg rules = {0.02, 0.01};
+static const br_regression_cfg rules = {0.02, 0.01, 0};
 
 /* n samples around `center` ns, +-rel in a fixed pattern (their median is
  * `center`), with SM clock mhz (NAN: none) and the given stop reason. */
-static void timing(br_timing *t, double center, double rel, size_t n, double mhz,
-                   const char *stop) {
+static void timing(br_timing *t, double center, double rel, size_t n, double mhz, br_stop stop) {
     memset(t, 0, sizeof *t);
     t->present = 1;
     t->samples = calloc(n, sizeof *t->samples);
@@ -30,7 +31,7 @@ static void timing(br_timing *t, double center, double rel, size_t n, double mhz
     t->n_samples = n;
     cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0, "%s", br_error_get());
     t->sm_mhz_median = mhz;
-    t->stop_reason = stop;
+    t->stop = stop;
     t->clock = isnan(mhz) ? BR_CLOCK_MONOTONIC : BR_CLOCK_KERNEL;
 }
 
@@ -42,20 +43,28 @@ static void medians(br_timing *t, const double *m, size_t k) {
     t->n_run_medians = k;
 }
 
-/* Judge current median `cur` against a baseline of run medians m[0..k) (the
- * baseline's samples around m[k-1]), both +-1% over 40 samples. */
-static br_compare_entry judge(const double *m, size_t k, double cur, double base_mhz,
-                              double cur_mhz, const char *stop) {
+/* Judge current median `cur` (samples +-rel over 40, stopped on `stop`)
+ * against a baseline of run medians m[0..k) (its samples around m[k-1],
+ * +-1%) with `prior` (NULL: none). */
+static br_compare_entry judge_with(const double *m, size_t k, double cur, double rel,
+                                   double base_mhz, double cur_mhz, br_stop stop,
+                                   const br_prior *prior) {
     br_timing bt, ct;
-    timing(&bt, m[k - 1], 0.01, 40, base_mhz, "noise");
+    timing(&bt, m[k - 1], 0.01, 40, base_mhz, BR_STOP_CI);
     medians(&bt, m, k);
-    timing(&ct, cur, 0.01, 40, cur_mhz, stop);
+    timing(&ct, cur, rel, 40, cur_mhz, stop);
     br_compare_entry e;
     memset(&e, 0, sizeof e);
-    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules), 0, "%s", br_error_get());
+    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules, prior), 0, "%s", br_error_get());
     br_timing_dispose(&bt);
     br_timing_dispose(&ct);
     return e;
+}
+
+/* judge_with at +-1% and no prior. */
+static br_compare_entry judge(const double *m, size_t k, double cur, double base_mhz,
+                              double cur_mhz, br_stop stop) {
+    return judge_with(m, k, cur, 0.01, base_mhz, cur_mhz, stop, NULL);
 }
 
 /* The geometric mean of m[0..k). */
@@ -70,7 +79,7 @@ Test(drift, a_change_the_between_run_drift_explains_is_same) {
     /* A host kernel on a shared CPU: three saves 10% apart. */
     const double m[] = {1000, 1100, 950};
     double ref = gmean(m, 3);
-    br_compare_entry e = judge(m, 3, ref * 1.15, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 3, ref * 1.15, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
     cr_assert_str_eq(e.why, "within the between-run spread");
     cr_assert_str_eq(e.decided_by, "time");
@@ -84,23 +93,23 @@ Test(drift, a_change_the_between_run_drift_explains_is_same) {
     cr_assert_gt(e.mde, 0.15, "same says how same: %g", e.mde);
 
     /* Far beyond the drift: slower. */
-    e = judge(m, 3, ref * 3.0, NAN, NAN, "noise");
+    e = judge(m, 3, ref * 3.0, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER, "%s", br_change_name(e.status));
     cr_assert_null(e.why);
     cr_assert_lt(e.p_runs, 0.01);
-    e = judge(m, 3, ref / 3.0, NAN, NAN, "noise");
+    e = judge(m, 3, ref / 3.0, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_FASTER);
 }
 
 Test(drift, a_tight_spread_catches_small_changes_above_the_threshold) {
     const double m[] = {1000, 1002, 999, 1001}; /* kernel clock at a large size */
     double ref = gmean(m, 4);
-    br_compare_entry e = judge(m, 4, ref * 1.05, 1980, 1980, "noise");
+    br_compare_entry e = judge(m, 4, ref * 1.05, 1980, 1980, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
     cr_assert_str_eq(e.decided_by, "time", "equal clocks: time alone");
     cr_assert(isnan(e.cycles_change));
     /* 1.5% is significant against a 0.1% spread but under the threshold. */
-    e = judge(m, 4, ref * 1.015, 1980, 1980, "noise");
+    e = judge(m, 4, ref * 1.015, 1980, 1980, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_lt(e.p_runs, 0.01);
     cr_assert_null(e.why);
@@ -110,68 +119,135 @@ Test(drift, a_tight_spread_catches_small_changes_above_the_threshold) {
 Test(drift, the_mde_is_the_smallest_slowdown_called_slower) {
     const double m[] = {1000, 1040, 980};
     double ref = gmean(m, 3);
-    br_compare_entry e = judge(m, 3, ref, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 3, ref, NAN, NAN, BR_STOP_NOISE);
     double mde = e.mde;
     cr_assert_gt(mde, 0.02);
     /* The current samples keep their relative spread, so se (and the MDE)
      * stays the same whatever the current median. */
-    e = judge(m, 3, ref * (1 + mde) * 1.001, NAN, NAN, "noise");
+    e = judge(m, 3, ref * (1 + mde) * 1.001, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER, "just above the MDE %g", mde);
     cr_assert_float_eq(e.mde, mde, 1e-9);
-    e = judge(m, 3, ref * (1 + mde) * 0.999, NAN, NAN, "noise");
+    e = judge(m, 3, ref * (1 + mde) * 0.999, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME, "just below the MDE %g", mde);
 }
 
 Test(drift, two_run_medians_give_one_degree_of_freedom) {
     const double m[] = {1000, 1010};
-    br_compare_entry e = judge(m, 2, 1100, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 2, 1100, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.spread_runs, 2);
     cr_assert(isfinite(e.spread));
     cr_assert_eq(e.status, BR_CHANGE_SAME, "t(1) is wide: +10%% is within it");
     cr_assert_gt(e.mde, 0.3, "%g", e.mde);
-    e = judge(m, 2, 3000, NAN, NAN, "noise");
+    e = judge(m, 2, 3000, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
 }
 
-Test(drift, an_unknown_spread_is_said_and_decided_conservatively) {
+Test(drift, a_baseline_saved_once_assumes_a_documented_drift) {
+    /* One run median, no prior: 1.5% drift per run plus each run's own
+     * uncertainty, on the normal distribution (drift.h, "assumed"). */
     const double one[] = {1000};
-    br_compare_entry e = judge(one, 1, 1100, NAN, NAN, "noise");
-    cr_assert(isnan(e.spread), "spread unknown");
-    cr_assert(isnan(e.p_runs));
+    br_compare_entry e = judge(one, 1, 2000, NAN, NAN, BR_STOP_CI);
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER, "a 2x slowdown of a converged case");
+    cr_assert_str_eq(e.spread_from, "assumed");
+    cr_assert_float_eq(e.spread, BR_DRIFT_ASSUMED, 1e-15);
+    cr_assert(isinf(e.spread_df));
     cr_assert_eq(e.spread_runs, 1);
-    cr_assert_eq(e.status, BR_CHANGE_SLOWER);
-    cr_assert_str_eq(e.why, "spread unknown");
-    cr_assert_gt(e.mde, 0.02);
-    cr_assert_lt(e.mde, 0.05);
+    /* The MDE is what the rule says: exp(z se) - 1 with se from both CIs. */
+    br_timing t;
+    timing(&t, 1000, 0.01, 40, NAN, BR_STOP_CI);
+    double w = br_drift_median_se(&t);
+    br_timing_dispose(&t);
+    double se = sqrt(2 * BR_DRIFT_ASSUMED * BR_DRIFT_ASSUMED + 2 * w * w);
+    cr_assert_float_eq(e.mde, expm1(br_normal_quantile(0.995) * se), 1e-9, "%g", e.mde);
+    cr_assert_lt(e.mde, 0.10, "a 10%% step is seen: %g", e.mde);
+    /* Unchanged or within the assumed drift: same. */
+    e = judge(one, 1, 1030, NAN, NAN, BR_STOP_CI);
+    cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
+    cr_assert_str_eq(e.why, "within the between-run spread");
+    e = judge(one, 1, 1000, NAN, NAN, BR_STOP_CI);
+    cr_assert_eq(e.status, BR_CHANGE_SAME);
     /* A timing without run medians reads as one. */
     br_timing bt, ct;
-    timing(&bt, 1000, 0.01, 40, NAN, "noise");
-    timing(&ct, 1100, 0.01, 40, NAN, "noise");
+    timing(&bt, 1000, 0.01, 40, NAN, BR_STOP_CI);
+    timing(&ct, 1500, 0.01, 40, NAN, BR_STOP_CI);
     br_compare_entry f;
     memset(&f, 0, sizeof f);
-    cr_assert_eq(br_drift_judge(&f, &bt, &ct, &rules), 0);
+    cr_assert_eq(br_drift_judge(&f, &bt, &ct, &rules, NULL), 0);
     cr_assert_eq(f.status, BR_CHANGE_SLOWER);
     cr_assert_eq(f.spread_runs, 1);
     br_timing_dispose(&bt);
     br_timing_dispose(&ct);
+}
 
-    /* Significant but not clear of the threshold at the ends of the CIs. */
-    e = judge(one, 1, 1025, NAN, NAN, "noise");
-    cr_assert_lt(e.p_value, 0.01);
-    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN, "%s", br_change_name(e.status));
-    cr_assert_str_eq(e.why, "spread unknown, not clear of the threshold");
+Test(drift, a_2x_slowdown_of_a_converged_case_is_always_slower_with_one_save) {
+    /* Whatever its noise, a converged case's CI is narrow (measure.h): a
+     * 2x slowdown is beyond the MDE for CIs up to +-25%. The samples here
+     * scatter by up to +-30% (stddev/mean under max_noise 10%... and more). */
+    const double one[] = {1000};
+    const br_stop converged[] = {BR_STOP_CI, BR_STOP_NOISE, BR_STOP_NONE};
+    for (size_t i = 0; i < 3; i++)
+        for (double rel = 0.001; rel <= 0.3; rel *= 2) {
+            br_compare_entry e = judge_with(one, 1, 2000, rel, NAN, NAN, converged[i], NULL);
+            cr_assert_eq(e.status, BR_CHANGE_SLOWER, "stop %s, +-%g: %s %s",
+                         br_stop_name(converged[i]) ? br_stop_name(converged[i]) : "none", rel,
+                         br_change_name(e.status), e.why ? e.why : "");
+            cr_assert_lt(e.mde, 1.0);
+        }
+}
 
-    /* Flagged too noisy (N: stopped on plateau or timeout): never slower on
-     * the samples alone, however significant... */
-    e = judge(one, 1, 1111, NAN, NAN, "plateau");
-    cr_assert_lt(e.p_value, 1e-6);
-    cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
-    cr_assert_str_eq(e.why, "flagged too noisy (N), spread unknown");
-    cr_assert(isnan(e.mde), "no change could be called slower");
-    /* ...but a known spread is evidence beyond the samples. */
-    const double m[] = {1000, 1004, 998};
-    e = judge(m, 3, 1300, NAN, NAN, "timeout");
+Test(drift, every_stop_reason_is_judged_and_only_a_flagged_one_says_n) {
+    /* Every stop the stopping rule emits (measure.c, br_stopper_check). A
+     * converged case is never "too noisy (N)"; a case that did not converge
+     * says (N), the flag its row of the table shows (br_timing_converged). */
+    const br_stop stops[] = {BR_STOP_NONE,    BR_STOP_CI,      BR_STOP_NOISE,
+                             BR_STOP_PLATEAU, BR_STOP_TIMEOUT, BR_STOP_MAX_SAMPLES};
+    const double one[] = {1000};
+    for (size_t i = 0; i < sizeof stops / sizeof *stops; i++) {
+        br_timing t = {.present = 1, .stop = stops[i]};
+        int conv = br_timing_converged(&t);
+        const char *name = br_stop_name(stops[i]) ? br_stop_name(stops[i]) : "none";
+        /* Far beyond everything: slower, converged or not. */
+        br_compare_entry e = judge_with(one, 1, 3000, 0.01, NAN, NAN, stops[i], NULL);
+        cr_assert_eq(e.status, BR_CHANGE_SLOWER, "%s", name);
+        /* +8% with this run's own samples scattered +-60%: its CI hides it. */
+        e = judge_with(one, 1, 1080, 0.6, NAN, NAN, stops[i], NULL);
+        cr_assert_eq(e.status, BR_CHANGE_UNKNOWN, "%s: %s", name, br_change_name(e.status));
+        cr_assert_str_eq(e.why, conv ? "within the runs' own uncertainty" : "too noisy to tell (N)",
+                         "%s", name);
+        cr_assert_eq(!!strstr(e.why, "noisy"), !conv, "a converged case is never too noisy");
+        cr_assert_eq(!!strstr(e.why, "(N)"), !conv, "%s", name);
+    }
+}
+
+Test(drift, one_save_borrows_the_spread_of_the_suites_other_cases) {
+    /* 20 cases saved three times with 0.4% between-run spread give the
+     * prior; a case saved once gets s0 on d0' degrees of freedom. */
+    double s2[20], d[20], c[20];
+    for (int i = 0; i < 20; i++) {
+        s2[i] = 0.004 * 0.004 * (0.5 + (double)(i % 4) / 3.0);
+        d[i] = 2;
+        c[i] = log(1000.0);
+    }
+    br_prior p;
+    br_prior_fit(&p, s2, d, c, 20);
+    cr_assert_eq(p.n, 20);
+    const double one[] = {1000};
+    br_compare_entry e = judge_with(one, 1, 1030, 0.001, NAN, NAN, BR_STOP_CI, &p);
+    cr_assert_str_eq(e.spread_from, "pooled");
+    cr_assert_float_eq(e.spread, sqrt(br_prior_s0sq(&p, log(1000.0))), 1e-12);
+    cr_assert_float_eq(e.spread_df, br_prior_df(&p, log(1000.0)), 1e-9);
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER, "3%% against 0.4%%: %s", br_change_name(e.status));
+    cr_assert_lt(e.mde, 0.025, "the threshold nearly binds: %g", e.mde);
+    /* A case with three saves of its own is moderated toward the prior. */
+    const double m[] = {1000, 1004, 997};
+    e = judge_with(m, 3, 1030, 0.001, NAN, NAN, BR_STOP_CI, &p);
+    cr_assert_str_eq(e.spread_from, "moderated");
+    cr_assert_gt(e.spread_df, 2.0);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+    br_compare_entry alone = judge_with(m, 3, 1030, 0.001, NAN, NAN, BR_STOP_CI, NULL);
+    cr_assert_str_eq(alone.spread_from, "runs");
+    cr_assert_float_eq(alone.spread_df, 2.0, 1e-12);
+    cr_assert_gt(alone.mde, e.mde, "alone %g, moderated %g", alone.mde, e.mde);
 }
 
 Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
@@ -179,7 +255,7 @@ Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
     double ref = gmean(m, 3);
     /* The clock fell 1980 -> 1755 MHz (-11.4%) and a compute-bound kernel
      * took 12% longer: the same number of cycles. */
-    br_compare_entry e = judge(m, 3, ref * 1.12, 1980, 1755, "noise");
+    br_compare_entry e = judge(m, 3, ref * 1.12, 1980, 1755, BR_STOP_NOISE);
     cr_assert_float_eq(e.cycles_change, 1.12 * 1755.0 / 1980.0 - 1, 1e-9);
     cr_assert_eq(e.status, BR_CHANGE_SAME, "%s", br_change_name(e.status));
     cr_assert_str_eq(e.decided_by, "cycles");
@@ -187,23 +263,23 @@ Test(drift, a_different_sm_clock_is_decided_in_cycles_too) {
     cr_assert_float_eq(e.base_mhz, 1980, 1e-9);
     cr_assert_float_eq(e.cur_mhz, 1755, 1e-9);
     /* A memory-bound kernel: time unchanged, so fewer cycles: same, by time. */
-    e = judge(m, 3, ref, 1980, 1755, "noise");
+    e = judge(m, 3, ref, 1980, 1755, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_str_eq(e.decided_by, "time");
     /* 40% longer at the lower clock: slower in both. */
-    e = judge(m, 3, ref * 1.40, 1980, 1755, "noise");
+    e = judge(m, 3, ref * 1.40, 1980, 1755, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
     cr_assert_str_eq(e.decided_by, "time+cycles");
     /* The MDE in time grows by the clock ratio when cycles must agree. */
-    double mde = judge(m, 3, ref * 1.40, 1980, 1980, "noise").mde;
+    double mde = judge(m, 3, ref * 1.40, 1980, 1980, BR_STOP_NOISE).mde;
     cr_assert_float_eq(e.mde, (1 + mde) * 1980.0 / 1755.0 - 1, 1e-9, "%g", e.mde);
     /* Slower in time, faster in cycles (the clock halved): unknown. */
-    e = judge(m, 3, ref * 1.40, 1980, 990, "noise");
+    e = judge(m, 3, ref * 1.40, 1980, 990, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
     cr_assert_str_eq(e.why, "time and cycles disagree");
-    /* Spread unknown: the same rules in cycles. */
+    /* One save (an assumed spread): the same rules in cycles. */
     const double one[] = {1000};
-    e = judge(one, 1, 1120, 1980, 1755, "noise");
+    e = judge(one, 1, 1120, 1980, 1755, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_str_eq(e.decided_by, "cycles");
 }
@@ -235,7 +311,7 @@ static void run_of(br_timing *t, double drift, double noise, size_t n) {
     t->n_samples = n;
     cr_assert_eq(br_stats_compute(&t->stats, t->samples, n), 0);
     t->sm_mhz_median = NAN;
-    t->stop_reason = "noise";
+    t->stop = BR_STOP_CI;
 }
 
 /* Simulate `trials` A/A comparisons of unchanged code with between-run
@@ -259,7 +335,7 @@ static void simulate(size_t trials, size_t k, double drift, const br_regression_
         run_of(&ct, drift, 0.01, 31);
         br_compare_entry e;
         memset(&e, 0, sizeof e);
-        cr_assert_eq(br_drift_judge(&e, &bt, &ct, r), 0);
+        cr_assert_eq(br_drift_judge(&e, &bt, &ct, r, NULL), 0);
         *gate += e.status == BR_CHANGE_SLOWER;
         *old += e.p_value < r->alpha && ct.stats.median / bt.stats.median - 1 > r->threshold;
         br_timing_dispose(&bt);
@@ -272,7 +348,7 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
      * log run medians are independent and normal. 5% drift between runs,
      * 1% noise within one, three saves, alpha 0.05 (to count enough events):
      * the bound is 2.5% of 20000 = 500; the test fails above 500 + 3 sd. */
-    const br_regression_cfg r = {0.02, 0.05};
+    const br_regression_cfg r = {0.02, 0.05, 0};
     size_t gate, old, trials = 20000;
     simulate(trials, 3, 0.05, &r, &gate, &old);
     double bound = trials * r.alpha / 2;
@@ -285,7 +361,7 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
     cr_assert_gt(old, 10 * gate, "old rule %zu vs gate %zu", old, gate);
 
     /* The default alpha 0.01 with eight saves. */
-    const br_regression_cfg d = {0.02, 0.01};
+    const br_regression_cfg d = {0.02, 0.01, 0};
     simulate(trials, 8, 0.05, &d, &gate, &old);
     bound = trials * d.alpha / 2;
     cr_log_info("A/A, drift 5%%, k = 8, alpha 0.01: gate %zu, U test + threshold %zu of %zu", gate,
@@ -296,7 +372,7 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
 Test(drift, a_real_step_beyond_the_drift_is_caught) {
     /* Power: a 50% slowdown against 5% drift with three saves (MDE about
      * t(0.995, 2) * 5.8% = 58% on the log scale... so use eight saves). */
-    const br_regression_cfg d = {0.02, 0.01};
+    const br_regression_cfg d = {0.02, 0.01, 0};
     size_t caught = 0, trials = 2000;
     for (size_t i = 0; i < trials; i++) {
         br_timing bt, ct;
@@ -315,7 +391,7 @@ Test(drift, a_real_step_beyond_the_drift_is_caught) {
         cr_assert_eq(br_stats_compute(&ct.stats, ct.samples, ct.n_samples), 0);
         br_compare_entry e;
         memset(&e, 0, sizeof e);
-        cr_assert_eq(br_drift_judge(&e, &bt, &ct, &d), 0);
+        cr_assert_eq(br_drift_judge(&e, &bt, &ct, &d, NULL), 0);
         caught += e.status == BR_CHANGE_SLOWER;
         br_timing_dispose(&bt);
         br_timing_dispose(&ct);
@@ -326,7 +402,7 @@ Test(drift, a_real_step_beyond_the_drift_is_caught) {
 
 Test(drift, a_zero_median_cannot_be_judged) {
     const double m[] = {1000, 1010, 990};
-    br_compare_entry e = judge(m, 3, 0.0, NAN, NAN, "noise");
+    br_compare_entry e = judge(m, 3, 0.0, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
     cr_assert_str_eq(e.why, "median is zero");
 }

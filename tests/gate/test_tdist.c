@@ -54,3 +54,40 @@ Test(tdist, quantiles_match_tables_and_invert_the_cdf) {
     cr_assert_float_eq(br_normal_quantile(0.1), -1.2815515655446004, 1e-11);
     cr_assert(isnan(br_normal_quantile(1.0)));
 }
+
+/* Two-sided critical values from standard tables (NIST/SEMATECH e-Handbook
+ * 1.3.6.7.2), as `benchrun ab`'s interval uses them (abstats.h). */
+Test(tdist, two_sided_critical_values_match_the_tables) {
+    struct {
+        double alpha, df, t;
+    } rows[] = {{0.05, 1, 12.706}, {0.05, 2, 4.303},   {0.05, 3, 3.182},
+                {0.05, 5, 2.571},  {0.05, 10, 2.228},  {0.05, 30, 2.042},
+                {0.01, 5, 4.032},  {0.01, 100, 2.626}, {0.10, 7, 1.895}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        double t = br_tdist_quantile(1.0 - rows[i].alpha / 2.0, rows[i].df);
+        cr_assert(fabs(t - rows[i].t) < 0.0015, "alpha %g df %g: %.4f, table %.3f", rows[i].alpha,
+                  rows[i].df, t, rows[i].t);
+        cr_assert(fabs(2.0 * br_tdist_cdf(-t, rows[i].df) - rows[i].alpha) < 1e-9);
+    }
+    /* df = 2: P(|T| > t) = 1 - t / sqrt(2 + t^2). */
+    cr_assert(fabs(2.0 * br_tdist_cdf(-3.0, 2) - (1 - 3 / sqrt(11.0))) < 1e-12);
+}
+
+/* Digamma and trigamma at known values: psi(1) = -gamma, psi(1/2) = -gamma
+ * - 2 ln 2, psi'(1) = pi^2 / 6, psi'(1/2) = pi^2 / 2 (Abramowitz & Stegun
+ * 6.3.2, 6.3.3, 6.4.2, 6.4.4), the recurrences, and the inverse. */
+Test(tdist, digamma_and_trigamma) {
+    const double euler = 0.57721566490153286;
+    cr_assert_float_eq(br_digamma(1), -euler, 1e-13);
+    cr_assert_float_eq(br_digamma(0.5), -euler - 2 * log(2.0), 1e-13);
+    cr_assert_float_eq(br_trigamma(1), M_PI * M_PI / 6, 1e-13);
+    cr_assert_float_eq(br_trigamma(0.5), M_PI * M_PI / 2, 1e-12);
+    for (double x = 0.05; x < 200; x *= 1.7) {
+        cr_assert_float_eq(br_digamma(x + 1), br_digamma(x) + 1 / x, 1e-11 * (1 + 1 / x), "%g", x);
+        cr_assert_float_eq(br_trigamma(x + 1), br_trigamma(x) - 1 / (x * x),
+                           1e-11 * (1 + 1 / (x * x)), "%g", x);
+        double y = br_trigamma(x);
+        cr_assert_float_eq(br_trigamma_inverse(y), x, 1e-8 * x, "x %g", x);
+    }
+    cr_assert(isnan(br_digamma(0)) && isnan(br_trigamma(-1)) && isnan(br_trigamma_inverse(0)));
+}

@@ -78,7 +78,7 @@ static void write_run(int i, const char *sha) {
     for (int k = 0; k < 20; k++)
         s[k] = level * (1.0 + 0.001 * (k % 5 - 2));
     br_case_result *c = add_case(&r, 0, 0, &n, BR_STATUS_OK, NULL, NULL, 8.0 * (double)n, NAN);
-    set_timing(&c->cold, s, 20, 1.0, 1, "ci", NAN);
+    set_timing(&c->cold, s, 20, 1.0, 1, BR_STOP_CI, NAN);
     br_run_derive(&r);
     char name[32];
     snprintf(name, sizeof name, "run-%02d.json", i);

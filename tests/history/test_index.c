@@ -50,9 +50,7 @@ static void same_history(const br_history *a, const br_history *b) {
             const br_timing *tx = br_case_headline(x, &x->cases[c]);
             const br_timing *ty = br_case_headline(y, &y->cases[c]);
             cr_assert_eq(tx->n_samples, ty->n_samples);
-            cr_assert(tx->stop_reason == ty->stop_reason, "stop %s vs %s",
-                      tx->stop_reason ? tx->stop_reason : "-",
-                      ty->stop_reason ? ty->stop_reason : "-");
+            cr_assert(tx->stop == ty->stop, "stop %d vs %d", (int)tx->stop, (int)ty->stop);
         }
     }
 }

@@ -109,14 +109,14 @@ Test(measure, stops_on_ci_once_min_samples_and_min_time_hold) {
     run_ok(&t, &f, &p);
     /* 1000 ns samples: 50 make 50 us of measured time, more than min_samples. */
     cr_assert_eq(t.n_samples, 50);
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_eq(t.reps, 1);
     br_timing_dispose(&t);
 
     fake g = {.value = constant, .base = 1e6};
     run_ok(&t, &g, &p);
     cr_assert_eq(t.n_samples, 10, "min_samples binds when samples are long");
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     for (size_t i = 0; i < t.n_samples; i++)
         cr_assert_eq(t.samples[i], 1e6);
     br_timing_dispose(&t);
@@ -129,7 +129,7 @@ Test(measure, a_noisy_stream_stops_on_plateau_when_the_ci_is_out_of_reach) {
     br_measure_params p = params(10, 0, 0.005, 1e9, 1000000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "plateau");
+    cr_assert_eq(t.stop, BR_STOP_PLATEAU);
     cr_assert_geq(t.n_samples, BR_PLATEAU_WINDOW);
     cr_assert_lt(t.n_samples, 40000, "a plateau is found long before the timeout: %zu",
                  t.n_samples);
@@ -168,7 +168,7 @@ Test(measure, a_noisy_stream_keeps_sampling_until_its_median_is_pinned) {
     br_measure_params p = params(6, 0, 0.10, 3e9, 1000000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_gt(t.n_samples, 200, "%zu samples", t.n_samples);
     cr_assert_leq(ci_rel(&t), 0.10 / BR_CI_PER_NOISE);
     br_timing_dispose(&t);
@@ -184,7 +184,7 @@ Test(measure, a_slow_steady_kernel_stops_after_six_samples) {
     br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_eq(t.n_samples, 6, "six 400 ms samples, not the 3 s timeout");
     cr_assert_leq(ci_rel(&t), 0.005);
     br_timing_dispose(&t);
@@ -198,7 +198,7 @@ Test(measure, a_slow_noisy_kernel_falls_back_to_the_noise_rule) {
     br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "noise");
+    cr_assert_eq(t.stop, BR_STOP_NOISE);
     cr_assert_eq(t.n_samples, 6);
     br_timing_dispose(&t);
 }
@@ -218,7 +218,7 @@ Test(measure, a_trivial_heavy_tailed_case_stops_quickly_on_its_median) {
     br_measure_params p = params(6, 0, 0.10, 3e9, 100000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_lt(t.n_samples, 200, "%zu samples", t.n_samples);
     cr_assert_lt(t.measure_ns, 1e6, "well under a millisecond, not the timeout");
     br_stats s;
@@ -257,7 +257,7 @@ Test(measure, a_drifting_stream_stops_on_timeout_and_never_later) {
     br_measure_params p = params(10, 0, 0.005, 1e6, 1000000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "timeout");
+    cr_assert_eq(t.stop, BR_STOP_TIMEOUT);
     /* Each sample takes at least 10 us of wall time: 1 ms allows about 100
      * (fewer as the drift lengthens them), and the loop stops at the first
      * sample that ends past the timeout. */
@@ -273,7 +273,7 @@ Test(measure, max_samples_caps_a_stream_that_would_go_on) {
     br_measure_params p = params(10, 0, 0.005, 1e12, 40);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_eq(t.stop, BR_STOP_MAX_SAMPLES);
     cr_assert_eq(t.n_samples, 40);
     br_timing_dispose(&t);
 }
@@ -283,7 +283,7 @@ Test(measure, min_time_keeps_sampling_past_a_low_noise) {
     br_measure_params p = params(2, 1e6, 0.5, 1e12, 1000000);
     br_timing t;
     run_ok(&t, &f, &p);
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_eq(t.n_samples, 10000, "1 ms of 100 ns samples");
     br_timing_dispose(&t);
 }
@@ -479,7 +479,7 @@ Test(measure, a_measurement_with_every_sample_throttled_has_none) {
     run_ok(&t, &f, &p);
     cr_assert_eq(t.n_samples, 0);
     cr_assert_eq(t.n_throttled, f.calls);
-    cr_assert_str_eq(t.stop_reason, "timeout");
+    cr_assert_eq(t.stop, BR_STOP_TIMEOUT);
     cr_assert(isnan(t.sm_mhz_median));
     br_timing_dispose(&t);
 }
@@ -602,7 +602,7 @@ Test(measure, the_stopping_rule_sees_the_kernel_clock) {
     clock_ns = 0;
     cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
     cr_assert_eq(t.n_samples, 40);
-    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_eq(t.stop, BR_STOP_MAX_SAMPLES);
     br_timing_dispose(&t);
 
     p.clock = BR_CLOCK_EVENTS;
@@ -610,7 +610,7 @@ Test(measure, the_stopping_rule_sees_the_kernel_clock) {
     clock_ns = 0;
     cr_assert_eq(br_measure(&t, &kfake_ops, &k, &p, exec_count, &k.f), 0, "%s", br_error_get());
     cr_assert_eq(t.n_samples, 10, "on events the same stream stops on its CI at once");
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_eq(t.samples[0], 5000);
     cr_assert_float_eq(t.kernel_ns[0], 2700, 1e-9, "kernel times still recorded beside");
     cr_assert_float_eq(t.kernel_ns[1], 3300, 1e-9);
@@ -750,8 +750,8 @@ Test(measure, deferred_samples_are_resolved_in_groups_with_the_same_result) {
     br_timing t;
     clock_ns = 0;
     cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
-    cr_assert_eq(t.n_samples, 300, "%zu samples, stopped on %s", t.n_samples, t.stop_reason);
-    cr_assert_str_eq(t.stop_reason, "max_samples");
+    cr_assert_eq(t.n_samples, 300, "%zu samples, stopped on %s", t.n_samples, br_stop_name(t.stop));
+    cr_assert_eq(t.stop, BR_STOP_MAX_SAMPLES);
     cr_assert_not(d.bad_order, "resolve gets the pending tags in order");
     cr_assert_leq(d.largest, BR_GROUP_MAX);
     cr_assert_geq(d.groups, 300 / BR_GROUP_MAX);
@@ -778,7 +778,7 @@ Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_e
     clock_ns = 0;
     cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
     cr_assert_eq(t.n_samples, 10, "samples after the stop are dropped");
-    cr_assert_str_eq(t.stop_reason, "ci");
+    cr_assert_eq(t.stop, BR_STOP_CI);
     cr_assert_leq(d.largest, 7, "a group of 2 ms samples closes after 10 ms: %zu", d.largest);
     cr_assert_leq(d.resolved, 10 + d.largest, "taken: %zu", d.resolved);
     br_timing_dispose(&t);

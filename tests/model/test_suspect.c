@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Flags S and P decided from the results alone (results/suspect.h), on
+/* Flags N, S and P decided from the results alone (model/suspect.h), on
  * synthetic timings and an H100's record. */
 #include <criterion/criterion.h>
 
@@ -17,6 +17,29 @@ static br_device h100(void) {
     d.peak_gflops = 66908.16;
     d.measured_peak_gbps = NAN;
     return d;
+}
+
+Test(suspect, converged_is_decided_by_the_stop_reason_alone) {
+    /* Every stop the stopping rule emits (measure.c, br_stopper_check). */
+    static const struct {
+        br_stop stop;
+        int converged;
+    } rows[] = {{BR_STOP_CI, 1},      {BR_STOP_NOISE, 1},   {BR_STOP_NONE, 1},
+                {BR_STOP_PLATEAU, 0}, {BR_STOP_TIMEOUT, 0}, {BR_STOP_MAX_SAMPLES, 0}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        br_timing t = {0};
+        t.present = 1;
+        t.stop = rows[i].stop;
+        cr_expect_eq(br_timing_converged(&t), rows[i].converged, "%s",
+                     br_stop_name(rows[i].stop) ? br_stop_name(rows[i].stop) : "none");
+        t.present = 0;
+        cr_expect_eq(br_timing_converged(&t), 1, "a timing not taken is not flagged");
+    }
+    br_timing odd = {0};
+    odd.present = 1;
+    odd.stop = (br_stop)99;
+    cr_expect_eq(br_timing_converged(&odd), 0, "a value outside the enum is never trusted");
+    cr_expect_eq(br_timing_converged(NULL), 1);
 }
 
 Test(suspect, work_on_another_stream_or_context_escapes_the_clock) {

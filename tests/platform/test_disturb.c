@@ -169,7 +169,7 @@ Test(disturb, every_sample_disturbed_keeps_them_and_says_so) {
     cr_expect_eq(t.disturbed_kept, 1);
     cr_expect_eq(t.n_samples, s.calls);
     cr_expect_eq(t.n_switched, s.calls);
-    cr_expect_str_eq(t.stop_reason, "timeout");
+    cr_expect_eq(t.stop, BR_STOP_TIMEOUT);
     cr_expect_eq(t.samples[0], 2000.0);
     br_timing_dispose(&t);
 }

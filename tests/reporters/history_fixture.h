@@ -106,7 +106,7 @@ __attribute__((unused)) static void timed(br_run *r, size_t kernel, size_t combo
     spread(s, NS, ns);
     br_case_result *c =
         add_case(r, kernel, combo, &n, BR_STATUS_OK, NULL, NULL, 4.0 * (double)n, NAN);
-    set_timing(&c->cold, s, NS, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, s, NS, 1.0, 1, BR_STOP_NOISE, 1980);
 }
 
 /* The four reduction runs: 0 = aaaaaaa, 1 = bbbbbbb, 2 = ccccccc, 3 = ccccccc again. */
@@ -128,12 +128,12 @@ __attribute__((unused)) static void build_reduction_history(br_run runs[4]) {
             const double few[] = {37400, 37300, 37500};
             br_case_result *c =
                 add_case(r, 0, 0, &n20, BR_STATUS_OK, NULL, NULL, 4.0 * (double)n20, NAN);
-            set_timing(&c->cold, few, 3, 1.0, 1, "timeout", 1980);
+            set_timing(&c->cold, few, 3, 1.0, 1, BR_STOP_TIMEOUT, 1980);
         } else if (k == 0 || k == 1) {
             const double few[] = {34000, 33900, 34100};
             br_case_result *c =
                 add_case(r, 0, 0, &n20, BR_STATUS_OK, NULL, NULL, 4.0 * (double)n20, NAN);
-            set_timing(&c->cold, few, 3, 1.0, 1, "timeout", 1980);
+            set_timing(&c->cold, few, 3, 1.0, 1, BR_STOP_TIMEOUT, 1980);
         }
         timed(r, 1, 0, n20, 4100);
         timed(r, 2, 0, n20, 3200);
@@ -166,13 +166,13 @@ __attribute__((unused)) static void build_latency_history(br_run runs[2]) {
         double s[NS];
         spread(s, NS, 850);
         br_case_result *c = add_case(r, 0, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-        set_timing(&c->cold, s, NS, 1.0, 1, "noise", NAN);
+        set_timing(&c->cold, s, NS, 1.0, 1, BR_STOP_NOISE, NAN);
         if (k == 0) {
             add_case(r, 1, 0, none, BR_STATUS_SKIPPED, "no-gpu", "not today", NAN, NAN);
         } else {
             spread(s, NS, 9250);
             c = add_case(r, 1, 0, none, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-            set_timing(&c->cold, s, NS, 1.0, 1, "noise", NAN);
+            set_timing(&c->cold, s, NS, 1.0, 1, BR_STOP_NOISE, NAN);
         }
         br_run_derive(r);
     }
@@ -278,7 +278,7 @@ __attribute__((unused)) static void step_run(br_run *r, size_t i) {
         spread(s, NS, level[i - 1]);
         br_case_result *c = add_case(r, sc->kernel, sc->combo, &sc->n, BR_STATUS_OK, NULL, NULL,
                                      4.0 * (double)sc->n, NAN);
-        set_timing(&c->cold, s, NS, 1.0, 1, "noise", 1980);
+        set_timing(&c->cold, s, NS, 1.0, 1, BR_STOP_NOISE, 1980);
     }
     br_run_derive(r);
 }

@@ -415,9 +415,9 @@ Test(gbench, colliding_names_get_the_suite_prefix) {
     const int64_t n20[] = {1 << 20};
     const double s[] = {3000, 3010, 2990};
     br_case_result *c = add_case(&other, 0, 0, n20, BR_STATUS_OK, NULL, NULL, 4.0 * (1 << 20), NAN);
-    set_timing(&c->cold, s, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, s, 3, 1.0, 1, BR_STOP_NOISE, 1980);
     c = add_case(&other, 1, 0, n20, BR_STATUS_OK, NULL, NULL, 4.0 * (1 << 20), NAN);
-    set_timing(&c->cold, s, 3, 2.0, 1, "noise", 1980);
+    set_timing(&c->cold, s, 3, 2.0, 1, BR_STOP_NOISE, 1980);
     br_run_derive(&other);
 
     const br_run *runs[] = {&fixture[0], &other};
@@ -481,9 +481,9 @@ Test(gbench, run_without_ok_cases) {
      * entry. */
     const double s[] = {100, 101, 99};
     br_case_result *c = add_case(&r, 0, 0, none, BR_STATUS_FAILED, "run", "error", 1e6, NAN);
-    set_timing(&c->cold, s, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, s, 3, 1.0, 1, BR_STOP_NOISE, 1980);
     c = add_case(&r, 1, 0, none, BR_STATUS_SKIPPED, "no-gpu", "no CUDA device", 1e6, NAN);
-    set_timing(&c->cold, s, 3, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, s, 3, 1.0, 1, BR_STOP_NOISE, 1980);
     br_run_derive(&r);
     const br_run *runs[] = {&r};
     json_t *doc = render_json(runs, 1);
@@ -503,14 +503,14 @@ Test(gbench, non_finite_counters_are_left_out) {
     /* A median of 0 ns: bytes / 0 and 0 FLOP / 0 are not finite. */
     const double zeros[] = {0, 0, 0};
     br_case_result *c = add_case(&r, 0, 0, none, BR_STATUS_OK, NULL, NULL, 1e6, 0.0);
-    set_timing(&c->cold, zeros, 3, 1.0, 1, "noise", NAN);
+    set_timing(&c->cold, zeros, 3, 1.0, 1, BR_STOP_NOISE, NAN);
     /* Infinite bytes, finite flops. */
     const double s[] = {10, 10, 10};
     c = add_case(&r, 1, 0, none, BR_STATUS_OK, NULL, NULL, INFINITY, 30.0);
-    set_timing(&c->cold, s, 3, 1.0, 1, "noise", NAN);
+    set_timing(&c->cold, s, 3, 1.0, 1, BR_STOP_NOISE, NAN);
     /* OK, but the headline (cold) timing was not taken: no time to report. */
     c = add_case(&r, 2, 0, none, BR_STATUS_OK, NULL, NULL, 1e6, NAN);
-    set_timing(&c->batch, s, 3, 1.0, 8, "noise", NAN);
+    set_timing(&c->batch, s, 3, 1.0, 8, BR_STOP_NOISE, NAN);
     br_run_derive(&r);
 
     const br_run *runs[] = {&r};

@@ -253,7 +253,7 @@ Test(gbench_shape, one_sample_has_no_aggregates) {
     const int64_t none[1] = {0};
     const double s[] = {1234.5};
     br_case_result *c = add_case(&r, 0, 0, none, BR_STATUS_OK, NULL, NULL, 1e6, NAN);
-    set_timing(&c->cold, s, 1, 1.0, 1, "max_samples", NAN);
+    set_timing(&c->cold, s, 1, 1.0, 1, BR_STOP_MAX_SAMPLES, NAN);
     br_run_derive(&r);
     const br_run *runs[] = {&r};
     json_t *doc = render_json(runs, 1, 1);

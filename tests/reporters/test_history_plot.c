@@ -83,7 +83,7 @@ Test(history, plot_script_bytes_axis_many_cases_and_escaping) {
             int64_t pv[] = {(int64_t)1 << e, b};
             br_case_result *c =
                 add_case(&r, 0, combo, pv, BR_STATUS_OK, NULL, NULL, 8.0 * (double)pv[0], NAN);
-            set_timing(&c->cold, s, NS, 1.0, 1, "noise", 1980);
+            set_timing(&c->cold, s, NS, 1.0, 1, BR_STOP_NOISE, 1980);
         }
     }
     br_run_derive(&r);

@@ -110,7 +110,7 @@ static void expect_timing(json_t *t, const br_timing *want, int gpu) {
     cr_expect_eq(num(t, "warmup_runs"), (double)want->warmup_runs);
     cr_expect_eq(num(t, "warmup_ns"), want->warmup_ns);
     cr_expect_eq(num(t, "measure_ns"), want->measure_ns);
-    cr_expect_str_eq(text(t, "stop_reason"), want->stop_reason);
+    cr_expect_str_eq(text(t, "stop_reason"), br_stop_name(want->stop));
     json_t *samples = at(t, "samples_ns");
     cr_assert_eq(json_array_size(samples), want->n_samples);
     for (size_t i = 0; i < want->n_samples; i++)

@@ -183,7 +183,7 @@ static void build_nasty(br_run *r) {
     const int64_t p[] = {1024};
     const double s[] = {850, 849.5, 851.25, 850.75};
     br_case_result *c = add_case(r, 0, 0, p, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, s, 4, 1.0, 1, "plateau", NAN);
+    set_timing(&c->cold, s, 4, 1.0, 1, BR_STOP_PLATEAU, NAN);
     add_case(r, 1, 0, p, BR_STATUS_FAILED, "verify", NASTY_MESSAGE "\nsecond line", NAN, NAN);
     add_case(r, 2, 0, p, BR_STATUS_SKIPPED, "no-gpu", "no GPU", NAN, NAN);
     r->gpu_skip_reason = dup_or_null("no *GPU* | <none>");
@@ -299,7 +299,7 @@ static void add_comparison(br_run *r) {
     cmp->baseline_path = dup_or_null("base_*line*.json");
     cmp->baseline_commit = dup_or_null("abc1234");
     cmp->baseline_device = dup_or_null("host");
-    cmp->rules = (br_regression_cfg){0.02, 0.01};
+    cmp->rules = (br_regression_cfg){0.02, 0.01, 0};
     cmp->clock = r->measure.headline;
     cmp->n_entries = 2;
     cmp->entries = calloc(2, sizeof *cmp->entries);

@@ -70,9 +70,9 @@ static void build_wide(br_run *r, int invalid) {
     const double s1[] = {850, 849.5, 851.25, 850.75};
     const double s2[] = {9250, 9240, 9262.5, 9255};
     br_case_result *c = add_case(r, 0, 0, p, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, s1, 4, 1.0, 1, "plateau", NAN); /* N: a warning line */
+    set_timing(&c->cold, s1, 4, 1.0, 1, BR_STOP_PLATEAU, NAN); /* N: a warning line */
     c = add_case(r, 1, 0, p, BR_STATUS_OK, NULL, NULL, NAN, NAN);
-    set_timing(&c->cold, s2, 4, 1.0, 1, "noise", NAN);
+    set_timing(&c->cold, s2, 4, 1.0, 1, BR_STOP_NOISE, NAN);
     add_case(r, 2, 0, p, BR_STATUS_FAILED, "verify", "结果错误 ❌ got e\xcc\x81\n", NAN, NAN);
     br_run_derive(r);
 }
@@ -136,7 +136,7 @@ Test(reporters, table_wide_characters_comparison_align) {
     cr_assert_not_null(cmp);
     cmp->baseline_path = dup_or_null("基线/results.json");
     cmp->baseline_device = dup_or_null("主机 🚀");
-    cmp->rules = (br_regression_cfg){0.02, 0.01};
+    cmp->rules = (br_regression_cfg){0.02, 0.01, 0};
     cmp->n_entries = 2;
     cmp->entries = calloc(2, sizeof *cmp->entries);
     cr_assert_not_null(cmp->entries);

@@ -33,9 +33,9 @@ static inline br_case_result *timed(br_run *r, size_t kernel, int64_t n, double 
     double s[NS];
     br_case_result *c = add_case(r, kernel, (size_t)n, &n, BR_STATUS_OK, NULL, NULL, NAN, NAN);
     spread(s, NS, cold);
-    set_timing(&c->cold, s, NS, 1.0, 1, "noise", 1980);
+    set_timing(&c->cold, s, NS, 1.0, 1, BR_STOP_NOISE, 1980);
     spread(s, NS, batch);
-    set_timing(&c->batch, s, NS, 1.0, 64, "noise", 1980);
+    set_timing(&c->batch, s, NS, 1.0, 64, BR_STOP_NOISE, 1980);
     return c;
 }
 

@@ -39,7 +39,7 @@ static void expect_timing_eq(const br_timing *got, const br_timing *want, br_bac
     cr_expect_eq(got->warmup_runs, want->warmup_runs, "%s", what);
     cr_expect(same(got->warmup_ns, want->warmup_ns), "%s", what);
     cr_expect(same(got->measure_ns, want->measure_ns), "%s", what);
-    expect_str_same(got->stop_reason, want->stop_reason, what);
+    cr_expect_eq(got->stop, want->stop, "%s", what);
     cr_expect_null(got->run_medians, "%s", what);
 }
 
@@ -117,7 +117,7 @@ Test(case_codec, nan_and_null_values) {
     c.commit = strdup("0123456789abcdef0123456789abcdef01234567-dirty");
     snprintf(c.date, sizeof c.date, "2026-11-20T08:00:00Z");
     const double s[] = {1000, 1100, 1050, 990, 1010};
-    set_timing(&c.cold, s, 5, 1.0, 1, "noise", 1755);
+    set_timing(&c.cold, s, 5, 1.0, 1, BR_STOP_NOISE, 1755);
     c.cold.throttled_min_mhz = NAN;
     c.cold.warmup_ns = NAN;
     c.cold.kernel_ns = calloc(5, sizeof(double));
@@ -143,7 +143,7 @@ Test(case_codec, nan_and_null_values) {
     h.status = BR_STATUS_OK;
     h.bytes = 4096;
     h.flops = NAN;
-    set_timing(&h.batch, s, 5, 2.0, 64, "plateau", NAN);
+    set_timing(&h.batch, s, 5, 2.0, 64, BR_STOP_PLATEAU, NAN);
     round_trip(&h, BR_BACKEND_HOST, "host batch");
     br_case_dispose(&c);
     br_case_dispose(&h);
@@ -160,7 +160,7 @@ Test(case_codec, failed_and_skipped_cases) {
     f.message = strdup("element 3: got 1.5, want \"2\",\nthen more");
     f.bytes = 1024;
     f.flops = NAN;
-    set_timing(&f.cold, s, 3, 1.0, 1, "noise", 1400);
+    set_timing(&f.cold, s, 3, 1.0, 1, BR_STOP_NOISE, 1400);
     round_trip(&f, BR_BACKEND_GPU, "failed");
 
     br_case_result k = {0};

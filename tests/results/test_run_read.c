@@ -249,14 +249,14 @@ Test(json_read, loaded_fields) {
     cr_expect_eq(warp->batch.warmup_runs, 40 * 64);
     cr_expect_eq(warp->cold.warmup_ns, 25.5e6);
     cr_expect_eq(warp->cold.measure_ns, 50.25e6);
-    cr_expect_str_eq(warp->cold.stop_reason, "noise");
+    cr_expect_eq(warp->cold.stop, BR_STOP_NOISE);
     const br_case_result *cpu = &r->cases[4];
     cr_expect_null(cpu->cold.sm_mhz, "host case: no clocks");
     cr_expect(isnan(cpu->cold.sm_mhz_median));
     cr_expect(isnan(cpu->cold.throttled_min_mhz));
     cr_expect_eq(cpu->cold.graph, 0);
-    cr_expect_str_eq(cpu->cold.stop_reason, "plateau");
-    cr_expect_str_eq(r->cases[7].batch.stop_reason, "timeout");
+    cr_expect_eq(cpu->cold.stop, BR_STOP_PLATEAU);
+    cr_expect_eq(r->cases[7].batch.stop, BR_STOP_TIMEOUT);
     const br_case_result *failed = &r->cases[5];
     cr_expect_eq(failed->status, BR_STATUS_FAILED);
     cr_expect_eq(failed->stage, BR_STAGE_VERIFY);

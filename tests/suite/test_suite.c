@@ -154,6 +154,7 @@ Test(suite, minimal_gets_the_defaults) {
     cr_assert_eq(s.peak, BR_PEAK_THEORETICAL);
     cr_assert_float_eq(s.regression.threshold, BR_DEFAULT_REGRESSION_THRESHOLD, 1e-15);
     cr_assert_float_eq(s.regression.alpha, BR_DEFAULT_REGRESSION_ALPHA, 1e-15);
+    cr_assert_eq(s.regression.keep, BR_DEFAULT_REGRESSION_KEEP);
     br_suite_dispose(&s);
 }
 
@@ -173,6 +174,7 @@ Test(suite, every_measurement_key) {
     cr_assert_eq(s.measure.headline, BR_MODE_BATCH);
     cr_assert_float_eq(s.regression.threshold, 0.05, 1e-15);
     cr_assert_float_eq(s.regression.alpha, 0.05, 1e-15);
+    cr_assert_eq(s.regression.keep, 5);
     br_suite_dispose(&s);
 }
 
