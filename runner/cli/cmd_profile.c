@@ -444,7 +444,7 @@ static int read_ncu(br_ncu_report *rep, const char *capture, int status, const p
         br_msg_error(PROG,
                      "ncu (or the run under it) exited with status %d; its last lines:", status);
         tail_lines(text, len, 15);
-    } else if (br_ncu_parse(rep, text, len) != 0)
+    } else if (br_ncu_parse(rep, text, len, capture) != 0)
         br_msg_error(PROG, "%s", br_error_get());
     else if (rep->n == 0)
         br_msg_error(PROG,
