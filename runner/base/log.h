@@ -36,7 +36,10 @@ void br_log_set_sink(br_log_fn fn, void *ctx);
 void br_log_get_sink(br_log_fn *fn, void **ctx);
 
 /* Format a message (printf-style) and hand it to the sink. Messages longer
- * than 8 KiB are cut. */
+ * than 8 KiB are cut. Controls, bidirectional controls and bytes that are
+ * not UTF-8 are escaped (base/text.h; newlines and tabs kept; a progress
+ * message may start with "\r\033[K"), so a name or a path in a message
+ * cannot drive the terminal. */
 void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* br_log with a va_list. */
