@@ -2,6 +2,7 @@
 /* benchrun - the executable: the locale, the message sink, and the choice
  * of subcommand. Each subcommand parses its own options (runner/cli/cmd_*.c)
  * and the run hands over to the pipeline (runner/pipeline.c). */
+#include <signal.h>
 #include <string.h>
 
 #include "cmd_history.h"
@@ -24,6 +25,7 @@ static const br_cmd commands[] = {
 int main(int argc, char **argv) {
     br_cli_locale();
     br_msg_init();
+    signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f` a write fails with EFBIG and is reported */
     for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].main(argc - 1, argv + 1);
