@@ -3,6 +3,7 @@
 #include "gnuplot.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,10 +43,10 @@ int br_gnuplot_have(void) {
     return found;
 }
 
-/* Create the temporary SVG beside svg_path (tmp_svg: "svg_path.XXXXXX",
- * replaced by the name made) with the mode a new file would get. Returns 0,
- * or -1 with the error set (the file, if made, is left for the caller to
- * unlink; *made says whether it was). */
+/* Create the temporary SVG (tmp_svg: a mkstemp template, replaced by the
+ * name made) with the mode a new file would get. Returns 0, or -1 with the
+ * error set (the file, if made, is left for the caller to unlink; *made
+ * says whether it was). */
 static int make_tmp_svg(char *tmp_svg, int *made, const char *option, const char *svg_path) {
     int svg_fd = mkstemp(tmp_svg);
     *made = svg_fd >= 0;
@@ -66,11 +67,11 @@ static int make_tmp_svg(char *tmp_svg, int *made, const char *option, const char
 }
 
 /* Write the script (fn) drawing into tmp_svg to a new temporary file `script`
- * ("DIR/benchrun-history-XXXXXX.gp", replaced by the name made). Returns 0,
- * or -1 with the error set (*made says whether `script` exists). */
+ * (a mkstemp template, replaced by the name made). Returns 0, or -1 with the
+ * error set (*made says whether `script` exists). */
 static int write_script(char *script, int *made, br_gnuplot_script_fn fn, void *ctx,
                         const char *tmp_svg) {
-    int fd = mkstemps(script, 3);
+    int fd = mkstemp(script);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     *made = fd >= 0;
     if (!f) {
@@ -102,16 +103,56 @@ static int run_gnuplot(const char *script, const char *svg_path) {
     return 0;
 }
 
+/* br_write_atomic's writer: the drawn SVG (the path in ctx) copied. */
+static int copy_svg(FILE *f, void *ctx) {
+    const char *from = ctx;
+    char *text = NULL;
+    size_t len = 0;
+    if (br_read_file(&text, &len, from, (size_t)1 << 30) != 0)
+        return -1;
+    int rc = fwrite(text, 1, len, f) == len ? 0 : br_error_set("cannot write: %s", strerror(errno));
+    free(text);
+    return rc;
+}
+
+/* The temporary file names: the script in TMPDIR; the SVG beside the
+ * target when it is a file (renamed over it), else in TMPDIR too (copied to
+ * the stream). Templates for mkstemp (base/files.h names). */
+static int tmp_names(char *script, char *tmp_svg, size_t len, const char *real, int to_file) {
+    const char *tmpdir = getenv("TMPDIR");
+    char in_tmp[PATH_MAX];
+    snprintf(in_tmp, sizeof in_tmp, "%s/benchrun-plot", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (br_tmp_template(script, len, in_tmp) != 0 ||
+        br_tmp_template(tmp_svg, len, to_file ? real : in_tmp) != 0)
+        return -1;
+    char *dir = br_path_dir(in_tmp);
+    if (dir)
+        br_tmp_sweep(dir);
+    free(dir);
+    return 0;
+}
+
 int br_gnuplot_draw(const char *svg_path, const char *option, br_gnuplot_script_fn fn, void *ctx) {
     for (const char *s = svg_path; *s; s++) {
         if ((unsigned char)*s < 0x20)
             return br_error_set("%s %s: a control character in the file name", option, svg_path);
     }
+    br_target_kind kind;
+    char real[PATH_MAX] = "";
+    if (br_output_kind(&kind, svg_path) != 0 ||
+        (kind == BR_TARGET_FILE && br_output_resolve(real, sizeof real, svg_path) != 0))
+        return br_error_prefix("%s ", option);
     int rc = -1, svg_made = 0, script_made = 0;
-    const char *tmpdir = getenv("TMPDIR");
-    char *script = br_strfmt("%s/benchrun-plot-XXXXXX.gp", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    char *tmp_svg = br_strfmt("%s.XXXXXX", svg_path);
-    if (!script || !tmp_svg || make_tmp_svg(tmp_svg, &svg_made, option, svg_path) != 0 ||
+    char script[PATH_MAX], tmp_svg[PATH_MAX];
+    if (tmp_names(script, tmp_svg, sizeof script, real, kind == BR_TARGET_FILE) != 0)
+        return -1;
+    if (kind == BR_TARGET_FILE) {
+        char *dir = br_path_dir(real);
+        if (dir)
+            br_tmp_sweep(dir);
+        free(dir);
+    }
+    if (make_tmp_svg(tmp_svg, &svg_made, option, svg_path) != 0 ||
         write_script(script, &script_made, fn, ctx, tmp_svg) != 0 ||
         run_gnuplot(script, svg_path) != 0)
         goto done;
@@ -120,19 +161,22 @@ int br_gnuplot_draw(const char *svg_path, const char *option, br_gnuplot_script_
         br_error_set("gnuplot wrote nothing drawing %s", svg_path);
         goto done;
     }
-    if (rename(tmp_svg, svg_path) != 0) {
+    if (kind != BR_TARGET_FILE) {
+        /* A FIFO or a device: written in place, never replaced. */
+        if (br_write_atomic(svg_path, copy_svg, tmp_svg) != 0)
+            goto done;
+    } else if (rename(tmp_svg, real) != 0) {
         br_error_set("%s %s: cannot rename %s over it: %s", option, svg_path, tmp_svg,
                      strerror(errno));
         goto done;
+    } else {
+        svg_made = 0;
     }
-    svg_made = 0;
     rc = 0;
 done:
     if (script_made)
         unlink(script);
     if (svg_made)
         unlink(tmp_svg);
-    free(script);
-    free(tmp_svg);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "reporter.h"
 #include "history/history.h"
 
@@ -93,14 +94,14 @@ static void cell_text(char *val, size_t vlen, char *mark, size_t mlen, const br_
 void br_history_print_title(FILE *f, const br_history_view *v, int ascii) {
     const tglyphs *g = ascii ? &ascii_tg : &utf8_tg;
     const br_run *r = v->newest;
-    fprintf(f, "%s%s", r->suite_name ? r->suite_name : "?", g->sep);
+    br_text_fprintf(f, "%s%s", r->suite_name ? r->suite_name : "?", g->sep);
     if (v->metric == BR_METRIC_NONE)
         fprintf(f, "median time (%ss, lower is better)", g->micro);
     else
         fprintf(f, "%s (higher is better)", br_metric_name(v->metric));
     fprintf(f, "%s%zu run%s", g->sep, v->n, v->n == 1 ? "" : "s");
     if (v->n_devices == 1)
-        fprintf(f, "%s%s", g->sep, v->devices[0]);
+        br_text_fprintf(f, "%s%s", g->sep, v->devices[0]);
     else
         fprintf(f, "%s%zu devices", g->sep, v->n_devices);
     fputc('\n', f);
@@ -219,7 +220,7 @@ static void put_legend(FILE *f, const br_history_view *v, const tglyphs *g,
     if (v->n_devices > 1) {
         fputs("devices:", f);
         for (size_t d = 0; d < v->n_devices; d++)
-            fprintf(f, "%s dev %zu = %s", d ? "," : "", d + 1, v->devices[d]);
+            br_text_fprintf(f, "%s dev %zu = %s", d ? "," : "", d + 1, v->devices[d]);
         fputs("; runs are compared only with runs of the same device\n", f);
     }
 }
@@ -251,6 +252,10 @@ static void layout_head(tlayout *t, int ascii) {
     }
     for (size_t c = 0; c < t->n_cols; c++) {
         for (size_t k = 0; k < t->n_head; k++) {
+            /* A commit's label from a results file, escaped (base/text.h). */
+            char raw[64];
+            memcpy(raw, t->head[c][k], sizeof raw);
+            br_text_escape(t->head[c][k], 64, raw, strnlen(raw, sizeof raw), 0);
             size_t hw = br_report_display_width(t->head[c][k]);
             t->w[c] = hw > t->w[c] ? hw : t->w[c];
         }

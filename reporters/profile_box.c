@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "base/util.h"
 #include "reporter.h"
 
@@ -21,13 +22,17 @@ typedef struct box {
 
 static void add(box *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A line of the box; a kernel name from ncu's output is shown with its
+ * controls escaped (base/text.h), so it cannot drive the terminal. */
 static void add(box *b, const char *fmt, ...) {
     if (b->n == MAX_LINES)
         return;
+    char text[LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(b->line[b->n++], LINE_MAX, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    br_text_escape(b->line[b->n++], LINE_MAX, text, strlen(text), 0);
 }
 
 static void pct(char *buf, size_t len, double v, int ascii) {

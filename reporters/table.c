@@ -49,6 +49,7 @@
 #include "reporter.h"
 #include "machine.h"
 #include "timing_notes.h"
+#include "base/text.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -132,20 +133,30 @@ static void table_fit(table *t) {
     }
 }
 
-/* Control characters (a newline, a tab, an escape) as spaces: a cell or a
- * title line is one line of known width. */
-static void blank_controls(char *s) {
-    for (; s && *s; s++) {
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = ' ';
-    }
+/* `text` as one line of known width for a cell or a title line (owned by
+ * the caller; NULL when out of memory): a tab, a newline or a carriage
+ * return as a space, and every other control, bidirectional control or byte
+ * that is not UTF-8 escaped (base/text.h), so a name from a results file
+ * cannot drive the terminal. */
+static char *one_line(const char *text) {
+    char *flat = strdup(text);
+    if (!flat)
+        return NULL;
+    for (char *p = flat; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
+    size_t len = strlen(flat), size = br_text_escaped_size(flat, len, 0);
+    char *s = malloc(size);
+    if (s)
+        br_text_escape(s, size, flat, len, 0);
+    free(flat);
+    return s;
 }
 
 static int set_cell(table *t, size_t row, size_t col, const char *text) {
-    char *s = strdup(text);
+    char *s = one_line(text);
     if (!s)
         return br_error_set("out of memory formatting the table");
-    blank_controls(s);
     t->cells[row * t->n_cols + col] = s;
     return 0;
 }
@@ -582,7 +593,7 @@ static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *
         if (!(flags & flag))
             continue;
         br_report_flag_warning(text, sizeof text, r, t, flag);
-        fprintf(f, "%s (%s): %s\n", label, which, text);
+        br_text_fprintf(f, "%s (%s): %s\n", label, which, text);
     }
 }
 
@@ -621,7 +632,7 @@ static void put_notes(FILE *f, const br_run *r) {
             char text[512];
             br_report_physics_warning(text, sizeof text, r, c);
             if (text[0])
-                fprintf(f, "%s (P): %s\n", label, text);
+                br_text_fprintf(f, "%s (P): %s\n", label, text);
         }
     }
 
@@ -640,34 +651,37 @@ static void put_notes(FILE *f, const br_run *r) {
         if (c->status != BR_STATUS_FAILED)
             continue;
         br_run_case_label(label, sizeof label, r, c);
-        fprintf(f, "FAILED %s", label);
+        br_text_fprintf(f, "FAILED %s", label);
         if (c->stage != BR_STAGE_NONE)
             fprintf(f, " (%s)", br_stage_name(c->stage));
         const char *msg = c->message && c->message[0] ? c->message : "(no message)";
         size_t len = strlen(msg);
         while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == '\r'))
             len--;
-        fprintf(f, ": %.*s\n", (int)len, msg);
+        br_text_fprintf(f, ": %.*s\n", (int)len, msg);
     }
     if (n_skipped > 0) {
         const char *why = r->gpu_skip_reason ? r->gpu_skip_reason
                           : skip_message     ? skip_message
                                              : "no reason given";
-        fprintf(f, "note: %zu %scase(s) skipped: %s\n", n_skipped,
-                n_skipped_gpu == n_skipped ? "GPU " : "", why);
+        br_text_fprintf(f, "note: %zu %scase(s) skipped: %s\n", n_skipped,
+                        n_skipped_gpu == n_skipped ? "GPU " : "", why);
     }
 }
 
 /* Draw table t in a box under the title lines (a title wider than the
  * columns widens column `widen`). */
-static void put_box(FILE *f, table *t, char *const *title, int n_title, const glyphs *g,
-                    size_t widen) {
+static void put_box(FILE *f, table *t, char **title, int n_title, const glyphs *g, size_t widen) {
     size_t inner = t->n_cols - 1;
     for (size_t c = 0; c < t->n_cols; c++)
         inner += t->width[c] + 2;
     size_t title_w = 0;
     for (int i = 0; i < n_title; i++) {
-        blank_controls(title[i]);
+        char *line = one_line(title[i]);
+        if (line) { /* else (out of memory) the line as it is */
+            free(title[i]);
+            title[i] = line;
+        }
         size_t w = br_report_display_width(title[i]) + 2;
         if (w > title_w)
             title_w = w;
@@ -849,7 +863,7 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
     if (t.n_rows > 1)
         put_box(f, &t, title, cmp->ab ? 2 : 3, g, t.n_cols - 1);
     else
-        fprintf(f, "%s\n", title[0]);
+        br_text_fprintf(f, "%s\n", title[0]);
     char omitted[200];
     if (br_report_not_compared(omitted, sizeof omitted, cmp))
         fprintf(f, "%s\n", omitted);

@@ -4,7 +4,9 @@
 # (fuzz/fuzz_suite.c) for SECONDS (default 60). Installs clang and its
 # libFuzzer runtime with apt-get when missing, builds build-fuzz/ with clang,
 # seeds a corpus from suites/*.yaml and tests/fixtures/**/*.yaml (and the
-# bytes/flops/where expressions in them), fuzzes, prints the final stats and
+# bytes/flops/where expressions in them) and fuzz/seeds/*.yaml (the shapes of
+# defects found by other means: value counts that overflow int64, in zip
+# groups too; names with C1 and bidi controls), fuzzes, prints the final stats and
 # exits non-zero when a crash, leak, timeout or out-of-memory was found (the
 # input is saved under build-fuzz/fuzz-artifacts/).
 #
@@ -60,7 +62,7 @@ while IFS= read -r -d '' f; do
   # Each one-line bytes/flops/where value, as an expression input ("#expr\n" marker).
   sed -n 's/^ *\(bytes\|flops\|where\): *"\{0,1\}\([^"{[]*\)"\{0,1\} *$/\2/p' "$f" | cat -n |
     while read -r n e; do printf '#expr\n%s' "$e" >"$work/seeds/expr_${name}_$n"; done
-done < <(find suites tests/fixtures -name '*.yaml' -print0)
+done < <(find suites tests/fixtures fuzz/seeds -name '*.yaml' -print0)
 n=0
 for e in '2^20 * n / (m + 1) % 7' 'n > 0 && m <= 3 || !k' '-9223372036854775807 - 1' \
   '(bs - 1) ^ 2 ^ 3 != k' 'k == 0 || n / k > 1'; do
@@ -73,7 +75,9 @@ words=("name: " "description: " "source: " "kernels: " "params: " "where: " "def
   "timeout: " "max_samples: " "throttle: " "hold: " "mode: " "headline: " "threshold: "
   "alpha: " "{pow2: [" "{from: " "to: " "step: " "{zip: {" "GB/s" "GFLOP/s" "none" "flush"
   "warm" "flush-memset" "measured" "theoretical" "cold" "batch" "both" "ms" "us" "ns" "min"
-  "%" "dummy.c" "dummy.cu" "#expr\x0a" "&&" "||" "<=" ">=" "==" "!=" "^" "2^")
+  "%" "dummy.c" "dummy.cu" "#expr\x0a" "&&" "||" "<=" ">=" "==" "!=" "^" "2^"
+  "-9223372036854775808" "9223372036854775807" "18446744073709551615" "62" "step: 1"
+  "\\\\u009B" "\\\\u0085" "\\\\u202E" "\\\\u2066" "\\\\u200F")
 printf '"%s"\n' "${words[@]}" >"$work/suite.dict"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}

@@ -28,12 +28,18 @@ typedef struct br_pos {
 } br_pos;
 
 /* Set the last error to a printf-style message. Returns -1 so a caller can
- * write `return br_error_set(...)`. */
+ * write `return br_error_set(...)`. Every message is kept with its controls,
+ * bidirectional controls and bytes that are not UTF-8 escaped (text.h;
+ * newlines and tabs kept), so it is safe to print on a terminal. */
 int br_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Set the last error to "path:line:column: message" (the parts that are
  * unknown are left out). Returns -1. */
 int br_error_at(br_pos pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Put a printf-style prefix before the last error's message ("--json " +
+ * "out.json: is a directory"), keeping its kind. Returns -1. */
+int br_error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The last error message of this thread ("" when none). The string is owned
  * by the thread and valid until the next br_error_* call on it. */

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
+
 static void default_sink(void *ctx, br_log_level level, const char *msg) {
     (void)ctx;
     (void)level;
@@ -45,24 +47,32 @@ static const char *progress_text(const char *msg) {
 }
 
 void br_vlog(br_log_level level, const char *fmt, va_list ap) {
-    char msg[8192];
+    char msg[8192], esc[8192];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    /* Names and paths in a message cannot drive the terminal: controls are
+     * escaped (text.h), newlines and tabs kept, and a progress message's
+     * leading "\r" and "\033[K" are the only escape sequences a message may
+     * carry. */
+    const char *text = level == BR_LOG_PROGRESS ? progress_text(msg) : msg;
+    size_t keep = (size_t)(text - msg);
+    memcpy(esc, msg, keep);
+    br_text_escape(esc + keep, sizeof esc - keep, text, strlen(text), 1);
     if (level == BR_LOG_PROGRESS) {
-        if (progress_text(msg)[0])
-            snprintf(progress, sizeof progress, "%s", msg);
+        if (esc[keep])
+            snprintf(progress, sizeof progress, "%s", esc);
         else
             progress[0] = '\0';
-        sink(sink_ctx, level, msg);
+        sink(sink_ctx, level, esc);
         return;
     }
     if (!progress[0]) {
-        sink(sink_ctx, level, msg);
+        sink(sink_ctx, level, esc);
         return;
     }
     sink(sink_ctx, BR_LOG_PROGRESS, "\r\033[K");
-    sink(sink_ctx, level, msg);
-    size_t n = strlen(msg);
-    if (n > 0 && msg[n - 1] == '\n') /* a whole line: the progress line goes under it */
+    sink(sink_ctx, level, esc);
+    size_t n = strlen(esc);
+    if (n > 0 && esc[n - 1] == '\n') /* a whole line: the progress line goes under it */
         sink(sink_ctx, BR_LOG_PROGRESS, progress);
     else
         progress[0] = '\0';

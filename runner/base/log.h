@@ -41,7 +41,10 @@ void br_log_get_sink(br_log_fn *fn, void **ctx);
  * "\033[K"; one of only those clears it), any other message goes to the
  * sink between a BR_LOG_PROGRESS "\r\033[K" that clears the line and, when
  * the message ends its line, the progress line again (the sink sees it
- * twice), so no note lands inside it. */
+ * twice), so no note lands inside it. Controls, bidirectional controls and bytes that are not UTF-8
+ * are escaped (base/text.h; newlines and tabs kept, and a progress message's leading
+ * "\r" and "\033[K"), so a name or a path in a message cannot drive the
+ * terminal. */
 void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* br_log with a va_list. */

@@ -146,57 +146,6 @@ char *br_path_normalize(const char *path) {
     return out;
 }
 
-int br_read_file(char **out, size_t *out_len, const char *path, size_t max_bytes) {
-    int rc = -1;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    *out = NULL;
-    if (out_len)
-        *out_len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return br_error_set("%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        br_error_set("%s: cannot read: is a directory", path);
-        goto done;
-    }
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                br_error_set("out of memory reading %s", path);
-                goto done;
-            }
-            buf = nb;
-        }
-        size_t n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-        if (len > max_bytes) {
-            br_error_set("%s: file is larger than the limit of %zu bytes", path, max_bytes);
-            goto done;
-        }
-        if (n == 0) {
-            if (ferror(f)) {
-                br_error_set("%s: cannot read: %s", path, strerror(errno));
-                goto done;
-            }
-            break;
-        }
-    }
-    buf[len] = '\0';
-    *out = buf;
-    if (out_len)
-        *out_len = len;
-    buf = NULL;
-    rc = 0;
-done:
-    free(buf);
-    fclose(f);
-    return rc;
-}
-
 int br_mkdir_p(const char *path) {
     if (!path || !path[0])
         return br_error_set("cannot create a directory with an empty name");
@@ -234,29 +183,7 @@ int br_hash_blob(char out[41], const void *data, size_t len) {
     return rc == 0 ? 0 : -1;
 }
 
-static int fsync_dir_of(const char *path) {
-    char *d = br_path_dir(path);
-    if (!d)
-        return -1;
-    int fd = open(d, O_RDONLY | O_DIRECTORY);
-    if (fd >= 0) {
-        fsync(fd); /* best effort: some file systems refuse fsync on directories */
-        close(fd);
-    }
-    free(d);
-    return 0;
-}
-
-/* The temporary file of the br_write_atomic in progress, for
- * br_write_atomic_abandon; tmp_active is 1 while it exists. */
-static char tmp_path[PATH_MAX];
-static volatile sig_atomic_t tmp_active;
 static volatile sig_atomic_t stop_signo;
-
-void br_write_atomic_abandon(void) {
-    if (tmp_active)
-        unlink(tmp_path);
-}
 
 void br_stop_request(int signo) {
     if (!stop_signo)
@@ -271,87 +198,6 @@ void br_signal_name(char *buf, size_t len, int sig) {
     const char *abbrev = sigabbrev_np(sig);
     if (len)
         snprintf(buf, len, "SIG%s", abbrev ? abbrev : "?");
-}
-
-/* br_write_atomic and br_write_new: the last step renames (replace 1) or
- * links (replace 0: 1 when path exists) the temporary file to path. */
-static int write_file(const char *path, int (*write)(FILE *f, void *ctx), void *ctx, int replace) {
-    if (strcmp(path, "-") == 0) {
-        if (write(stdout, ctx) != 0)
-            return -1;
-        return fflush(stdout) == 0
-                   ? 0
-                   : br_error_set("writing to standard output: %s", strerror(errno));
-    }
-    int rc = -1;
-    FILE *f = NULL;
-    char *tmp = br_strfmt("%s.tmp.XXXXXX", path);
-    if (!tmp)
-        return -1;
-    if (strlen(tmp) >= sizeof tmp_path) {
-        br_error_set("cannot write %s: the name is too long", path);
-        free(tmp);
-        return -1;
-    }
-    /* mkstemp fills in the name where br_write_atomic_abandon reads it, so
-     * a signal at any point finds the file it may have created. */
-    memcpy(tmp_path, tmp, strlen(tmp) + 1);
-    tmp_active = 1;
-    int fd = mkstemp(tmp_path);
-    if (fd < 0) {
-        tmp_active = 0;
-        br_error_set("cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    memcpy(tmp, tmp_path, strlen(tmp_path) + 1);
-    fchmod(fd, 0644);
-    f = fdopen(fd, "w");
-    if (!f) {
-        br_error_set("cannot open %s: %s", tmp, strerror(errno));
-        close(fd);
-        goto done;
-    }
-    if (write(f, ctx) != 0)
-        goto done;
-    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
-        br_error_set("cannot write %s: %s", path, strerror(errno));
-        goto done;
-    }
-    int cerr = fclose(f);
-    f = NULL;
-    if (cerr != 0) {
-        br_error_set("cannot write %s: %s", path, strerror(errno));
-        goto done;
-    }
-    if (replace ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
-        if (!replace && errno == EEXIST) {
-            br_error_set("%s exists", path);
-            br_error_set_kind(BR_E_EXISTS);
-            rc = 1;
-        } else
-            br_error_set("cannot %s %s to %s: %s", replace ? "rename" : "link", tmp, path,
-                         strerror(errno));
-        goto done;
-    }
-    fsync_dir_of(path);
-    rc = 0;
-done:
-    if (f)
-        fclose(f);
-    if (rc != 0 || !replace)
-        unlink(tmp);
-    tmp_active = 0;
-    free(tmp);
-    return rc;
-}
-
-int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
-    return write_file(path, write, ctx, 1);
-}
-
-int br_write_new(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
-    return write_file(path, write, ctx, 0);
 }
 
 void br_format_duration(char *buf, size_t len, double ns) {

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* util.h - small helpers shared by the modules: clocks, strings, paths,
- * hashing and atomic file writes. */
+ * hashing, signals and formatting (file reads and writes: files.h). */
 #ifndef BR_UTIL_H
 #define BR_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* Reading a file whole and writing outputs (br_read_file, br_write_atomic,
+ * br_write_new, ...) live in files.h; included here for the modules that
+ * have always found them in util.h. */
+#include "files.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,36 +55,12 @@ int br_has_suffix(const char *s, const char *suffix);
  * set) when out of memory. */
 char *br_path_normalize(const char *path);
 
-/* Read the whole file at `path` into a NUL-terminated buffer the caller frees.
- * Files larger than `max_bytes` are refused. Returns 0, or -1 with the error
- * set ("PATH: cannot open: No such file or directory"). */
-int br_read_file(char **out, size_t *out_len, const char *path, size_t max_bytes);
-
 /* Create directory `path` and its parents (mode 0777 before umask). */
 int br_mkdir_p(const char *path);
 
 /* The git blob id (SHA-1 hex, 40 chars + NUL) of `len` bytes: the same value
  * `git hash-object` prints for a file with those bytes. Computed by libgit2. */
 int br_hash_blob(char out[41], const void *data, size_t len);
-
-/* Write a file atomically: `write` is called with a stream on a temporary file
- * in the same directory as `path`; when it returns 0 the file is flushed,
- * fsync'ed and renamed over `path` (and the directory fsync'ed), so readers see
- * the old content or the new, never a part. When `write` fails, or anything
- * else does, the temporary file is removed and `path` is untouched. `path`
- * "-" writes to standard output (not atomic). Returns 0 or -1 (error set). */
-int br_write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
-
-/* As br_write_atomic, but never replaces: the file appears at `path` only
- * when no file is there (link(2) of the temporary file). Returns 0, 1 when
- * `path` exists (nothing written; the error says so, of kind BR_E_EXISTS),
- * or -1 (error set). */
-int br_write_new(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
-
-/* For a signal handler that is about to _exit: remove the temporary file of
- * a br_write_atomic in progress, if any, so an interrupted write leaves
- * nothing behind. Async-signal-safe. */
-void br_write_atomic_abandon(void);
 
 /* Record that an interrupt (SIGINT, SIGTERM) asked the run to stop: the
  * first signal number given is kept. Async-signal-safe. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/files.h"
 #include "base/util.h"
 #include "commands.h"
 #include "common.h"
@@ -157,8 +158,7 @@ static int check_bisect(const bisect_cli *x) {
         fprintf(stderr, "%s\n", br_error_get());
         return -1;
     }
-    if (p->outputs.json && p->outputs.markdown && strcmp(p->outputs.json, "-") == 0 &&
-        strcmp(p->outputs.markdown, "-") == 0) {
+    if (br_path_is_stdout(p->outputs.json) && br_path_is_stdout(p->outputs.markdown)) {
         br_msg_error(PROG, "--json - and --markdown - cannot both take standard output");
         return -1;
     }

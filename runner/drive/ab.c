@@ -363,9 +363,8 @@ static int emit(const char *name, const char *path, const br_run *const *runs, s
 static int write_outputs(const br_outputs *o, const br_run *const *both, size_t n_both,
                          const br_run *const *news, size_t n_new) {
     br_report_opts opts = {.ascii = o->ascii, .color = o->color};
-    int taken = (o->json && strcmp(o->json, "-") == 0) ||
-                (o->markdown && strcmp(o->markdown, "-") == 0) ||
-                (o->gbench && strcmp(o->gbench, "-") == 0);
+    int taken = br_path_is_stdout(o->json) || br_path_is_stdout(o->markdown) ||
+                br_path_is_stdout(o->gbench);
     int failed = taken ? 0 : emit("table", "-", news, n_new, &opts);
     opts.color = 0;
     failed += emit("json", o->json, both, n_both, &opts);

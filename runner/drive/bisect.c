@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/files.h"
 #include "base/log.h"
 #include "base/util.h"
 #include "bisect_commit.h"
@@ -466,8 +467,7 @@ static int emit(const char *path, writer_fn fn, const br_bisect_result *r) {
 /* The answer and steps on stdout (unless an output takes it), then the files. */
 static void write_outputs(bisect *b) {
     const br_bisect_opts *o = b->o;
-    int taken =
-        (o->json && strcmp(o->json, "-") == 0) || (o->markdown && strcmp(o->markdown, "-") == 0);
+    int taken = br_path_is_stdout(o->json) || br_path_is_stdout(o->markdown);
     int failed = 0;
     if (!taken && br_bisect_print(stdout, b->r, o->ascii) != 0) {
         br_log(BR_LOG_ERROR, "benchrun bisect: cannot write standard output: %s\n", br_error_get());

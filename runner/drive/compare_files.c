@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/files.h"
 #include "base/log.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
@@ -69,8 +70,7 @@ static int compare_runs(compare_files *f, const br_gate_opts *g, int *slower) {
  * first that fails. Returns 0 or -1. */
 static int compare_write(const br_outputs *o, const br_run *const *runs, size_t n) {
     br_report_opts opts = {.ascii = o->ascii, .color = o->color};
-    int stdout_taken =
-        (o->markdown && strcmp(o->markdown, "-") == 0) || (o->json && strcmp(o->json, "-") == 0);
+    int stdout_taken = br_path_is_stdout(o->markdown) || br_path_is_stdout(o->json);
     if (!stdout_taken && br_output_emit("table", "-", runs, n, &opts) != 0)
         return -1;
     opts.color = 0;

@@ -14,6 +14,7 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "base/sort.h"
 #include "base/util.h"
 #include "compile/resolve.h"
 #include "driver.h"
@@ -338,11 +339,6 @@ static void *device_thread(void *arg) {
     return NULL;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The cost of each item: the measured times of the --shard-times files,
  * a case they do not give taking the median of those they do; else (none
  * given, or none measured) the declared work, bytes + flops (1 when none).
@@ -376,7 +372,7 @@ static int item_costs(double *cost, int *measured, const dev_exec *x, const br_s
     }
     if (n_known) {
         /* The median of the known costs, for the cases the files miss. */
-        qsort(known, n_known, sizeof *known, cmp_double);
+        qsort(known, n_known, sizeof *known, br_cmp_double);
         double med =
             n_known % 2 ? known[n_known / 2] : (known[n_known / 2 - 1] + known[n_known / 2]) / 2;
         for (size_t it = 0; it < x->n_items; it++)

@@ -38,16 +38,18 @@ int br_output_emit(const char *name, const char *path, const br_run *const *runs
 }
 
 int br_output_check(const char *option, const char *path) {
-    if (!path || strcmp(path, "-") == 0)
+    if (!path)
         return 0;
-    struct stat st;
+    if (!path[0])
+        return br_error_set("benchrun: %s expects a file name", option);
+    br_target_kind kind;
+    if (br_output_kind(&kind, path) != 0)
+        return br_error_prefix("benchrun: %s ", option);
+    if (kind != BR_TARGET_FILE)
+        return 0; /* a stream: written in place, when the results are ready */
     char *dir = br_path_dir(path);
     int rc = 0;
-    if (!path[0])
-        rc = br_error_set("benchrun: %s expects a file name", option);
-    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        rc = br_error_set("benchrun: %s %s: is a directory", option, path);
-    else if (!dir || access(dir, W_OK) != 0)
+    if (!dir || access(dir, W_OK) != 0)
         rc = br_error_set("benchrun: %s %s: cannot write in %s: %s", option, path, dir ? dir : "?",
                           strerror(errno));
     free(dir);
@@ -100,7 +102,7 @@ int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
 }
 
 static int is_stdout(const char *path) {
-    return path && strcmp(path, "-") == 0;
+    return br_path_is_stdout(path);
 }
 
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {

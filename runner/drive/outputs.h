@@ -27,7 +27,10 @@ int br_output_emit(const char *name, const char *path, const br_run *const *runs
                    const br_report_opts *opts);
 
 /* Refuse an output path that cannot be written, before anything runs:
- * empty, a directory, or in a directory not writable. NULL and "-" pass.
+ * empty, a directory, a block device, a socket, a symbolic link to nothing
+ * (base/files.h), or a new or regular file in a directory not writable.
+ * NULL, "-", standard output, a FIFO and a character device pass (they are
+ * written in place). Opens nothing.
  * Returns 0, or -1 with the error set ("benchrun: OPTION PATH: why"). */
 int br_output_check(const char *option, const char *path);
 

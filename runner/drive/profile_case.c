@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/files.h"
 #include "base/log.h"
 #include "base/util.h"
 #include "compile/resolve.h"
@@ -364,7 +365,7 @@ static int read_ncu(br_ncu_report *rep, const char *capture, int status, const b
         br_log(BR_LOG_ERROR,
                PROG ": ncu (or the run under it) exited with status %d; its last lines:\n", status);
         tail_lines(text, len, 15);
-    } else if (br_ncu_parse(rep, text, len) != 0)
+    } else if (br_ncu_parse(rep, text, len, capture) != 0)
         br_log(BR_LOG_ERROR, PROG ": %s\n", br_error_get());
     else if (rep->n == 0)
         br_log(BR_LOG_ERROR,
@@ -421,7 +422,7 @@ static int report(br_profile *p, const br_ncu_report *rep, const scratch *s,
         return EXIT_BAD;
     }
     /* With --json -, standard output is the JSON's alone. */
-    int json_to_stdout = o->json && strcmp(o->json, "-") == 0;
+    int json_to_stdout = br_path_is_stdout(o->json);
     if (!json_to_stdout && br_profile_box_write(stdout, p, o->ascii) != 0)
         status = EXIT_FAILED;
     fflush(stdout);

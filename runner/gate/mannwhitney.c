@@ -8,17 +8,12 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/sort.h"
 
 /* Largest n_a + n_b for the exact null distribution; see mannwhitney.h. */
 #define MWU_EXACT_MAX_N 50
 
 #define MWU_SQRT2 1.41421356237309504880
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* What one merge walk over the two sorted samples finds. */
 struct pooled {
@@ -166,8 +161,8 @@ int br_mwu_test(br_mwu *out, const double *a, size_t n_a, const double *b, size_
     double *sa = sorted, *sb = sorted + n_a;
     memcpy(sa, a, n_a * sizeof *sa);
     memcpy(sb, b, n_b * sizeof *sb);
-    qsort(sa, n_a, sizeof *sa, cmp_double);
-    qsort(sb, n_b, sizeof *sb, cmp_double);
+    qsort(sa, n_a, sizeof *sa, br_cmp_double);
+    qsort(sb, n_b, sizeof *sb, br_cmp_double);
 
     struct pooled pl;
     pool(&pl, sa, n_a, sb, n_b);

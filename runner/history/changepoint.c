@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/sort.h"
 #include "gate/tdist.h"
 
 void br_changepoint_defaults(br_changepoint_cfg *cfg) {
@@ -184,15 +185,10 @@ static void bisect(search *s) {
 
 /* ---- levels, the step floor, the result -------------------------------------------- */
 
-static int cmp_double(const void *pa, const void *pb) {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return a < b ? -1 : a > b;
-}
-
 /* The median of v[0..n) (n >= 1, finite; sorted in place); the mean of the
  * two middle values, halved first so that it cannot overflow. */
 static double median_of(double *v, size_t n) {
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, br_cmp_double);
     return n % 2 ? v[n / 2] : v[n / 2 - 1] / 2 + v[n / 2] / 2;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/sort.h"
 
 /* Free s->tally and zero *s; accepts NULL. */
 void br_sample_ops_dispose(br_sample_ops *s) {
@@ -408,14 +409,6 @@ int br_breakdown_add(br_breakdown *b, const br_sample_ops *s) {
     return 0;
 }
 
-/* Ascending; NaN after every number, so the order is total. */
-static int cmp_double(const void *pa, const void *pb) {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    if (isnan(a) || isnan(b))
-        return isnan(a) - isnan(b);
-    return (a > b) - (a < b);
-}
-
 /* A statistic and the position of its entry, the last tie-break. */
 struct ranked {
     br_op_stat st;
@@ -487,7 +480,7 @@ int br_breakdown_finish(br_op_stat **out, size_t *out_n, const br_breakdown *b,
             st->median_ns = 0.0;
         } else {
             memcpy(buf, e->means, m * sizeof *buf);
-            qsort(buf, m, sizeof *buf, cmp_double);
+            qsort(buf, m, sizeof *buf, br_cmp_double);
             st->median_ns = m % 2 ? buf[m / 2] : 0.5 * (buf[m / 2 - 1] + buf[m / 2]);
         }
     }

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "base/sort.h"
 #include "platform/disturb.h"
 #include "nvtx.h"
 #include "model/stats.h"
@@ -29,11 +30,6 @@ void br_stopper_dispose(br_stopper *s) {
     s->cap = 0;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* x to the nearest multiple of tick (x itself when tick is 0). */
 static double to_tick(double x, double tick) {
     return tick > 0 ? round(x / tick) * tick : x;
@@ -47,7 +43,7 @@ static void update_ci(br_stopper *s) {
     size_t lo, hi;
     if (s->n < 6 || br_stats_median_ci(s->n, &lo, &hi, NULL) != 0)
         return;
-    qsort(s->values, s->n, sizeof *s->values, cmp_double);
+    qsort(s->values, s->n, sizeof *s->values, br_cmp_double);
     double med = to_tick(br_stats_quantile(s->values, s->n, 0.5), s->tick_ns);
     double w =
         fmax(med - to_tick(s->values[lo], s->tick_ns), to_tick(s->values[hi], s->tick_ns) - med);

@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include "base/error.h"
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "base/sort.h"
 
 /* The q-quantile of `sorted` (ascending, n >= 1), Hyndman & Fan (1996)
  * definition 7: h = (n - 1) q, linear interpolation between the order
@@ -121,7 +116,7 @@ int br_stats_compute(br_stats *out, const double *samples, size_t n) {
         goto done;
     }
     memcpy(sorted, samples, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_double);
+    qsort(sorted, n, sizeof *sorted, br_cmp_double);
 
     /* Welford (1962): running mean and sum of squared deviations. */
     double mean = 0.0, m2 = 0.0;
@@ -182,7 +177,7 @@ double br_stats_finite_median(const double *v, size_t n) {
             c[k++] = v[i];
     double m = NAN;
     if (k) {
-        qsort(c, k, sizeof *c, cmp_double);
+        qsort(c, k, sizeof *c, br_cmp_double);
         m = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
     }
     free(c);

@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "base/sort.h"
 #include "results/run_read.h"
 
 int br_shard_parse(unsigned *index, unsigned *count, const char *text) {
@@ -81,11 +82,6 @@ static int by_cost(const void *a, const void *b) {
     return by_key(a, b);
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of the finite costs, or NAN when none is. */
 static double median_cost(const double *costs, size_t n) {
     double *v = malloc((n ? n : 1) * sizeof *v);
@@ -95,7 +91,7 @@ static double median_cost(const double *costs, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (isfinite(costs[i]))
             v[m++] = costs[i];
-    qsort(v, m, sizeof *v, cmp_double);
+    qsort(v, m, sizeof *v, br_cmp_double);
     double med = m == 0 ? NAN : m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
     free(v);
     return med;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/sort.h"
 
 void br_disturb_init(br_disturb *d, double ratio) {
     memset(d, 0, sizeof *d);
@@ -12,17 +13,12 @@ void br_disturb_init(br_disturb *d, double ratio) {
     d->last_median = NAN;
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of the window. */
 static double window_median(const br_disturb *d) {
     size_t n = d->n < BR_DISTURB_WINDOW ? d->n : BR_DISTURB_WINDOW;
     double v[BR_DISTURB_WINDOW];
     memcpy(v, d->mhz, n * sizeof *v);
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, br_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 

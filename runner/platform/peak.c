@@ -20,7 +20,7 @@
 #endif
 
 /* A cache file is a few hundred bytes; anything much larger is not ours. */
-#define PEAK_FILE_MAX_BYTES ((off_t)64 << 10)
+#define PEAK_FILE_MAX_BYTES ((size_t)64 << 10)
 
 /* 1 when uuid is non-empty and made only of [A-Za-z0-9_-], so that it is
  * safe as a file name ("GPU-xxxxxxxx-..." always is). */
@@ -60,26 +60,28 @@ int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device 
     if (!cache_dir || !cache_dir[0] || !d || !uuid_usable(d->uuid))
         return 0;
     int rc = -1;
-    FILE *f = NULL;
+    char *text = NULL;
+    size_t len = 0;
     json_t *root = NULL;
     char *path = br_peak_cache_path(cache_dir, d);
     if (!path)
         goto done;
-    f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            rc = 0; /* not measured yet */
-        else
-            br_error_set("%s: cannot open: %s", path, strerror(errno));
-        goto done;
-    }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PEAK_FILE_MAX_BYTES) {
-        rc = 0; /* not a cache file: ignored, replaced by the next store */
+    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+        rc = 0; /* not measured yet */
         goto done;
     }
+    /* Anything but a regular file within the limit (a directory, a FIFO) is
+     * not a cache file: ignored, replaced by the next store. The read itself
+     * refuses one swapped in meanwhile at once (base/files.h). */
+    if (!S_ISREG(st.st_mode) || (size_t)st.st_size > PEAK_FILE_MAX_BYTES) {
+        rc = 0;
+        goto done;
+    }
+    if (br_read_file(&text, &len, path, PEAK_FILE_MAX_BYTES) != 0)
+        goto done;
     json_error_t jerr;
-    root = json_loadf(f, 0, &jerr);
+    root = json_loadb(text, len, 0, &jerr);
     if (!root) {
         if (json_error_code(&jerr) == json_error_out_of_memory)
             br_error_set("%s: out of memory reading the measured peak", path);
@@ -103,8 +105,7 @@ int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device 
     rc = 1;
 done:
     json_decref(root);
-    if (f)
-        fclose(f);
+    free(text);
     free(path);
     return rc;
 }

@@ -2,6 +2,7 @@
 /* ncu_csv.c - the launches of `ncu --csv --page raw` output (ncu_csv.h). */
 #include "ncu_csv.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -45,28 +46,53 @@ static const struct {
     {"%", UNIT_PCT, 1},
 };
 
-/* One CSV line split into fields (each owned). */
+/* One CSV line split into fields (each owned), with the column (1-based,
+ * bytes) each field starts at, and where the line is for messages. */
 typedef struct row {
     char **f;
+    int *col;
     size_t n, cap;
+    br_pos pos; /* the file and line; column 0 */
 } row;
 
 static void row_free(row *r) {
     for (size_t i = 0; i < r->n; i++)
         free(r->f[i]);
     free(r->f);
+    free(r->col);
+    br_pos pos = r->pos;
     memset(r, 0, sizeof *r);
+    r->pos = pos;
 }
 
-static int row_add(row *r, const char *s, size_t len) {
+/* Where field i of r starts, for a message. */
+static br_pos field_pos(const row *r, size_t i) {
+    br_pos p = r->pos;
+    p.column = i < r->n ? r->col[i] : 0;
+    return p;
+}
+
+/* The position of byte `at` (0-based) of r's line. */
+static br_pos byte_pos(const row *r, size_t at) {
+    br_pos p = r->pos;
+    p.column = at < (size_t)INT_MAX ? (int)at + 1 : 0;
+    return p;
+}
+
+static int row_add(row *r, const char *s, size_t len, size_t at) {
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 32;
         char **f = realloc(r->f, cap * sizeof *f);
         if (!f)
             return br_error_nomem();
         r->f = f;
+        int *col = realloc(r->col, cap * sizeof *col);
+        if (!col)
+            return br_error_nomem();
+        r->col = col;
         r->cap = cap;
     }
+    r->col[r->n] = byte_pos(r, at).column;
     char *v = malloc(len + 1);
     if (!v)
         return br_error_nomem();
@@ -82,30 +108,30 @@ static int row_add(row *r, const char *s, size_t len) {
 }
 
 /* Split line[0..len) (RFC 4180 fields, quoted or not) into *r. Returns 0,
- * or -1 with the error set. */
-static int split(row *r, const char *line, size_t len, size_t lineno) {
+ * or -1 with the error set at the line and column. */
+static int split(row *r, const char *line, size_t len) {
     size_t i = 0;
     for (;;) {
         if (i < len && line[i] == '"') {
-            size_t start = ++i;
+            size_t open = i, start = ++i;
             while (i < len && !(line[i] == '"' && (i + 1 >= len || line[i + 1] != '"')))
                 i += line[i] == '"' ? 2 : 1;
             if (i >= len)
-                return br_error_set("ncu output line %zu: a quoted field is not closed", lineno);
-            if (row_add(r, line + start, i - start) != 0)
+                return br_error_at(byte_pos(r, open), "a quoted field is not closed");
+            if (row_add(r, line + start, i - start, open) != 0)
                 return -1;
             i++;
         } else {
             size_t start = i;
             while (i < len && line[i] != ',')
                 i++;
-            if (row_add(r, line + start, i - start) != 0)
+            if (row_add(r, line + start, i - start, start) != 0)
                 return -1;
         }
         if (i >= len)
             return 0;
         if (line[i] != ',')
-            return br_error_set("ncu output line %zu: expected ',' after a quoted field", lineno);
+            return br_error_at(byte_pos(r, i), "expected ',' after a quoted field");
         i++;
     }
 }
@@ -141,7 +167,7 @@ typedef struct layout {
     size_t n_fields;
 } layout;
 
-static int find_columns(layout *l, const row *h, size_t lineno) {
+static int find_columns(layout *l, const row *h) {
     l->kernel = (size_t)-1;
     l->n_fields = h->n;
     for (size_t m = 0; m < N_METRICS; m++) {
@@ -156,12 +182,12 @@ static int find_columns(layout *l, const row *h, size_t lineno) {
                 l->col[m] = i;
     }
     if (l->kernel == (size_t)-1)
-        return br_error_set("ncu output line %zu: the table has no \"Kernel Name\" column", lineno);
+        return br_error_at(field_pos(h, 0), "the table has no \"Kernel Name\" column");
     return 0;
 }
 
 /* The units row: each metric's factor. Returns 0, or -1 with the error set. */
-static int read_units(layout *l, const row *u, size_t lineno) {
+static int read_units(layout *l, const row *u) {
     for (size_t m = 0; m < N_METRICS; m++) {
         if (l->col[m] == (size_t)-1)
             continue;
@@ -173,14 +199,14 @@ static int read_units(layout *l, const row *u, size_t lineno) {
                !(units[k].kind == metrics[m].kind && strcmp(units[k].name, name) == 0))
             k++;
         if (k == sizeof units / sizeof *units)
-            return br_error_set("ncu output line %zu: unknown unit '%s' of %s", lineno, name,
-                                metrics[m].name);
+            return br_error_at(field_pos(u, l->col[m]), "unknown unit '%s' of %s", name,
+                               metrics[m].name);
         l->factor[m] = units[k].factor;
     }
     return 0;
 }
 
-static int add_launch(br_ncu_report *out, const layout *l, const row *r, size_t lineno) {
+static int add_launch(br_ncu_report *out, const layout *l, const row *r) {
     br_ncu_launch *v = realloc(out->launches, (out->n + 1) * sizeof *v);
     if (!v)
         return br_error_nomem();
@@ -193,8 +219,8 @@ static int add_launch(br_ncu_report *out, const layout *l, const row *r, size_t 
         if (l->col[m] == (size_t)-1)
             continue;
         if (parse_number(dst, r->f[l->col[m]]) != 0)
-            return br_error_set("ncu output line %zu: %s is '%s', expected a number", lineno,
-                                metrics[m].name, r->f[l->col[m]]);
+            return br_error_at(field_pos(r, l->col[m]), "%s is '%s', expected a number",
+                               metrics[m].name, r->f[l->col[m]]);
         *dst *= l->factor[m];
     }
     if (!(x->kernel = br_strdup(r->f[l->kernel])))
@@ -220,29 +246,29 @@ static int next_line(const char *text, size_t len, size_t *pos, const char **lin
 }
 
 /* The table from its header line on. Returns 0, or -1 with the error set. */
-static int read_table(br_ncu_report *out, const char *text, size_t len, size_t pos, size_t lineno) {
+static int read_table(br_ncu_report *out, const char *text, size_t len, size_t pos, br_pos at) {
     layout l;
-    row r = {0};
+    row r = {.pos = at};
     const char *line = text;
     size_t n = 0;
     int rc = -1;
     next_line(text, len, &pos, &line, &n);
-    if (split(&r, line, n, lineno) != 0 || find_columns(&l, &r, lineno) != 0)
+    if (split(&r, line, n) != 0 || find_columns(&l, &r) != 0)
         goto done;
     int first = 1;
     while (next_line(text, len, &pos, &line, &n) && n && line[0] == '"') {
-        lineno++;
         row_free(&r);
-        if (split(&r, line, n, lineno) != 0)
+        r.pos.line++;
+        if (split(&r, line, n) != 0)
             goto done;
         if (r.n != l.n_fields) {
-            br_error_set("ncu output line %zu: %zu fields, the header has %zu", lineno, r.n,
-                         l.n_fields);
+            br_error_at(field_pos(&r, r.n > l.n_fields ? l.n_fields : 0),
+                        "%zu fields, the header has %zu", r.n, l.n_fields);
             goto done;
         }
         int units_row = first && !r.f[0][0];
         first = 0;
-        if (units_row ? read_units(&l, &r, lineno) : add_launch(out, &l, &r, lineno))
+        if (units_row ? read_units(&l, &r) : add_launch(out, &l, &r))
             goto done;
     }
     rc = 0;
@@ -251,19 +277,21 @@ done:
     return rc;
 }
 
-int br_ncu_parse(br_ncu_report *out, const char *text, size_t len) {
+int br_ncu_parse(br_ncu_report *out, const char *text, size_t len, const char *name) {
     memset(out, 0, sizeof *out);
-    size_t pos = 0, lineno = 0;
+    size_t pos = 0;
+    int lineno = 0;
     const char *line;
     size_t n;
     for (;;) {
         size_t at = pos;
         if (!next_line(text, len, &pos, &line, &n))
-            return br_error_set("no ncu table in its output (expected a header line starting "
-                                "\"ID\",\"Process ID\": was it run with --csv --page raw?)");
+            return br_error_at((br_pos){name, 0, 0},
+                               "no ncu table in its output (expected a header line starting "
+                               "\"ID\",\"Process ID\": was it run with --csv --page raw?)");
         lineno++;
         if (n >= 5 && memcmp(line, "\"ID\",", 5) == 0) {
-            if (read_table(out, text, len, at, lineno) == 0)
+            if (read_table(out, text, len, at, (br_pos){name, lineno, 0}) == 0)
                 return 0;
             br_ncu_report_dispose(out);
             return -1;

@@ -51,15 +51,17 @@ typedef struct br_ncu_report {
     size_t n;
 } br_ncu_report;
 
-/* Parse ncu's output text[0..len) (not necessarily NUL-terminated) into
- * *out (zeroed first). A report with a header but no launch gives n == 0.
- * Returns 0, or -1 with the error set ("ncu output line L: ..."): no table,
+/* Parse ncu's output text[0..len) (not necessarily NUL-terminated), read
+ * from the file `name` (for messages), into *out (zeroed first). A report
+ * with a header but no launch gives n == 0. Returns 0, or -1 with the error
+ * set at the file, line and column ("NAME:L:C: ..."; the column is the
+ * byte where the field or the fault starts): no table,
  * no "Kernel Name" column, a row with another number of fields than the
  * header, a metric value that is not a number, a unit not known (time:
  * nsecond, usecond, msecond, second; bytes: byte, Kbyte, Mbyte, Gbyte,
  * Tbyte, powers of 1000 as ncu prints them; percentages: %). *out is
  * disposed on failure. */
-int br_ncu_parse(br_ncu_report *out, const char *text, size_t len);
+int br_ncu_parse(br_ncu_report *out, const char *text, size_t len, const char *name);
 
 /* Release what *r owns; accepts NULL. */
 void br_ncu_report_dispose(br_ncu_report *r);

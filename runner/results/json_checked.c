@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/text.h"
 #include "base/util.h"
 
 /* --- the JSON path and error messages ---------------------------------------- */
@@ -176,6 +177,35 @@ int br_json_get_dup(br_json_ctx *c, const json_t *obj, const char *key, int req,
     if (s && !(*out = br_strdup(s)))
         return br_json_fail(c, "out of memory");
     return 0;
+}
+
+int br_json_name_value(br_json_ctx *c, const json_t *v, char **out) {
+    *out = NULL;
+    if (!json_is_string(v))
+        return br_json_fail(c, "expected a string, found %s", br_json_kind(v));
+    const char *s = json_string_value(v);
+    size_t len = json_string_length(v), at, n;
+    uint32_t cp;
+    if (len == 0)
+        return br_json_fail(c, "expected a name, found an empty string");
+    const char *what = br_text_unsafe(s, len, &at, &n, &cp);
+    if (what)
+        return br_json_fail(c, "a name that holds %s (U+%04X) at byte %zu", what, (unsigned)cp,
+                            at + 1);
+    if (!(*out = br_strdup(s)))
+        return br_json_fail(c, "out of memory");
+    return 0;
+}
+
+int br_json_get_label(br_json_ctx *c, const json_t *obj, const char *key, char **out) {
+    json_t *v;
+    *out = NULL;
+    if (br_json_member(c, obj, key, BR_JSON_REQ, &v) != 0)
+        return -1;
+    size_t old = br_json_push_key(c, key);
+    int rc = br_json_name_value(c, v, out);
+    br_json_pop(c, old);
+    return rc;
 }
 
 /* obj[key] copied into buf[size] ("" when absent or null). */

@@ -72,6 +72,15 @@ int br_json_get_string(br_json_ctx *c, const json_t *obj, const char *key, int r
 /* obj[key] as a newly allocated string (NULL when optional and absent or null). */
 int br_json_get_dup(br_json_ctx *c, const json_t *obj, const char *key, int req, char **out);
 
+/* The string v as a name (a suite's, a kernel's, a param's): not empty,
+ * without control characters, bidirectional controls or bytes that are not
+ * UTF-8 (base/text.h), a NUL included; a newly allocated copy into *out.
+ * The error names c's current path. */
+int br_json_name_value(br_json_ctx *c, const json_t *v, char **out);
+
+/* obj[key] (required) as a name, as br_json_name_value reads it. */
+int br_json_get_label(br_json_ctx *c, const json_t *obj, const char *key, char **out);
+
 /* obj[key] copied into buf[size] ("" when absent or null). */
 int br_json_get_text(br_json_ctx *c, const json_t *obj, const char *key, char *buf, size_t size);
 

@@ -87,7 +87,7 @@ static int parse_utc(const char *s, int64_t *out) {
 }
 
 static int load_suite(br_json_ctx *c, const json_t *o, br_run *r) {
-    return br_json_get_dup(c, o, "name", REQ, &r->suite_name) ||
+    return br_json_get_label(c, o, "name", &r->suite_name) ||
                    br_json_get_dup(c, o, "description", OPT, &r->suite_description) ||
                    br_json_get_dup(c, o, "path", OPT, &r->suite_path) ||
                    br_json_get_text(c, o, "hash", r->suite_hash, sizeof r->suite_hash) ||
@@ -247,9 +247,9 @@ static int load_params(br_json_ctx *c, const json_t *a, br_run *r) {
     for (size_t i = 0; i < n; i++) {
         const json_t *v = json_array_get(a, i);
         size_t old = br_json_push_index(c, i);
-        if (!json_is_string(v))
-            return br_json_fail(c, "expected a string, found %s", br_json_kind(v));
-        const char *s = json_string_value(v);
+        if (br_json_name_value(c, v, &r->param_names[i]) != 0)
+            return -1;
+        const char *s = r->param_names[i];
         for (size_t j = 0; j < i; j++) {
             if (strcmp(r->param_names[j], s) == 0) {
                 char q[80];
@@ -257,8 +257,6 @@ static int load_params(br_json_ctx *c, const json_t *a, br_run *r) {
                 return br_json_fail(c, "duplicate param %s (also at index %zu)", q, j);
             }
         }
-        if (!(r->param_names[i] = br_strdup(s)))
-            return br_json_fail(c, "out of memory");
         br_json_pop(c, old);
     }
     return 0;
@@ -292,7 +290,7 @@ static int load_kernels(br_json_ctx *c, const json_t *a, br_run *r,
         size_t old = br_json_push_index(c, i);
         if (!json_is_object(k))
             return br_json_fail(c, "expected an object, found %s", br_json_kind(k));
-        if (br_json_get_dup(c, k, "name", REQ, &rk->name) ||
+        if (br_json_get_label(c, k, "name", &rk->name) ||
             br_json_get_dup(c, k, "source", OPT, &rk->source) ||
             GET_NAME(c, k, "backend", REQ, br_backend_names, BR_BACKEND_HOST, &rk->backend))
             return -1;

@@ -11,6 +11,7 @@
 #include "suite.h"
 
 #include "base/name.h"
+#include "base/sort.h"
 #include "base/util.h"
 #include "expr.h"
 #include "flags.h"
@@ -63,7 +64,14 @@ static int load_name(void *ctx, const br_node *v) {
         }
     if (strcmp(s->name.text, ".") == 0 || strcmp(s->name.text, "..") == 0)
         return br_error_at(v->pos, "the suite name must not be '.' or '..' (it names files)");
-    return 0;
+    /* C1 and bidirectional controls, bytes that are not UTF-8, the length. */
+    return br_check_name(s->name.text, v, "the suite name");
+}
+
+/* br_item_cmp of two texts of an array of br_located (ctx). */
+static int cmp_located(size_t i, size_t j, void *ctx) {
+    const br_located *l = ctx;
+    return strcmp(l[i].text, l[j].text);
 }
 
 static int load_one_source(br_suite *s, br_located *out, const br_node *v) {
@@ -140,13 +148,16 @@ static int load_sources(void *ctx, const br_node *v) {
         const br_node *item = v->kind == BR_NODE_SEQ ? v->items[i] : v;
         if (load_one_source(s, &s->sources[i], item) < 0)
             return -1;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(s->sources[j].text, s->sources[i].text) == 0) {
-                char q[BR_SHOW_MAX + 16];
-                br_show(q, sizeof q, item->text, item->len);
-                return br_error_at(item->pos, "duplicate source %s (first at %d:%d)", q,
-                                   v->items[j]->pos.line, v->items[j]->pos.column);
-            }
+    }
+    size_t i, j;
+    int rep = br_find_repeat(&i, &j, n, cmp_located, s->sources);
+    if (rep < 0)
+        return br_error_at(v->pos, "out of memory");
+    if (rep) {
+        char q[BR_SHOW_MAX + 16];
+        br_show(q, sizeof q, v->items[i]->text, v->items[i]->len);
+        return br_error_at(v->items[i]->pos, "duplicate source %s (first at %d:%d)", q,
+                           v->items[j]->pos.line, v->items[j]->pos.column);
     }
     return 0;
 }
@@ -165,14 +176,18 @@ static int load_kernels(void *ctx, const br_node *v) {
         const br_node *item = v->items[i];
         if (br_get_located(&s->kernels[i], item, "a kernel name") < 0)
             return -1;
-        char q[BR_SHOW_MAX + 16];
-        br_show(q, sizeof q, item->text, item->len);
         if (br_check_identifier(s->kernels[i].text, item, "kernel name") < 0)
             return -1;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(s->kernels[j].text, s->kernels[i].text) == 0)
-                return br_error_at(item->pos, "duplicate kernel %s (first at %d:%d)", q,
-                                   v->items[j]->pos.line, v->items[j]->pos.column);
+    }
+    size_t i, j;
+    int rep = br_find_repeat(&i, &j, s->n_kernels, cmp_located, s->kernels);
+    if (rep < 0)
+        return br_error_at(v->pos, "out of memory");
+    if (rep) {
+        char q[BR_SHOW_MAX + 16];
+        br_show(q, sizeof q, v->items[i]->text, v->items[i]->len);
+        return br_error_at(v->items[i]->pos, "duplicate kernel %s (first at %d:%d)", q,
+                           v->items[j]->pos.line, v->items[j]->pos.column);
     }
     return 0;
 }
@@ -239,6 +254,16 @@ static int load_expr_text(br_located *out, const br_node *v) {
     return br_get_located(out, v, what);
 }
 
+/* br_key_cmp of a scalar node (the key) with kernel i of an array of
+ * br_located (ctx), as cmp_located orders the kernels. */
+static int cmp_node_kernel(const void *key, size_t i, void *ctx) {
+    const br_node *k = key;
+    const char *t = ((const br_located *)ctx)[i].text;
+    size_t tl = strlen(t), n = k->len < tl ? k->len : tl;
+    int c = memcmp(k->text, t, n);
+    return c ? c : (k->len > tl) - (k->len < tl);
+}
+
 /* `bytes`/`flops`: one expression, or a mapping kernel -> expression naming
  * every kernel of the suite (checked once the kernels are known). */
 static int load_work(br_suite *s, br_work *w, const br_node *v, const char *key) {
@@ -251,23 +276,28 @@ static int load_work(br_suite *s, br_work *w, const br_node *v, const char *key)
     if (s->n_kernels == 0)
         return br_error_at(v->pos, "%s per kernel needs the suite's 'kernels' list", key);
     w->by_kernel = calloc(s->n_kernels, sizeof *w->by_kernel);
-    if (!w->by_kernel)
+    size_t *sorted = br_sorted_index(s->n_kernels, cmp_located, s->kernels);
+    if (!w->by_kernel || !sorted) {
+        free(sorted);
         return br_error_at(v->pos, "out of memory");
+    }
     for (size_t i = 0; i < br_map_size(v); i++) {
         const br_node *k = br_map_key(v, i);
-        size_t idx = s->n_kernels;
-        for (size_t j = 0; j < s->n_kernels; j++)
-            if (strlen(s->kernels[j].text) == k->len &&
-                memcmp(s->kernels[j].text, k->text, k->len) == 0)
-                idx = j;
+        size_t idx = br_sorted_find(sorted, s->n_kernels, k, cmp_node_kernel, s->kernels);
         char q[BR_SHOW_MAX + 16];
         br_show_node(q, sizeof q, k);
-        if (idx == s->n_kernels)
-            return br_error_at(k->pos, "%s names kernel %s, which is not in the suite's kernels",
-                               key, q);
-        if (load_expr_text(&w->by_kernel[idx], br_map_value(v, i)) < 0)
+        int rc = 0;
+        if (idx == (size_t)-1)
+            rc = br_error_at(k->pos, "%s names kernel %s, which is not in the suite's kernels", key,
+                             q);
+        else
+            rc = load_expr_text(&w->by_kernel[idx], br_map_value(v, i));
+        if (rc < 0) {
+            free(sorted);
             return -1;
+        }
     }
+    free(sorted);
     for (size_t j = 0; j < s->n_kernels; j++)
         if (!w->by_kernel[j].text)
             return br_error_at(v->pos,

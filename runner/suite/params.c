@@ -3,6 +3,7 @@
  * ranges, zipped groups (see params.h). */
 #include "params.h"
 
+#include "base/sort.h"
 #include "keys.h"
 #include "scalar.h"
 
@@ -39,6 +40,7 @@ static int load_pow2(br_param *p, const br_node *v) {
     if (step < 1)
         return br_error_at(r->items[2]->pos, "pow2 step must be at least 1, found %lld",
                            (long long)step);
+    /* 0 <= lo <= hi <= 62 and step >= 1: at most 63 values, 2^62 at most. */
     size_t n = (size_t)((hi - lo) / step) + 1;
     p->values = calloc(n, sizeof *p->values);
     if (!p->values)
@@ -67,12 +69,24 @@ static int load_linear(br_param *p, const br_node *v) {
     if (lo > hi)
         return br_error_at(v->pos, "empty range: from %lld is greater than to %lld", (long long)lo,
                            (long long)hi);
-    /* (hi - lo) may not fit in int64_t: count in unsigned arithmetic. */
+    /* (hi - lo) may not fit in int64_t: count in unsigned arithmetic, and
+     * the steps before the values: from INT64_MIN to INT64_MAX by 1 is 2^64
+     * - 1 steps, and 2^64 values would wrap to 0. */
     uint64_t span = (uint64_t)hi - (uint64_t)lo;
-    uint64_t n = span / (uint64_t)step + 1;
-    if (n > PARAM_MAX_VALUES)
-        return br_error_at(v->pos, "range gives %llu values (at most %d)", (unsigned long long)n,
+    uint64_t steps = span / (uint64_t)step;
+    if (steps >= PARAM_MAX_VALUES) {
+        char count[32];
+        if (steps == UINT64_MAX)
+            snprintf(count, sizeof count, "2^64");
+        else
+            snprintf(count, sizeof count, "%llu", (unsigned long long)steps + 1);
+        return br_error_at(p->pos,
+                           "parameter '%s': the range from %lld to %lld step %lld gives %s values "
+                           "(at most %d)",
+                           p->name, (long long)lo, (long long)hi, (long long)step, count,
                            PARAM_MAX_VALUES);
+    }
+    uint64_t n = steps + 1;
     p->values = calloc((size_t)n, sizeof *p->values);
     if (!p->values)
         return br_error_at(v->pos, "out of memory");
@@ -111,6 +125,12 @@ static int load_range(br_param *p, const br_node *v) {
     return load_linear(p, v);
 }
 
+/* br_item_cmp of two values of one parameter (ctx: its values). */
+static int cmp_value(size_t i, size_t j, void *ctx) {
+    const int64_t *v = ctx;
+    return (v[i] > v[j]) - (v[i] < v[j]);
+}
+
 /* One parameter. A zipped member (`zipped`) may repeat a value: only its
  * group's entries as a whole must be distinct. */
 static int load_param(br_param *p, const br_node *k, const br_node *v, bool zipped) {
@@ -131,20 +151,21 @@ static int load_param(br_param *p, const br_node *k, const br_node *v, bool zipp
         if (!p->values)
             return br_error_at(v->pos, "out of memory");
         p->n_values = v->n_items;
-        for (size_t i = 0; i < v->n_items; i++) {
+        for (size_t i = 0; i < v->n_items; i++)
             if (br_get_int(&p->values[i], v->items[i]) < 0)
                 return -1;
-            /* A value twice would make two cases that nothing tells apart
-             * (results and baselines key cases by their values). */
-            for (size_t j = 0; j < i && !zipped; j++) {
-                if (p->values[j] == p->values[i]) {
-                    char q[BR_SHOW_MAX + 16];
-                    br_show(q, sizeof q, p->name, strlen(p->name));
-                    return br_error_at(v->items[i]->pos,
-                                       "parameter %s lists the value %lld twice (also item %zu)", q,
-                                       (long long)p->values[i], j + 1);
-                }
-            }
+        /* A value twice would make two cases that nothing tells apart
+         * (results and baselines key cases by their values). */
+        size_t i, j;
+        int rep = zipped ? 0 : br_find_repeat(&i, &j, p->n_values, cmp_value, p->values);
+        if (rep < 0)
+            return br_error_at(v->pos, "out of memory");
+        if (rep) {
+            char q[BR_SHOW_MAX + 16];
+            br_show(q, sizeof q, p->name, strlen(p->name));
+            return br_error_at(v->items[i]->pos,
+                               "parameter %s lists the value %lld twice (also item %zu)", q,
+                               (long long)p->values[i], j + 1);
         }
         return 0;
     }
@@ -162,6 +183,45 @@ static const br_node *zip_of(const br_node *v) {
     return br_map_value(v, 0);
 }
 
+/* The members of a zip group, for br_item_cmp over its entries. */
+typedef struct zip_rows {
+    const br_param *members;
+    size_t n;
+} zip_rows;
+
+/* br_item_cmp of entries a and b of a zip group: by each member's value. */
+static int cmp_row(size_t a, size_t b, void *ctx) {
+    const zip_rows *z = ctx;
+    for (size_t i = 0; i < z->n; i++) {
+        int64_t x = z->members[i].values[a], y = z->members[i].values[b];
+        if (x != y)
+            return (x > y) - (x < y);
+    }
+    return 0;
+}
+
+/* The group's key k: a good name, and not one of its members' (z). */
+static int check_group_name(const br_node *k, const br_node *z) {
+    char *name = NULL;
+    if (br_get_text(&name, k, "a zip group name") < 0)
+        return -1;
+    int rc = br_check_name(name, k, "zip group");
+    for (size_t i = 0; rc == 0 && i < br_map_size(z); i++) {
+        const br_node *m = br_map_key(z, i);
+        if (m->kind == BR_NODE_SCALAR && m->len == k->len &&
+            memcmp(m->text, k->text, k->len) == 0) {
+            char q[BR_SHOW_MAX + 16];
+            br_show(q, sizeof q, k->text, k->len);
+            rc = br_error_at(k->pos,
+                             "zip group %s is named like its member at %d:%d (give the group a "
+                             "name of its own)",
+                             q, m->pos.line, m->pos.column);
+        }
+    }
+    free(name);
+    return rc;
+}
+
 /* A zipped group: members loaded into p[0..], all with as many values (a
  * one-value member is repeated). */
 static int load_zip(br_suite *s, const br_node *k, const br_node *z, size_t group) {
@@ -170,12 +230,11 @@ static int load_zip(br_suite *s, const br_node *k, const br_node *z, size_t grou
     /* load_params has checked that z is a non-empty mapping. */
     char where[BR_SHOW_MAX + 32];
     snprintf(where, sizeof where, " in zip group %s", q);
-    if (br_keys_check(z, NULL, 0, where) < 0)
+    if (br_keys_check(z, NULL, 0, where) < 0 || check_group_name(k, z) < 0)
         return -1;
     size_t first = s->n_params, len = 1;
     const br_node *longest = NULL;
-    /* Entries are checked pairwise for repeats: keep groups to a size
-     * where that stays instant (a sweep that large wants plain params). */
+    /* Most entries of one group (a sweep that large wants plain params). */
     const size_t zip_max = 10000;
     for (size_t i = 0; i < br_map_size(z); i++) {
         br_param *p = &s->params[s->n_params++];
@@ -187,6 +246,9 @@ static int load_zip(br_suite *s, const br_node *k, const br_node *z, size_t grou
         p->zip = group;
         if (!(p->group = strndup(k->text, k->len)))
             return br_error_at(k->pos, "out of memory");
+        if (p->n_values == 0) /* load_param gives at least one value */
+            return br_error_at(p->pos, "internal error: zipped parameter '%s' has no value",
+                               p->name);
         if (p->n_values > 1 && len == 1) {
             len = p->n_values;
             longest = br_map_key(z, i);
@@ -215,18 +277,14 @@ static int load_zip(br_suite *s, const br_node *k, const br_node *z, size_t grou
         }
     }
     /* Zipped combinations must be distinct (results key cases by values). */
-    for (size_t a = 0; a < len; a++) {
-        for (size_t b = 0; b < a; b++) {
-            size_t same = 0;
-            for (size_t i = first; i < s->n_params; i++)
-                same += s->params[i].values[a] == s->params[i].values[b];
-            if (same == s->n_params - first)
-                return br_error_at(z->pos,
-                                   "zip group %s gives the same values twice (entries %zu "
-                                   "and %zu)",
-                                   q, b + 1, a + 1);
-        }
-    }
+    zip_rows rows = {&s->params[first], s->n_params - first};
+    size_t again, at;
+    int rep = br_find_repeat(&again, &at, len, cmp_row, &rows);
+    if (rep < 0)
+        return br_error_at(z->pos, "out of memory");
+    if (rep)
+        return br_error_at(z->pos, "zip group %s gives the same values twice (entries %zu and %zu)",
+                           q, at + 1, again + 1);
     return 0;
 }
 

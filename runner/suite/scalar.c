@@ -264,9 +264,19 @@ bool br_is_identifier(const char *s) {
     return true;
 }
 
+int br_check_name(const char *text, const br_node *n, const char *what) {
+    char why[128];
+    size_t at;
+    if (br_name_check(why, sizeof why, &at, text, strlen(text)) == 0)
+        return 0;
+    char q[BR_SHOW_MAX + 16];
+    br_show(q, sizeof q, n->text, n->len);
+    return br_error_at(n->pos, "%s %s %s", what, q, why);
+}
+
 int br_check_identifier(const char *text, const br_node *n, const char *what) {
     if (br_is_identifier(text))
-        return 0;
+        return br_check_name(text, n, what); /* its length */
     char q[BR_SHOW_MAX + 16];
     br_show(q, sizeof q, n->text, n->len);
     return br_error_at(n->pos,

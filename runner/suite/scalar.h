@@ -11,6 +11,7 @@
 #define BR_SUITE_SCALAR_H
 
 #include "base/name.h"
+#include "base/text.h"
 #include "suite.h"
 #include "yamltree.h"
 
@@ -54,8 +55,16 @@ bool br_looks_like_float(const br_node *n);
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*. */
 bool br_is_identifier(const char *s);
 
-/* 0 when `text` (read from scalar n) is a C identifier; else -1 with
- * "WHAT 'x' is not a C identifier (...)" set at n. */
+/* 0 when `text` (read from scalar n) is a good name (base/text.h,
+ * br_name_check): not empty, at most BR_NAME_MAX bytes, without control
+ * characters, bidirectional controls or bytes that are not UTF-8; else -1
+ * with "WHAT 'x' is 300 bytes long (at most 128)" or
+ * "WHAT 'x' holds a control character (U+009B) at byte 3" set at n. */
+int br_check_name(const char *text, const br_node *n, const char *what);
+
+/* 0 when `text` (read from scalar n) is a C identifier of at most
+ * BR_NAME_MAX bytes; else -1 with "WHAT 'x' is not a C identifier (...)"
+ * (or br_check_name's message) set at n. */
 int br_check_identifier(const char *text, const br_node *n, const char *what);
 
 /* Position of a scalar's text[0]: one past an opening quote. */

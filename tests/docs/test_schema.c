@@ -81,7 +81,16 @@ static const char *const schema_errors[] = {"unknown_key_suggest",
                                             "duration_negative",
                                             "duration_huge",
                                             "budget_negative",
-                                            "timeout_zero"};
+                                            "timeout_zero",
+                                            "name_c1_csi",
+                                            "name_c1_nel",
+                                            "name_bidi_override",
+                                            "name_bidi_isolate",
+                                            "name_too_long",
+                                            "kernel_name_too_long",
+                                            "param_name_too_long",
+                                            "zip_group_bidi",
+                                            "zip_group_too_long"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

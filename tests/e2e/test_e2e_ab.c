@@ -11,7 +11,10 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "e2e_util.h"
 #include "git_repo.h"
@@ -242,6 +245,63 @@ Test(e2e_ab, a_against_itself_is_no_regression) {
         e2e_free(&r);
     }
     assert_no_scratch();
+}
+
+/* ab's outputs given FIFOs (read by a `cat` started first) and, as root, a
+ * null device node made here: written in place, the nodes left as they were
+ * (before: a temporary file was renamed over each). */
+Test(e2e_ab, outputs_into_fifos_and_devices_are_written_in_place) {
+    two_commits();
+    const char *flags[] = {"--json", "--markdown", "--gbench"};
+    const char *starts[] = {"{", "#", "{"};
+    char *node[3], *got[3];
+    pid_t reader[3] = {-1, -1, -1};
+    int root = geteuid() == 0;
+    for (int i = 0; i < 3; i++) {
+        node[i] = br_strfmt("%s/out%d", tmp, i);
+        got[i] = br_strfmt("%s/out%d.got", tmp, i);
+        if (root && i == 1) { /* --markdown into the null device */
+            cr_assert_eq(mknod(node[i], S_IFCHR | 0666, makedev(1, 3)), 0, "%s", strerror(errno));
+            continue;
+        }
+        cr_assert_eq(mkfifo(node[i], 0666), 0);
+        char *cmd = br_strfmt("exec cat '%s' > '%s'", node[i], got[i]);
+        char *argv[] = {"sh", "-c", cmd, NULL};
+        cr_assert_eq(posix_spawn(&reader[i], "/bin/sh", NULL, NULL, argv, environ), 0);
+        free(cmd);
+    }
+    const char *args[] = {"ab",     cache_arg, "--blocks",   "2",     "--threshold", "50%",
+                          flags[0], node[0],   flags[1],     node[1], flags[2],      node[2],
+                          "HEAD",   "HEAD",    "suite.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, repo_dir, args), 0);
+    cr_expect_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    for (int i = 0; i < 3; i++) {
+        struct stat st;
+        cr_assert_eq(lstat(node[i], &st), 0);
+        if (reader[i] < 0) {
+            cr_expect(S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3,
+                      "%s: the device node was replaced", flags[i]);
+        } else {
+            cr_expect(S_ISFIFO(st.st_mode), "%s: the FIFO was replaced", flags[i]);
+            int fd = open(node[i], O_WRONLY | O_NONBLOCK);
+            if (fd >= 0)
+                close(fd); /* the reader's end, had benchrun not opened it */
+            int status;
+            waitpid(reader[i], &status, 0);
+            char *text = NULL;
+            br_read_file(&text, NULL, got[i], 1 << 26);
+            cr_expect(text && strncmp(text, starts[i], 1) == 0, "%s: the reader got '%.40s'",
+                      flags[i], text ? text : "(nothing)");
+            free(text);
+        }
+        free(node[i]);
+        free(got[i]);
+    }
+    if (!root)
+        cr_log_warn("not root: --markdown went to a FIFO, not a device node (mknod needs root)");
+    assert_no_scratch();
+    e2e_free(&r);
 }
 
 /* benchrun ab ARGS... in the repository must exit 2 saying `says`, write no

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 #include "base/util.h"
@@ -340,4 +341,26 @@ Test(shard, list_shows_a_shards_cases) {
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "it needs --shard I/N"), "%s", r.err);
     e2e_free(&r);
+}
+
+/* --shard-times given a FIFO nobody writes, or /dev/zero: refused at once
+ * with the file's name (before: the read waited for a writer, or read a GiB
+ * of zeros). */
+Test(shard, shard_times_that_is_not_a_file_is_refused_at_once, .timeout = 20) {
+    char *fifo = br_strfmt("%s/times.fifo", tmp);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    const char *paths[] = {"/dev/zero", fifo};
+    const char *kinds[] = {"a character device", "a FIFO"};
+    for (int i = 0; i < 2; i++) {
+        const char *args[] = {"--list", "--shard", "1/2", "--shard-times", paths[i], SHARD_A, NULL};
+        e2e_result r;
+        cr_assert_eq(e2e_run(&r, NULL, args), 0);
+        cr_expect_eq(r.status, 2, "%s: exit %d\n%s", paths[i], r.status, r.err);
+        char *want =
+            br_strfmt("--shard-times: %s: cannot read: %s, not a regular file", paths[i], kinds[i]);
+        cr_expect(strstr(r.err, want), "%s", r.err);
+        free(want);
+        e2e_free(&r);
+    }
+    free(fifo);
 }

@@ -101,7 +101,19 @@ Test(sweep, bad_ranges_and_zips_name_the_position) {
                      "s.yaml:5:6: a linear range needs both 'from' and 'to' ({from: 64, to: 1024, "
                      "step: 64})");
     cr_assert_str_eq(load_error(HEAD "params:\n  a: {from: 0, to: 2^40}\n"),
-                     "s.yaml:5:6: range gives 1099511627777 values (at most 1000000)");
+                     "s.yaml:5:3: parameter 'a': the range from 0 to 1099511627776 step 1 gives "
+                     "1099511627777 values (at most 1000000)");
+    /* 2^64 values: the count wrapped to 0 and the plan was "empty"; in a
+     * zip group, the group was read past its one-byte allocation. */
+    cr_assert_str_eq(
+        load_error(HEAD "params:\n  a: {from: -9223372036854775808, to: 9223372036854775807}\n"),
+        "s.yaml:5:3: parameter 'a': the range from -9223372036854775808 to 9223372036854775807 "
+        "step 1 gives 2^64 values (at most 1000000)");
+    cr_assert_str_eq(load_error(HEAD "params:\n  g: {zip: {a: {from: -9223372036854775808, to: "
+                                     "9223372036854775807, step: 2}, b: 1}}\n"),
+                     "s.yaml:5:13: parameter 'a': the range from -9223372036854775808 to "
+                     "9223372036854775807 step 2 gives 9223372036854775808 values (at most "
+                     "1000000)");
     cr_assert_str_eq(load_error(HEAD "params:\n  a: {pow2: [1, 3], step: 2}\n"),
                      "s.yaml:5:21: a pow2 range takes no other keys (found 'step')");
     cr_assert_str_eq(load_error(HEAD "params:\n  a: {form: 1, to: 3}\n"),

@@ -205,6 +205,22 @@ Test(peak, a_directory_in_place_of_the_file_is_no_entry) {
     free(p);
 }
 
+/* A FIFO where the file should be: no entry, at once (before: the open
+ * waited for a writer). */
+Test(peak, a_fifo_in_place_of_the_file_is_no_entry, .timeout = 10) {
+    br_device d = h100();
+    const char *cache = at("cache");
+    char *p = path_of(cache, &d);
+    char *dir = br_path_dir(p);
+    cr_assert_eq(br_mkdir_p(dir), 0);
+    cr_assert_eq(mkfifo(p, 0600), 0);
+    double got;
+    cr_assert_eq(load(&got, cache, &d), 0, "%s", br_error_get());
+    cr_assert(isnan(got));
+    free(dir);
+    free(p);
+}
+
 Test(peak, other_driver_version_is_stale) {
     br_device d = h100();
     const char *cache = at("cache");

@@ -5,7 +5,7 @@
  * Nsight Compute on an H200, 2026-11-26, units "ns", "byte" and "%"; ncu's
  * progress lines and the profiled benchrun's own table first, thousands separators, kernel names
  * with commas), units other than the base ones, missing and "n/a" metrics, quotes inside a field,
- * and every malformed input it refuses with the line. */
+ * and every malformed input it refuses with the file, line and column. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
     "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\""
 
 static int parse(br_ncu_report *r, const char *text) {
-    return br_ncu_parse(r, text, strlen(text));
+    return br_ncu_parse(r, text, strlen(text), "ncu.txt");
 }
 
 Test(ncu_csv, the_recorded_report) {
@@ -28,7 +28,7 @@ Test(ncu_csv, the_recorded_report) {
     size_t len = 0;
     cr_assert_eq(br_read_file(&text, &len, BR_FIXTURES_DIR "/profile/ncu_raw.csv", 1 << 20), 0);
     br_ncu_report r;
-    cr_assert_eq(br_ncu_parse(&r, text, len), 0, "%s", br_error_get());
+    cr_assert_eq(br_ncu_parse(&r, text, len, "ncu_raw.csv"), 0, "%s", br_error_get());
     cr_assert_eq(r.n, 3);
     cr_expect_str_eq(r.launches[0].kernel, "reduce_vec_kernel(const float *, long, red_ctl *)");
     cr_expect_eq(r.launches[0].dram_read_bytes, 1073762816.0);
@@ -89,18 +89,22 @@ static void expect_refused(const char *text, const char *words) {
     cr_expect_null(r.launches);
 }
 
-Test(ncu_csv, malformed_input_is_refused_with_its_line) {
-    expect_refused("", "no ncu table");
+/* Each error names the file, the line and the column (the byte where the
+ * field, or the fault, starts), as a compiler's do. */
+Test(ncu_csv, malformed_input_is_refused_with_its_file_line_and_column) {
+    expect_refused("", "ncu.txt: no ncu table");
     expect_refused("==PROF== Connected to process 1\nsome table\n", "--csv --page raw");
-    expect_refused("\"ID\",\"Process ID\",\"Name\"\n", "no \"Kernel Name\" column");
+    expect_refused("\"ID\",\"Process ID\",\"Name\"\n",
+                   "ncu.txt:1:1: the table has no \"Kernel Name\" column");
     expect_refused("\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
                    "\"\",\"\",\"fortnight\"\n",
-                   "line 2: unknown unit 'fortnight' of gpu__time_duration.sum");
+                   "ncu.txt:2:7: unknown unit 'fortnight' of gpu__time_duration.sum");
     expect_refused("x\n\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
                    "\"\",\"\",\"nsecond\"\n\"0\",\"k\",\"12 ns\"\n",
-                   "line 4: gpu__time_duration.sum is '12 ns', expected a number");
+                   "ncu.txt:4:9: gpu__time_duration.sum is '12 ns', expected a number");
     expect_refused("\"ID\",\"Kernel Name\"\n\"0\",\"k\",\"extra\"\n",
-                   "line 2: 3 fields, the header has 2");
-    expect_refused("\"ID\",\"Kernel Name\"\n\"0\",\"k\n", "line 2: a quoted field is not closed");
-    expect_refused("\"ID\",\"Kernel Name\"\n\"0\"x,\"k\"\n", "line 2: expected ','");
+                   "ncu.txt:2:9: 3 fields, the header has 2");
+    expect_refused("\"ID\",\"Kernel Name\"\n\"0\",\"k\n",
+                   "ncu.txt:2:5: a quoted field is not closed");
+    expect_refused("\"ID\",\"Kernel Name\"\n\"0\"x,\"k\"\n", "ncu.txt:2:4: expected ','");
 }

@@ -164,8 +164,9 @@ Test(reporters, table_wide_characters_comparison_align) {
     br_run_dispose(&r);
 }
 
-/* A kernel name that is not UTF-8: each invalid byte counts one column (a
- * terminal's replacement glyph), and the box holds. */
+/* A kernel name that is not UTF-8: each invalid byte is shown escaped
+ * (\xFF: a raw byte could be a C1 control on the terminal, base/text.h), and
+ * the box holds. */
 Test(reporters, table_invalid_utf8_does_not_break_the_box) {
     utf8_locale();
     br_run r;
@@ -173,7 +174,46 @@ Test(reporters, table_invalid_utf8_does_not_break_the_box) {
     const br_run *one[] = {&r};
     char *out = render("table", one, 1, 0, NULL);
     cr_expect_eq(check_boxes(out), 1, "%s", out);
-    cr_expect(strstr(out, "║ bad\xff\xfe\xe5\xbd   │") != NULL, "%s", out);
+    cr_expect(strstr(out, "║ bad\\xFF\\xFE\\xE5\\xBD │") != NULL, "%s", out);
+    cr_expect(strchr(out, '\xff') == NULL, "a raw byte that is not UTF-8 reached the table");
+    free(out);
+    br_run_dispose(&r);
+}
+
+/* Names and messages that reach the terminal (from a run built in
+ * process; the suite loader and the results reader refuse such names) are
+ * shown escaped: an ESC sequence, a C1 CSI or a bidi override in a kernel
+ * name, a description or a failure message cannot drive the terminal or
+ * reorder the line, and the box holds. */
+Test(reporters, table_escapes_what_a_terminal_would_act_on) {
+    utf8_locale();
+    br_run r;
+    const char *params[] = {"n"};
+    run_init(&r, "s\xe2\x80\xae", "desc \033]0;title\007", BR_METRIC_NONE, BR_MODE_COLD, params, 1,
+             4);
+    add_kernel(&r, "k\033[2J", "kernels/a.c", BR_BACKEND_HOST);
+    add_kernel(&r,
+               "evil\xc2\x9b"
+               "31m",
+               "kernels/b.c", BR_BACKEND_HOST);
+    r.git.present = 0;
+    const int64_t p[] = {1 << 20};
+    const double s1[] = {850, 849.5, 851.25, 850.75};
+    br_case_result *c = add_case(&r, 0, 0, p, BR_STATUS_OK, NULL, NULL, NAN, NAN);
+    set_timing(&c->cold, s1, 4, 1.0, 1, BR_STOP_NOISE, NAN);
+    add_case(&r, 1, 0, p, BR_STATUS_FAILED, "verify", "got \033[31mred\xe2\x81\xa6\n", NAN, NAN);
+    br_run_derive(&r);
+    const br_run *one[] = {&r};
+    char *out = render("table", one, 1, 0, NULL);
+    cr_expect_null(strchr(out, '\033'), "a raw ESC reached the table:\n%s", out);
+    cr_expect_null(strstr(out, "\xc2\x9b"), "a raw CSI reached the table");
+    cr_expect_null(strstr(out, "\xe2\x80\xae"), "a raw bidi override reached the table");
+    cr_expect_null(strchr(out, '\007'), "a raw BEL reached the table");
+    cr_expect(strstr(out, "║ k\\x1B[2J ") != NULL, "%s", out);
+    cr_expect(strstr(out, "evil\\u{009B}31m") != NULL, "%s", out);
+    cr_expect(strstr(out, "s\\u{202E}") != NULL, "%s", out);
+    cr_expect(strstr(out, ": got \\x1B[31mred\\u{2066}\n") != NULL, "%s", out);
+    cr_expect_eq(check_boxes(out), 1, "%s", out);
     free(out);
     br_run_dispose(&r);
 }

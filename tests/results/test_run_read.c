@@ -737,3 +737,37 @@ Test(json_read, host_timing_fields_round_trip_and_are_optional) {
     br_run_dispose(&red);
     no_leaks();
 }
+
+/* Names a results file gives (the suite's, a kernel's, a param's) cannot
+ * carry a control character or a Unicode bidi control (a NUL jansson refuses): the reader
+ * refuses them with the JSON path, and the message shows them escaped
+ * (before: a C1 CSI in a kernel name reached the table raw). */
+Test(json_read, names_with_controls_are_refused) {
+    static const struct {
+        const char *path;
+        const char *value; /* JSON-escaped */
+        const char *want;
+    } bad[] = {
+        {"runs[0].suite.name", "\"a\\u009bb\"",
+         NAME ": runs[0].suite.name: a name that holds a control character (U+009B) at byte 2"},
+        {"runs[0].kernels[0].name", "\"evil\\u202egnp\"",
+         NAME ": runs[0].kernels[0].name: a name that holds a Unicode bidirectional control "
+              "(U+202E) at byte 5"},
+        {"runs[0].params[0]", "\"n\\tx\"",
+         NAME ": runs[0].params[0]: a name that holds a control character (U+0009) at byte 2"},
+        {"runs[0].kernels[0].name", "\"\"",
+         NAME ": runs[0].kernels[0].name: expected a name, found an empty string"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        json_t *doc = fixture_doc();
+        json_error_t err;
+        json_t *v = json_loads(bad[i].value, JSON_DECODE_ANY, &err);
+        cr_assert_not_null(v, "%s", err.text);
+        set(doc, bad[i].path, v);
+        char *text = dump(doc);
+        expect_error(text, strlen(text), bad[i].want);
+        free(text);
+        json_decref(doc);
+    }
+    no_leaks();
+}
