@@ -254,8 +254,11 @@ Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
     cr_assert(strstr(sh, "--set) vals=\"basic full\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "--json) vals=\"-f\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "    history)\n"), "%s", sh);
-    cr_assert(strstr(sh, "opts=\"ab bisect check compare history init merge profile publish report --kernel -k"),
-              "%s", sh);
+    cr_assert(
+        strstr(
+            sh,
+            "opts=\"ab bisect check compare history init merge profile publish report --kernel -k"),
+        "%s", sh);
     char path[] = "/tmp/br-completion-XXXXXX";
     int fd = mkstemp(path);
     cr_assert_geq(fd, 0);

@@ -177,9 +177,10 @@ Test(history, table_marks_change_points) {
     cr_assert_null(strstr(row, "▼"), "%s", row);
     cr_assert_null(strstr(row, "▲"), "%s", row);
     free(row);
-    cr_assert(strstr(text, "▼ slower, ▲ faster from that run on: a change point of the case's "
-                           "level, with its step\n  (E-divisive split, t test, over the case's runs, "
-                           "p <= 0.002, |step| >= 1%; --changes lists them)\n"),
+    cr_assert(strstr(text,
+                     "▼ slower, ▲ faster from that run on: a change point of the case's "
+                     "level, with its step\n  (E-divisive split, t test, over the case's runs, "
+                     "p <= 0.002, |step| >= 1%; --changes lists them)\n"),
               "%s", text);
     free(text);
 
