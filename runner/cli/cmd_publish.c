@@ -62,8 +62,10 @@ int br_cmd_publish(int argc, char **argv) {
         break;
     case BR_PARSE_HELP:
         br_opt_help(stdout, &br_cmd_publish_spec);
+        free(a.args); /* allocated on every outcome (br_opt_parse) */
         return 0;
     default:
+        free(a.args);
         return 2;
     }
     int status = 2;
