@@ -56,6 +56,34 @@ void br_cli_opts_dispose(br_cli_opts *o);
         BR_OPT_FLAG, "quiet", 'q', BR_CLI_AT(p.run.quiet), NULL,                                   \
             "no progress messages on standard error", .flag_value = 1                              \
     }
+/* The measurement rows of a command that measures blocks interleaved (ab,
+ * bisect): each replaces the suite's setting; AT(p.run...) of its struct. */
+#define BR_CLI_ROWS_BLOCK_MEASURE                                                                    \
+    {BR_OPT_ENUM,    "mode",       0, AT(p.run.measure), "MODE", "cold, batch or both",              \
+     br_cli_measure, br_mode_names},                                                                 \
+        {BR_OPT_ENUM,       "headline",    0,                                                        \
+         AT(p.run.measure), "MODE",        "which time is compared: cold or batch",                  \
+         br_cli_measure,    br_mode_names, .accept = (1u << BR_MODE_COLD) | (1u << BR_MODE_BATCH)},  \
+        {BR_OPT_FN,         "warmup", 0,                                                             \
+         AT(p.run.measure), "DUR",    "warmup time budget per block, e.g. 25ms",                     \
+         br_cli_measure},                                                                            \
+        {BR_OPT_FN, "min-samples", 0, AT(p.run.measure), "N", "at least N samples", br_cli_measure}, \
+        {BR_OPT_FN,     "min-time", 0, AT(p.run.measure), "DUR", "at least DUR of measured time",    \
+         br_cli_measure},                                                                            \
+        {BR_OPT_FN,         "max-noise", 0,                                                          \
+         AT(p.run.measure), "PCT",       "stop once the noise (stddev/mean) is under PCT",           \
+         br_cli_measure},                                                                            \
+        {BR_OPT_FN,         "timeout", 0,                                                            \
+         AT(p.run.measure), "DUR",     "never sample one block for longer than DUR",                 \
+         br_cli_measure},                                                                            \
+        {BR_OPT_FN,     "max-samples", 0, AT(p.run.measure), "N", "never take more than N samples",  \
+         br_cli_measure},                                                                            \
+    {                                                                                                \
+        BR_OPT_ENUM, "clock", 0, AT(p.run.gpu_clock), "CLOCK",                                       \
+            "GPU times: kernel (default, CUPTI) or events (CUDA events)", NULL, br_clock_names,      \
+            "expected kernel or events, found '%s'",                                                 \
+            .accept = (1u << BR_CLOCK_KERNEL) | (1u << BR_CLOCK_EVENTS)                              \
+    }
 #define BR_CLI_ROW_HELP                                                                            \
     { BR_OPT_HELP, "help", 'h', 0, NULL, "show this help" }
 #define BR_CLI_ROW_THRESHOLD                                                                       \
