@@ -15,41 +15,12 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "gittree.h"
 
 /* Set the error from libgit2's last error, prefixed by `what`. Returns -1. */
 static int git_fail(const char *what) {
     const git_error *e = git_error_last();
     return br_error_set("%s: %s", what, e && e->message ? e->message : "unknown libgit2 error");
-}
-
-/* The repository holding path, and out->workdir. Returns 0, or -1 with the
- * error set (kind BR_E_INPUT: in no repository, or a bare one). */
-static int open_repo(git_repository **repo, br_gitlog *out, const char *path) {
-    char *copy = br_strdup(path);
-    if (!copy)
-        return -1;
-    struct stat st;
-    const char *dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? copy : dirname(copy);
-    int err = git_repository_open_ext(repo, dir, 0, NULL), rc = -1;
-    if (err == GIT_ENOTFOUND) {
-        br_error_set("%s: not in a git repository", path);
-        br_error_set_kind(BR_E_INPUT);
-    } else if (err < 0) {
-        git_fail(path);
-    } else if (!git_repository_workdir(*repo)) {
-        br_error_set("%s: in a bare repository", path);
-        br_error_set_kind(BR_E_INPUT);
-    } else {
-        char real[PATH_MAX];
-        const char *w = git_repository_workdir(*repo);
-        out->workdir = br_strdup(realpath(w, real) ? real : w);
-        size_t n = out->workdir ? strlen(out->workdir) : 0;
-        if (n > 1 && out->workdir[n - 1] == '/')
-            out->workdir[n - 1] = '\0';
-        rc = out->workdir ? 0 : -1;
-    }
-    free(copy);
-    return rc;
 }
 
 /* The commit `rev` names (peeled). Returns 0, or -1 with the error set
@@ -172,8 +143,8 @@ int br_gitlog_first_parents(br_gitlog *out, const char *path, const char *good, 
         git_fail("libgit2");
         goto done;
     }
-    if (open_repo(&repo, out, path) != 0 || lookup(&gc, repo, good, out->workdir) != 0 ||
-        lookup(&bc, repo, bad, out->workdir) != 0)
+    if (br_git_open_worktree(&repo, &out->workdir, path, NULL) != 0 ||
+        lookup(&gc, repo, good, out->workdir) != 0 || lookup(&bc, repo, bad, out->workdir) != 0)
         goto done;
     if (git_oid_equal(git_commit_id(gc), git_commit_id(bc))) {
         char sha[41];

@@ -175,9 +175,10 @@ static int write_tree(const br_gittree *out, git_repository *repo, git_tree *tre
     return 0;
 }
 
-/* The repository holding path, with out->workdir. Returns 0, or -1 with
+/* The repository holding path, with *workdir. Returns 0, or -1 with
  * the error set (kind BR_E_INPUT: in no repository, or a bare one). */
-static int open_repo(git_repository **repo, br_gittree *out, const char *path) {
+int br_git_open_worktree(git_repository **repo, char **workdir, const char *path,
+                         const char *hint) {
     char *copy = br_strdup(path);
     if (!copy)
         return -1;
@@ -186,9 +187,7 @@ static int open_repo(git_repository **repo, br_gittree *out, const char *path) {
     int err = git_repository_open_ext(repo, dir, 0, NULL);
     int rc = -1;
     if (err == GIT_ENOTFOUND) {
-        br_error_set("%s: not in a git repository (benchrun ab reads the commits of the "
-                     "repository that holds the suite)",
-                     path);
+        br_error_set("%s: not in a git repository%s", path, hint ? hint : "");
         br_error_set_kind(BR_E_INPUT);
     } else if (err < 0) {
         git_fail(path);
@@ -198,11 +197,11 @@ static int open_repo(git_repository **repo, br_gittree *out, const char *path) {
     } else {
         char real[PATH_MAX];
         const char *w = git_repository_workdir(*repo);
-        out->workdir = br_strdup(realpath(w, real) ? real : w);
-        size_t n = out->workdir ? strlen(out->workdir) : 0;
-        if (n > 1 && out->workdir[n - 1] == '/')
-            out->workdir[n - 1] = '\0';
-        rc = out->workdir ? 0 : -1;
+        *workdir = br_strdup(realpath(w, real) ? real : w);
+        size_t n = *workdir ? strlen(*workdir) : 0;
+        if (n > 1 && (*workdir)[n - 1] == '/')
+            (*workdir)[n - 1] = '\0';
+        rc = *workdir ? 0 : -1;
     }
     free(copy);
     return rc;
@@ -219,7 +218,10 @@ int br_gittree_checkout(br_gittree *out, const char *path, const char *rev,
         git_fail("libgit2");
         goto done;
     }
-    if (!(out->rev = br_strdup(rev)) || open_repo(&repo, out, path) != 0 ||
+    if (!(out->rev = br_strdup(rev)) ||
+        br_git_open_worktree(&repo, &out->workdir, path,
+                             " (benchrun ab reads the commits of the repository that "
+                             "holds the suite)") != 0 ||
         resolve_commit(out, &tree, repo, rev) != 0 || make_scratch(out, scratch_root) != 0)
         goto done;
     if (write_tree(out, repo, tree) != 0)

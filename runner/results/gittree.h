@@ -58,6 +58,17 @@ char *br_gittree_relabel(const br_gittree *t, const char *text, const char *pref
  * what *t owns, and zero it (lock_fd -1). Accepts a zeroed tree. */
 void br_gittree_remove(br_gittree *t);
 
+struct git_repository; /* libgit2 (git2.h) */
+
+/* Open the git repository that holds `path` (a file or directory; searched
+ * upward as git does) into *repo (the caller frees it with
+ * git_repository_free), and its work tree's real path, without a trailing
+ * '/', into *workdir (caller frees). Returns 0, or -1 with the error set:
+ * kind BR_E_INPUT when path is in no repository ("PATH: not in a git
+ * repository" followed by `hint`, which may be NULL) or in a bare one. */
+int br_git_open_worktree(struct git_repository **repo, char **workdir, const char *path,
+                         const char *hint);
+
 #ifdef __cplusplus
 }
 #endif
