@@ -233,7 +233,7 @@ static int build_all(ab *a) {
         return fail_side(NULL, NEW);
     for (size_t i = 0; i < a->n_suites; i++)
         for (int k = 0; k < 2; k++)
-            if (br_session_build_job(a->session, &a->suites[i].job[k]) != 0)
+            if (br_session_build_job(a->session, &a->suites[i].job[k], BR_BUILD_RUN) != 0)
                 return fail_side(&a->suites[i], k);
     return 0;
 }
