@@ -68,7 +68,7 @@ void br_abview_markdown_verdict(FILE *f, const br_comparison *c) {
         fputs("**No regression**", f);
     fprintf(f,
             " in `%s` against `%s`: %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu "
-            "missing. %c%s.\n\n",
+            "missing. %c%s.",
             cur, old, slower, c->count[BR_CHANGE_FASTER], c->count[BR_CHANGE_SAME],
             c->count[BR_CHANGE_UNKNOWN], c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 'S',
             rule + 1);

@@ -25,7 +25,7 @@ void br_abview_side(char *buf, size_t len, const br_comparison *c, int new_side)
  * ±0.5% (paired t test on 6 interleaved blocks of each)". */
 void br_abview_rule(char *buf, size_t len, const br_comparison *c, const char *plusminus);
 
-/* The Markdown verdict line of an ab comparison (ends with a blank line). */
+/* The Markdown verdict sentence of an ab comparison (no newline after it). */
 void br_abview_markdown_verdict(FILE *f, const br_comparison *c);
 
 #endif

@@ -194,10 +194,22 @@ static int put_clocks(FILE *f, const br_run *r) {
     return n < 0 ? -1 : 0;
 }
 
+/* The entries not compared, summed up as one sentence (after a verdict). */
+static void put_not_compared(FILE *f, const br_comparison *c) {
+    char omitted[200];
+    if (br_report_not_compared(omitted, sizeof omitted, c)) {
+        fputc(' ', f);
+        md_text(f, omitted);
+        fputc('.', f);
+    }
+}
+
 /* The one-line verdict of a comparison. */
 static void put_verdict(FILE *f, const br_comparison *c) {
     if (c->ab) {
         br_abview_markdown_verdict(f, c);
+        put_not_compared(f, c);
+        fputs("\n\n", f);
         return;
     }
     size_t slower = c->count[BR_CHANGE_SLOWER], faster = c->count[BR_CHANGE_FASTER];
@@ -224,12 +236,7 @@ static void put_verdict(FILE *f, const br_comparison *c) {
             c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 100.0 * c->rules.threshold,
             c->rules.alpha, once[0] ? " (" : "", once[0] ? once : "",
             c->device_forced ? " The baseline is from another device (forced)." : "");
-    char omitted[200];
-    if (br_report_not_compared(omitted, sizeof omitted, c)) {
-        fputc(' ', f);
-        md_text(f, omitted);
-        fputc('.', f);
-    }
+    put_not_compared(f, c);
     fputs("\n\n", f);
 }
 

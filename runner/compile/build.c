@@ -426,8 +426,9 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
                            "-Xcompiler", "-fPIC",      "-cudart",   "shared"};
         for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
             j->argv[k++] = (char *)f[i];
-        /* Without a GPU, nvcc's default target: the module is built to report
-         * compile errors and to check kernel names; its cases are skipped. */
+        /* Without a GPU (benchrun check), nvcc's default target: the module
+         * is built to report compile errors and to check kernel names; its
+         * cases are skipped. */
         if (o->gpu_arch) {
             j->owned[2] = br_strfmt("-arch=%s", o->gpu_arch);
             if (!j->owned[2])
@@ -703,6 +704,12 @@ static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *
         h->state = BR_MODULE_FAILED;
         h->message = br_strdup("unknown kind of source (expected .cu, .c, .cpp, .cc or .cxx)");
         return 1;
+    }
+    if (h->is_gpu && !o->gpu_arch && !o->compile_without_gpu) {
+        /* No GPU to run it on: not compiled (benchrun check compiles it). */
+        h->state = BR_MODULE_SKIPPED;
+        h->message = br_strdup(o->gpu_skip_reason ? o->gpu_skip_reason : "no usable GPU");
+        return h->message ? 1 : br_error_nomem();
     }
     char **version = &cv->text[j->kind];
     int *tried = &cv->tried[j->kind];

@@ -59,9 +59,13 @@ typedef struct br_module_handle {
 typedef struct br_build_opts {
     const char *cache_dir; /* where objects are kept; created if missing */
     /* "sm_90" for nvcc -arch, or NULL (no usable GPU): GPU sources are then
-     * built for nvcc's default target, to report compile errors and check
-     * kernel names (their cases are skipped), or SKIPPED when nvcc cannot run. */
+     * SKIPPED, not compiled (a run: its host cases wait on no nvcc), unless
+     * compile_without_gpu. */
     const char *gpu_arch;
+    /* 1 (benchrun check): without a usable GPU, GPU sources are still built
+     * for nvcc's default target, to report compile errors and check kernel
+     * names (their cases are skipped), or SKIPPED when nvcc cannot run */
+    int compile_without_gpu;
     const char *gpu_skip_reason; /* message for skipped GPU sources */
     int jobs;                    /* compiles run in parallel, at most this many (>= 1) */
     /* 1: a progress line (BR_LOG_PROGRESS, base/log.h) names each running

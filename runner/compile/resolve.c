@@ -239,19 +239,24 @@ int br_job_build(br_job *job, const br_build_target *t) {
     br_build_opts bo = {
         .cache_dir = t->cache_dir,
         .gpu_arch = t->gpu_arch,
+        .compile_without_gpu = t->compile_without_gpu,
         .gpu_skip_reason = t->gpu_why,
         .jobs = t->jobs,
         .progress = t->progress,
     };
-    if (!t->quiet) {
+    /* The sources built: without a GPU (but for a check) not the GPU ones. */
+    size_t n_built_src = n_src;
+    for (size_t i = 0; i < n_src && !t->gpu_arch && !t->compile_without_gpu; i++)
+        n_built_src -= br_has_suffix(suite->sources[i].text, ".cu") != 0;
+    if (!t->quiet && n_built_src > 0) {
         if (n_var > 1)
             br_log(BR_LOG_NOTE,
                    "benchrun: %s: building %zu kernel module(s): %zu source(s) x %zu "
                    "compile-time variants (cache %s)\n",
-                   suite->path, n_mods, n_src, n_var, t->cache_dir);
+                   suite->path, n_built_src * n_var, n_built_src, n_var, t->cache_dir);
         else
             br_log(BR_LOG_NOTE, "benchrun: %s: building %zu kernel module(s) (cache %s)\n",
-                   suite->path, n_mods, t->cache_dir);
+                   suite->path, n_built_src, t->cache_dir);
     }
     if (br_build_modules(b->mods, srcs, n_mods, &bo) < 0)
         goto done;

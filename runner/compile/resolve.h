@@ -44,11 +44,14 @@ typedef struct br_build_target {
     const char *cache_dir; /* the compile cache */
     const char *gpu_arch;  /* "sm_90" etc.; NULL without a usable GPU */
     const char *gpu_why;   /* why GPU kernels cannot run (gpu_arch NULL); may be NULL */
-    int jobs;              /* parallel compiles, >= 1 */
-    int quiet;             /* 1: no build notes through br_log */
-    int progress;          /* 1: a progress line while compilers run (br_build_opts) */
-    double gpu_mem_bytes;  /* the GPU's memory, bytes (0 without a usable GPU) */
-    const char *gpu_name;  /* the GPU's name, for messages; "" without one */
+    /* 1 (benchrun check): GPU sources are compiled without a usable GPU too;
+     * 0 (a run): they are not, their cases skipped (br_build_opts) */
+    int compile_without_gpu;
+    int jobs;             /* parallel compiles, >= 1 */
+    int quiet;            /* 1: no build notes through br_log */
+    int progress;         /* 1: a progress line while compilers run (br_build_opts) */
+    double gpu_mem_bytes; /* the GPU's memory, bytes (0 without a usable GPU) */
+    const char *gpu_name; /* the GPU's name, for messages; "" without one */
 } br_build_target;
 
 /* 1 when the job has a GPU (.cu) source, so its build needs the GPU's
@@ -60,8 +63,11 @@ int br_job_needs_gpu(const br_job *job);
  * `-DNAME=VALUE` for each `defines` param, `-lNAME` for each `link`
  * library), and find each suite kernel in them. Diagnostics of failed compiles go to
  * br_log; those kernels' cases will be reported failed. Without a
- * usable GPU, GPU kernels are still built when nvcc can run (so compile
- * errors and unknown names show) and their cases will be skipped. Returns 0,
+ * usable GPU, GPU sources are not compiled and their kernels' cases will be
+ * skipped, unless t->compile_without_gpu (benchrun check: then they are
+ * built when nvcc can run, so compile errors and unknown names show). A
+ * kernel name no built module defines is then taken for one of the GPU
+ * sources not compiled (skipped). Returns 0,
  * or -1 with the error set: bad input (a kernel that no source defines, or
  * that two define: file:line:column) or an unusable cache. Call for every job
  * before executing any, so bad input runs nothing. */

@@ -20,6 +20,7 @@
 #include "gate/abstats.h"
 #include "gate/baseline.h"
 #include "gate/compare.h"
+#include "reporters/timing_notes.h"
 #include "results/gittree.h"
 
 enum { OLD = 0, NEW = 1 };
@@ -233,7 +234,7 @@ static int build_all(ab *a) {
         return fail_side(NULL, NEW);
     for (size_t i = 0; i < a->n_suites; i++)
         for (int k = 0; k < 2; k++)
-            if (br_session_build_job(a->session, &a->suites[i].job[k]) != 0)
+            if (br_session_build_job(a->session, &a->suites[i].job[k], BR_BUILD_RUN) != 0)
                 return fail_side(&a->suites[i], k);
     return 0;
 }
@@ -373,11 +374,13 @@ static int write_outputs(const br_outputs *o, const br_run *const *both, size_t 
     return failed;
 }
 
-/* The summary line on stderr. */
-static void summarize(const br_outcome *out, const ab *a, const size_t *count) {
+/* The summary line on stderr, from the suites' comparisons summed in tot
+ * (counts and the entries not compared). */
+static void summarize(const br_outcome *out, const ab *a, const br_comparison *tot) {
     if (a->o->run.quiet)
         return;
-    char line[512];
+    const size_t *count = tot->count;
+    char line[512], omitted[200];
     size_t k = 0;
     static const br_change order[] = {BR_CHANGE_SLOWER,  BR_CHANGE_FASTER, BR_CHANGE_SAME,
                                       BR_CHANGE_UNKNOWN, BR_CHANGE_NEW,    BR_CHANGE_MISSING};
@@ -386,7 +389,9 @@ static void summarize(const br_outcome *out, const ab *a, const size_t *count) {
         if (count[order[i]] || order[i] == BR_CHANGE_SLOWER)
             k += (size_t)snprintf(line + k, sizeof line - k, "%s%zu %s", k ? ", " : "",
                                   count[order[i]], br_change_name(order[i]));
-    br_log(BR_LOG_NOTE, "benchrun ab: NEW vs OLD (%s): %s%s\n", a->o->old_rev, line,
+    int some_left_out = br_report_not_compared(omitted, sizeof omitted, tot);
+    br_log(BR_LOG_NOTE, "benchrun ab: NEW vs OLD (%s): %s%s%s%s\n", a->o->old_rev, line,
+           some_left_out ? "; " : "", some_left_out ? omitted : "",
            out->stopped ? " (interrupted)" : "");
     if (out->slower)
         br_log(BR_LOG_NOTE, "benchrun ab: %s (exit status 3; --fail-on never only reports)\n",
@@ -398,7 +403,8 @@ static void summarize(const br_outcome *out, const ab *a, const size_t *count) {
 static int ab_finish(br_outcome *out, ab *a) {
     const br_run **both = calloc(2 * a->n_suites + 1, sizeof *both);
     const br_run **news = calloc(a->n_suites + 1, sizeof *news);
-    size_t nb = 0, nn = 0, count[BR_CHANGE_COUNT] = {0};
+    size_t nb = 0, nn = 0;
+    br_comparison tot = {0}; /* the counts alone */
     if (!both || !news) {
         free(both);
         free(news);
@@ -420,13 +426,16 @@ static int ab_finish(br_outcome *out, ab *a) {
         out->skipped += skipped;
         const br_comparison *cmp = su->run[NEW].comparison;
         for (int s = 0; s < BR_CHANGE_COUNT; s++)
-            count[s] += cmp->count[s];
+            tot.count[s] += cmp->count[s];
+        tot.n_no_gpu += cmp->n_no_gpu;
+        tot.n_left_out_k += cmp->n_left_out_k;
+        tot.n_left_out_p += cmp->n_left_out_p;
         if (!out->stopped)
             out->slower |= br_baseline_fails(cmp, a->o->gate.fail_on);
     }
     if (write_outputs(&a->o->outputs, both, nb, news, nn) != 0)
         out->write_failed = 1;
-    summarize(out, a, count);
+    summarize(out, a, &tot);
     free(both);
     free(news);
     return 0;

@@ -71,7 +71,7 @@ static int build_commit(bisect *b, size_t i) {
     br_bisect_commit *c = &b->commits[i];
     if (c->built)
         return 0;
-    if (br_session_build_job(b->session, &c->job) != 0)
+    if (br_session_build_job(b->session, &c->job, BR_BUILD_RUN) != 0)
         return -1;
     c->built = 1;
     return 0;

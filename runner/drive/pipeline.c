@@ -150,7 +150,7 @@ static int build_and_execute(pipeline *p) {
     }
     for (; n_built < p->n_jobs && !br_stop_signal(); n_built++) {
         double t0 = br_now_ns();
-        if (br_session_build_job(p->session, &p->jobs[n_built]) != 0) {
+        if (br_session_build_job(p->session, &p->jobs[n_built], BR_BUILD_RUN) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             free(build_ns);
             return -1;
@@ -178,8 +178,9 @@ static int build_and_execute(pipeline *p) {
 }
 
 /* benchrun check: build every suite as a run would (kernels compiled and
- * resolved, diagnostics on stderr), then count its modules and what its
- * cases would come to; nothing is measured. */
+ * resolved, diagnostics on stderr), GPU sources too when no GPU is usable
+ * (BR_BUILD_CHECK), then count its modules and what its cases would come
+ * to; nothing is measured. */
 static int check_all(br_outcome *out, pipeline *p) {
     if (br_session_open(&p->session, &p->ro) != 0) {
         br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
@@ -187,7 +188,7 @@ static int check_all(br_outcome *out, pipeline *p) {
     }
     for (size_t i = 0; i < p->n_jobs; i++) {
         const br_job *j = &p->jobs[i];
-        if (br_session_build_job(p->session, &p->jobs[i]) != 0) {
+        if (br_session_build_job(p->session, &p->jobs[i], BR_BUILD_CHECK) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             return -1;
         }

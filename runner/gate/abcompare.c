@@ -35,8 +35,6 @@ static const char *unmeasured_why(const br_case_result *o, const br_case_result 
         return "failed on the NEW side";
     if (o->status == BR_STATUS_SKIPPED || n->status == BR_STATUS_SKIPPED) {
         br_stage stage = o->status == BR_STATUS_SKIPPED ? o->stage : n->stage;
-        if (stage == BR_STAGE_NO_GPU)
-            return "skipped: no usable GPU";
         if (stage == BR_STAGE_INTERRUPTED)
             return "not run: interrupted";
         return "not compared: failed on the other side";
@@ -53,6 +51,9 @@ static int judge_pair(br_compare_entry *e, const br_run *old, const br_run *cur,
     int measured = o->status == BR_STATUS_OK && n->status == BR_STATUS_OK && ot->present &&
                    nt->present && c->n_pairs > 0;
     if (!measured) {
+        /* Skipped for want of a GPU: not compared, as the gate does. */
+        if (br_compare_skipped_no_gpu(e, n, 1) || br_compare_skipped_no_gpu(e, o, 1))
+            return 0;
         e->status = BR_CHANGE_UNKNOWN;
         e->why = unmeasured_why(o, n);
         return 0;
@@ -119,9 +120,10 @@ int br_ab_compare(br_comparison *out, const br_run *old, const br_run *cur, cons
         if (!e)
             return -1;
         const br_ab_case *c = pair_of_new(cases, n, i);
-        if (!c)
-            e->status = BR_CHANGE_NEW;
-        else if (judge_pair(e, old, cur, c, out->clock, threshold, alpha) != 0)
+        if (!c) {
+            if (!br_compare_skipped_no_gpu(e, &cur->cases[i], 0))
+                e->status = BR_CHANGE_NEW;
+        } else if (judge_pair(e, old, cur, c, out->clock, threshold, alpha) != 0)
             return -1;
     }
     for (size_t j = 0; j < old->n_cases; j++) {

@@ -28,9 +28,11 @@ typedef struct br_ab_case {
  * run order, then one per case of old that has no partner. A paired case
  * measured on both sides is decided by br_ab_stats_compute with `threshold`
  * and `alpha`; its medians are the sides' pooled headline medians, its
- * change ratio - 1, its p-value the paired t test's. A paired case not
- * measured on both sides is unknown (why: failed or skipped, and where); a
- * case of cur without a partner is new, one of old missing. info (moved
+ * change ratio - 1, its p-value the paired t test's. A case skipped for
+ * want of a GPU is not compared (br_compare_skipped_no_gpu, as the gate
+ * does); another paired case not measured on both sides is unknown (why:
+ * failed or skipped, and where); a case of cur without a partner is new,
+ * one of old missing. info (moved
  * into out->ab; NULL leaves it unset) says what the sides were;
  * old_label names OLD in out->baseline_path (its revision as given).
  * Returns 0, or -1 with the error set (out of memory, rules out of range). */

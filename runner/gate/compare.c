@@ -144,12 +144,8 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
         e->base_median = bt->stats.median;
         e->base_n = bt->n_samples;
     }
-    if (c && c->status == BR_STATUS_SKIPPED && c->stage == BR_STAGE_NO_GPU) {
-        e->status = b ? BR_CHANGE_UNKNOWN : BR_CHANGE_NEW;
-        e->why = "skipped: no GPU";
-        e->not_compared = "no GPU";
+    if (br_compare_skipped_no_gpu(e, c, b != NULL))
         return 0;
-    }
     if (!b || !c) {
         e->status = b ? BR_CHANGE_MISSING : BR_CHANGE_NEW;
         return 0;
@@ -228,6 +224,15 @@ done:
     free(matched);
     br_case_keys_dispose(&bk);
     return rc;
+}
+
+int br_compare_skipped_no_gpu(br_compare_entry *e, const br_case_result *c, int paired) {
+    if (!c || c->status != BR_STATUS_SKIPPED || c->stage != BR_STAGE_NO_GPU)
+        return 0;
+    e->status = paired ? BR_CHANGE_UNKNOWN : BR_CHANGE_NEW;
+    e->why = "skipped: no GPU";
+    e->not_compared = "no GPU";
+    return 1;
 }
 
 void br_comparison_recount(br_comparison *c) {

@@ -51,6 +51,15 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
 void br_comparison_scope(br_comparison *c, const br_run *base, const char *const *patterns,
                          size_t n_patterns, const br_param_override *params, size_t n_params);
 
+/* Whether case c (may be NULL) was skipped for want of a GPU; then entry e
+ * is marked not compared (not_compared "no GPU", why "skipped: no GPU"),
+ * its status unknown when the other side has the case (`paired`), new when
+ * not. Such entries are left out of the counts (br_comparison_recount) and
+ * summed up on the reports' one not-compared line (br_report_not_compared):
+ * the baseline gate's and benchrun ab's alike. Returns 1 when e was marked,
+ * else 0 (e untouched). */
+int br_compare_skipped_no_gpu(br_compare_entry *e, const br_case_result *c, int paired);
+
 /* Count c's entries again into c->count (entries not compared left out) and
  * the not-compared counts (n_no_gpu, n_left_out_k, n_left_out_p). */
 void br_comparison_recount(br_comparison *c);

@@ -387,13 +387,41 @@ double br_session_measured_peak(br_session *s) {
     return s->peak_gbps;
 }
 
-int br_session_build_job(br_session *s, br_job *job) {
+/* Once per session, unless quiet: the GPU sources of a run without a
+ * usable GPU were not compiled (br_session_build_job), naming those of
+ * job's first variant and what compiles them. */
+static void gpu_build_note(br_session *s, const br_job *job) {
+    const struct br_job_build *b = job->built;
+    size_t n_src = job->suite.n_sources, n = 0;
+    char names[256] = "";
+    if (s->gpu_build_noted || s->opts.quiet || !b)
+        return;
+    for (size_t i = 0; i < n_src && i < b->n_mods; i++) {
+        const br_module_handle *h = &b->mods[i];
+        if (!h->is_gpu || h->state != BR_MODULE_SKIPPED)
+            continue;
+        size_t used = strlen(names);
+        if (used < sizeof names)
+            snprintf(names + used, sizeof names - used, "%s%s", n ? ", " : "", h->source);
+        n++;
+    }
+    if (!n)
+        return;
+    s->gpu_build_noted = 1;
+    br_log(BR_LOG_NOTE,
+           "benchrun: no usable GPU: %s not compiled, %s cases skipped (benchrun check "
+           "compiles %s)\n",
+           names, n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+}
+
+int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
     if (br_job_needs_gpu(job))
         br_session_gpu(s);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     br_build_target t = {
         .cache_dir = s->cache_dir,
         .gpu_arch = s->gpu_ok ? s->gpu_arch : NULL,
+        .compile_without_gpu = purpose == BR_BUILD_CHECK,
         .gpu_why = s->gpu_why,
         .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
         .quiet = s->opts.quiet,
@@ -403,5 +431,7 @@ int br_session_build_job(br_session *s, br_job *job) {
     };
     int rc = br_job_build(job, &t);
     br_session_drop_worker(s);
+    if (rc == 0 && purpose == BR_BUILD_RUN && !s->gpu_ok)
+        gpu_build_note(s, job);
     return rc;
 }

@@ -39,6 +39,7 @@ struct br_session {
     char clock_note[600]; /* why the kernel clock is not used although wanted; "" otherwise */
     br_cpu_choice cpu;    /* where host cases are measured, and the parent meanwhile */
     int scaling_warned;   /* the host notes (CPU, frequency scaling) were given */
+    int gpu_build_noted;  /* the note that GPU sources are not compiled was given */
     /* The worker process that makes every CUDA call and runs the cases
      * (worker.h); NULL when none runs. The session's fields above that the
      * worker sets (device, gpu_clock, clock_note, peak_gbps) come back in

@@ -89,11 +89,14 @@ Test(build, compile_errors_keep_diagnostics_and_other_modules_load) {
     char *odd = e2e_put("odd.f90", "program x\nend program\n");
     char *gpu = e2e_put("g.cu", "// never compiled here\n");
     char *cache = br_strfmt("%s/cache", tmp);
-    br_build_opts o = {
-        .cache_dir = cache, .jobs = 2, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
+    br_build_opts o = {.cache_dir = cache,
+                       .jobs = 2,
+                       .gpu_arch = NULL,
+                       .compile_without_gpu = 1,
+                       .gpu_skip_reason = "no GPU in this test"};
     br_build_src srcs[] = {{.path = good}, {.path = bad}, {.path = odd}, {.path = gpu}};
     br_module_handle h[4];
-    /* No GPU and no nvcc: the GPU source is skipped. */
+    /* No GPU and no nvcc: the GPU source is skipped (a check's build too). */
     setenv("BENCHRUN_NVCC", "/nonexistent/nvcc", 1);
     int compiled = br_build_modules(h, srcs, 4, &o);
     unsetenv("BENCHRUN_NVCC");
@@ -159,7 +162,43 @@ Test(util, path_normalize) {
     }
 }
 
-Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
+/* Without a GPU a run's build (compile_without_gpu 0) starts no nvcc: the
+ * GPU source is SKIPPED with the reason, although nvcc (here a stand-in
+ * that leaves a mark) could run; the host source beside it is built. */
+Test(build, without_a_gpu_a_run_does_not_compile_cuda_sources) {
+    char *good = e2e_put("good.c", module_src);
+    free(e2e_put("helper.h", "#define HELPER 0\n"));
+    char *gpu = e2e_put("g.cu", "this is not CUDA\n");
+    char *mark = br_strfmt("%s/nvcc-ran", tmp);
+    char *text = br_strfmt("#!/bin/sh\necho ran >> '%s'\nexit 1\n", mark);
+    char *nvcc = e2e_put("nvcc", text);
+    cr_assert_eq(chmod(nvcc, 0755), 0);
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 2, .gpu_skip_reason = "no GPU in this test"};
+    br_build_src srcs[] = {{.path = good}, {.path = gpu}};
+    br_module_handle h[2];
+    setenv("BENCHRUN_NVCC", nvcc, 1);
+    int compiled = br_build_modules(h, srcs, 2, &o);
+    unsetenv("BENCHRUN_NVCC");
+    cr_assert_eq(compiled, 1, "the host source alone compiled: %s", br_error_get());
+    cr_assert_eq(h[0].state, BR_MODULE_LOADED);
+    cr_assert_eq(h[1].state, BR_MODULE_SKIPPED);
+    cr_assert_str_eq(h[1].message, "no GPU in this test");
+    cr_assert_null(h[1].command, "no compile command: %s", h[1].command);
+    cr_assert_eq(access(mark, F_OK), -1, "nvcc ran");
+    for (int i = 0; i < 2; i++)
+        br_module_handle_dispose(&h[i]);
+    free(good);
+    free(gpu);
+    free(mark);
+    free(text);
+    free(nvcc);
+    free(cache);
+}
+
+/* benchrun check's build (compile_without_gpu): GPU sources are compiled
+ * without a GPU too, for nvcc's default target. */
+Test(build, without_a_gpu_check_still_compiles_cuda_sources_for_their_names) {
     const char *nvcc = getenv("BENCHRUN_NVCC");
     if (!(nvcc && nvcc[0]) && access("/usr/local/cuda/bin/nvcc", X_OK) != 0 &&
         system("command -v nvcc >/dev/null 2>&1") != 0)
@@ -172,8 +211,11 @@ Test(build, without_a_gpu_cuda_sources_are_still_compiled_for_their_names) {
                         "static const br_kernel k[] = {{\"gpu_k\", 0, run, verify, 0}};\n"
                         "BR_MODULE(k);\n");
     char *cache = br_strfmt("%s/cache", tmp);
-    br_build_opts o = {
-        .cache_dir = cache, .jobs = 1, .gpu_arch = NULL, .gpu_skip_reason = "no GPU in this test"};
+    br_build_opts o = {.cache_dir = cache,
+                       .jobs = 1,
+                       .gpu_arch = NULL,
+                       .compile_without_gpu = 1,
+                       .gpu_skip_reason = "no GPU in this test"};
     br_build_src srcs[] = {{.path = src}};
     br_module_handle h;
     cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());

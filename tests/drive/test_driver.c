@@ -52,7 +52,7 @@ static void open_job(double budget_ns, int build) {
     cr_assert_eq(job.plan.n_cases, (size_t)N_CASES);
     cr_assert_eq(br_session_open(&s, &opts), 0, "%s", br_error_get());
     if (build)
-        cr_assert_eq(br_session_build_job(s, &job), 0, "%s", br_error_get());
+        cr_assert_eq(br_session_build_job(s, &job, BR_BUILD_RUN), 0, "%s", br_error_get());
 }
 
 static void close_job(void) {

@@ -341,15 +341,27 @@ Test(e2e, unwritable_outputs_and_an_empty_cache_dir_are_usage_errors) {
     e2e_free(&r);
 }
 
-Test(e2e, a_misspelt_gpu_kernel_is_bad_input_even_without_a_gpu) {
-    if (access("/usr/local/cuda/bin/nvcc", X_OK) != 0 &&
-        system("command -v nvcc >/dev/null 2>&1") != 0)
+static int have_nvcc(void) {
+    const char *env = getenv("BENCHRUN_NVCC");
+    return (env && env[0] && access(env, X_OK) == 0) ||
+           access("/usr/local/cuda/bin/nvcc", X_OK) == 0 ||
+           system("command -v nvcc >/dev/null 2>&1") == 0;
+}
+
+/* Without a GPU a run does not compile GPU sources (so `benchrun check`,
+ * which does, is what finds a misspelt GPU kernel there); with one, the run
+ * finds it too. */
+Test(e2e, a_misspelt_gpu_kernel_is_bad_input_to_check_even_without_a_gpu) {
+    if (!have_nvcc())
         cr_skip_test("no nvcc: GPU sources cannot be checked on this machine");
     char *text = br_strfmt("name: misspelt\nsource: [%s/host_kernels.c, "
                            "%s/../../../kernels/reduction.cu]\nkernels: [sum_ok, reduce_wrap]\n",
                            E2E, E2E);
     char *path = e2e_put("misspelt.yaml", text);
-    const char *args[] = {cache_arg, path, NULL};
+    char why[512];
+    const char *check[] = {"check", cache_arg, path, NULL};
+    const char *run[] = {cache_arg, path, NULL};
+    const char *const *args = br_device_available(why, sizeof why) ? run : check;
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 2, "exit %d\nstderr:\n%s", r.status, r.err);
@@ -359,4 +371,87 @@ Test(e2e, a_misspelt_gpu_kernel_is_bad_input_even_without_a_gpu) {
     e2e_free(&r);
     free(text);
     free(path);
+}
+
+/* On a machine without a usable GPU, a run of a suite that mixes a host
+ * kernel and a GPU source measures the host case and never starts nvcc
+ * (BENCHRUN_NVCC names a stand-in that leaves a mark): a .cu that would not
+ * compile leaves its cases skipped (exit 0, no compile error) and one note
+ * says so and names benchrun check; check on the same suite does compile
+ * it, with the real nvcc, and reports the compile error. */
+Test(e2e, without_a_gpu_a_run_compiles_no_gpu_source_and_check_does) {
+    char why[512];
+    if (br_device_available(why, sizeof why))
+        cr_skip_test("this machine has a GPU: its runs compile GPU sources");
+    free(e2e_put("broken.cu", "#include \"benchrun_kernel.h\"\n"
+                              "this is not CUDA; /* a compile error on line 2 */\n"));
+    char *text = br_strfmt("name: mixed-broken\nsource: [%s/host_kernels.c, broken.cu]\n"
+                           "kernels: [sum_ok, gpu_sum]\nparams:\n  n: [4096]\nbytes: 4 * n\n"
+                           "warmup: 1ms\nmeasure:\n  min_samples: 3\n  min_time: 1ms\n"
+                           "  timeout: 2s\n",
+                           E2E);
+    char *suite = e2e_put("mixed.yaml", text);
+    char *mark = br_strfmt("%s/nvcc-ran", tmp);
+    char *script_text = br_strfmt("#!/bin/sh\necho \"$@\" >> '%s'\nexit 1\n", mark);
+    char *stand_in = e2e_put("nvcc-stand-in", script_text);
+    cr_assert_eq(chmod(stand_in, 0755), 0);
+    char *json = br_strfmt("%s/out.json", tmp);
+    const char *nvcc = getenv("BENCHRUN_NVCC");
+    char *saved = nvcc ? br_strdup(nvcc) : NULL;
+    cr_assert_eq(setenv("BENCHRUN_NVCC", stand_in, 1), 0);
+    const char *run[] = {cache_arg, "--no-compare", "--json", json, suite, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, run), 0);
+    if (saved)
+        setenv("BENCHRUN_NVCC", saved, 1);
+    else
+        unsetenv("BENCHRUN_NVCC");
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    struct stat st;
+    cr_assert_neq(stat(mark, &st), 0, "the run started nvcc:\n%s", r.err);
+    cr_assert_null(strstr(r.err, "compile failed"), "stderr:\n%s", r.err);
+    cr_assert_null(strstr(r.err, "not CUDA"), "stderr:\n%s", r.err);
+    const char *note = strstr(r.err, "broken.cu not compiled, its cases skipped (benchrun check "
+                                     "compiles it)");
+    cr_assert(note, "no note in:\n%s", r.err);
+    cr_assert_null(strstr(note + strlen("broken.cu not compiled"), "not compiled"),
+                   "said more than once:\n%s", r.err);
+    cr_assert(strstr(r.err, "building 1 kernel module(s)"), "stderr:\n%s", r.err);
+    json_t *doc = load_json(json);
+    json_t *cases = json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "cases");
+    json_t *host = case_named(cases, "sum_ok"), *gpu = case_named(cases, "gpu_sum");
+    cr_assert_str_eq(json_string_value(json_object_get(host, "status")), "ok");
+    cr_assert_gt(json_number_value(json_object_get(json_object_get(host, "cold"), "median")), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(gpu, "status")), "skipped");
+    cr_assert_str_eq(json_string_value(json_object_get(gpu, "stage")), "no-gpu");
+    json_decref(doc);
+    e2e_free(&r);
+
+    if (!have_nvcc()) {
+        free(saved);
+        free(mark);
+        free(script_text);
+        free(stand_in);
+        free(json);
+        free(text);
+        free(suite);
+        cr_skip_test("no nvcc: the run is checked, not check's compile of broken.cu");
+    }
+    const char *check[] = {"check", cache_arg, suite, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, check), 0);
+    cr_assert_eq(r.status, 2, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.err, "broken.cu: compile failed"), "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "broken.cu(2)") || strstr(r.err, "broken.cu:2"),
+              "nvcc's diagnostics name the line:\n%s", r.err);
+    cr_assert(strstr(r.out, "mixed.yaml: FAILED: 1 of 2 kernel module(s) did not compile"),
+              "stdout:\n%s", r.out);
+    cr_assert_null(strstr(r.err, "not compiled, its cases skipped"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    free(saved);
+    free(mark);
+    free(script_text);
+    free(stand_in);
+    free(json);
+    free(text);
+    free(suite);
 }

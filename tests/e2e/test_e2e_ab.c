@@ -19,6 +19,7 @@
 
 #include "e2e_util.h"
 #include "git_repo.h"
+#include "platform/device.h"
 
 static char *repo_dir, *cache_arg, *json_path, *log_path;
 static git_repository *repo;
@@ -349,4 +350,65 @@ Test(e2e_ab, a_kernel_missing_at_old_is_bad_input) {
     gr_commit_all(repo, "a second kernel");
     expect_bad("HEAD~1", "kernel 'sum2' is in the suite of the work tree but not in that of "
                          "HEAD~1 (");
+}
+
+/* On a machine without a GPU, a suite of a host kernel and a GPU source:
+ * the GPU cases are skipped on both sides and, as the baseline gate does,
+ * summed up on one "not compared" line and not counted as unknown; the
+ * host cases are compared. */
+Test(e2e_ab, gpu_cases_skipped_without_a_gpu_are_one_line_not_unknown) {
+    char why[512];
+    if (br_device_available(why, sizeof why))
+        cr_skip_test("this machine has a GPU: its GPU cases are measured");
+    char *text = br_strfmt("name: abmixed\n"
+                           "source: [k.c, g.cu]\n"
+                           "kernels: [sum, gpu_sum]\n"
+                           "params:\n  n: [1024, 4096]\n"
+                           "metric: GB/s\n"
+                           "bytes: 4 * n\n"
+                           "cache: warm\n"
+                           "warmup: 1ms\n"
+                           "measure:\n  min_samples: 5\n  min_time: 2ms\n  max_noise: 50%%\n"
+                           "  timeout: 200ms\n");
+    gr_write(repo_dir, "suite.yaml", text);
+    free(text);
+    /* Never compiled here (no GPU): benchrun check would compile it. */
+    gr_write(repo_dir, "g.cu", "#include \"benchrun_kernel.h\"\n/* gpu_sum */\n");
+    write_kernel(1, 'A', 0);
+    gr_commit_all(repo, "mixed");
+    const char *args[] = {"ab",     cache_arg, "--blocks", "2",          "--threshold", "50%",
+                          "--json", json_path, "HEAD",     "suite.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, repo_dir, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    /* One line for the two skipped cases, in the table and the summary. */
+    const char *want = "2 cases skipped (no GPU): not compared\n";
+    const char *line = strstr(r.out, want);
+    cr_assert(line, "stdout:\n%s", r.out);
+    cr_assert_null(strstr(line + strlen(want), "skipped (no GPU)"), "said twice:\n%s", r.out);
+    cr_assert_null(strstr(r.out, "unknown"), "stdout:\n%s", r.out);
+    cr_assert_null(strstr(r.err, " unknown"), "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "; 2 cases skipped (no GPU): not compared"), "stderr:\n%s", r.err);
+    json_t *doc = load_json(json_path);
+    json_t *cmp = json_object_get(json_array_get(json_object_get(doc, "runs"), 1), "comparison");
+    json_t *counts = json_object_get(cmp, "counts");
+    cr_assert_eq(json_integer_value(json_object_get(counts, "unknown")), 0);
+    cr_assert_eq(json_integer_value(json_object_get(counts, "same")) +
+                     json_integer_value(json_object_get(counts, "faster")) +
+                     json_integer_value(json_object_get(counts, "slower")),
+                 2, "the two host cases are compared");
+    cr_assert_eq(
+        json_integer_value(json_object_get(json_object_get(cmp, "not_compared"), "no_gpu")), 2);
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(cmp, "cases"), i, e) {
+        int gpu = strcmp(jstr(e, "kernel"), "gpu_sum") == 0;
+        json_t *nc = json_object_get(e, "not_compared");
+        if (gpu)
+            cr_assert_str_eq(json_string_value(nc), "no GPU");
+        else
+            cr_assert(json_is_null(nc) || !nc, "%s is compared", jstr(e, "kernel"));
+    }
+    json_decref(doc);
+    e2e_free(&r);
 }

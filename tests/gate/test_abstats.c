@@ -134,3 +134,40 @@ Test(abstats, the_comparison_pairs_cases_and_marks_the_rest) {
     free_run(&old);
     free_run(&cur);
 }
+
+/* Cases skipped for want of a GPU are not compared, as the gate does
+ * (br_compare_skipped_no_gpu): not counted as unknown, summed up in
+ * n_no_gpu; a case skipped for another reason stays unknown. */
+Test(abstats, gpu_cases_skipped_without_a_gpu_are_not_compared) {
+    br_run old, cur;
+    const int64_t on[] = {1, 2}, cn[] = {1, 2, 3};
+    make_run(&old, on, 2, 1000);
+    make_run(&cur, cn, 3, 1000);
+    for (size_t i = 0; i < 2; i++) {
+        old.cases[i].status = cur.cases[i].status = BR_STATUS_SKIPPED;
+        old.cases[i].cold.present = cur.cases[i].cold.present = 0;
+    }
+    old.cases[0].stage = cur.cases[0].stage = BR_STAGE_NO_GPU;
+    old.cases[1].stage = cur.cases[1].stage = BR_STAGE_INTERRUPTED;
+    cur.cases[2].status = BR_STATUS_SKIPPED; /* n = 3: NEW only */
+    cur.cases[2].stage = BR_STAGE_NO_GPU;
+    cur.cases[2].cold.present = 0;
+    br_ab_case pairs[] = {{.old_case = 0, .new_case = 0}, {.old_case = 1, .new_case = 1}};
+    br_comparison c;
+    cr_assert_eq(br_ab_compare(&c, &old, &cur, pairs, 2, 0.005, 0.05, "HEAD~1", NULL), 0, "%s",
+                 br_error_get());
+    cr_assert_eq(c.n_entries, 3);
+    cr_assert_str_eq(c.entries[0].not_compared, "no GPU");
+    cr_assert_str_eq(c.entries[0].why, "skipped: no GPU");
+    cr_assert_null(c.entries[1].not_compared);
+    cr_assert_eq(c.entries[1].status, BR_CHANGE_UNKNOWN);
+    cr_assert_str_eq(c.entries[1].why, "not run: interrupted");
+    cr_assert_eq(c.entries[2].status, BR_CHANGE_NEW);
+    cr_assert_str_eq(c.entries[2].not_compared, "no GPU");
+    cr_assert_eq(c.n_no_gpu, 2);
+    cr_assert_eq(c.count[BR_CHANGE_UNKNOWN], 1, "the interrupted case alone");
+    cr_assert_eq(c.count[BR_CHANGE_NEW], 0);
+    br_comparison_dispose(&c);
+    free_run(&old);
+    free_run(&cur);
+}

@@ -58,7 +58,7 @@ Test(proto, a_case_after_the_thread_that_started_the_worker_ended_gets_a_fresh_w
     br_session *s = NULL;
     cr_assert_eq(br_job_prepare(&job, SUITE, &opts), 0, "%s", br_error_get());
     cr_assert_eq(br_session_open(&s, &opts), 0, "%s", br_error_get());
-    cr_assert_eq(br_session_build_job(s, &job), 0, "%s", br_error_get());
+    cr_assert_eq(br_session_build_job(s, &job, BR_BUILD_RUN), 0, "%s", br_error_get());
 
     /* A device's thread measures a case; its worker stays for the next. */
     case_call first = {.job = &job, .s = s};
