@@ -64,6 +64,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
@@ -546,16 +547,42 @@ static sg_probe sg_reference(const sg_state *s, int64_t i, int64_t j) {
     return pr;
 }
 
+/* The last host reference made in this process, so that the four kernels of
+ * one shape (same parameters, same seed: the same inputs) compute it once:
+ * the module stays loaded in the worker from case to case. At most 65536
+ * entries; kept until the process ends. */
+static struct {
+    int m, n, k;
+    uint64_t seed_a, seed_b;
+    sg_probe *probes; /* malloc */
+} sg_last;
+
 /* The host reference of every entry of C, and room for a copy of C (small
  * sizes only). */
 static int sg_host_reference(br_case *c, sg_state *s) {
     const int64_t n = s->n, count = (int64_t)s->m * n;
-    s->probes = (sg_probe *)malloc((size_t)count * sizeof *s->probes);
+    const size_t bytes = (size_t)count * sizeof *s->probes;
+    s->probes = (sg_probe *)malloc(bytes);
     s->got = (float *)malloc((size_t)count * sizeof *s->got);
     if (!s->probes || !s->got)
         return c->api->fail(c, "out of host memory for %lld reference entries", (long long)count);
+    if (sg_last.probes && sg_last.m == s->m && sg_last.n == s->n && sg_last.k == s->k &&
+        sg_last.seed_a == s->seed_a && sg_last.seed_b == s->seed_b) {
+        memcpy(s->probes, sg_last.probes, bytes);
+        return 0;
+    }
     for (int64_t t = 0; t < count; t++)
         s->probes[t] = sg_reference(s, t / n, t % n);
+    sg_probe *keep = (sg_probe *)realloc(sg_last.probes, bytes);
+    if (keep) { /* else no cache: the next case computes it again */
+        memcpy(keep, s->probes, bytes);
+        sg_last.probes = keep;
+        sg_last.m = s->m;
+        sg_last.n = s->n;
+        sg_last.k = s->k;
+        sg_last.seed_a = s->seed_a;
+        sg_last.seed_b = s->seed_b;
+    }
     return 0;
 }
 
