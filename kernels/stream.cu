@@ -43,11 +43,25 @@
  * array's key (three keys drawn from c->api->seed(c)), made into a double in
  * +-[1, 2) with a random sign and all 52 fraction bits random, so products by
  * 3 and sums need rounding (a contracted FMA would show) and no value is 0.
- * setup generates them on the device; verify regenerates them on the host
- * chunk by chunk, so it keeps no copy of the inputs and reads back only the
- * output array. */
+ * setup generates them on the device.
+ *
+ * Verification: a device kernel regenerates the inputs and counts the output
+ * elements that differ, bit for bit, from the reference (the same IEEE
+ * operations); only the count and the first index come back. Up to
+ * ST_HOST_CHECK_MAX elements verify also regenerates the inputs on the host,
+ * chunk by chunk, copies the output back and compares it there, so the
+ * device reference is itself checked against the host's arithmetic; a case
+ * fails if either check does, and the message says which. (The host check
+ * alone cost about 2^27 * 8 elements of copies over PCIe and 1-3 ns of CPU
+ * per element per verify at n = 2^27: seconds per suite.)
+ *
+ * A planted fault for tests (tests/gpu/test_gpu_verify.c): the environment
+ * variable BR_STREAM_FAULT=I makes verify first flip the lowest bit of
+ * element I of the output (negative: from the end), as a kernel that got one
+ * element wrong by one unit in the last place would. */
 #include <cuda_runtime.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +141,12 @@ struct st_state {
     double *arr[3];  /* a, b, c on the device (runner allocations); NULL if unused */
     uint64_t key[3]; /* generator keys of a, b, c */
     unsigned int blocks;
+    unsigned long long *tally; /* device check: mismatches, first index (runner allocation) */
+    int64_t fault;             /* BR_STREAM_FAULT: element to flip, or -1 */
 };
+
+/* Up to this many elements verify also checks on the host. */
+#define ST_HOST_CHECK_MAX ((int64_t)1 << 21)
 
 /* ---- inputs (host and device) ------------------------------------------ */
 
@@ -160,6 +179,29 @@ template <int OP> __device__ __forceinline__ double st_op(double x, double y) {
         return __dadd_rn(x, y);
     else
         return __dadd_rn(x, __dmul_rn(STREAM_Q, y));
+}
+
+/* Count the elements of out[0..n) that differ, bit for bit, from st_op of
+ * the inputs regenerated from keys kx, ky into tally[0], and the smallest
+ * index of one into tally[1] (which must start at ULLONG_MAX). */
+template <int OP>
+__global__ void st_check_kernel(const double *__restrict__ out, int64_t n, uint64_t kx, uint64_t ky,
+                                unsigned long long *__restrict__ tally) {
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    unsigned long long bad = 0, first = ~0ull;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const double y = OP == ST_ADD || OP == ST_TRIAD ? st_value(ky, i) : 0.0;
+        const double want = st_op<OP>(st_value(kx, i), y);
+        if (__double_as_longlong(out[i]) != __double_as_longlong(want)) {
+            if (bad == 0)
+                first = (unsigned long long)i;
+            bad++;
+        }
+    }
+    if (bad) {
+        atomicAdd(&tally[0], bad);
+        atomicMin(&tally[1], first);
+    }
 }
 
 /* One tile of pairs from t0: STREAM_ITEMS double2 per thread, STREAM_BLOCK
@@ -263,6 +305,26 @@ static int st_grid(br_case *c, st_state *s) {
     return 0;
 }
 
+/* BR_STREAM_FAULT=I into s->fault (-1 when unset); 0, or fails on a
+ * malformed value. */
+static int st_fault_parse(br_case *c, st_state *s) {
+    s->fault = -1;
+    const char *v = getenv("BR_STREAM_FAULT");
+    if (!v || !*v)
+        return 0;
+    char *end = NULL;
+    long long i = strtoll(v, &end, 10);
+    if (i < 0)
+        i += s->n;
+    if (end == v || *end != '\0' || i < 0 || i >= s->n)
+        return c->api->fail(c,
+                            "BR_STREAM_FAULT must be an index I with 0 <= I < %lld "
+                            "(negative: from the end), got '%s'",
+                            (long long)s->n, v);
+    s->fault = i;
+    return 0;
+}
+
 static int st_setup(br_case *c, int op) {
     st_state *s = (st_state *)calloc(1, sizeof *s);
     if (!s)
@@ -305,7 +367,10 @@ static int st_setup(br_case *c, int op) {
             BR_CUDA_TRY(c, cudaGetLastError());
         }
     }
-    if (st_grid(c, s) != 0)
+    s->tally = (unsigned long long *)c->api->alloc(c, 2 * sizeof *s->tally, BR_MEM_DEVICE);
+    if (!s->tally)
+        return -1; /* the runner recorded the error */
+    if (st_fault_parse(c, s) != 0 || st_grid(c, s) != 0)
         return -1;
     BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
     return 0;
@@ -394,8 +459,23 @@ static void st_check(const double *got, int64_t i0, int64_t len, uint64_t kx, ui
     }
 }
 
-static int verify(br_case *c) {
-    st_state *s = (st_state *)c->state;
+/* The host reference of element i of the output of op. */
+static double st_want_op(int op, uint64_t kx, uint64_t ky, int64_t i) {
+    switch (op) {
+    case ST_COPY:
+        return st_want<ST_COPY>(kx, ky, i);
+    case ST_SCALE:
+        return st_want<ST_SCALE>(kx, ky, i);
+    case ST_ADD:
+        return st_want<ST_ADD>(kx, ky, i);
+    default:
+        return st_want<ST_TRIAD>(kx, ky, i);
+    }
+}
+
+/* The host check: copy the output back chunk by chunk and compare it with
+ * the host reference into *bad. */
+static int st_host_check(br_case *c, st_state *s, st_bad *bad) {
     const cudaStream_t stream = br_cuda_stream(c);
     const int out = st_roles[s->op].out, x = st_roles[s->op].x, y = st_roles[s->op].y;
     const uint64_t kx = s->key[x], ky = y != ST_NONE ? s->key[y] : 0;
@@ -405,7 +485,6 @@ static int verify(br_case *c) {
     if (!h)
         return c->api->fail(c, "out of host memory for a %lld-element output chunk",
                             (long long)len);
-    st_bad bad = {0, 0, 0.0, 0.0};
     for (int64_t i0 = 0; i0 < s->n; i0 += chunk) {
         const int64_t m = s->n - i0 < chunk ? s->n - i0 : chunk;
         /* On the case's stream, after the run; pageable memory, so the copy
@@ -421,27 +500,104 @@ static int verify(br_case *c) {
         }
         switch (s->op) {
         case ST_COPY:
-            st_check<ST_COPY>(h, i0, m, kx, ky, &bad);
+            st_check<ST_COPY>(h, i0, m, kx, ky, bad);
             break;
         case ST_SCALE:
-            st_check<ST_SCALE>(h, i0, m, kx, ky, &bad);
+            st_check<ST_SCALE>(h, i0, m, kx, ky, bad);
             break;
         case ST_ADD:
-            st_check<ST_ADD>(h, i0, m, kx, ky, &bad);
+            st_check<ST_ADD>(h, i0, m, kx, ky, bad);
             break;
         default:
-            st_check<ST_TRIAD>(h, i0, m, kx, ky, &bad);
+            st_check<ST_TRIAD>(h, i0, m, kx, ky, bad);
             break;
         }
     }
     free(h);
-    if (bad.count > 0)
-        return c->api->fail(c,
-                            "%lld of %lld elements of %s differ; first %s[%lld] = %.17g, "
-                            "expected %.17g",
-                            (long long)bad.count, (long long)s->n, st_array_names[out],
-                            st_array_names[out], (long long)bad.index, bad.got, bad.want);
     return 0;
+}
+
+/* The device check into *bad (count, and the first mismatch read back). */
+static int st_device_check(br_case *c, st_state *s, st_bad *bad) {
+    const cudaStream_t stream = br_cuda_stream(c);
+    const int out = st_roles[s->op].out, x = st_roles[s->op].x, y = st_roles[s->op].y;
+    const uint64_t kx = s->key[x], ky = y != ST_NONE ? s->key[y] : 0;
+    const double *o = s->arr[out];
+    const int64_t want_blocks = (s->n + 255) / 256;
+    const unsigned int blocks = (unsigned int)(want_blocks < 4096 ? want_blocks : 4096);
+    unsigned long long tally[2] = {0, 0};
+    BR_CUDA_TRY(c, cudaMemsetAsync(&s->tally[0], 0, sizeof tally[0], stream));
+    BR_CUDA_TRY(c, cudaMemsetAsync(&s->tally[1], 0xff, sizeof tally[1], stream));
+    switch (s->op) {
+    case ST_COPY:
+        st_check_kernel<ST_COPY><<<blocks, 256, 0, stream>>>(o, s->n, kx, ky, s->tally);
+        break;
+    case ST_SCALE:
+        st_check_kernel<ST_SCALE><<<blocks, 256, 0, stream>>>(o, s->n, kx, ky, s->tally);
+        break;
+    case ST_ADD:
+        st_check_kernel<ST_ADD><<<blocks, 256, 0, stream>>>(o, s->n, kx, ky, s->tally);
+        break;
+    default:
+        st_check_kernel<ST_TRIAD><<<blocks, 256, 0, stream>>>(o, s->n, kx, ky, s->tally);
+        break;
+    }
+    BR_CUDA_TRY(c, cudaGetLastError());
+    BR_CUDA_TRY(c, cudaMemcpyAsync(tally, s->tally, sizeof tally, cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    bad->count = (int64_t)tally[0];
+    if (bad->count == 0)
+        return 0;
+    bad->index = (int64_t)tally[1];
+    bad->want = st_want_op(s->op, kx, ky, bad->index);
+    BR_CUDA_TRY(c, cudaMemcpyAsync(&bad->got, o + bad->index, sizeof bad->got,
+                                   cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    return 0;
+}
+
+/* BR_STREAM_FAULT: flip the lowest bit of output element s->fault. */
+static int st_plant_fault(br_case *c, st_state *s) {
+    const cudaStream_t stream = br_cuda_stream(c);
+    uint64_t *at = (uint64_t *)(s->arr[st_roles[s->op].out] + s->fault);
+    uint64_t v = 0;
+    BR_CUDA_TRY(c, cudaMemcpyAsync(&v, at, sizeof v, cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    v ^= 1;
+    BR_CUDA_TRY(c, cudaMemcpyAsync(at, &v, sizeof v, cudaMemcpyHostToDevice, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    return 0;
+}
+
+static int verify(br_case *c) {
+    st_state *s = (st_state *)c->state;
+    const char *name = st_array_names[st_roles[s->op].out];
+    if (s->fault >= 0 && st_plant_fault(c, s) != 0)
+        return -1;
+    st_bad dev = {0, 0, 0.0, 0.0}, host = {0, 0, 0.0, 0.0};
+    if (st_device_check(c, s, &dev) != 0)
+        return -1;
+    const bool on_host = s->n <= ST_HOST_CHECK_MAX;
+    if (on_host && st_host_check(c, s, &host) != 0)
+        return -1;
+    if (dev.count == 0 && host.count == 0)
+        return 0;
+    const st_bad *b = host.count > 0 ? &host : &dev;
+    char note[160] = "";
+    if (on_host && host.count > 0)
+        snprintf(note, sizeof note, " (host check; the device check finds %lld)",
+                 (long long)dev.count);
+    else if (on_host)
+        snprintf(note, sizeof note,
+                 " (device check; the host check passes every element: the device check is "
+                 "wrong)");
+    else
+        snprintf(note, sizeof note, " (device check)");
+    return c->api->fail(c,
+                        "%lld of %lld elements of %s differ; first %s[%lld] = %.17g, "
+                        "expected %.17g%s",
+                        (long long)b->count, (long long)s->n, name, name, (long long)b->index,
+                        b->got, b->want, note);
 }
 
 static void teardown(br_case *c) {

@@ -26,13 +26,25 @@
  * Inputs: element k = i * n + j of in is the k-th draw of br_splitmix64 from
  * a key drawn from c->api->seed(c), made into a float in +-[1, 2) (random sign
  * and 23 random fraction bits, never 0). setup generates in on the device and
- * fills out with all ones (a NaN) so verify sees any element a run missed;
- * verify copies out back in chunks of rows and compares every element, bit for
- * bit, with the value regenerated on the host (a transpose moves bits and does
- * no arithmetic), and reports the first mismatch with its indices. A run reads
- * in and writes out, so it leaves the case as it found it. */
+ * fills out with all ones (a NaN) so verify sees any element a run missed.
+ * A run reads in and writes out, so it leaves the case as it found it.
+ *
+ * Verification: a device kernel compares every element of out, bit for bit,
+ * with the value regenerated from the key (a transpose moves bits and does no
+ * arithmetic) and counts the mismatches; only the count and the first index
+ * come back. Up to TR_HOST_CHECK_MAX elements verify also copies out back in
+ * chunks of rows and compares it with the values regenerated on the host, so
+ * the device check is itself checked; a case fails if either check does, and
+ * the message gives the first mismatch with its indices and which check
+ * found it. (The host check alone moved 1 GiB over PCIe and spent 1-2 ns of
+ * CPU per element per verify at 16384 x 16384: seconds per suite.)
+ *
+ * A planted fault for tests (tests/gpu/test_gpu_verify.c): the environment
+ * variable BR_TRANSPOSE_FAULT=I makes verify first flip the lowest bit of
+ * element I of out in row-major order (negative: from the end). */
 #include <cuda_runtime.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +69,12 @@ struct tr_state {
     float *out; /* device, n * m floats (runner allocation) */
     uint64_t key;
     dim3 grid;
+    unsigned long long *tally; /* device check: mismatches, first index (runner allocation) */
+    int64_t fault;             /* BR_TRANSPOSE_FAULT: element of out to flip, or -1 */
 };
+
+/* Up to this many elements verify also checks on the host. */
+#define TR_HOST_CHECK_MAX ((int64_t)1 << 21)
 
 /* ---- inputs (host and device) ------------------------------------------ */
 
@@ -71,6 +88,29 @@ __global__ void tr_fill_kernel(float *__restrict__ x, int64_t count, uint64_t ke
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < count; k += stride)
         x[k] = __uint_as_float(tr_bits(key, k));
+}
+
+/* Count the elements of out (n rows of m) whose bits differ from in's
+ * regenerated from key into tally[0], the smallest flat index of one into
+ * tally[1] (which must start at ULLONG_MAX). out[r][q] = in[q][r], element
+ * q * n + r of in. */
+__global__ void tr_check_kernel(const float *__restrict__ out, int64_t m, int64_t n, uint64_t key,
+                                unsigned long long *__restrict__ tally) {
+    const int64_t count = m * n;
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    unsigned long long bad = 0, first = ~0ull;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < count; t += stride) {
+        const int64_t r = t / m, q = t - r * m;
+        if (__float_as_uint(out[t]) != tr_bits(key, q * n + r)) {
+            if (bad == 0)
+                first = (unsigned long long)t;
+            bad++;
+        }
+    }
+    if (bad) {
+        atomicAdd(&tally[0], bad);
+        atomicMin(&tally[1], first);
+    }
 }
 
 /* ---- kernels ----------------------------------------------------------- */
@@ -136,6 +176,27 @@ static int tr_param(br_case *c, const char *name, int *out) {
     return 0;
 }
 
+/* BR_TRANSPOSE_FAULT=I into s->fault (-1 when unset); 0, or fails on a
+ * malformed value. */
+static int tr_fault_parse(br_case *c, tr_state *s) {
+    s->fault = -1;
+    const char *v = getenv("BR_TRANSPOSE_FAULT");
+    if (!v || !*v)
+        return 0;
+    const long long count = (long long)s->m * s->n;
+    char *end = NULL;
+    long long i = strtoll(v, &end, 10);
+    if (i < 0)
+        i += count;
+    if (end == v || *end != '\0' || i < 0 || i >= count)
+        return c->api->fail(c,
+                            "BR_TRANSPOSE_FAULT must be an index I with 0 <= I < %lld "
+                            "(negative: from the end), got '%s'",
+                            count, v);
+    s->fault = i;
+    return 0;
+}
+
 static int tr_setup(br_case *c, int kind) {
     tr_state *s = (tr_state *)calloc(1, sizeof *s);
     if (!s)
@@ -161,6 +222,11 @@ static int tr_setup(br_case *c, int kind) {
     BR_CUDA_TRY(c, cudaGetLastError());
     BR_CUDA_TRY(c, cudaMemsetAsync(s->out, 0xff, bytes, stream));
 
+    s->tally = (unsigned long long *)c->api->alloc(c, 2 * sizeof *s->tally, BR_MEM_DEVICE);
+    if (!s->tally)
+        return -1; /* the runner recorded the error */
+    if (tr_fault_parse(c, s) != 0)
+        return -1;
     const int rows = kind == TR_NAIVE ? TR_ROWS : TR_TILE; /* rows of in per block */
     s->grid = dim3((unsigned int)((s->n + TR_TILE - 1) / TR_TILE),
                    (unsigned int)((s->m + rows - 1) / rows)); /* y at most 8192 */
@@ -200,8 +266,15 @@ static int run_padded(br_case *c) {
     return tr_launched(c);
 }
 
-static int verify(br_case *c) {
-    tr_state *s = (tr_state *)c->state;
+/* First mismatch seen by a check, and how many there were. */
+struct tr_bad {
+    int64_t count, r, k; /* out[r][k] */
+    uint32_t got, want;
+};
+
+/* The host check: copy out back in chunks of rows and compare it with the
+ * values regenerated on the host into *bad. */
+static int tr_host_check(br_case *c, tr_state *s, tr_bad *bad) {
     const cudaStream_t stream = br_cuda_stream(c);
     const int64_t m = s->m, n = s->n;
     /* Whole rows of out (m floats each), about 16 MiB at a time. */
@@ -213,8 +286,6 @@ static int verify(br_case *c) {
     uint32_t *h = (uint32_t *)malloc((size_t)(rows * m) * sizeof(uint32_t));
     if (!h)
         return c->api->fail(c, "out of host memory for %lld rows of the output", (long long)rows);
-    int64_t bad = 0, bad_r = 0, bad_k = 0;
-    uint32_t bad_got = 0, bad_want = 0;
     for (int64_t r0 = 0; r0 < n; r0 += rows) {
         const int64_t nr = n - r0 < rows ? n - r0 : rows;
         /* On the case's stream, after the run; pageable memory, so the copy
@@ -232,30 +303,93 @@ static int verify(br_case *c) {
             for (int64_t k = 0; k < m; k++) { /* out[r0 + r][k] = in[k][r0 + r] */
                 const uint32_t want = tr_bits(s->key, k * n + r0 + r);
                 if (row[k] != want) {
-                    if (bad == 0) {
-                        bad_r = r0 + r;
-                        bad_k = k;
-                        bad_got = row[k];
-                        bad_want = want;
+                    if (bad->count == 0) {
+                        bad->r = r0 + r;
+                        bad->k = k;
+                        bad->got = row[k];
+                        bad->want = want;
                     }
-                    bad++;
+                    bad->count++;
                 }
             }
         }
     }
     free(h);
-    if (bad > 0) {
-        float got, want;
-        memcpy(&got, &bad_got, sizeof got);
-        memcpy(&want, &bad_want, sizeof want);
-        return c->api->fail(c,
-                            "%lld of %lld elements differ; first out[%lld][%lld] = %.9g (0x%08x), "
-                            "expected in[%lld][%lld] = %.9g (0x%08x)",
-                            (long long)bad, (long long)(m * n), (long long)bad_r, (long long)bad_k,
-                            (double)got, (unsigned)bad_got, (long long)bad_k, (long long)bad_r,
-                            (double)want, (unsigned)bad_want);
-    }
     return 0;
+}
+
+/* The device check into *bad (count, and the first mismatch read back). */
+static int tr_device_check(br_case *c, tr_state *s, tr_bad *bad) {
+    const cudaStream_t stream = br_cuda_stream(c);
+    const int64_t m = s->m, n = s->n, count = m * n;
+    const int64_t want_blocks = (count + 255) / 256;
+    const unsigned int blocks = (unsigned int)(want_blocks < 4096 ? want_blocks : 4096);
+    unsigned long long tally[2] = {0, 0};
+    BR_CUDA_TRY(c, cudaMemsetAsync(&s->tally[0], 0, sizeof tally[0], stream));
+    BR_CUDA_TRY(c, cudaMemsetAsync(&s->tally[1], 0xff, sizeof tally[1], stream));
+    tr_check_kernel<<<blocks, 256, 0, stream>>>(s->out, m, n, s->key, s->tally);
+    BR_CUDA_TRY(c, cudaGetLastError());
+    BR_CUDA_TRY(c, cudaMemcpyAsync(tally, s->tally, sizeof tally, cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    bad->count = (int64_t)tally[0];
+    if (bad->count == 0)
+        return 0;
+    const int64_t t = (int64_t)tally[1];
+    bad->r = t / m;
+    bad->k = t % m;
+    bad->want = tr_bits(s->key, bad->k * n + bad->r);
+    BR_CUDA_TRY(
+        c, cudaMemcpyAsync(&bad->got, s->out + t, sizeof bad->got, cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    return 0;
+}
+
+/* BR_TRANSPOSE_FAULT: flip the lowest bit of element s->fault of out. */
+static int tr_plant_fault(br_case *c, tr_state *s) {
+    const cudaStream_t stream = br_cuda_stream(c);
+    uint32_t *at = (uint32_t *)(s->out + s->fault);
+    uint32_t v = 0;
+    BR_CUDA_TRY(c, cudaMemcpyAsync(&v, at, sizeof v, cudaMemcpyDeviceToHost, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    v ^= 1u;
+    BR_CUDA_TRY(c, cudaMemcpyAsync(at, &v, sizeof v, cudaMemcpyHostToDevice, stream));
+    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
+    return 0;
+}
+
+static int verify(br_case *c) {
+    tr_state *s = (tr_state *)c->state;
+    const int64_t m = s->m, n = s->n;
+    if (s->fault >= 0 && tr_plant_fault(c, s) != 0)
+        return -1;
+    tr_bad dev = {0, 0, 0, 0, 0}, host = {0, 0, 0, 0, 0};
+    if (tr_device_check(c, s, &dev) != 0)
+        return -1;
+    const bool on_host = m * n <= TR_HOST_CHECK_MAX;
+    if (on_host && tr_host_check(c, s, &host) != 0)
+        return -1;
+    if (dev.count == 0 && host.count == 0)
+        return 0;
+    const tr_bad *b = host.count > 0 ? &host : &dev;
+    char note[160] = "";
+    if (on_host && host.count > 0)
+        snprintf(note, sizeof note, " (host check; the device check finds %lld)",
+                 (long long)dev.count);
+    else if (on_host)
+        snprintf(note, sizeof note,
+                 " (device check; the host check passes every element: the device check is "
+                 "wrong)");
+    else
+        snprintf(note, sizeof note, " (device check)");
+    float got, want;
+    memcpy(&got, &b->got, sizeof got);
+    memcpy(&want, &b->want, sizeof want);
+    return c->api->fail(c,
+                        "%lld of %lld elements differ; first out[%lld][%lld] = %.9g (0x%08x), "
+                        "expected in[%lld][%lld] = %.9g (0x%08x)%s",
+                        (long long)b->count, (long long)(m * n), (long long)b->r, (long long)b->k,
+                        (double)got, (unsigned)b->got, (long long)b->k, (long long)b->r,
+                        (double)want, (unsigned)b->want, note);
 }
 
 static void teardown(br_case *c) {
