@@ -236,15 +236,20 @@ static int add_run_median(br_timing *t, const br_timing *prev, size_t keep) {
 /* Whether this run's comparison (r->comparison, when the run was compared
  * before it was saved) found case i slower or faster than its own run
  * medians: a change beyond the case's measured between-run spread, so the
- * old medians describe other code and its record starts over. A case with
- * one median was judged against a spread it never measured (pooled or
- * assumed): its record grows, so that saving again learns the spread. */
+ * old medians describe other code and its record starts over. It takes
+ * BR_RESTART_MIN_RUNS medians: a case judged against fewer (one: a spread
+ * it never measured; two: one degree of freedom of its own, the third save
+ * of a record) keeps growing, so that three saves leave every case a spread
+ * of its own and the suite a prior (docs/baselines.md: on the H100 the
+ * third save restarted 5 of the 7 host cases, judged against two medians
+ * each, and left the host without a prior). */
 static int changed(const br_run *r, size_t i) {
     const br_comparison *c = r->comparison;
     for (size_t j = 0; c && !c->ab && j < c->n_entries; j++)
         if (c->entries[j].case_index == i)
-            return c->entries[j].spread_runs >= 2 && (c->entries[j].status == BR_CHANGE_SLOWER ||
-                                                      c->entries[j].status == BR_CHANGE_FASTER);
+            return c->entries[j].spread_runs >= BR_RESTART_MIN_RUNS &&
+                   (c->entries[j].status == BR_CHANGE_SLOWER ||
+                    c->entries[j].status == BR_CHANGE_FASTER);
     return 0;
 }
 

@@ -93,16 +93,20 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
     return e->kernel && e->params ? e : NULL;
 }
 
-/* The priors of base's between-run variances on `clock` (prior.h), one per
- * backend (indexed by br_backend): a host kernel on a shared CPU and a GPU
- * kernel are different devices. Every OK case with a timing takes part,
- * whether this run measured it or not. Returns 0, or -1 (error set) when
+/* What the cases of each backend of base lend each other on `clock`
+ * (drift.h, br_drift_pool), indexed by br_backend: a host kernel on a
+ * shared CPU and a GPU kernel are different devices. The prior takes every
+ * OK case with a timing, whether this run measured it or not; the scatter,
+ * the log ratio of each case this run measured (cur_of[j]: the run's case
+ * matched to base case j, NULL for none). Returns 0, or -1 (error set) when
  * out of memory. */
-static int fit_priors(br_prior priors[2], const br_run *base, br_mode clock) {
+static int fit_pools(br_drift_pool pools[2], const br_run *base,
+                     const br_case_result *const *cur_of, br_mode clock) {
     size_t n = base->n_cases ? base->n_cases : 1;
     double *s2 = malloc(n * sizeof *s2), *d = malloc(n * sizeof *d), *c = malloc(n * sizeof *c);
+    double *x = malloc(n * sizeof *x);
     int rc = -1;
-    if (!s2 || !d || !c) {
+    if (!s2 || !d || !c || !x) {
         br_error_nomem();
         goto done;
     }
@@ -115,24 +119,28 @@ static int fit_priors(br_prior priors[2], const br_run *base, br_mode clock) {
             if (!t || b->kernel >= base->n_kernels || (int)base->kernels[b->kernel].backend != be)
                 continue;
             br_drift_spread_of(&s2[m], &d[m], &c[m], t);
+            const br_timing *ct = cur_of[j] ? compared_timing(cur_of[j], clock, 0, &why) : NULL;
+            x[m] = ct && ct->clock == t->clock ? br_drift_log_ratio(t, ct) : NAN;
             m++;
         }
-        br_prior_fit(&priors[be], s2, d, c, m);
+        if (br_drift_pool_fit(&pools[be], (br_backend)be, s2, d, c, x, m) != 0)
+            goto done;
     }
     rc = 0;
 done:
     free(s2);
     free(d);
     free(c);
+    free(x);
     return rc;
 }
 
 /* Entry e of run case c against baseline case b (NULL: a new case; c NULL:
- * a missing one) on `clock`, with the priors of base (fit_priors). Returns
+ * a missing one) on `clock`, with what base's cases lend (fit_pools). Returns
  * 0, or -1 with the error set. */
 static int compare_case(br_compare_entry *e, const br_case_result *c, const br_case_result *b,
                         const br_run *base, br_mode clock, const br_regression_cfg *rules,
-                        const br_prior priors[2]) {
+                        const br_drift_pool pools[2]) {
     const char *why = NULL;
     const br_timing *ct = c ? compared_timing(c, clock, 0, &why) : NULL;
     const br_timing *bt = b ? compared_timing(b, clock, 1, &why) : NULL;
@@ -164,7 +172,7 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
         return 0;
     }
     int be = b->kernel < base->n_kernels && base->kernels[b->kernel].backend == BR_BACKEND_GPU;
-    return br_drift_judge(e, bt, ct, rules, &priors[be]);
+    return br_drift_judge(e, bt, ct, rules, &pools[be]);
 }
 
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
@@ -174,7 +182,9 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
     br_case_keys bk = {0};
     char *key = NULL;
     unsigned char *matched = NULL;
-    br_prior priors[2];
+    size_t *match = NULL;
+    const br_case_result **cur_of = NULL;
+    br_drift_pool pools[2];
     if (check_pair(&same_device, base, base_path, cur, rules, force_device) != 0)
         return -1;
 
@@ -188,25 +198,38 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
     out->clock = cur->measure.headline == BR_MODE_BATCH ? BR_MODE_BATCH : BR_MODE_COLD;
     out->entries = calloc(cur->n_cases + base->n_cases + 1, sizeof *out->entries);
     matched = calloc(base->n_cases + 1, 1);
-    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched) {
+    match = calloc(cur->n_cases + 1, sizeof *match);
+    cur_of = calloc(base->n_cases + 1, sizeof *cur_of);
+    if (!out->baseline_path || !out->baseline_device || !out->entries || !matched || !match ||
+        !cur_of) {
         br_error_set("out of memory comparing with %s", base_path);
         goto done;
     }
-    if (br_case_keys_build(&bk, base) != 0 || fit_priors(priors, base, out->clock) != 0)
+    if (br_case_keys_build(&bk, base) != 0)
         goto done;
-    for (size_t i = 0; i < cur->n_cases; i++) {
-        const br_case_result *c = &cur->cases[i];
-        br_compare_entry *e = new_entry(out, cur, c, i);
-        if (!e || !(key = br_baseline_case_key(cur, c)))
+    for (size_t i = 0; i < cur->n_cases; i++) { /* match first: the scatter needs every pair */
+        if (!(key = br_baseline_case_key(cur, &cur->cases[i])))
             goto done;
         size_t j = br_case_keys_find(&bk, key, matched);
         free(key);
         key = NULL;
-        if (j != SIZE_MAX)
+        match[i] = j;
+        if (j != SIZE_MAX) {
             matched[j] = 1;
+            cur_of[j] = &cur->cases[i];
+        }
+    }
+    if (fit_pools(pools, base, cur_of, out->clock) != 0)
+        goto done;
+    for (size_t i = 0; i < cur->n_cases; i++) {
+        const br_case_result *c = &cur->cases[i];
+        br_compare_entry *e = new_entry(out, cur, c, i);
+        if (!e)
+            goto done;
+        size_t j = match[i];
         e->base_index = j;
         if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], base, out->clock, rules,
-                         priors) != 0)
+                         pools) != 0)
             goto done;
     }
     for (size_t j = 0; j < base->n_cases; j++) {
@@ -214,7 +237,7 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
         if (e)
             e->base_index = j;
         if (!matched[j] &&
-            (!e || compare_case(e, NULL, &base->cases[j], base, out->clock, rules, priors) != 0))
+            (!e || compare_case(e, NULL, &base->cases[j], base, out->clock, rules, pools) != 0))
             goto done;
     }
     br_comparison_recount(out);
@@ -222,6 +245,8 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
 done:
     free(key);
     free(matched);
+    free(match);
+    free(cur_of);
     br_case_keys_dispose(&bk);
     return rc;
 }

@@ -111,34 +111,60 @@ static double mde_at(const evidence *ev, double off, const br_regression_cfg *r)
     return expm1(fmax(log1p(r->threshold), ev->q * ev->se) - off);
 }
 
-/* The between-run variance of one case (drift.h: moderated, runs, pooled or
- * assumed) into ev and e, from its k run medians (variance s2 on k - 1),
- * its covariate c, the prior and the runs' own uncertainty: wb the
- * baseline's, wc this run's. */
+/* Case-level evidence from the backend's scatter (scatter.h) into ev. */
+static void from_scatter(evidence *ev, br_compare_entry *e, const br_scatter *sc, double wb,
+                         double wc) {
+    ev->between = sc->var;
+    ev->within = wb * wb + wc * wc;
+    ev->df = sc->df;
+    e->spread = sqrt(sc->var / 2.0); /* per run, as the other sources say it */
+    e->spread_from = "scatter";
+}
+
+/* The between-run variance of one case (drift.h: moderated, runs, pooled,
+ * scatter or assumed) into ev and e, from its k run medians (variance s2 on
+ * k - 1), its covariate c, what its backend lends (pool, NULL: nothing) and
+ * the runs' own uncertainty: wb the baseline's, wc this run's. */
 static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, double c,
-                        const br_prior *prior, double wb, double wc) {
-    double var, df;
+                        const br_drift_pool *pool, double wb, double wc, double alpha) {
     static const br_prior none = {0};
-    br_prior_moderate(&var, &df, prior ? prior : &none, s2, isfinite(s2) ? (double)(k - 1) : 0, c);
-    int own = isfinite(s2), have_prior = prior && prior->n > 0;
-    e->spread_from = own ? (have_prior ? "moderated" : "runs") : have_prior ? "pooled" : "assumed";
+    int own = isfinite(s2);
+    const br_prior *prior = pool && pool->prior.n > 0 ? &pool->prior : &none;
+    double drift =
+        pool && pool->backend == BR_BACKEND_HOST ? BR_DRIFT_ASSUMED_HOST : BR_DRIFT_ASSUMED;
+    if (!own && prior->n == 0 && pool && pool->scatter.n > 0) {
+        /* Where the run's scatter is sharper than the assumed drift (scatter.h) */
+        const br_scatter *sc = &pool->scatter;
+        double a = 1.0 - alpha / 2.0;
+        if (br_tdist_quantile(a, sc->df) * sqrt(sc->var) <
+            br_normal_quantile(a) * sqrt(2.0) * drift) {
+            from_scatter(ev, e, sc, wb, wc);
+            return;
+        }
+    }
+    if (!own && prior->n == 0 && pool && pool->few.n > 0)
+        prior = &pool->few;
+    double var, df;
+    br_prior_moderate(&var, &df, prior, s2, own ? (double)(k - 1) : 0, c);
+    e->spread_from = own            ? (prior->n > 0 ? "moderated" : "runs")
+                     : prior->n > 0 ? "pooled"
+                                    : "assumed";
     if (isfinite(var) && df > 0) {
         ev->between = var * (1.0 + 1.0 / (double)k);
         ev->within = wc * wc;
         ev->df = df;
         e->spread = sqrt(var);
-    } else { /* one run median and no prior */
-        ev->between = 2.0 * BR_DRIFT_ASSUMED * BR_DRIFT_ASSUMED;
+    } else { /* one run median and nothing lent */
+        ev->between = 2.0 * drift * drift;
         ev->within = wb * wb + wc * wc;
         ev->df = INFINITY;
-        e->spread = BR_DRIFT_ASSUMED;
+        e->spread = drift;
     }
-    e->spread_df = ev->df;
 }
 
 /* Gather the evidence of bt against ct into *ev and the entry's figures. */
 static int gather(evidence *ev, br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                  const br_regression_cfg *rules, const br_prior *prior) {
+                  const br_regression_cfg *rules, const br_drift_pool *pool) {
     memset(ev, 0, sizeof *ev);
     size_t k;
     double s2, ref = log_medians(bt, &k, &s2);
@@ -155,7 +181,9 @@ static int gather(evidence *ev, br_compare_entry *e, const br_timing *bt, const 
     e->p_exact = mwu.exact;
     ev->x = e->cur_median > 0 ? log(e->cur_median) - ref : NAN;
     ev->converged = br_timing_converged(ct);
-    between_run(ev, e, k, s2, ref, prior, br_drift_median_se(bt), br_drift_median_se(ct));
+    between_run(ev, e, k, s2, ref, pool, br_drift_median_se(bt), br_drift_median_se(ct),
+                rules->alpha);
+    e->spread_df = ev->df;
     ev->se = sqrt(ev->between + ev->within); /* NAN when either is unknown */
     double a = 1.0 - rules->alpha / 2.0;
     ev->q = isinf(ev->df) ? br_normal_quantile(a) : br_tdist_quantile(a, ev->df);
@@ -191,11 +219,30 @@ static void combine(br_compare_entry *e, br_change vt, const char *wt, double pt
     }
 }
 
+double br_drift_log_ratio(const br_timing *bt, const br_timing *ct) {
+    size_t k;
+    double s2, ref = log_medians(bt, &k, &s2);
+    double m = ct->stats.median;
+    return m > 0 && isfinite(m) && isfinite(ref) ? log(m) - ref : NAN;
+}
+
+int br_drift_pool_fit(br_drift_pool *out, br_backend backend, const double *s2, const double *d,
+                      const double *c, const double *x, size_t n) {
+    memset(out, 0, sizeof *out);
+    out->backend = backend;
+    br_prior_fit(&out->prior, s2, d, c, n);
+    if (out->prior.n == 0)
+        br_prior_pooled(&out->few, s2, d, n);
+    br_scatter_fit(&out->scatter, x, n,
+                   backend == BR_BACKEND_HOST ? BR_SCATTER_FLOOR_HOST : BR_SCATTER_FLOOR_GPU);
+    return 0;
+}
+
 int br_drift_judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                   const br_regression_cfg *rules, const br_prior *prior) {
+                   const br_regression_cfg *rules, const br_drift_pool *pool) {
     evidence ev;
     e->cycles_change = e->p_runs = e->mde = NAN;
-    if (gather(&ev, e, bt, ct, rules, prior) != 0)
+    if (gather(&ev, e, bt, ct, rules, pool) != 0)
         return -1;
     if (!isfinite(e->change) || !isfinite(ev.x)) {
         e->status = BR_CHANGE_UNKNOWN;

@@ -20,13 +20,23 @@
  *   runs       k >= 2 without a prior (fewer than 3 cases saved twice):
  *              s^2 on d = k - 1, the case alone;
  *   pooled     k = 1 with a prior: s0^2 on d0' (the prior predictive: the
- *              spread where the suite's other cases have one);
- *   assumed    k = 1 without a prior (a baseline saved once, or `benchrun
- *              compare` of two results files): no spread was ever measured,
- *              so a documented one is assumed: each run median moves by
- *              BR_DRIFT_ASSUMED (1.5%) between runs, on top of each run's own
- *              uncertainty w_b and w_c (below), on the normal distribution:
- *              sigma~^2 (1 + 1/k) is replaced by 2 BR_DRIFT_ASSUMED^2 + w_b^2,
+ *              spread where the suite's other cases have one); without a
+ *              prior but with 1 or 2 cases of the backend that have a
+ *              spread of their own (fewer than BR_PRIOR_MIN_CASES), k = 1
+ *              cases get their pooled variance on their summed df, unless
+ *              the scatter below is known;
+ *   scatter    k = 1, no prior, and BR_SCATTER_MIN_CASES or more cases of the
+ *              backend in this comparison: the current run's scatter of
+ *              their log ratios (scatter.h): sigma~^2 (1 + 1/k) is replaced
+ *              by max(Qn^2, 2 F^2) on BR_SCATTER_DF_PER_CASE (n - 1) degrees
+ *              of freedom, plus w_b^2 (below);
+ *   assumed    k = 1 and none of the above (a baseline saved once with few
+ *              cases, or `benchrun compare` of two small results files): no
+ *              spread was ever measured, so a documented one is assumed:
+ *              each run median moves by BR_DRIFT_ASSUMED (GPU, 1.5%) or
+ *              BR_DRIFT_ASSUMED_HOST (host, 5%) between runs, on top of each
+ *              run's own uncertainty w_b and w_c (below), on the normal
+ *              distribution: sigma~^2 (1 + 1/k) is replaced by 2 D^2 + w_b^2,
  *              w_b the baseline's own uncertainty.
  *
  * benchrun adds this run's own uncertainty of its median, w_c = the
@@ -78,20 +88,47 @@
 #define BR_DRIFT_H
 
 #include "model/run.h"
+#include "model/types.h"
 #include "prior.h"
+#include "scatter.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The between-run drift assumed for a case whose baseline has one run
- * median and whose suite has no fitted prior (a fraction: the standard
- * deviation of ln(run median)). Three saves of a bandwidth-bound copy kernel
- * on an H100 spread by 0.2-1% at n = 2^21..2^28, a 5 us kernel by 3-5%
- * (docs/baselines.md): 1.5% covers the first with room and keeps a 10%
- * step above the MDE (2.576 x sqrt(2) x 1.5% = 5.5%); short kernels and
- * host kernels on shared machines drift more, which only more saves show. */
-#define BR_DRIFT_ASSUMED 0.015
+/* The between-run drift assumed for a case saved once whose backend has
+ * no prior, no case with a spread of its own and too few cases for a
+ * scatter (scatter.h), per backend (a fraction: the standard deviation of
+ * ln(run median)). GPU: three saves of a bandwidth-bound copy kernel on an
+ * H100 spread by 0.2-1% at n = 2^21..2^28 (docs/baselines.md): 1.5% covers
+ * them with room. Host: the H100 machine's host reduction spread by 3.6% and
+ * 3.7% over three saves, and a shared CPU moves a host kernel by 4% and
+ * more: 5%, which keeps a 2x slowdown far above the MDE (2.576 x sqrt(2) x
+ * 5% = 18%). */
+#define BR_DRIFT_ASSUMED      0.015
+#define BR_DRIFT_ASSUMED_HOST 0.05
+
+/* What the cases of one backend of a baseline lend each other (compare.c
+ * fills one per backend, br_drift_pool_fit). */
+typedef struct br_drift_pool {
+    br_prior prior;     /* fitted to the cases with two or more run medians (prior.h); n 0: none */
+    br_prior few;       /* without a prior: the pooled variance of the 1 or 2 cases that have a
+                           spread of their own, on their summed df (br_prior_pooled); n 0: none */
+    br_scatter scatter; /* this run's scatter of the cases' log ratios (scatter.h); n 0: none */
+    br_backend backend; /* which assumed drift and scatter floor apply */
+} br_drift_pool;
+
+/* Fill *out for the n cases of one backend: s2[i], d[i], c[i] as
+ * br_drift_spread_of gives them for baseline case i, x[i] its log ratio
+ * (br_drift_log_ratio; NAN when not compared in this run). Returns 0, or -1
+ * (error set) when out of memory. */
+int br_drift_pool_fit(br_drift_pool *out, br_backend backend, const double *s2, const double *d,
+                      const double *c, const double *x, size_t n);
+
+/* ln(ct's median / bt's reference), the reference being the geometric mean
+ * of bt's run medians (drift.h above); NAN when either is not positive.
+ * Pure. */
+double br_drift_log_ratio(const br_timing *bt, const br_timing *ct);
 
 /* What a baseline timing offers the prior (prior.h): the sample variance
  * *out_s2 of the logs of its run medians on *out_d = k - 1 degrees of
@@ -101,15 +138,15 @@ void br_drift_spread_of(double *out_s2, double *out_d, double *out_c, const br_t
 
 /* Decide entry e from baseline timing bt and current timing ct (both
  * present, with samples, on the same clock) under `rules` (threshold >= 0,
- * 0 < alpha < 1) and the prior of bt's suite, device and backend (NULL or
- * p->n == 0: none) as above: fills base_median, cur_median, base_n, cur_n,
+ * 0 < alpha < 1) and what bt's suite, device and backend lend it (NULL:
+ * nothing, a GPU case's assumed drift) as above: fills base_median, cur_median, base_n, cur_n,
  * change, p_value (the Mann-Whitney U test of the samples: within-run
  * evidence, shown, not decisive), p_exact, p_runs, spread (sigma~),
  * spread_runs (k), spread_df, spread_from, mde, decided_by, base_mhz,
  * cur_mhz, cycles_change, status and why. Returns 0, or -1 with the error
  * set (out of memory, a sample not finite). */
 int br_drift_judge(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
-                   const br_regression_cfg *rules, const br_prior *prior);
+                   const br_regression_cfg *rules, const br_drift_pool *pool);
 
 /* The standard error of ln(median) of timing t from its 95% CI (stats.h):
  * (ln ci_high - ln ci_low) / (2 z), z the normal quantile of (1 + ci_level)

@@ -259,6 +259,28 @@ void br_prior_fit(br_prior *out, const double *s2, const double *d, const double
     free(r);
 }
 
+void br_prior_pooled(br_prior *out, const double *s2, const double *d, size_t n) {
+    memset(out, 0, sizeof *out);
+    double ss = 0, sd = 0;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(d[i] >= 1) || !isfinite(s2[i]) || !(s2[i] >= 0))
+            continue;
+        ss += d[i] * s2[i];
+        sd += d[i];
+        m++;
+    }
+    if (m == 0 || !(ss > 0))
+        return;
+    out->n = m;
+    out->d0 = INFINITY;
+    out->coef[0] = log(ss / sd);
+    out->c_sd = 1.0; /* no trend: every covariate is z = 0 */
+    out->xtx_inv[0][0] = 1.0 / (double)m;
+    out->dbar = sd / (double)m; /* br_prior_df: 2 / (2 / (dbar m)) = sum d */
+    out->m = (double)m;
+}
+
 /* The standardized covariate of c, clamped to the fitted range. */
 static double zof(const br_prior *p, double c) {
     double z = (fmin(fmax(c, p->c_lo), p->c_hi) - p->c_mean) / p->c_sd;

@@ -88,6 +88,14 @@ typedef struct br_prior {
  * or out of memory: p->n is 0 (no prior). Never fails. */
 void br_prior_fit(br_prior *out, const double *s2, const double *d, const double *c, size_t n);
 
+/* The pooled variance of the few cases that have one (fewer than
+ * BR_PRIOR_MIN_CASES, too few for a fit): sum d[i] s2[i] / sum d[i] over
+ * the cases with d[i] >= 1 and s2[i] finite and >= 0, as a prior of no
+ * trend and infinite d0 (every case the same variance) whose
+ * br_prior_df is sum d[i]: the textbook pooled variance, tested on its
+ * summed degrees of freedom. p->n is 0 when no case has a variance. Pure. */
+void br_prior_pooled(br_prior *out, const double *s2, const double *d, size_t n);
+
 /* s0^2 of prior p at covariate c (clamped to the fitted range); NAN when
  * p->n is 0. Pure. */
 double br_prior_s0sq(const br_prior *p, double c);

@@ -148,6 +148,11 @@ for tag in ("p3_1", "p3_2"):
 print("\nbaseline saved once:")
 print(line("once_p10"))
 sl = sum(1 for e in entries("once_p10").values() if e["status"] == "slower")
+froms = {}
+for e in entries("once_p10").values():
+    froms[e.get("spread_from")] = froms.get(e.get("spread_from"), 0) + 1
+print("  spread_from: %s; MDE %s" % (", ".join("%s %d" % kv for kv in sorted(froms.items(), key=str)),
+      " ".join(pct(e.get("mde")) for e in entries("once_p10").values())))
 print("  10%% more bytes: slower at %d of %d sizes" % (sl, len(sizes)))
 same = 0
 for i in range(1, 6):

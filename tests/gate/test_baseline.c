@@ -272,7 +272,9 @@ Test(baseline, a_case_the_run_found_changed_starts_its_record_over) {
     double med[8];
     save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1000, 0);
     save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1010, 0);
-    /* A run that was compared before it was saved: k is `faster`, k2 `same`. */
+    save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1005, 0);
+    /* A run that was compared before it was saved, against three medians
+     * (BR_RESTART_MIN_RUNS): k is `faster`, k2 `same`. */
     br_run r;
     small_run(&r, "s", "bbbbbbbbbb000000000000000000000000000000");
     timed(&r, 0, 1, 700, 900);
@@ -283,17 +285,17 @@ Test(baseline, a_case_the_run_found_changed_starts_its_record_over) {
     cr_assert_not_null(cmp->entries);
     cmp->n_entries = 2;
     cmp->entries[0] =
-        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_FASTER, .spread_runs = 2};
+        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_FASTER, .spread_runs = 3};
     cmp->entries[1] =
-        (br_compare_entry){.case_index = 1, .status = BR_CHANGE_SAME, .spread_runs = 2};
+        (br_compare_entry){.case_index = 1, .status = BR_CHANGE_SAME, .spread_runs = 3};
     r.comparison = cmp;
     cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
     cr_assert_eq(saved_medians(path, med, 8), 1, "the old medians describe other code");
     cr_assert_float_eq(med[0], 700, 1e-9);
     br_run_dispose(&r);
-    /* The next save appends again; a change judged against one median (a
-     * spread never measured) does not restart the record: saving again is
-     * how the spread gets learnt. */
+    /* The next save appends again; a change judged against fewer than
+     * three medians (here two: one degree of freedom) does not restart the
+     * record: saving again is how the spread gets learnt. */
     save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
     cr_assert_eq(saved_medians(path, med, 8), 2);
     small_run(&r, "s", "dddddddddd000000000000000000000000000000");
@@ -304,7 +306,7 @@ Test(baseline, a_case_the_run_found_changed_starts_its_record_over) {
     cr_assert_not_null(cmp->entries);
     cmp->n_entries = 1;
     cmp->entries[0] =
-        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_SLOWER, .spread_runs = 1};
+        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_SLOWER, .spread_runs = 2};
     unlink(path);
     save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
     cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());

@@ -331,10 +331,19 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     cr_assert_str_eq(c.entries[1].decided_by, "time");
     cr_assert_str_eq(e->spread_from, "runs", "two cases: too few for a prior");
     br_comparison_dispose(&c);
-    /* One run median and no prior: a 1.5% drift assumed; +5% is within it,
-     * +40% is not. */
+    /* One run median, no prior, and one other case with a spread of its
+     * own: that spread (2.26% on 2 df, t(2)) is pooled; +5% is within it. */
     base.cases[0].cold.run_medians[0] = 1000;
     base.cases[0].cold.n_run_medians = 1;
+    cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
+    cr_assert_str_eq(c.entries[0].spread_from, "pooled");
+    cr_assert_float_eq(c.entries[0].spread, 0.022644, 1e-6);
+    cr_assert_float_eq(c.entries[0].spread_df, 2.0, 1e-12);
+    cr_assert_eq(c.entries[0].status, BR_CHANGE_SAME);
+    br_comparison_dispose(&c);
+    /* Both saved once, no prior: a 1.5% GPU drift assumed; +5% is within
+     * it, +40% is not. */
+    base.cases[1].cold.n_run_medians = 1;
     cr_assert_eq(br_baseline_compare(&c, &base, "b.json", &cur, &rules, 0), 0);
     cr_assert_str_eq(c.entries[0].spread_from, "assumed");
     cr_assert_float_eq(c.entries[0].spread, 0.015, 1e-12);

@@ -55,7 +55,13 @@ static br_compare_entry judge_with(const double *m, size_t k, double cur, double
     timing(&ct, cur, rel, 40, cur_mhz, stop);
     br_compare_entry e;
     memset(&e, 0, sizeof e);
-    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules, prior), 0, "%s", br_error_get());
+    br_drift_pool pool;
+    memset(&pool, 0, sizeof pool);
+    pool.backend = BR_BACKEND_GPU;
+    if (prior)
+        pool.prior = *prior;
+    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules, prior ? &pool : NULL), 0, "%s",
+                 br_error_get());
     br_timing_dispose(&bt);
     br_timing_dispose(&ct);
     return e;

@@ -200,8 +200,10 @@ static void one_suite(tally *out, const truth *t, double step, const br_regressi
         bt[i].n_run_medians = K;
         br_drift_spread_of(&s2[i], &d[i], &c[i], &bt[i]);
     }
-    br_prior p;
-    br_prior_fit(&p, s2, d, c, CASES);
+    br_drift_pool p;
+    memset(&p, 0, sizeof p);
+    p.backend = BR_BACKEND_GPU;
+    br_prior_fit(&p.prior, s2, d, c, CASES);
     for (int i = 0; i < CASES; i++) {
         run_of(&t[i], step, &ct);
         br_compare_entry e;
