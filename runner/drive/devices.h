@@ -50,6 +50,13 @@ int br_devices_open(br_devset **out, br_session *main);
 /* Close every device's session; accepts NULL. */
 void br_devices_close(br_devset *d);
 
+/* Where the measured times that order the cases are looked for, besides
+ * --shard-times (main->opts.device_times). */
+typedef struct br_devices_sources {
+    const char *baseline_dir; /* --baseline-dir, or NULL: the default (gate/baseline.h) */
+    const char *results_dir;  /* --results-dir, or NULL: none */
+} br_devices_sources;
+
 /* Measure the built jobs[0..n_jobs) on the devices, filling runs[0..n_jobs)
  * as br_job_execute does for one (header from main; dispose each with
  * br_run_dispose, also after a failure). A case whose worker crashed is run
@@ -57,7 +64,7 @@ void br_devices_close(br_devset *d);
  * (plan/devsched.h); cases no device is left to run fail. Returns 0, or -1
  * with the error set (out of memory, a cost file that cannot be read). */
 int br_devices_execute(br_run *runs, const struct br_job *jobs, size_t n_jobs, br_session *main,
-                       br_devset *d);
+                       br_devset *d, const br_devices_sources *src);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "base/sort.h"
+#include "cost.h"
 #include "results/run_read.h"
 
 int br_shard_parse(unsigned *index, unsigned *count, const char *text) {
@@ -168,27 +169,6 @@ int br_shard_assign(unsigned *shard, const uint64_t *keys, const double *costs, 
     return rc;
 }
 
-double br_shard_case_cost(const br_run *r, const br_case_result *c) {
-    (void)r;
-    if (c->status != BR_STATUS_OK)
-        return NAN;
-    const br_timing *t[2] = {&c->cold, &c->batch};
-    double wall = 0, sampled = 0;
-    int have_wall = 0, have_samples = 0;
-    for (int k = 0; k < 2; k++) {
-        if (!t[k]->present)
-            continue;
-        double w = (isfinite(t[k]->warmup_ns) ? t[k]->warmup_ns : 0) +
-                   (isfinite(t[k]->measure_ns) ? t[k]->measure_ns : 0);
-        if (w > 0)
-            wall += w, have_wall = 1;
-        for (size_t s = 0; s < t[k]->n_samples; s++)
-            sampled += t[k]->samples[s] * (double)(t[k]->reps ? t[k]->reps : 1);
-        have_samples |= t[k]->n_samples > 0;
-    }
-    return have_wall ? wall : have_samples ? sampled : NAN;
-}
-
 /* --- the costs of --shard-times -------------------------------------------------- */
 
 typedef struct cost_entry {
@@ -253,7 +233,7 @@ static int costs_of_run(cost_table *t, const br_run *r, const br_job *j) {
     }
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
-        double cost = br_shard_case_cost(r, c);
+        double cost = br_cost_measured(c);
         if (!isfinite(cost) || c->kernel >= r->n_kernels)
             continue;
         int64_t v[BR_SUITE_MAX_PARAMS];
