@@ -203,6 +203,7 @@ typedef struct dev_exec {
     br_session *main; /* the invocation's: its budget's ledger (driver.h) */
     br_run *runs;
     const br_job *jobs;
+    size_t n_jobs;
     br_devset *d;
     dev_item *items; /* the GPU cases (measured on every device at once), then the host
                         cases (the host lane's) */
@@ -382,30 +383,37 @@ static void *lane_thread(void *arg) {
     return NULL;
 }
 
-/* The measured costs of job j's cases into c (NAN: not measured), from
- * `file` (a results file or baseline) over what c has; `what` names the
- * source. A source benchrun found itself (required 0) that cannot be read is
- * passed over with a warning. Returns the cases it gave a cost, or -1 with
- * the error set. */
-static long costs_from(double *c, const char *file, const char *what, int required,
-                       const br_job *job, const br_session *main) {
-    size_t n = job->plan.n_cases;
-    double *got = malloc((n ? n : 1) * sizeof *got);
-    if (!got)
-        return br_error_nomem();
-    if (br_shard_job_costs(got, &file, 1, job) != 0) {
-        free(got);
-        if (required)
-            return -1;
-        if (!main->opts.quiet)
-            br_log(BR_LOG_WARN, "benchrun: warning: --devices: %s not used for the order: %s\n",
-                   what, br_error_get());
-        return 0;
+/* The measured costs of jobs[0..n)'s cases into c[j][i] (NAN: not
+ * measured), from `file` (a results file or baseline) over what c has. A
+ * source benchrun found itself (required 0) that cannot be read is passed
+ * over with a warning. Returns the cases it gave a cost, or -1 with the
+ * error set. */
+static long costs_from(double *const *c, const char *file, int required, const br_job *jobs,
+                       size_t n, const br_session *main) {
+    double **got = calloc(n ? n : 1, sizeof *got);
+    long used = got ? 0 : br_error_nomem();
+    for (size_t j = 0; got && j < n && used == 0; j++)
+        if (!(got[j] = malloc((jobs[j].plan.n_cases ? jobs[j].plan.n_cases : 1) * sizeof **got)))
+            used = br_error_nomem();
+    if (used == 0 && br_shard_jobs_costs(got, &file, 1, jobs, n) != 0) {
+        used = -1;
+        if (!required) {
+            const char *why = br_error_get(), *pre = "--shard-times: ";
+            if (strncmp(why, pre, strlen(pre)) == 0)
+                why += strlen(pre); /* the reader's words; this file is not one of those */
+            if (!main->opts.quiet)
+                br_log(BR_LOG_WARN, "benchrun: warning: --devices: %s: not used for the order\n",
+                       why);
+            used = 0;
+        }
+    } else if (used == 0) {
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = 0; i < jobs[j].plan.n_cases; i++)
+                if (isfinite(got[j][i]))
+                    c[j][i] = got[j][i], used++;
     }
-    long used = 0;
-    for (size_t i = 0; i < n; i++)
-        if (isfinite(got[i]))
-            c[i] = got[i], used++;
+    for (size_t j = 0; got && j < n; j++)
+        free(got[j]);
     free(got);
     return used;
 }
@@ -440,36 +448,34 @@ static char *newest_results(const char *dir) {
     return best;
 }
 
-/* The measured costs of job j's cases into c (n values), from the sources in
- * order of preference, a later one winning (cost.h): the suite's baseline,
- * the newest results file of --results-dir, the --shard-times files. *from
- * gets a bit per source that gave a cost (1, 2, 4). Returns 0, or -1 with
- * the error set. */
-static int job_measured(double *c, unsigned *from, const dev_exec *x, size_t j,
-                        const br_devices_sources *src, const char *newest) {
-    const br_job *job = &x->jobs[j];
+/* The measured costs of every job's cases into c[j][i] (NAN: not
+ * measured), from the sources in order of preference, a later one winning
+ * (cost.h): each suite's baseline, the newest results file of
+ * --results-dir, the --shard-times files; each file read once. *from gets a
+ * bit per source that gave a cost (1, 2, 4). Returns 0, or -1 with the
+ * error set. */
+static int jobs_measured(double *const *c, unsigned *from, const dev_exec *x,
+                         const br_devices_sources *src) {
     const br_session *main = x->main;
-    for (size_t i = 0; i < job->plan.n_cases; i++)
-        c[i] = NAN;
-    char *base = br_baseline_path(src ? src->baseline_dir : NULL, &x->runs[j]);
-    struct stat st;
-    long got = base && stat(base, &st) == 0 ? costs_from(c, base, base, 0, job, main) : 0;
-    free(base);
-    if (got < 0)
-        return -1;
-    *from |= got > 0 ? 1u : 0u;
-    if (newest && (got = costs_from(c, newest, newest, 0, job, main)) != 0) {
+    long got;
+    for (size_t j = 0; j < x->n_jobs; j++) {
+        char *base = br_baseline_path(src ? src->baseline_dir : NULL, &x->runs[j]);
+        struct stat st;
+        got = base && stat(base, &st) == 0 ? costs_from(&c[j], base, 0, &x->jobs[j], 1, main) : 0;
+        free(base);
         if (got < 0)
             return -1;
-        *from |= 2u;
+        *from |= got > 0 ? 1u : 0u;
     }
+    char *newest = newest_results(src ? src->results_dir : NULL);
+    got = newest ? costs_from(c, newest, 0, x->jobs, x->n_jobs, main) : 0;
+    free(newest);
+    if (got < 0)
+        return -1;
+    *from |= got > 0 ? 2u : 0u;
     for (size_t f = 0; f < main->opts.n_device_times; f++) {
-        const char *file = main->opts.device_times[f];
-        if ((got = costs_from(c, file, file, 1, job, main)) < 0) {
-            char msg[BR_ERROR_MAX];
-            snprintf(msg, sizeof msg, "%s", br_error_get());
-            return br_error_set("--shard-times: %s", msg);
-        }
+        if ((got = costs_from(c, main->opts.device_times[f], 1, x->jobs, x->n_jobs, main)) < 0)
+            return -1; /* "--shard-times: FILE: why" */
         *from |= got > 0 ? 4u : 0u;
     }
     return 0;
@@ -484,36 +490,28 @@ static int item_costs(double *cost, size_t *n_measured, unsigned *from, const de
     *n_measured = 0;
     *from = 0;
     double *work = malloc((x->n_items ? x->n_items : 1) * sizeof *work);
-    char *newest = newest_results(src ? src->results_dir : NULL);
-    if (!work) {
-        free(newest);
-        return br_error_nomem();
+    double **c = calloc(x->n_jobs ? x->n_jobs : 1, sizeof *c);
+    int rc = work && c ? 0 : br_error_nomem();
+    for (size_t j = 0; rc == 0 && j < x->n_jobs; j++) {
+        size_t n = x->jobs[j].plan.n_cases;
+        if (!(c[j] = malloc((n ? n : 1) * sizeof **c)))
+            rc = br_error_nomem();
+        for (size_t i = 0; c[j] && i < n; i++)
+            c[j][i] = NAN;
     }
-    int rc = 0;
-    for (size_t it = 0; it < x->n_items; it++) {
+    if (rc == 0)
+        rc = jobs_measured(c, from, x, src);
+    for (size_t it = 0; rc == 0 && it < x->n_items; it++) {
         work[it] = br_cost_declared(&x->jobs[x->items[it].job], x->items[it].index);
-        cost[it] = NAN;
+        cost[it] = c[x->items[it].job][x->items[it].index];
     }
-    for (size_t j = SIZE_MAX, it = 0; it < x->n_items && rc == 0; it++) {
-        if (x->items[it].job == j)
-            continue;
-        j = x->items[it].job;
-        double *c = malloc((x->jobs[j].plan.n_cases ? x->jobs[j].plan.n_cases : 1) * sizeof *c);
-        if (!c || job_measured(c, from, x, j, src, newest) != 0) {
-            rc = c ? -1 : br_error_nomem();
-            free(c);
-            break;
-        }
-        /* Every item of job j, GPU and host alike (the host ones follow the GPU ones). */
-        for (size_t k = 0; k < x->n_items; k++)
-            if (x->items[k].job == j)
-                cost[k] = c[x->items[k].index];
-        free(c);
-    }
+    /* The GPU cases and the host cases each among their own. */
     long a = rc == 0 ? br_cost_fill(cost, work, x->n_par) : -1;
     long b = a >= 0 ? br_cost_fill(cost + x->n_par, work + x->n_par, x->n_items - x->n_par) : -1;
+    for (size_t j = 0; c && j < x->n_jobs; j++)
+        free(c[j]);
+    free(c);
     free(work);
-    free(newest);
     if (a < 0 || b < 0)
         return -1;
     *n_measured = (size_t)(a + b);
@@ -784,7 +782,12 @@ static int host_lane_open(dev_exec *x) {
 
 int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_session *main,
                        br_devset *d, const br_devices_sources *src) {
-    dev_exec x = {.main = main, .runs = runs, .jobs = jobs, .d = d, .tally = BR_DRIVER_TALLY_INIT};
+    dev_exec x = {.main = main,
+                  .runs = runs,
+                  .jobs = jobs,
+                  .n_jobs = n_jobs,
+                  .d = d,
+                  .tally = BR_DRIVER_TALLY_INIT};
     double *cost = NULL;
     size_t n_measured = 0;
     unsigned from = 0;

@@ -280,19 +280,24 @@ static int costs_read(cost_table *t, char **ids, const br_shard_opts *o, const b
     return 0;
 }
 
-int br_shard_job_costs(double *costs, const char *const *files, size_t n_files, const br_job *job) {
+int br_shard_jobs_costs(double *const *costs, const char *const *files, size_t n_files,
+                        const br_job *jobs, size_t n_jobs) {
     cost_table t = {0};
     char **ids = calloc(n_files ? n_files : 1, sizeof *ids);
     br_shard_opts o = {.times = (const char **)files, .n_times = n_files};
-    int rc = ids ? costs_read(&t, ids, &o, job, 1) : br_error_nomem();
-    const br_suite *s = &job->suite;
-    const char *names[BR_SUITE_MAX_PARAMS];
-    for (size_t p = 0; p < s->n_params; p++)
-        names[p] = s->params[p].name;
-    for (size_t i = 0; rc == 0 && i < job->plan.n_cases; i++) {
-        const br_plan_case *pc = &job->plan.cases[i];
-        costs[i] = cost_find(&t, br_shard_key(s->name.text, s->kernels[pc->kernel].text, names,
-                                              br_plan_params(&job->plan, pc->combo), s->n_params));
+    int rc = ids ? costs_read(&t, ids, &o, jobs, n_jobs) : br_error_nomem();
+    for (size_t j = 0; rc == 0 && j < n_jobs; j++) {
+        const br_job *job = &jobs[j];
+        const br_suite *s = &job->suite;
+        const char *names[BR_SUITE_MAX_PARAMS];
+        for (size_t p = 0; p < s->n_params; p++)
+            names[p] = s->params[p].name;
+        for (size_t i = 0; i < job->plan.n_cases; i++) {
+            const br_plan_case *pc = &job->plan.cases[i];
+            costs[j][i] =
+                cost_find(&t, br_shard_key(s->name.text, s->kernels[pc->kernel].text, names,
+                                           br_plan_params(&job->plan, pc->combo), s->n_params));
+        }
     }
     for (size_t f = 0; ids && f < n_files; f++)
         free(ids[f]);

@@ -75,12 +75,14 @@ int br_shard_select(br_job *jobs, size_t n_jobs, const br_shard_opts *o, const b
  * shard: a b c ...". Nothing when the jobs are not sharded. */
 void br_shard_list_summary(FILE *f, const br_job *jobs, size_t n_jobs);
 
-/* The measured cost of each case of job (ns, costs[0..job->plan.n_cases);
- * NAN for a case the files do not measure), read from results files or
- * baselines files[0..n_files) as --shard-times reads them: by suite name,
- * kernel and parameters; a later file wins. For --devices' order. Returns
- * 0, or -1 with the error set (a file that cannot be read names itself). */
-int br_shard_job_costs(double *costs, const char *const *files, size_t n_files, const br_job *job);
+/* The measured cost of each case of each job (ns, costs[j][0..jobs[j].plan.
+ * n_cases); NAN for a case the files do not measure; plan/cost.h), read
+ * once from results files or baselines files[0..n_files) as --shard-times
+ * reads them: by suite name, kernel and parameters; a later file wins. For
+ * --devices' order. Returns 0, or -1 with the error set (a file that
+ * cannot be read names itself). */
+int br_shard_jobs_costs(double *const *costs, const char *const *files, size_t n_files,
+                        const br_job *jobs, size_t n_jobs);
 
 #ifdef __cplusplus
 }
