@@ -63,6 +63,81 @@ static int write_slowest(FILE *f, const br_run *const *runs, size_t n, size_t n_
     return 0;
 }
 
+/* One lane of a run over several devices: a device, or the host cases. */
+typedef struct lane {
+    int device; /* its index; -1: the host cases */
+    size_t n;
+    double busy, from, to; /* ns: summed case time, first start, last end (from > to: unknown) */
+} lane;
+
+#define MAX_LANES 65
+
+/* The lanes of runs[0..n) into v (at most MAX_LANES); their count. A run
+ * whose cases record no device has one lane. *from, *to: the first start
+ * and last end of any case (from > to: unknown). */
+static size_t lanes_of(lane *v, double *from, double *to, const br_run *const *runs, size_t n) {
+    size_t m = 0;
+    *from = INFINITY;
+    *to = -INFINITY;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < runs[i]->n_cases; j++) {
+            const br_case_result *c = &runs[i]->cases[j];
+            if (!c->wall.present)
+                continue;
+            int dev = c->device_present ? c->device_index : -1;
+            size_t k = 0;
+            while (k < m && v[k].device != dev)
+                k++;
+            if (k == m) {
+                if (m == MAX_LANES)
+                    continue;
+                v[m++] = (lane){dev, 0, 0, INFINITY, -INFINITY};
+            }
+            v[k].n++;
+            v[k].busy += finite_or_0(c->wall.total_ns);
+            if (isfinite(c->wall.began_ns)) {
+                double end = c->wall.began_ns + finite_or_0(c->wall.total_ns);
+                v[k].from = fmin(v[k].from, c->wall.began_ns);
+                v[k].to = fmax(v[k].to, end);
+                *from = fmin(*from, c->wall.began_ns);
+                *to = fmax(*to, end);
+            }
+        }
+    return m;
+}
+
+/* The devices in order, the host cases last. */
+static int lane_cmp(const void *a, const void *b) {
+    int x = ((const lane *)a)->device, y = ((const lane *)b)->device;
+    if ((x < 0) != (y < 0))
+        return x < 0 ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
+/* Cases measured on several lanes at once (--devices): the measuring as one
+ * row of the invocation, then the case phases as shares of the case time
+ * (summed over the lanes), then each lane. */
+static void write_lanes(FILE *f, const lane *v, size_t m, double span, double cases,
+                        const double *phase) {
+    fprintf(f, "cases on %zu lanes at once: %.3f s of case time in %.3f s of measuring (%.2fx)\n",
+            m, cases / 1e9, span / 1e9, span > 0 ? cases / span : 0.0);
+    fprintf(f, "  %-12s %9s %7s\n", "case phase", "seconds", "share");
+    for (size_t p = 0; p < BR_WALL_PHASES; p++)
+        row(f, br_wall_phase_names[p], phase[p], cases);
+    fprintf(f, "lanes:\n");
+    for (size_t k = 0; k < m; k++) {
+        char name[32];
+        if (v[k].device >= 0)
+            snprintf(name, sizeof name, "device %d", v[k].device);
+        else
+            snprintf(name, sizeof name, "host");
+        fprintf(f, "  %-12s %4zu case(s) %9.3f s busy", name, v[k].n, v[k].busy / 1e9);
+        if (v[k].from <= v[k].to)
+            fprintf(f, ", from %.3f to %.3f s", v[k].from / 1e9, v[k].to / 1e9);
+        fputc('\n', f);
+    }
+}
+
 int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
                            const br_timing_invocation *inv) {
     double phase[BR_WALL_PHASES] = {0}, compile = 0, cases = 0;
@@ -80,9 +155,23 @@ int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
                 phase[p] += finite_or_0(br_wall_phase(w, p));
         }
     }
+    lane v[MAX_LANES];
+    double from, to;
+    size_t m = lanes_of(v, &from, &to, runs, n);
+    qsort(v, m, sizeof *v, lane_cmp);
+    /* Several lanes: the measuring counts once, from the first start to the
+     * last end (the busiest lane's time when the starts are unknown). */
+    double measuring = cases;
+    if (m > 1) {
+        measuring = 0;
+        for (size_t k = 0; k < m; k++)
+            measuring = fmax(measuring, v[k].busy);
+        if (from <= to)
+            measuring = to - from;
+    }
     double prepare = finite_or_0(inv->prepare_ns), outputs = finite_or_0(inv->outputs_ns);
     double total = finite_or_0(inv->total_ns);
-    double known = prepare + compile + cases + outputs;
+    double known = prepare + compile + measuring + outputs;
     if (total < known)
         total = known;
     fprintf(f, "timing report: %.3f s wall, %zu case(s) run of %zu\n", total / 1e9, n_timed,
@@ -90,9 +179,14 @@ int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
     fprintf(f, "  %-12s %9s %7s\n", "phase", "seconds", "share");
     row(f, "prepare", prepare, total);
     row(f, "compile", compile, total);
-    for (size_t p = 0; p < BR_WALL_PHASES; p++)
-        row(f, br_wall_phase_names[p], phase[p], total);
+    if (m > 1)
+        row(f, "measuring", measuring, total);
+    else
+        for (size_t p = 0; p < BR_WALL_PHASES; p++)
+            row(f, br_wall_phase_names[p], phase[p], total);
     row(f, "outputs", outputs, total);
     row(f, "unaccounted", total - known, total);
+    if (m > 1)
+        write_lanes(f, v, m, measuring, cases, phase);
     return write_slowest(f, runs, n, n_cases);
 }

@@ -33,6 +33,11 @@ typedef struct br_timing_invocation {
  * with seconds and % of the total, then up to BR_TIMING_REPORT_SLOWEST
  * slowest cases (kernel and params, seconds, their three largest phases).
  * Cases without a wall record (skipped, from older files) count nowhere.
+ * When the cases ran on several lanes at once (--devices: each device, and
+ * the host cases), the case phases overlap: the invocation's rows have one
+ * "measuring" row instead (the first case's start to the last one's end,
+ * br_case_wall.began_ns), followed by the case phases as shares of the case
+ * time summed over the lanes, and per lane its cases, busy time and span.
  * Returns 0, or -1 with the error set (out of memory). */
 int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
                            const br_timing_invocation *inv);

@@ -27,6 +27,10 @@ const br_opt_note br_cli_environment[] = {
                              "N-th listed is device N); each worker gets its own"},
     {"BENCHRUN_FAKE_DEVICES", "test-only: N (or models A,A,B) fake devices for\n"
                               "--devices, host cases only, no GPU queried"},
+    {"BENCHRUN_FAKE_HOST_KERNELS", "test-only: with fake devices, the kernels (a,b)\n"
+                                   "whose cases stay host cases"},
+    {"BENCHRUN_FAKE_CPUS", "test-only: with fake devices, N CPUs to decide\n"
+                           "whether host cases run beside the devices"},
     {"PATH", "where nvcc, cc, c++, gnuplot and ncu are found"},
     {"TMPDIR", "where history --plot writes its gnuplot script and\n"
                "benchrun profile its scratch files (default /tmp)"},

@@ -4,12 +4,14 @@
  * once, one driver thread per device. */
 #include "devices.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "base/error.h"
@@ -19,6 +21,8 @@
 #include "compile/resolve.h"
 #include "driver.h"
 #include "execute.h"
+#include "gate/baseline.h"
+#include "plan/cost.h"
 #include "plan/device_list.h"
 #include "plan/devsched.h"
 #include "plan/job.h"
@@ -192,38 +196,60 @@ typedef struct dev_item {
     size_t job, index;
 } dev_item;
 
-/* What the device threads share; every field below `lock` is under it. */
+/* What the lanes share: one lane per device, and the host lane that
+ * measures the host cases one at a time, beside the devices or after them.
+ * Every field below `lock` is under it. */
 typedef struct dev_exec {
     br_session *main; /* the invocation's: its budget's ledger (driver.h) */
     br_run *runs;
     const br_job *jobs;
+    size_t n_jobs;
     br_devset *d;
     dev_item *items; /* the GPU cases (measured on every device at once), then the host
-                        cases (measured after them, one at a time: real devices only) */
+                        cases (the host lane's) */
     size_t n_items;
-    size_t n_par; /* items measured on every device at once: items[0..n_par) */
-    size_t base;  /* the schedule's case k is items[base + k] */
+    size_t n_par;  /* the GPU cases: items[0..n_par) */
+    int beside;    /* 1: the host lane runs beside the devices; 0: after them */
+    int pin;       /* 1: the device lanes are kept off the host cases' core */
+    dev_slot host; /* the host lane: its own session and worker */
+    char why[256]; /* why the host lane runs after the devices ("": it does not) */
     pthread_mutex_t lock;
     pthread_cond_t changed;
-    br_devsched sched;
+    br_devsched sched;                /* the GPU cases over the devices */
+    br_devsched hsched;               /* the host cases over the one host lane */
     unsigned char *recorded;          /* per item */
-    size_t running;                   /* cases in flight */
+    size_t running;                   /* GPU cases in flight */
+    unsigned gpu_lanes, host_lanes;   /* lanes measuring now */
     br_driver_tally tally;            /* what --budget did */
     unsigned char announced[MAX_DEV]; /* a retired device was said */
 } dev_exec;
 
+/* A lane's thread: a device's (slot) or the host lane (host 1). */
 typedef struct dev_thread {
     dev_exec *x;
     unsigned slot;
+    int host;
 } dev_thread;
 
-/* Measure item `it` on the thread's device into *r (outside the lock),
- * under budget bc (NULL: none); *how: the worker's outcome. Returns 0,
- * or 1 when interrupted. */
+static br_devsched *lane_sched(const dev_thread *t) {
+    return t->host ? &t->x->hsched : &t->x->sched;
+}
+
+static size_t lane_base(const dev_thread *t) {
+    return t->host ? t->x->n_par : 0;
+}
+
+static dev_slot *lane_slot(const dev_thread *t) {
+    return t->host ? &t->x->host : &t->x->d->slot[t->slot];
+}
+
+/* Measure item `it` on the thread's lane into *r (outside the lock), under
+ * budget bc (NULL: none); *how: the worker's outcome. Returns 0, or 1 when
+ * interrupted. */
 static int measure_item(br_case_result *r, br_worker_result *how, dev_thread *t, size_t it,
                         const br_budget_case *bc) {
     dev_exec *x = t->x;
-    dev_slot *slot = &x->d->slot[t->slot];
+    dev_slot *slot = lane_slot(t);
     const br_job *job = &x->jobs[x->items[it].job];
     size_t i = x->items[it].index;
     *how = BR_WORKER_OK;
@@ -236,7 +262,7 @@ static int measure_item(br_case_result *r, br_worker_result *how, dev_thread *t,
     if (!r->wall.present)
         return 0; /* the budget skipped it */
     slot->busy_ns += r->wall.total_ns;
-    if (!x->d->fake && br_kernel_ref_backend(br_job_case_ref(job, i)) != BR_BACKEND_GPU)
+    if (t->host)
         return 0; /* a host case: no device measured it */
     r->device_present = 1;
     r->device_index = slot->index;
@@ -244,15 +270,15 @@ static int measure_item(br_case_result *r, br_worker_result *how, dev_thread *t,
     return 0;
 }
 
-/* After a case ended on the thread's device (under the lock), its worker
+/* After a case ended on the thread's lane (under the lock), its worker
  * having answered or been lost (how): record it, or leave it to another
  * device. */
 static void settle_item(dev_thread *t, size_t it, br_case_result *r, br_worker_result how) {
     dev_exec *x = t->x;
-    dev_slot *slot = &x->d->slot[t->slot];
+    dev_slot *slot = lane_slot(t);
     const dev_item *item = &x->items[it];
     br_devsched_verdict v =
-        br_devsched_report(&x->sched, it - x->base, t->slot,
+        br_devsched_report(lane_sched(t), it - lane_base(t), t->slot,
                            how == BR_WORKER_OK ? BR_DEVSCHED_DONE : BR_DEVSCHED_CRASHED);
     char label[256];
     br_run_case_label(label, sizeof label, &x->runs[item->job], r);
@@ -269,7 +295,7 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r, br_worker_r
     *dst = *r;
     x->recorded[it] = 1;
     slot->ran++;
-    for (unsigned k = 0; k < x->d->n; k++) {
+    for (unsigned k = 0; !t->host && k < x->d->n; k++) {
         if (br_devsched_retired(&x->sched, k) && !x->announced[k]) {
             x->announced[k] = 1;
             br_log(BR_LOG_WARN,
@@ -280,52 +306,66 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r, br_worker_r
     }
 }
 
-/* The devices spending the invocation's budget at once (under the lock):
- * those alive, or one for the host cases after the GPU cases. */
-static unsigned devices_spending(const dev_exec *x) {
+/* The lanes spending the invocation's budget at once (under the lock): the
+ * live devices while their lanes run, and the host lane while it runs. */
+static unsigned lanes_spending(const dev_exec *x) {
     unsigned live = 0;
-    for (unsigned k = 0; k < (x->base ? 1 : x->d->n); k++)
+    for (unsigned k = 0; x->gpu_lanes && k < x->d->n; k++)
         live += !br_devsched_retired(&x->sched, k);
+    live += x->host_lanes;
     return live ? live : 1;
 }
 
-/* A device's driver: takes the next case, measures it, settles it, until
- * no case is left for it (or an interrupt). */
-static void *device_thread(void *arg) {
-    dev_thread *t = arg;
+/* The next case for the thread's lane (under the lock): an item index, or
+ * (size_t)-1 when the lane is done. A device lane waits while a case in
+ * flight elsewhere may come back (a crash to retry); the host lane has no
+ * other to wait for. */
+static size_t next_item(dev_thread *t) {
     dev_exec *x = t->x;
-    pthread_mutex_lock(&x->lock);
     for (;;) {
         if (br_stop_signal())
-            break;
-        size_t it = br_devsched_next(&x->sched, t->slot);
-        if (it != (size_t)-1)
-            it += x->base;
-        if (it == (size_t)-1) {
-            /* A case in flight elsewhere may still come back (a crash to retry). */
-            if (x->running == 0 || br_devsched_retired(&x->sched, t->slot))
-                break;
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 100000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
-            pthread_cond_timedwait(&x->changed, &x->lock, &ts);
-            continue;
+            return (size_t)-1;
+        size_t k = br_devsched_next(lane_sched(t), t->slot);
+        if (k != (size_t)-1)
+            return k + lane_base(t);
+        if (t->host || x->running == 0 || br_devsched_retired(&x->sched, t->slot))
+            return (size_t)-1;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
         }
-        x->running++;
+        pthread_cond_timedwait(&x->changed, &x->lock, &ts);
+    }
+}
+
+/* A lane's driver: takes the next case, measures it, settles it, until no
+ * case is left for it (or an interrupt). Beside the host lane, it first
+ * moves off the host cases' core (its worker, forked from it, inherits
+ * that). */
+static void *lane_thread(void *arg) {
+    dev_thread *t = arg;
+    dev_exec *x = t->x;
+    if (x->pin)
+        br_cpu_set_self(&x->main->cpu.parent, NULL);
+    pthread_mutex_lock(&x->lock);
+    for (;;) {
+        size_t it = next_item(t);
+        if (it == (size_t)-1)
+            break;
+        x->running += !t->host;
         br_budget_case bc;
         const br_job *job = &x->jobs[x->items[it].job];
         /* The suite's own budget is not applied over several devices (said once). */
-        int budgeted = br_driver_plan(&bc, x->main, job, devices_spending(x), 0, 0);
+        int budgeted = br_driver_plan(&bc, x->main, job, lanes_spending(x), 0, 0);
         pthread_mutex_unlock(&x->lock);
         br_case_result r = {0};
         br_worker_result how;
         int stopped = measure_item(&r, &how, t, it, budgeted ? &bc : NULL);
         pthread_mutex_lock(&x->lock);
-        x->running--;
+        x->running -= !t->host;
         if (stopped) {
             br_case_dispose(&r);
             break;
@@ -334,61 +374,147 @@ static void *device_thread(void *arg) {
         settle_item(t, it, &r, how);
         pthread_cond_broadcast(&x->changed);
     }
+    if (t->host)
+        x->host_lanes--;
+    else
+        x->gpu_lanes--;
     pthread_cond_broadcast(&x->changed);
     pthread_mutex_unlock(&x->lock);
     return NULL;
 }
 
-/* The cost of each item: the measured times of the --shard-times files,
- * a case they do not give taking the median of those they do; else (none
- * given, or none measured) the declared work, bytes + flops (1 when none).
- * *measured: 1 when the costs are times (ns). */
-static int item_costs(double *cost, int *measured, const dev_exec *x, const br_session *main) {
-    *measured = 0;
-    size_t n_known = 0;
-    double *known = malloc((x->n_items ? x->n_items : 1) * sizeof *known);
-    if (!known)
-        return br_error_nomem();
-    for (size_t it = 0; it < x->n_items; it++)
-        cost[it] = NAN;
-    if (main->opts.n_device_times) {
-        for (size_t it = 0, j = SIZE_MAX; it < x->n_items; it++) {
-            if (x->items[it].job == j)
-                continue;
-            j = x->items[it].job;
-            const br_job *job = &x->jobs[j];
-            double *c = malloc((job->plan.n_cases ? job->plan.n_cases : 1) * sizeof *c);
-            if (!c || br_shard_job_costs(c, main->opts.device_times, main->opts.n_device_times,
-                                         job) != 0) {
-                free(c);
-                free(known);
-                return c ? -1 : br_error_nomem();
-            }
-            for (size_t k = it; k < x->n_items && x->items[k].job == j; k++)
-                if (isfinite(cost[k] = c[x->items[k].index]))
-                    known[n_known++] = cost[k];
-            free(c);
+/* The measured costs of jobs[0..n)'s cases into c[j][i] (NAN: not
+ * measured), from `file` (a results file or baseline) over what c has. A
+ * source benchrun found itself (required 0) that cannot be read is passed
+ * over with a warning. Returns the cases it gave a cost, or -1 with the
+ * error set. */
+static long costs_from(double *const *c, const char *file, int required, const br_job *jobs,
+                       size_t n, const br_session *main) {
+    double **got = calloc(n ? n : 1, sizeof *got);
+    long used = got ? 0 : br_error_nomem();
+    for (size_t j = 0; got && j < n && used == 0; j++)
+        if (!(got[j] = malloc((jobs[j].plan.n_cases ? jobs[j].plan.n_cases : 1) * sizeof **got)))
+            used = br_error_nomem();
+    if (used == 0 && br_shard_jobs_costs(got, &file, 1, jobs, n) != 0) {
+        used = -1;
+        if (!required) {
+            const char *why = br_error_get(), *pre = "--shard-times: ";
+            if (strncmp(why, pre, strlen(pre)) == 0)
+                why += strlen(pre); /* the reader's words; this file is not one of those */
+            if (!main->opts.quiet)
+                br_log(BR_LOG_WARN, "benchrun: warning: --devices: %s: not used for the order\n",
+                       why);
+            used = 0;
         }
+    } else if (used == 0) {
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = 0; i < jobs[j].plan.n_cases; i++)
+                if (isfinite(got[j][i]))
+                    c[j][i] = got[j][i], used++;
     }
-    if (n_known) {
-        /* The median of the known costs, for the cases the files miss. */
-        qsort(known, n_known, sizeof *known, br_cmp_double);
-        double med =
-            n_known % 2 ? known[n_known / 2] : (known[n_known / 2 - 1] + known[n_known / 2]) / 2;
-        for (size_t it = 0; it < x->n_items; it++)
-            if (!isfinite(cost[it]))
-                cost[it] = med;
-        *measured = 1;
-    } else {
-        for (size_t it = 0; it < x->n_items; it++) {
-            const br_job *job = &x->jobs[x->items[it].job];
-            size_t i = x->items[it].index;
-            double w = (isfinite(job->bytes[i]) ? job->bytes[i] : 0) +
-                       (isfinite(job->flops[i]) ? job->flops[i] : 0);
-            cost[it] = w > 0 ? w : 1;
+    for (size_t j = 0; got && j < n; j++)
+        free(got[j]);
+    free(got);
+    return used;
+}
+
+/* The newest results file (*.json) directly in dir, by modification time;
+ * NULL when there is none (or dir is NULL). Caller frees. */
+static char *newest_results(const char *dir) {
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d)
+        return NULL;
+    char *best = NULL;
+    struct timespec best_t = {0, 0};
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!br_has_suffix(e->d_name, ".json"))
+            continue;
+        char *path = br_strfmt("%s/%s", dir, e->d_name);
+        struct stat st;
+        if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            (best && (st.st_mtim.tv_sec < best_t.tv_sec ||
+                      (st.st_mtim.tv_sec == best_t.tv_sec &&
+                       (st.st_mtim.tv_nsec < best_t.tv_nsec ||
+                        (st.st_mtim.tv_nsec == best_t.tv_nsec && strcmp(path, best) < 0)))))) {
+            free(path);
+            continue;
         }
+        free(best);
+        best = path;
+        best_t = st.st_mtim;
     }
-    free(known);
+    closedir(d);
+    return best;
+}
+
+/* The measured costs of every job's cases into c[j][i] (NAN: not
+ * measured), from the sources in order of preference, a later one winning
+ * (cost.h): each suite's baseline, the newest results file of
+ * --results-dir, the --shard-times files; each file read once. *from gets a
+ * bit per source that gave a cost (1, 2, 4). Returns 0, or -1 with the
+ * error set. */
+static int jobs_measured(double *const *c, unsigned *from, const dev_exec *x,
+                         const br_devices_sources *src) {
+    const br_session *main = x->main;
+    long got;
+    for (size_t j = 0; j < x->n_jobs; j++) {
+        char *base = br_baseline_path(src ? src->baseline_dir : NULL, &x->runs[j]);
+        struct stat st;
+        got = base && stat(base, &st) == 0 ? costs_from(&c[j], base, 0, &x->jobs[j], 1, main) : 0;
+        free(base);
+        if (got < 0)
+            return -1;
+        *from |= got > 0 ? 1u : 0u;
+    }
+    char *newest = newest_results(src ? src->results_dir : NULL);
+    got = newest ? costs_from(c, newest, 0, x->jobs, x->n_jobs, main) : 0;
+    free(newest);
+    if (got < 0)
+        return -1;
+    *from |= got > 0 ? 2u : 0u;
+    for (size_t f = 0; f < main->opts.n_device_times; f++) {
+        if ((got = costs_from(c, main->opts.device_times[f], 1, x->jobs, x->n_jobs, main)) < 0)
+            return -1; /* "--shard-times: FILE: why" */
+        *from |= got > 0 ? 4u : 0u;
+    }
+    return 0;
+}
+
+/* The cost of each item (plan/cost.h): its measured wall time from the
+ * sources of job_measured, the others estimated from their declared work
+ * (br_cost_fill), the GPU cases and the host cases each among their own.
+ * *n_measured: the items with a measured time; *from: the sources used. */
+static int item_costs(double *cost, size_t *n_measured, unsigned *from, const dev_exec *x,
+                      const br_devices_sources *src) {
+    *n_measured = 0;
+    *from = 0;
+    double *work = malloc((x->n_items ? x->n_items : 1) * sizeof *work);
+    double **c = calloc(x->n_jobs ? x->n_jobs : 1, sizeof *c);
+    int rc = work && c ? 0 : br_error_nomem();
+    for (size_t j = 0; rc == 0 && j < x->n_jobs; j++) {
+        size_t n = x->jobs[j].plan.n_cases;
+        if (!(c[j] = malloc((n ? n : 1) * sizeof **c)))
+            rc = br_error_nomem();
+        for (size_t i = 0; c[j] && i < n; i++)
+            c[j][i] = NAN;
+    }
+    if (rc == 0)
+        rc = jobs_measured(c, from, x, src);
+    for (size_t it = 0; rc == 0 && it < x->n_items; it++) {
+        work[it] = br_cost_declared(&x->jobs[x->items[it].job], x->items[it].index);
+        cost[it] = c[x->items[it].job][x->items[it].index];
+    }
+    /* The GPU cases and the host cases each among their own. */
+    long a = rc == 0 ? br_cost_fill(cost, work, x->n_par) : -1;
+    long b = a >= 0 ? br_cost_fill(cost + x->n_par, work + x->n_par, x->n_items - x->n_par) : -1;
+    for (size_t j = 0; c && j < x->n_jobs; j++)
+        free(c[j]);
+    free(c);
+    free(work);
+    if (a < 0 || b < 0)
+        return -1;
+    *n_measured = (size_t)(a + b);
     return 0;
 }
 
@@ -417,8 +543,21 @@ static int begin_runs(dev_exec *x, size_t n_jobs, br_session *main) {
     return rc;
 }
 
-/* begin_runs for each job: GPU cases (and, with fake devices, host cases)
- * into x->items, host cases into host[0..*n_host). */
+/* With fake devices, a host kernel that BENCHRUN_FAKE_HOST_KERNELS names
+ * (test-only: "a,b") stays a host case; the others stand for GPU cases. */
+static int fake_host_kernel(const char *name) {
+    const char *list = getenv("BENCHRUN_FAKE_HOST_KERNELS");
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p; p += strcspn(p, ","), p += *p == ',') {
+        size_t m = strcspn(p, ",");
+        if (m == n && strncmp(p, name, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* begin_runs for each job: GPU cases (and, with fake devices, the host
+ * cases that stand for them) into x->items, host cases into host[0..*n_host). */
 static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs,
                       br_session *main) {
     for (size_t j = 0; j < n_jobs; j++) {
@@ -438,12 +577,14 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
             if (br_case_init(r, job, i) != 0)
                 return -1;
             int gpu = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_GPU;
+            if (x->d->fake)
+                gpu = !fake_host_kernel(job->suite.kernels[job->plan.cases[i].kernel].text);
             br_stage why = br_driver_unrunnable(job, i);
             if (why != BR_STAGE_NONE) {
                 if (br_driver_settle(r, why, job, i, main) != 0)
                     return -1;
                 main->cases_done++; /* for the budget: a case that costs no time */
-            } else if (gpu || x->d->fake) {
+            } else if (gpu) {
                 x->items[x->n_items++] = (dev_item){j, i};
             } else {
                 host[(*n_host)++] = (dev_item){j, i};
@@ -453,20 +594,62 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
     return 0;
 }
 
+/* Whether the host lane runs beside the devices: only when every GPU
+ * worker and every lane's driver thread can be kept off the host cases'
+ * core, that is with at least one CPU per device lane, and one for the
+ * drivers, outside it (BENCHRUN_FAKE_CPUS=N, test-only: as if the host had
+ * N CPUs, one core each). Sets x->beside, x->pin and x->why. */
+static void choose_host_lane(dev_exec *x) {
+    const br_session *m = x->main;
+    size_t n_host = x->n_items - x->n_par;
+    x->why[0] = '\0';
+    x->beside = x->pin = 0;
+    if (!n_host || !x->n_par)
+        return;
+    const char *fake = getenv("BENCHRUN_FAKE_CPUS");
+    long free_cpus;
+    if (fake && fake[0])
+        free_cpus = atol(fake) - 1;
+    else if (m->cpu.cpu < 0) {
+        snprintf(x->why, sizeof x->why,
+                 "--cpu off: nothing keeps the GPU workers off the host cases' CPU");
+        return;
+    } else
+        free_cpus = m->cpu.shares_core ? 0 : br_cpu_set_count(&m->cpu.parent);
+    long need = (long)x->d->n + 1;
+    if (free_cpus < need) {
+        snprintf(x->why, sizeof x->why,
+                 "%ld CPU(s) outside the host cases' core, and the %u device lane(s) and their "
+                 "drivers need %ld",
+                 free_cpus < 0 ? 0 : free_cpus, x->d->n, need);
+        return;
+    }
+    x->beside = 1;
+    x->pin = !x->d->fake && m->cpu.cpu >= 0;
+}
+
 /* The plan on standard error: the devices, the order's source and, by
- * measured times, each device's predicted busy time. */
-static void say_plan(const dev_exec *x, const double *cost, int measured, const br_session *main) {
+ * measured times, each device's predicted busy time; where the host cases
+ * run. */
+static void say_plan(const dev_exec *x, const double *cost, size_t n_measured, unsigned from,
+                     const br_session *main) {
     if (main->opts.quiet)
         return;
-    char line[1024];
+    char line[1280], by[256];
+    if (n_measured)
+        snprintf(by, sizeof by, "measured times (%s%s%s%s%s) of %zu case(s) of %zu",
+                 from & 1 ? "the baseline" : "", from & 1 && from & 6 ? ", " : "",
+                 from & 2 ? "the newest of --results-dir" : "", from & 2 && from & 4 ? ", " : "",
+                 from & 4 ? "--shard-times" : "", n_measured, x->n_items);
+    else
+        snprintf(by, sizeof by, "declared work (bytes + flops)");
     size_t n = (size_t)snprintf(line, sizeof line,
                                 "benchrun: %zu case(s) on %u device(s) of model %s, longest first "
                                 "by %s",
-                                x->n_par, x->d->n, x->d->slot[0].name,
-                                measured ? "measured times" : "declared work (bytes + flops)");
+                                x->n_par, x->d->n, x->d->slot[0].name, by);
     unsigned *slot = malloc((x->n_items ? x->n_items : 1) * sizeof *slot);
     double finish[MAX_DEV];
-    if (measured && slot && br_devsched_lpt(slot, finish, cost, x->n_par, x->d->n) == 0) {
+    if (n_measured && slot && br_devsched_lpt(slot, finish, cost, x->n_par, x->d->n) == 0) {
         n += (size_t)snprintf(line + n, n < sizeof line ? sizeof line - n : 0,
                               "; predicted busy time per device:");
         for (unsigned k = 0; k < x->d->n && n < sizeof line; k++) {
@@ -477,32 +660,71 @@ static void say_plan(const dev_exec *x, const double *cost, int measured, const 
         }
     }
     free(slot);
-    if (x->n_items > x->n_par && n < sizeof line)
-        snprintf(line + n, sizeof line - n, "; then %zu host case(s), one at a time",
-                 x->n_items - x->n_par);
+    size_t n_host = x->n_items - x->n_par;
+    if (n_host && n < sizeof line) {
+        char lanes[128];
+        br_cpu_list_format(lanes, sizeof lanes, &main->cpu.parent);
+        if (x->beside && x->pin)
+            snprintf(line + n, sizeof line - n,
+                     "; %zu host case(s) beside them, one at a time on CPU %d (the devices' "
+                     "lanes on CPU(s) %s)",
+                     n_host, main->cpu.cpu, lanes);
+        else if (x->beside)
+            snprintf(line + n, sizeof line - n, "; %zu host case(s) beside them, one at a time",
+                     n_host);
+        else
+            snprintf(line + n, sizeof line - n,
+                     "; then %zu host case(s), one at a time, after the GPU cases%s%s", n_host,
+                     x->why[0] ? ": " : "", x->why);
+    }
     br_log(BR_LOG_NOTE, "%s\n", line);
 }
 
-/* Start a driver thread per device and wait for them all. A device whose
- * thread cannot start is retired (the others take its cases). */
-static void run_threads(dev_exec *x) {
-    pthread_t th[MAX_DEV];
-    dev_thread arg[MAX_DEV];
-    int started[MAX_DEV] = {0};
-    for (unsigned k = 0; k < x->d->n; k++) {
-        arg[k] = (dev_thread){x, k};
-        started[k] = pthread_create(&th[k], NULL, device_thread, &arg[k]) == 0;
-        if (!started[k]) {
-            pthread_mutex_lock(&x->lock);
-            br_devsched_retire(&x->sched, k);
-            pthread_mutex_unlock(&x->lock);
-            br_log(BR_LOG_WARN, "benchrun: warning: cannot start the thread of device %d\n",
-                   x->d->slot[k].index);
+/* Start the threads of lanes [0, n) of arg (the host lane last, when it is
+ * one of them) into th/started. A device lane whose thread cannot start is
+ * retired (the others take its cases); the host lane's cases then run
+ * from this thread. */
+static void start_lanes(pthread_t *th, int *started, dev_thread *arg, unsigned n) {
+    for (unsigned k = 0; k < n; k++) {
+        dev_exec *x = arg[k].x;
+        started[k] = pthread_create(&th[k], NULL, lane_thread, &arg[k]) == 0;
+        if (started[k])
+            continue;
+        if (arg[k].host) {
+            lane_thread(&arg[k]);
+            continue;
         }
+        pthread_mutex_lock(&x->lock);
+        br_devsched_retire(&x->sched, k);
+        x->gpu_lanes--;
+        pthread_mutex_unlock(&x->lock);
+        br_log(BR_LOG_WARN, "benchrun: warning: cannot start the thread of device %d\n",
+               x->d->slot[k].index);
     }
-    for (unsigned k = 0; k < x->d->n; k++)
+}
+
+/* Run the lanes: a thread per device and, beside them or after them, the
+ * host lane's; wait for them all. */
+static void run_lanes(dev_exec *x) {
+    pthread_t th[MAX_DEV + 1];
+    dev_thread arg[MAX_DEV + 1];
+    int started[MAX_DEV + 1] = {0};
+    unsigned n = x->d->n, host = x->n_items > x->n_par;
+    for (unsigned k = 0; k < n; k++)
+        arg[k] = (dev_thread){x, k, 0};
+    arg[n] = (dev_thread){x, 0, 1};
+    x->gpu_lanes = n;
+    x->host_lanes = host && x->beside;
+    start_lanes(th, started, arg, n + (host && x->beside));
+    for (unsigned k = 0; k < n + (host && x->beside); k++)
         if (started[k])
             pthread_join(th[k], NULL);
+    if (!host || x->beside || br_stop_signal())
+        return;
+    x->host_lanes = 1;
+    start_lanes(&th[n], &started[n], &arg[n], 1);
+    if (started[n])
+        pthread_join(th[n], NULL);
 }
 
 /* After the threads: cases an interrupt stopped are listed as not run;
@@ -524,7 +746,7 @@ static int settle_rest(dev_exec *x) {
     return 0;
 }
 
-/* Per device: cases measured and their wall time. */
+/* Per device, and for the host lane: cases measured and their wall time. */
 static void say_devices(const dev_exec *x, const br_session *main) {
     if (main->opts.quiet)
         return;
@@ -535,38 +757,41 @@ static void say_devices(const dev_exec *x, const br_session *main) {
         br_log(BR_LOG_NOTE, "benchrun: device %d (%s): %zu case(s) in %s%s\n", s->index, s->uuid,
                s->ran, busy, br_devsched_retired(&x->sched, k) ? " (retired)" : "");
     }
+    if (x->n_items > x->n_par) {
+        char busy[32];
+        br_format_duration(busy, sizeof busy, x->host.busy_ns);
+        br_log(BR_LOG_NOTE, "benchrun: %zu host case(s) %s, one at a time: %s\n", x->host.ran,
+               x->beside ? "beside the GPU cases" : "after the GPU cases", busy);
+    }
 }
 
-/* The host cases, after the GPU cases: one at a time on the first device's
- * session (pinned to its CPU as in a one-GPU run, nothing else running),
- * from this thread: the worker that the device's own thread started died
- * with that thread, and the session starts another (worker/process.h,
- * br_worker_usable). Returns 0, or -1 with the error set. */
-static int run_host(dev_exec *x, const double *cost) {
-    size_t n = x->n_items - x->n_par;
-    br_devsched_dispose(&x->sched);
-    if (br_devsched_init(&x->sched, cost + x->n_par, n, 1) != 0)
+/* The host lane's session: the main session's settings (its CPU, as in a
+ * one-GPU run; none with fake devices), bound as the first device, its
+ * clock of the budget the main one's. Returns 0, or -1 with the error set. */
+static int host_lane_open(dev_exec *x) {
+    br_run_opts o = x->main->opts;
+    if (x->d->fake)
+        o.cpu = -1;
+    if (br_session_open(&x->host.session, &o) != 0)
         return -1;
-    x->base = x->n_par;
-    dev_slot *first = &x->d->slot[0];
-    size_t ran = first->ran;
-    double busy = first->busy_ns;
-    dev_thread t = {x, 0};
-    device_thread(&t);
-    if (!x->main->opts.quiet) {
-        char b[32];
-        br_format_duration(b, sizeof b, first->busy_ns - busy);
-        br_log(BR_LOG_NOTE, "benchrun: %zu host case(s) after the GPU cases, one at a time: %s\n",
-               first->ran - ran, b);
-    }
+    br_session_bind(x->host.session, x->d->slot[0].session->visible);
+    x->host.index = -1;
+    snprintf(x->host.uuid, sizeof x->host.uuid, "host");
     return 0;
 }
 
 int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_session *main,
-                       br_devset *d) {
-    dev_exec x = {.main = main, .runs = runs, .jobs = jobs, .d = d, .tally = BR_DRIVER_TALLY_INIT};
+                       br_devset *d, const br_devices_sources *src) {
+    dev_exec x = {.main = main,
+                  .runs = runs,
+                  .jobs = jobs,
+                  .n_jobs = n_jobs,
+                  .d = d,
+                  .tally = BR_DRIVER_TALLY_INIT};
     double *cost = NULL;
-    int measured = 0, rc = -1;
+    size_t n_measured = 0;
+    unsigned from = 0;
+    int rc = -1;
     if (pthread_mutex_init(&x.lock, NULL) != 0)
         return br_error_set("cannot create a lock");
     if (pthread_cond_init(&x.changed, NULL) != 0) {
@@ -584,16 +809,21 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
         br_error_nomem();
         goto done;
     }
-    if (item_costs(cost, &measured, &x, main) != 0 ||
-        br_devsched_init(&x.sched, cost, x.n_par, d->n) != 0)
+    if (item_costs(cost, &n_measured, &from, &x, src) != 0 ||
+        br_devsched_init(&x.sched, cost, x.n_par, d->n) != 0 ||
+        br_devsched_init(&x.hsched, cost + x.n_par, x.n_items - x.n_par, 1) != 0 ||
+        host_lane_open(&x) != 0)
         goto done;
-    say_plan(&x, cost, measured, main);
+    choose_host_lane(&x);
+    say_plan(&x, cost, n_measured, from, main);
     if (main->start_ns == 0)
         main->start_ns = br_now_ns();
-    run_threads(&x);
+    /* Every lane's cases note their start after the invocation's (began_ns). */
+    for (unsigned k = 0; k < d->n; k++)
+        d->slot[k].session->start_ns = main->start_ns;
+    x.host.session->start_ns = main->start_ns;
+    run_lanes(&x);
     say_devices(&x, main);
-    if (x.n_items > x.n_par && !br_stop_signal() && run_host(&x, cost) != 0)
-        goto done;
     if (!main->opts.quiet)
         br_driver_budget_note(&x.tally, NULL, main->opts.budget_ns, 0);
     if (settle_rest(&x) != 0)
@@ -603,7 +833,9 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
             goto done;
     rc = 0;
 done:
+    br_session_close(x.host.session);
     br_devsched_dispose(&x.sched);
+    br_devsched_dispose(&x.hsched);
     free(cost);
     free(x.recorded);
     free(x.items);

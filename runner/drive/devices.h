@@ -3,13 +3,17 @@
  * one session (device query, timers, CUPTI, clock probe and throttle
  * check) and so one worker process per device, bound to it by
  * CUDA_VISIBLE_DEVICES set in the worker before CUDA starts; the cases of
- * every suite handed out longest first (plan/devsched.h) by the costs of a
- * previous results file (--shard-times) or else by their declared work
- * (bytes + flops), each device's driver a thread of the parent.
+ * every suite handed out longest first (plan/devsched.h) by their measured
+ * wall times (plan/cost.h: the baseline, the newest results file of
+ * --results-dir, --shard-times) or else by their declared work, each
+ * device's driver a thread of the parent.
  *
- * Host cases need no device: they are measured after the GPU cases, one
- * at a time on the first device's session (pinned to its CPU, as in a
- * one-GPU run), and record no device.
+ * Host cases need no device: they are measured one at a time on a lane of
+ * their own (a session and worker, pinned to the host cases' CPU as in a
+ * one-GPU run), beside the devices when every device's driver thread, and
+ * so its worker, can be kept off that CPU's core (a CPU per device and one
+ * for the drivers outside it), else after them; they record no device.
+ * Every case notes when it began (br_case_wall.began_ns).
  * The build and a suite's measured peak use the main session, bound to
  * the first device (the header's device; % of peak is relative to it).
  * Devices of one run must be of one model: a baseline is per model
@@ -21,6 +25,10 @@
  * scheduling and fault handling run on host cases without CUDA; each
  * worker still gets CUDA_VISIBLE_DEVICES=<i>. BENCHRUN_FAKE_DEVICES=A,A,B
  * gives one fake device per name, of that model.
+ * BENCHRUN_FAKE_HOST_KERNELS=a,b (test-only): with fake devices, the cases
+ * of these kernels stay host cases (the host lane's); the others stand for
+ * GPU cases. BENCHRUN_FAKE_CPUS=N (test-only): decide whether the host lane
+ * runs beside the devices as if the host had N CPUs, one core each.
  */
 #ifndef BR_DEVICES_H
 #define BR_DEVICES_H
@@ -50,6 +58,13 @@ int br_devices_open(br_devset **out, br_session *main);
 /* Close every device's session; accepts NULL. */
 void br_devices_close(br_devset *d);
 
+/* Where the measured times that order the cases are looked for, besides
+ * --shard-times (main->opts.device_times). */
+typedef struct br_devices_sources {
+    const char *baseline_dir; /* --baseline-dir, or NULL: the default (gate/baseline.h) */
+    const char *results_dir;  /* --results-dir, or NULL: none */
+} br_devices_sources;
+
 /* Measure the built jobs[0..n_jobs) on the devices, filling runs[0..n_jobs)
  * as br_job_execute does for one (header from main; dispose each with
  * br_run_dispose, also after a failure). A case whose worker crashed is run
@@ -57,7 +72,7 @@ void br_devices_close(br_devset *d);
  * (plan/devsched.h); cases no device is left to run fail. Returns 0, or -1
  * with the error set (out of memory, a cost file that cannot be read). */
 int br_devices_execute(br_run *runs, const struct br_job *jobs, size_t n_jobs, br_session *main,
-                       br_devset *d);
+                       br_devset *d, const br_devices_sources *src);
 
 #ifdef __cplusplus
 }

@@ -123,8 +123,10 @@ int br_driver_measure(br_case_result *r, br_worker_result *how, br_session *s, c
     }
     double t0 = br_now_ns();
     *how = br_case_exec(r, job, s, i, &cfg, warmup_ns);
-    if (*how != BR_WORKER_STOPPED)
+    if (*how != BR_WORKER_STOPPED) {
         wall_close(&r->wall, br_now_ns() - t0);
+        r->wall.began_ns = s->start_ns > 0 ? t0 - s->start_ns : NAN;
+    }
     return 0;
 }
 

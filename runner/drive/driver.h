@@ -89,7 +89,8 @@ int br_driver_plan(br_budget_case *bc, br_session *s, const struct br_job *job, 
  * budget) says the budget is spent. A case sent to the worker is measured
  * with the suite's settings, the warmup, min_time and timeout shortened as
  * bc says, and its wall time closed (br_case_wall: the worker's phases, the
- * rest as other_ns). *how gets the worker's outcome (worker/proto.h
+ * rest as other_ns) and its start noted (began_ns, after s->start_ns; NAN
+ * when that is 0). *how gets the worker's outcome (worker/proto.h
  * br_case_exec; BR_WORKER_OK for a settled case too); for BR_WORKER_STOPPED
  * (an interrupt) *r is as it was. Returns 0, or -1 with the error set (out
  * of memory settling it). */

@@ -157,7 +157,9 @@ static int build_and_execute(pipeline *p) {
         }
         build_ns[n_built] = br_now_ns() - t0;
     }
-    if (p->devices && br_devices_execute(p->runs, p->jobs, n_built, p->session, p->devices) != 0) {
+    br_devices_sources src = {p->o->gate.dir, p->o->outputs.results_dir};
+    if (p->devices &&
+        br_devices_execute(p->runs, p->jobs, n_built, p->session, p->devices, &src) != 0) {
         br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
         free(build_ns);
         return -1;

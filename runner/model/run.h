@@ -137,6 +137,9 @@ typedef struct br_case_wall {
     double other_ns;     /* the rest: budget, request and reply between the processes, the
                             results' statistics */
     double total_ns;     /* the case's wall time in the parent, from its plan to its result */
+    double began_ns;     /* when the case began, ns after the invocation's first case began
+                            (the cases of --devices run at once: their spans tell which
+                            overlapped); NAN when unknown (older files) */
 } br_case_wall;
 
 /* The phases of br_case_wall (all but total_ns), in order, for tables and

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "base/sort.h"
+#include "cost.h"
 #include "results/run_read.h"
 
 int br_shard_parse(unsigned *index, unsigned *count, const char *text) {
@@ -168,27 +169,6 @@ int br_shard_assign(unsigned *shard, const uint64_t *keys, const double *costs, 
     return rc;
 }
 
-double br_shard_case_cost(const br_run *r, const br_case_result *c) {
-    (void)r;
-    if (c->status != BR_STATUS_OK)
-        return NAN;
-    const br_timing *t[2] = {&c->cold, &c->batch};
-    double wall = 0, sampled = 0;
-    int have_wall = 0, have_samples = 0;
-    for (int k = 0; k < 2; k++) {
-        if (!t[k]->present)
-            continue;
-        double w = (isfinite(t[k]->warmup_ns) ? t[k]->warmup_ns : 0) +
-                   (isfinite(t[k]->measure_ns) ? t[k]->measure_ns : 0);
-        if (w > 0)
-            wall += w, have_wall = 1;
-        for (size_t s = 0; s < t[k]->n_samples; s++)
-            sampled += t[k]->samples[s] * (double)(t[k]->reps ? t[k]->reps : 1);
-        have_samples |= t[k]->n_samples > 0;
-    }
-    return have_wall ? wall : have_samples ? sampled : NAN;
-}
-
 /* --- the costs of --shard-times -------------------------------------------------- */
 
 typedef struct cost_entry {
@@ -253,7 +233,7 @@ static int costs_of_run(cost_table *t, const br_run *r, const br_job *j) {
     }
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
-        double cost = br_shard_case_cost(r, c);
+        double cost = br_cost_measured(c);
         if (!isfinite(cost) || c->kernel >= r->n_kernels)
             continue;
         int64_t v[BR_SUITE_MAX_PARAMS];
@@ -300,19 +280,24 @@ static int costs_read(cost_table *t, char **ids, const br_shard_opts *o, const b
     return 0;
 }
 
-int br_shard_job_costs(double *costs, const char *const *files, size_t n_files, const br_job *job) {
+int br_shard_jobs_costs(double *const *costs, const char *const *files, size_t n_files,
+                        const br_job *jobs, size_t n_jobs) {
     cost_table t = {0};
     char **ids = calloc(n_files ? n_files : 1, sizeof *ids);
     br_shard_opts o = {.times = (const char **)files, .n_times = n_files};
-    int rc = ids ? costs_read(&t, ids, &o, job, 1) : br_error_nomem();
-    const br_suite *s = &job->suite;
-    const char *names[BR_SUITE_MAX_PARAMS];
-    for (size_t p = 0; p < s->n_params; p++)
-        names[p] = s->params[p].name;
-    for (size_t i = 0; rc == 0 && i < job->plan.n_cases; i++) {
-        const br_plan_case *pc = &job->plan.cases[i];
-        costs[i] = cost_find(&t, br_shard_key(s->name.text, s->kernels[pc->kernel].text, names,
-                                              br_plan_params(&job->plan, pc->combo), s->n_params));
+    int rc = ids ? costs_read(&t, ids, &o, jobs, n_jobs) : br_error_nomem();
+    for (size_t j = 0; rc == 0 && j < n_jobs; j++) {
+        const br_job *job = &jobs[j];
+        const br_suite *s = &job->suite;
+        const char *names[BR_SUITE_MAX_PARAMS];
+        for (size_t p = 0; p < s->n_params; p++)
+            names[p] = s->params[p].name;
+        for (size_t i = 0; i < job->plan.n_cases; i++) {
+            const br_plan_case *pc = &job->plan.cases[i];
+            costs[j][i] =
+                cost_find(&t, br_shard_key(s->name.text, s->kernels[pc->kernel].text, names,
+                                           br_plan_params(&job->plan, pc->combo), s->n_params));
+        }
     }
     for (size_t f = 0; ids && f < n_files; f++)
         free(ids[f]);

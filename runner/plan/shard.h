@@ -11,7 +11,8 @@
  *   - By count (no costs known): the cases sorted by key are dealt out in
  *     turn, shard 1, 2, ..., N, 1, ...: shard sizes differ by at most one.
  *   - By cost (a results file or baseline given with --shard-times measured
- *     some of the cases): longest processing time first (LPT; Graham 1969):
+ *     some of the cases; a case's cost is its measured wall time, cost.h):
+ *     longest processing time first (LPT; Graham 1969):
  *     the cases sorted by cost, largest first (ties by key), each to the
  *     shard with the least cost so far (ties: the lowest shard). The largest
  *     shard is within 4/3 - 1/(3N) of the best possible split. A case the
@@ -74,17 +75,14 @@ int br_shard_select(br_job *jobs, size_t n_jobs, const br_shard_opts *o, const b
  * shard: a b c ...". Nothing when the jobs are not sharded. */
 void br_shard_list_summary(FILE *f, const br_job *jobs, size_t n_jobs);
 
-/* The measured cost of each case of job (ns, costs[0..job->plan.n_cases);
- * NAN for a case the files do not measure), read from results files or
- * baselines files[0..n_files) as --shard-times reads them: by suite name,
- * kernel and parameters; a later file wins. For --devices' order. Returns
- * 0, or -1 with the error set (a file that cannot be read names itself). */
-int br_shard_job_costs(double *costs, const char *const *files, size_t n_files, const br_job *job);
-
-/* The cost of case c of run r, ns: the wall time of its measurement (the
- * warmup and sampling of each timing taken), else its samples' total time;
- * NAN when the case was not measured. */
-double br_shard_case_cost(const br_run *r, const br_case_result *c);
+/* The measured cost of each case of each job (ns, costs[j][0..jobs[j].plan.
+ * n_cases); NAN for a case the files do not measure; plan/cost.h), read
+ * once from results files or baselines files[0..n_files) as --shard-times
+ * reads them: by suite name, kernel and parameters; a later file wins. For
+ * --devices' order. Returns 0, or -1 with the error set (a file that
+ * cannot be read names itself). */
+int br_shard_jobs_costs(double *const *costs, const char *const *files, size_t n_files,
+                        const br_job *jobs, size_t n_jobs);
 
 #ifdef __cplusplus
 }

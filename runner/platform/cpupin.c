@@ -39,6 +39,10 @@ static int set_count(const br_cpu_set *s) {
     return n;
 }
 
+int br_cpu_set_count(const br_cpu_set *set) {
+    return set_count(set);
+}
+
 int br_cpu_list_parse(br_cpu_set *out, const char *text) {
     set_zero(out);
     const char *p = text;

@@ -58,6 +58,9 @@ typedef struct br_cpu_choice {
  * this process may run on (allowed: 0-3)") when want is not allowed. */
 int br_cpu_choose(br_cpu_choice *out, const char *sysfs_root, const br_cpu_set *allowed, int want);
 
+/* The number of CPUs in set. */
+int br_cpu_set_count(const br_cpu_set *set);
+
 /* Format the CPUs of set as a list ("0-3,6"), cut to len bytes. */
 void br_cpu_list_format(char *buf, size_t len, const br_cpu_set *set);
 

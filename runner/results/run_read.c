@@ -626,6 +626,8 @@ static int load_wall(br_json_ctx *c, const json_t *o, br_case_wall *w) {
     }
     if (br_json_get_number(c, v, "total_ns", OPT, &w->total_ns) != 0)
         return -1;
+    if (br_json_get_number(c, v, "began_ns", OPT, &w->began_ns) != 0)
+        return -1;
     br_json_pop(c, old);
     w->present = 1;
     return 0;

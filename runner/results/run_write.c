@@ -28,7 +28,9 @@
  * out when the case never reached a worker; added within schema 4, optional
  * to readers): {"start_ns", "setup_ns", "first_run_ns", "verify_ns",
  * "warmup_ns", "cold_ns", "batch_ns", "teardown_ns", "other_ns",
- * "total_ns"}. The run's "compile_ns" (next to "clock_note") is the wall
+ * "total_ns", "began_ns"} ("began_ns": when the case began, after the
+ * invocation's first case; added within schema 4, left out when unknown).
+ * The run's "compile_ns" (next to "clock_note") is the wall
  * time of building its kernels, ns (left out when unknown).
  *
  * "peak" says what "pct_peak" is relative to: "gbps" (GB/s; the theoretical
@@ -439,6 +441,8 @@ static json_t *wall_json(br_json_builder *b, const br_case_wall *w) {
         put(b, o, key, real(br_wall_phase(w, i)));
     }
     put(b, o, "total_ns", real(w->total_ns));
+    if (isfinite(w->began_ns))
+        put(b, o, "began_ns", real(w->began_ns));
     return o;
 }
 

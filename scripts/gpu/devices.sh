@@ -1,117 +1,178 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# devices.sh - --devices on a host with several GPUs (issue 21), for a
-# session that has one (nvidia-h200-x2 or larger). Run from the repository
-# root after build/benchrun is built with CUDA. Logs and JSON under
-# "$OUT/devices/"; a short summary last. About 3-4 minutes on two H200s.
+# devices.sh - does --devices pay off (issue 29, items 3 and 4)? For a
+# session with two or more GPUs (nvidia-h100-x2 or larger), from the
+# repository root with build/benchrun built with CUDA. About 5 minutes on
+# two H100s (the nightly's one-GPU side is most of it). Logs, JSON and the
+# summary under "$OUT/devices/"; the summary is printed last.
 #
-#  1. Plan time: suites/reduction.yaml + suites/bandwidth.yaml (58 cases)
-#     measured on one GPU (the ordinary path, no --devices), then with
-#     --devices all (longest first by the one-GPU run's times,
-#     --shard-times); the wall-time ratio (issue: <= 0.6 for two GPUs, 0.3
-#     for four), every case verified, and the medians of the two runs
-#     compared (benchrun compare: "same" expected within the spread).
-#  2. Isolation: one case (bandwidth stream_triad n=2^27, DRAM-bound, and
-#     reduction reduce_vec n=2^24) measured on device 0 twice with the
-#     other GPUs idle (the A/A spread), then while devices 1.. run the rest
-#     of the plan; the busy/idle change of each median against the A/A one.
-#  3. The case of each device of the run: which device measured what.
-# FULL=1 also times scripts/nightly.sh (budget raised to 60m so it does not
-# bind) on one GPU and with --devices all: far over 4 minutes.
+#  0. The compile cache warmed, untimed (benchrun check of every suite), so
+#     that neither side pays for nvcc.
+#  1. The 58-case plan (suites/reduction.yaml + suites/bandwidth.yaml) and
+#     the nightly (scripts/nightly.sh: its suites and budget), each three
+#     times on one GPU (no --devices) and with --devices all, alternating
+#     (one, all, one, all, ...), each timed the same way: the wall time of
+#     the whole command, every run writing its results (--json, and the
+#     nightly's --results-dir). The runs of a configuration share one
+#     results directory, so from the second run on --devices orders its
+#     cases longest first by the measured times of the run before.
+#  2. Per run: the wall-time ratio all/one (issue: <= 0.55 for the plan and
+#     <= 0.5 for the nightly on two GPUs; 0.3 on four), the cases lost (not
+#     ok with --devices, ok in a one-GPU run: target 0), where the host
+#     cases ran (beside the GPU cases or after them, from benchrun's plan
+#     line), and the medians: each case's |all/one - 1| against the A/A
+#     |one2/one1 - 1| of the same case (two one-GPU runs), counting the
+#     cases beyond it (and beyond max(A/A, 1%)), GPU and host cases apart.
+# Each --devices run also prints --timing-report (lanes, busy time) into its
+# log. RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
+# (Test-only, without a GPU: NGPU=2 PLAN="..." PLAN_ONLY=1 with
+# BENCHRUN_FAKE_DEVICES=2 runs the plan part on host suites.)
 set -u
 OUT=${OUT:-/tmp/devices-out}
-D="$OUT/devices"
+mkdir -p "$OUT/devices"
+D="$(cd "$OUT/devices" && pwd)"
 B=build/benchrun
-SUITES="suites/reduction.yaml suites/bandwidth.yaml"
-mkdir -p "$D"
+export BENCHRUN=$B # scripts/nightly.sh's benchrun
+PLAN=${PLAN:-suites/reduction.yaml suites/bandwidth.yaml}
+RUNS=${RUNS:-3}
 [ -x "$B" ] || { echo "devices.sh: $B is not built"; exit 1; }
-ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+ngpu=${NGPU:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')}
 nvidia-smi -L >"$D/gpus.txt" 2>&1
-echo "GPUs: $ngpu" | tee "$D/summary.txt"
+nproc >"$D/cpus.txt"
+# The nightly's suites, as scripts/nightly.sh names them.
+NIGHTLY=$(grep -o 'suites/[a-z_0-9]*\.yaml' scripts/nightly.sh | tr '\n' ' ')
+[ "${PLAN_ONLY:-0}" = 1 ] && NIGHTLY=
+if [ "$ngpu" -lt 2 ]; then
+    echo "devices.sh: $ngpu GPU(s): --devices needs two or more" | tee "$D/summary.txt"
+    exit 1
+fi
 now() { date +%s.%N; }
 
-# 1. One GPU, then all.
-t0=$(now)
-"$B" --json "$D/one.json" $SUITES >"$D/one.txt" 2>&1
-one_rc=$?
-t1=$(now)
-if [ "$ngpu" -lt 2 ]; then
-    echo "devices.sh: $ngpu GPU(s): --devices needs two or more; only a one-device smoke run" \
-        | tee -a "$D/summary.txt"
-    "$B" --devices 0 -k reduce_vec $SUITES --json "$D/smoke.json" >"$D/smoke.txt" 2>&1
-    echo "smoke --devices 0: exit $?" | tee -a "$D/summary.txt"
-    exit 0
-fi
-"$B" --devices all --shard-times "$D/one.json" --json "$D/all.json" $SUITES >"$D/all.txt" 2>&1
-all_rc=$?
-t2=$(now)
-"$B" compare "$D/one.json" "$D/all.json" >"$D/compare.txt" 2>&1
-echo "compare one vs all: exit $?" >>"$D/summary.txt"
+# 0. The compile cache, untimed.
+t=$(now)
+"$B" check $PLAN $NIGHTLY >"$D/check.txt" 2>&1
+echo "warm-up: benchrun check of $NIGHTLY: exit $? in $(python3 -c "import sys; print('%.0f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t" "$(now)") s" \
+    >"$D/warmup.txt"
 
-# 2. Isolation: idle twice, then busy.
-iso() { # $1 output name; the two cases on device 0
-    "$B" --devices 0 -k stream_triad -p n=2^27 suites/bandwidth.yaml --json "$D/$1-bw.json" \
-        >"$D/$1-bw.txt" 2>&1
-    "$B" --devices 0 -k reduce_vec -p n=2^24 suites/reduction.yaml --json "$D/$1-red.json" \
-        >"$D/$1-red.txt" 2>&1
+# 1. timed NAME ARGS...: run ARGS, its wall time into $D/NAME.time, its
+#    exit status into $D/NAME.rc, stdout and stderr into $D/NAME.txt.
+timed() {
+    local name=$1
+    shift
+    local t0 t1
+    t0=$(now)
+    "$@" >"$D/$name.txt" 2>&1
+    echo $? >"$D/$name.rc"
+    t1=$(now)
+    python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$t0" "$t1" \
+        >"$D/$name.time"
+    echo "  $name: $(cut -c1-6 "$D/$name.time") s, exit $(cat "$D/$name.rc")"
 }
-iso idle1
-iso idle2
-rest=$(seq -s, 1 $((ngpu - 1)))
-"$B" --devices "$rest" $SUITES --json "$D/load.json" >"$D/load.txt" 2>&1 &
-load=$!
-sleep 5 # the other GPUs busy (their peak and first cases) before the case starts
-iso busy
-kill "$load" 2>/dev/null
-wait "$load" 2>/dev/null
-
-python3 - "$D" "$one_rc" "$all_rc" "$t0" "$t1" "$t2" <<'PY' | tee -a "$D/summary.txt"
-import json, sys, os
-d, one_rc, all_rc = sys.argv[1], sys.argv[2], sys.argv[3]
-t0, t1, t2 = map(float, sys.argv[4:7])
-def cases(p):
-    out = []
-    for r in json.load(open(p))["runs"]:
-        for c in r["cases"]:
-            out.append((r["suite"]["name"] if isinstance(r.get("suite"), dict) else r.get("suite", {}), c))
-    return out
-def median(c):
-    t = c.get("cold") or c.get("batch")
-    return t["median"] if t else None
-one, both = cases(os.path.join(d, "one.json")), cases(os.path.join(d, "all.json"))
-ok1 = sum(c["status"] == "ok" for _, c in one)
-ok2 = sum(c["status"] == "ok" for _, c in both)
-per = {}
-for _, c in both:
-    dev = (c.get("device") or {}).get("index")
-    per[dev] = per.get(dev, 0) + 1
-print("one GPU: %.1f s, exit %s, %d/%d ok" % (t1 - t0, one_rc, ok1, len(one)))
-print("--devices all: %.1f s, exit %s, %d/%d ok, cases per device %s" % (t2 - t1, all_rc, ok2, len(both), per))
-print("wall ratio all/one: %.2f (issue: <= 0.6 for two GPUs, 0.3 for four)" % ((t2 - t1) / (t1 - t0)))
-for name in ("bw", "red"):
-    m = {}
-    for run in ("idle1", "idle2", "busy"):
-        try:
-            m[run] = median(cases(os.path.join(d, "%s-%s.json" % (run, name)))[0][1])
-        except Exception as e:
-            m[run] = None
-    if None in m.values():
-        print("isolation %s: a run failed: %s" % (name, m))
-        continue
-    aa = abs(m["idle2"] / m["idle1"] - 1)
-    busy = m["busy"] / ((m["idle1"] + m["idle2"]) / 2) - 1
-    print("isolation %s: idle %.4g / %.4g ns (A/A %.2f%%), busy %.4g ns (%+.2f%%)%s" % (
-        name, m["idle1"], m["idle2"], 100 * aa, m["busy"], 100 * busy,
-        "" if abs(busy) <= max(aa, 0.01) else "  <-- beyond the A/A spread"))
-PY
-tail -3 "$D/compare.txt" | tee -a "$D/summary.txt"
-
-if [ "${FULL:-0}" = 1 ]; then
-    t3=$(now)
-    BR_NIGHTLY_BUDGET=60m scripts/nightly.sh "$D/nightly-one" >"$D/nightly-one.txt" 2>&1
-    t4=$(now)
-    BR_NIGHTLY_BUDGET=60m scripts/nightly.sh "$D/nightly-all" --devices all >"$D/nightly-all.txt" 2>&1
-    t5=$(now)
-    python3 -c "import sys; a,b,c=map(float,sys.argv[1:]); print('nightly: one GPU %.0f s, --devices all %.0f s, ratio %.2f' % (b-a, c-b, (c-b)/(b-a)))" \
-        "$t3" "$t4" "$t5" | tee -a "$D/summary.txt"
+echo "runs:"
+for k in $(seq 1 "$RUNS"); do
+    timed "plan-one-$k" "$B" --results-dir "$D/plan-results" --json "$D/plan-one-$k.json" $PLAN
+    timed "plan-all-$k" "$B" --devices all --timing-report --results-dir "$D/plan-results" \
+        --json "$D/plan-all-$k.json" $PLAN
+done
+if [ "${PLAN_ONLY:-0}" != 1 ]; then
+    for k in $(seq 1 "$RUNS"); do
+        timed "nightly-one-$k" scripts/nightly.sh "$D/nightly-results" \
+            --json "$D/nightly-one-$k.json"
+        timed "nightly-all-$k" scripts/nightly.sh "$D/nightly-results" \
+            --devices all --timing-report --json "$D/nightly-all-$k.json"
+    done
 fi
+
+# 2. The summary.
+PLAN="$PLAN" python3 - "$D" "$RUNS" "$ngpu" <<'PY' | tee "$D/summary.txt"
+import json, os, re, statistics, sys
+d, runs, ngpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+target = {"plan": 0.55 if ngpu == 2 else 0.3 if ngpu >= 4 else None,
+          "nightly": 0.5 if ngpu == 2 else 0.3 if ngpu >= 4 else None}
+
+def load(name):
+    """{key: (status, median ns or None, backend)} of a results file, or None."""
+    try:
+        doc = json.load(open(os.path.join(d, name + ".json")))
+    except Exception:
+        return None
+    out = {}
+    for r in doc["runs"]:
+        suite = r["suite"]["name"] if isinstance(r.get("suite"), dict) else str(r.get("suite"))
+        for c in r["cases"]:
+            key = "%s %s %s" % (suite, c["kernel"],
+                                " ".join("%s=%s" % kv for kv in sorted(c["params"].items())))
+            t = c.get("cold") or c.get("batch")
+            out[key] = (c["status"], t.get("median") if t else None, c.get("backend", "gpu"))
+    return out
+
+def seconds(name):
+    try:
+        return float(open(os.path.join(d, name + ".time")).read())
+    except Exception:
+        return None
+
+def host_line(name):
+    """Where the host cases ran, from benchrun's plan line."""
+    try:
+        text = open(os.path.join(d, name + ".txt")).read()
+    except Exception:
+        return "?"
+    m = re.search(r"; (\d+ host case\(s\) beside them[^;\n]*|then \d+ host case\(s\)[^\n]*)", text)
+    return m.group(1) if m else "no host case"
+
+print("GPUs: %d; CPUs: %s" % (ngpu, open(os.path.join(d, "cpus.txt")).read().strip()))
+print(open(os.path.join(d, "warmup.txt")).read().strip())
+for cfg in ("plan", "nightly"):
+    ones = [load("%s-one-%d" % (cfg, k)) for k in range(1, runs + 1)]
+    alls = [load("%s-all-%d" % (cfg, k)) for k in range(1, runs + 1)]
+    if all(o is None for o in ones):
+        continue
+    ok_one = set()
+    for o in ones:
+        ok_one |= {k for k, v in (o or {}).items() if v[0] == "ok"}
+    # The A/A spread of each case: two one-GPU runs.
+    aa = {}
+    if runs >= 2 and ones[0] and ones[1]:
+        for k in ok_one:
+            a, b = ones[0].get(k), ones[1].get(k)
+            if a and b and a[1] and b[1]:
+                aa[k] = abs(b[1] / a[1] - 1)
+    print("%s (%s, %d case(s)):" % (cfg, os.environ.get("PLAN") if cfg == "plan"
+                                    else "scripts/nightly.sh", len(ones[0] or {})))
+    ratios = []
+    for k in range(runs):
+        t1, t2 = seconds("%s-one-%d" % (cfg, k + 1)), seconds("%s-all-%d" % (cfg, k + 1))
+        one, al = ones[k] or {}, alls[k] or {}
+        n_ok1 = sum(v[0] == "ok" for v in one.values())
+        n_ok2 = sum(v[0] == "ok" for v in al.values())
+        lost = sorted(key for key in ok_one if key not in al or al[key][0] != "ok")
+        ratio = t2 / t1 if t1 and t2 else None
+        if ratio:
+            ratios.append(ratio)
+        beyond = {"gpu": [0, 0, 0], "host": [0, 0, 0]}  # cases, beyond A/A, beyond max(A/A, 1%)
+        for key, e in aa.items():
+            a, b = one.get(key), al.get(key)
+            if not (a and b and a[1] and b[1] and b[0] == "ok"):
+                continue
+            dev = abs(b[1] / a[1] - 1)
+            s = beyond["host" if a[2] == "host" else "gpu"]
+            s[0] += 1
+            s[1] += dev > e
+            s[2] += dev > max(e, 0.01)
+        print("  run %d: one GPU %.1f s (%d/%d ok), --devices all %.1f s (%d/%d ok), ratio %s; "
+              "lost %d" % (k + 1, t1 or 0, n_ok1, len(one), t2 or 0, n_ok2, len(al),
+                           "%.2f" % ratio if ratio else "?", len(lost)))
+        for key in lost[:5]:
+            print("    lost: %s: %s" % (key, al.get(key, ("missing",))[0]))
+        print("    host cases: %s" % host_line("%s-all-%d" % (cfg, k + 1)))
+        print("    medians |all/one-1| beyond the A/A |one2/one1-1|: GPU %d of %d (%d beyond "
+              "max(A/A,1%%)), host %d of %d (%d)" % (beyond["gpu"][1], beyond["gpu"][0],
+                                                     beyond["gpu"][2], beyond["host"][1],
+                                                     beyond["host"][0], beyond["host"][2]))
+    if ratios:
+        t = target[cfg]
+        print("  ratio all/one: %s, median %.2f%s" % (
+            " ".join("%.2f" % r for r in ratios), statistics.median(ratios),
+            " (target <= %.2f: %s)" % (t, "met" if max(ratios) <= t else "NOT met") if t else ""))
+PY

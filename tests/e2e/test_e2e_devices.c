@@ -5,19 +5,27 @@
  * whose worker crashes (the fixture kernel segfaults in the worker bound
  * to BENCHRUN_TEST_BROKEN_DEVICE) is retired after the crashed case is
  * measured on another; a kernel that crashes everywhere fails after two
- * devices; bad lists and devices of two models exit 2; --budget is
- * shared by the devices; without
+ * devices; host cases (BENCHRUN_FAKE_HOST_KERNELS) run one at a time beside
+ * the devices' cases, or after them on too few CPUs (BENCHRUN_FAKE_CPUS);
+ * the longest-first order follows the measured times of --shard-times, the
+ * baseline or the newest results of --results-dir; bad lists and devices of two models exit 2;
+ * --budget is shared by the devices; without
  * --devices no case records a device; a baseline saved by a run over
  * several devices is compared with a one-worker run. */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 #include "e2e_util.h"
 #include "results/run_read.h"
 
 #define SUITE   BR_FIXTURES_DIR "/devices/devices.yaml"
+#define MIXED   BR_FIXTURES_DIR "/devices/devices_mixed.yaml"
 #define N_SIZES 6 /* params n of the suite */
 
 static char *cache_arg, *json_path, *json_arg, *dir_arg;
@@ -30,6 +38,8 @@ static void make_tmp(void) {
     dir_arg = br_strfmt("--baseline-dir=%s/baselines", tmp);
     setenv("BENCHRUN_FAKE_DEVICES", "3", 1);
     unsetenv("BENCHRUN_TEST_BROKEN_DEVICE");
+    unsetenv("BENCHRUN_FAKE_HOST_KERNELS");
+    unsetenv("BENCHRUN_FAKE_CPUS");
 }
 
 static void drop_tmp(void) {
@@ -40,6 +50,8 @@ static void drop_tmp(void) {
     free(dir_arg);
     unsetenv("BENCHRUN_FAKE_DEVICES");
     unsetenv("BENCHRUN_TEST_BROKEN_DEVICE");
+    unsetenv("BENCHRUN_FAKE_HOST_KERNELS");
+    unsetenv("BENCHRUN_FAKE_CPUS");
 }
 
 TestSuite(e2e_devices, .init = make_tmp, .fini = drop_tmp, .timeout = 180);
@@ -216,4 +228,196 @@ Test(e2e_devices, a_budget_is_shared_by_the_devices) {
     cr_expect_gt(skipped, 0u);
     br_results_free(runs, n_runs);
     e2e_free(&r);
+}
+
+/* ---- the host lane ------------------------------------------------------------------- */
+
+/* The spans of a mixed run's cases: the host ones (no device) and the
+ * devices' last end, ns after the first case began. */
+typedef struct spans {
+    double host_from[16], host_to[16];
+    size_t n_host, n_dev;
+    double dev_end;
+} spans;
+
+static void spans_of(spans *sp, const br_run *run) {
+    memset(sp, 0, sizeof *sp);
+    for (size_t i = 0; i < run->n_cases; i++) {
+        const br_case_result *c = &run->cases[i];
+        cr_assert_eq(c->status, BR_STATUS_OK, "case %zu: %s", i, c->message ? c->message : "");
+        cr_assert(c->wall.present && isfinite(c->wall.began_ns), "case %zu: no began_ns", i);
+        double from = c->wall.began_ns, to = from + c->wall.total_ns;
+        const char *k = run->kernels[c->kernel].name;
+        if (strcmp(k, "tally") == 0) {
+            cr_expect_not(c->device_present, "host case %zu records a device", i);
+            cr_assert_lt(sp->n_host, 16u);
+            sp->host_from[sp->n_host] = from;
+            sp->host_to[sp->n_host++] = to;
+        } else {
+            cr_expect(c->device_present, "case %zu of %s records no device", i, k);
+            sp->n_dev++;
+            if (to > sp->dev_end)
+                sp->dev_end = to;
+        }
+    }
+}
+
+/* No two host cases overlap in time. */
+static void expect_one_at_a_time(const spans *sp) {
+    for (size_t a = 0; a < sp->n_host; a++)
+        for (size_t b = a + 1; b < sp->n_host; b++)
+            cr_expect(sp->host_to[a] <= sp->host_from[b] || sp->host_to[b] <= sp->host_from[a],
+                      "host cases %zu [%.0f, %.0f] and %zu [%.0f, %.0f] ns overlap", a,
+                      sp->host_from[a], sp->host_to[a], b, sp->host_from[b], sp->host_to[b]);
+}
+
+Test(e2e_devices, host_cases_run_beside_the_devices_one_at_a_time) {
+    setenv("BENCHRUN_FAKE_DEVICES", "2", 1);
+    setenv("BENCHRUN_FAKE_HOST_KERNELS", "tally", 1);
+    setenv("BENCHRUN_FAKE_CPUS", "8", 1);
+    const char *args[] = {cache_arg, json_arg, "--timing-report", "--devices", "all", MIXED, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "; 4 host case(s) beside them, one at a time"), "stderr:\n%s", r.err);
+    cr_expect(strstr(r.err, "benchrun: 4 host case(s) beside the GPU cases, one at a time:"),
+              "stderr:\n%s", r.err);
+    /* The timing report counts the measuring once and lists the lanes. */
+    cr_expect(strstr(r.err, "cases on 3 lanes at once:"), "stderr:\n%s", r.err);
+    cr_expect(strstr(r.err, "  host            4 case(s)"), "stderr:\n%s", r.err);
+    cr_expect(strstr(r.err, "  measuring "), "stderr:\n%s", r.err);
+    size_t n_runs;
+    br_run *runs = load_run(&n_runs);
+    spans sp;
+    spans_of(&sp, &runs[0]);
+    cr_expect_eq(sp.n_host, 4u);
+    cr_expect_eq(sp.n_dev, 4u);
+    expect_one_at_a_time(&sp);
+    /* Interleaved: the first host case began before the devices' last case ended. */
+    double first = INFINITY;
+    for (size_t k = 0; k < sp.n_host; k++)
+        first = fmin(first, sp.host_from[k]);
+    cr_expect_lt(first, sp.dev_end, "first host case at %.0f ns, devices done at %.0f ns", first,
+                 sp.dev_end);
+    br_results_free(runs, n_runs);
+    e2e_free(&r);
+}
+
+Test(e2e_devices, on_too_few_cpus_the_host_cases_run_after_the_devices) {
+    setenv("BENCHRUN_FAKE_DEVICES", "2", 1);
+    setenv("BENCHRUN_FAKE_HOST_KERNELS", "tally", 1);
+    setenv("BENCHRUN_FAKE_CPUS", "2", 1);
+    const char *args[] = {cache_arg, json_arg, "--devices", "all", MIXED, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "; then 4 host case(s), one at a time, after the GPU cases: 1 CPU(s) "
+                            "outside the host cases' core, and the 2 device lane(s) and their "
+                            "drivers need 3"),
+              "stderr:\n%s", r.err);
+    size_t n_runs;
+    br_run *runs = load_run(&n_runs);
+    spans sp;
+    spans_of(&sp, &runs[0]);
+    expect_one_at_a_time(&sp);
+    for (size_t k = 0; k < sp.n_host; k++)
+        cr_expect_geq(sp.host_from[k], sp.dev_end, "host case %zu at %.0f ns, devices until %.0f",
+                      k, sp.host_from[k], sp.dev_end);
+    br_results_free(runs, n_runs);
+    e2e_free(&r);
+}
+
+/* ---- the order by measured times --------------------------------------------------- */
+
+/* Rewrite the results file or baseline at path: each case of kernel sum
+ * costs 1e15 / n ns (the smallest n the longest), the reverse of its
+ * declared bytes (4 n). */
+static void invert_costs(const char *path) {
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    cr_assert_not_null(doc, "%s: %s", path, err.text);
+    size_t k;
+    json_t *c;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "cases"), k,
+                       c) {
+        json_int_t n = json_integer_value(json_object_get(json_object_get(c, "params"), "n"));
+        cr_assert_gt(n, 0);
+        json_t *wall = json_object_get(c, "wall");
+        cr_assert(json_is_object(wall), "case %zu has no wall", k);
+        json_object_set_new(wall, "total_ns", json_real(1e15 / (double)n));
+    }
+    cr_assert_eq(json_dump_file(doc, path, 0), 0);
+    json_decref(doc);
+}
+
+/* Run the suite's sum cases on one fake device with extra arguments
+ * (NULL-ended, up to 4); expect `says` on stderr and the cases measured
+ * smallest n first (inverted: the order of invert_costs) or largest first
+ * (the declared work). */
+static void expect_order(const char *const *extra, const char *says, int inverted) {
+    const char *args[12] = {cache_arg, json_arg, "-k", "sum", "--devices", "0"};
+    size_t a = 6;
+    for (size_t k = 0; extra[k]; k++)
+        args[a++] = extra[k];
+    args[a++] = SUITE;
+    args[a] = NULL;
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, says), "want \"%s\"; stderr:\n%s", says, r.err);
+    size_t n_runs;
+    br_run *runs = load_run(&n_runs);
+    double began[N_SIZES];
+    for (size_t i = 0; i < runs[0].n_cases; i++) {
+        cr_assert_lt(runs[0].cases[i].combo, (size_t)N_SIZES);
+        began[runs[0].cases[i].combo] = runs[0].cases[i].wall.began_ns;
+    }
+    for (size_t k = 1; k < N_SIZES; k++)
+        cr_expect(inverted ? began[k - 1] < began[k] : began[k - 1] > began[k],
+                  "%s: n index %zu began at %.0f ns, index %zu at %.0f ns", says, k - 1,
+                  began[k - 1], k, began[k]);
+    br_results_free(runs, n_runs);
+    e2e_free(&r);
+}
+
+Test(e2e_devices, the_order_follows_measured_times_when_it_has_them) {
+    setenv("BENCHRUN_FAKE_DEVICES", "1", 1);
+    /* No measured times: the declared work, the largest n first. */
+    char *base = br_strfmt("--baseline-dir=%s/none", tmp);
+    const char *plain[] = {base, NULL};
+    expect_order(plain, "longest first by declared work (bytes + flops)", 0);
+    /* --shard-times: a results file whose times say the smallest n is the longest. */
+    char *times = br_strfmt("%s/times.json", tmp);
+    cr_assert_eq(rename(json_path, times), 0);
+    invert_costs(times);
+    const char *by_times[] = {base, "--shard-times", times, NULL};
+    expect_order(by_times, "longest first by measured times (--shard-times) of 6 case(s) of 6", 1);
+    /* The baseline, found as the comparison finds it. */
+    const char *save[] = {cache_arg, dir_arg, "-q", "-k", "sum", "--save-baseline", SUITE, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, save), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    e2e_free(&r);
+    char *find = br_strfmt("ls %s/baselines/devices/*.json", tmp);
+    FILE *p = popen(find, "r");
+    char line[1024] = "";
+    cr_assert(p && fgets(line, sizeof line, p), "no baseline saved");
+    pclose(p);
+    line[strcspn(line, "\n")] = '\0';
+    invert_costs(line);
+    const char *by_base[] = {dir_arg, "--fail-on", "never", NULL};
+    expect_order(by_base, "longest first by measured times (the baseline) of 6 case(s) of 6", 1);
+    /* The newest results of --results-dir; --shard-times wins over both. */
+    char *rdir = br_strfmt("%s/results", tmp), *rarg = br_strfmt("--results-dir=%s", rdir);
+    cr_assert_eq(mkdir(rdir, 0755), 0);
+    char *newest = br_strfmt("%s/newest.json", rdir);
+    cr_assert_eq(rename(times, newest), 0);
+    const char *by_dir[] = {base, rarg, NULL};
+    expect_order(by_dir, "by measured times (the newest of --results-dir) of 6 case(s)", 1);
+    free(find);
+    free(base);
+    free(times);
+    free(rdir);
+    free(rarg);
+    free(newest);
 }

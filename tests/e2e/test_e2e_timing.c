@@ -59,7 +59,7 @@ Test(e2e_timing, phases_sum_to_each_case_and_the_report_shows_them) {
     cr_assert_eq(json_array_size(cases), 5);
     const char *phases[] = {"start_ns", "setup_ns", "first_run_ns", "verify_ns", "warmup_ns",
                             "cold_ns",  "batch_ns", "teardown_ns",  "other_ns"};
-    double cases_total = 0;
+    double cases_total = 0, prev_end = 0;
     for (size_t i = 0; i < 5; i++) {
         json_t *c = json_array_get(cases, i);
         json_t *w = json_object_get(c, "wall");
@@ -76,6 +76,13 @@ Test(e2e_timing, phases_sum_to_each_case_and_the_report_shows_them) {
                       total);
         cr_expect_gt(num(w, "cold_ns"), 0);
         cases_total += total;
+        /* One worker: each case begins after the one before it ended. */
+        double began = num(w, "began_ns");
+        cr_expect_geq(began, prev_end - 1,
+                      "case %zu began at %.0f ns, the one before ended at "
+                      "%.0f ns",
+                      i, began, prev_end);
+        prev_end = began + total;
         json_t *cold = json_object_get(c, "cold");
         /* A trivial case reaches a stopping rule long before its 3 s timeout:
          * the median's CI on a quiet machine, the noise or plateau rule on a
