@@ -429,11 +429,13 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
     size_t n_group = 0;
     double s0 = sm->now(), group_t0 = 0;
     br_stop stop = BR_STOP_NONE;
+    double elapsed = 0;
     while (stop == BR_STOP_NONE) {
+        double before = elapsed; /* the end of the previous sample: this one's start */
         if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
             return -1;
         out->graph = smp.graph;
-        double elapsed = sm->now() - s0;
+        elapsed = sm->now() - s0;
         if (!smp.tag) {
             if (consider(k, &smp) != 0)
                 return -1;
@@ -441,7 +443,7 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
             continue;
         }
         if (n_group == 0)
-            group_t0 = elapsed;
+            group_t0 = before; /* a sample of BR_GROUP_MAX_WALL_NS is resolved alone */
         tags[n_group] = smp.tag;
         group[n_group++] = smp;
         /* Resolve the group when it is full, when its executions could fill

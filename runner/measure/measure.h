@@ -114,8 +114,9 @@ extern "C" {
  * stay well inside CUPTI's device buffer (100,000 operations by default). */
 #define BR_GROUP_MAX            64
 #define BR_GROUP_MAX_EXECUTIONS 32768
-/* ... and of at most this much wall time (from its first sample to its
- * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
+/* ... and of at most this much wall time (from its first sample's start to
+ * its last sample's end, so a sample this long is resolved alone), ns: a
+ * CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
 #define BR_GROUP_MAX_WALL_NS 10e6
 
 /* max_ci = max_noise / BR_CI_PER_NOISE: the default max_noise of 10% asks

@@ -894,6 +894,23 @@ Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_e
     br_timing_dispose(&t);
 }
 
+Test(measure, a_sample_longer_than_a_group_is_resolved_alone) {
+    /* 400 ms samples on the kernel clock: each is a group of its own, so
+     * ci_t's stop at 3 takes 3 samples, not a fourth that is dropped. */
+    dfake d = {.k = {.f = {.value = constant, .base = 400e6}, .kernel = kconst, .kbase = 400e6}};
+    br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.stop, BR_STOP_CI_T, "%s", br_stop_name(t.stop));
+    cr_assert_eq(t.n_samples, 3);
+    cr_assert_eq(d.largest, 1);
+    cr_assert_eq(d.resolved, 3, "taken: %zu", d.resolved);
+    br_timing_dispose(&t);
+}
+
 /* ---- NVTX ranges ---------------------------------------------------------------- */
 
 Test(measure, nvtx_names_warmup_and_kept_samples_apart) {
