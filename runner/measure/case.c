@@ -194,7 +194,7 @@ static int finish_timing(br_timing *t, const char *what, double limit_mhz) {
         return br_error_set("every %s sample (%zu) was taken below the throttle threshold: SM "
                             "clock down to %.0f MHz, threshold %.0f MHz",
                             what, t->n_throttled, t->throttled_min_mhz, limit_mhz);
-    return br_stats_compute(&t->stats, t->samples, t->n_samples);
+    return br_timing_stats(t);
 }
 
 /* Setup, the verify function's presence, one execution checked before

@@ -53,6 +53,31 @@ static void update_ci(br_stopper *s) {
     s->ci_next = s->n < BR_CI_DENSE ? s->n + 1 : s->n + s->n / BR_CI_EVERY;
 }
 
+/* ci_t's first stage (measure.h): the logs of the first BR_CI_T_MIN_N
+ * samples, then Stein's N from their spread. A sample that is not positive
+ * leaves t_n 0: no ci_t for this measurement. */
+static void ci_t_first_stage(br_stopper *s, double value) {
+    if (!(value > 0) || !isfinite(value)) {
+        s->t_m2 = NAN;
+        return;
+    }
+    double y = log(value), d = y - s->t_mean;
+    s->t_mean += d / (double)s->n;
+    s->t_m2 += d * (y - s->t_mean);
+    if (s->n < BR_CI_T_MIN_N || !isfinite(s->t_m2))
+        return;
+    double s0 = sqrt(s->t_m2 / (double)(BR_CI_T_MIN_N - 1));
+    double d_goal = log1p(fmax(s->max_ci, s->tick_ns / exp(s->t_mean)));
+    double q = br_stats_t975(BR_CI_T_MIN_N - 1) * s0 / d_goal;
+    double n = ceil(q * q);
+    size_t floor_n = s->cfg.min_samples > BR_DEFAULT_MIN_SAMPLES ? s->cfg.min_samples : 0;
+    s->t_n = BR_CI_T_MIN_N;
+    if (floor_n > s->t_n)
+        s->t_n = floor_n;
+    if (n > (double)s->t_n)
+        s->t_n = n < 1e9 ? (size_t)n : (size_t)1e9;
+}
+
 void br_stopper_add(br_stopper *s, double value, double measured_ns) {
     s->n++;
     s->measured_ns += measured_ns;
@@ -76,6 +101,8 @@ void br_stopper_add(br_stopper *s, double value, double measured_ns) {
         s->cap = nc;
     }
     s->values[s->n - 1] = value;
+    if (s->n <= BR_CI_T_MIN_N)
+        ci_t_first_stage(s, value);
     /* Between updates the interval is of fewer samples: before it stops a
      * run, it is made current (once: a stale one that met the target). */
     int floors = s->n >= s->cfg.min_samples && s->measured_ns >= s->cfg.min_time_ns;
@@ -107,10 +134,37 @@ static int ci_out_of_reach(const br_stopper *s, double elapsed_ns) {
     return (need - (double)s->n) * per > s->cfg.timeout_ns - elapsed_ns;
 }
 
-br_stop br_stopper_check(const br_stopper *s, double elapsed_ns) {
-    if (s->n >= s->cfg.min_samples && s->n >= 6 && s->measured_ns >= s->cfg.min_time_ns) {
-        if (s->ci_rel <= s->ci_goal)
-            return BR_STOP_CI;
+/* ci_t's slow-case test: at the pace so far, the samples the
+ * distribution-free interval needs would take longer than
+ * min(timeout, BR_CI_T_CAP_NS). */
+static int ci_t_slow(const br_stopper *s, double elapsed_ns) {
+    if (s->n == 0 || !(elapsed_ns > 0))
+        return 0;
+    size_t need = s->cfg.min_samples > 6 ? s->cfg.min_samples : 6;
+    double cap = fmin(s->cfg.timeout_ns, BR_CI_T_CAP_NS);
+    return (double)need * (elapsed_ns / (double)s->n) > cap;
+}
+
+int br_stopper_ci_t(br_stopper *s, double elapsed_ns) {
+    if (s->oom || s->t_n == 0 || s->n != s->t_n || s->measured_ns < s->cfg.min_time_ns ||
+        !ci_t_slow(s, elapsed_ns))
+        return 0;
+    qsort(s->values, s->n, sizeof *s->values, br_cmp_double);
+    double med = br_stats_quantile(s->values, s->n, 0.5);
+    if (!(med > 0))
+        return 0;
+    /* The spread check: every sample within BR_CI_T_SPREAD goals of the median. */
+    double goal = fmax(s->max_ci, s->tick_ns / med);
+    return fmax(med - s->values[0], s->values[s->n - 1] - med) <= BR_CI_T_SPREAD * goal * med;
+}
+
+br_stop br_stopper_check(br_stopper *s, double elapsed_ns) {
+    int floors = s->n >= s->cfg.min_samples && s->n >= 6 && s->measured_ns >= s->cfg.min_time_ns;
+    if (floors && s->ci_rel <= s->ci_goal)
+        return BR_STOP_CI;
+    if (br_stopper_ci_t(s, elapsed_ns))
+        return BR_STOP_CI_T;
+    if (floors) {
         if (ci_out_of_reach(s, elapsed_ns)) {
             if (s->noise <= s->cfg.max_noise)
                 return BR_STOP_NOISE;
@@ -375,11 +429,13 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
     size_t n_group = 0;
     double s0 = sm->now(), group_t0 = 0;
     br_stop stop = BR_STOP_NONE;
+    double elapsed = 0;
     while (stop == BR_STOP_NONE) {
+        double before = elapsed; /* the end of the previous sample: this one's start */
         if (take(sm->ops, sm->state, o, sm->run, sm->ctx, &smp) != 0)
             return -1;
         out->graph = smp.graph;
-        double elapsed = sm->now() - s0;
+        elapsed = sm->now() - s0;
         if (!smp.tag) {
             if (consider(k, &smp) != 0)
                 return -1;
@@ -387,7 +443,7 @@ static int sample_until_stop(kept_ctx *k, const sampler *sm) {
             continue;
         }
         if (n_group == 0)
-            group_t0 = elapsed;
+            group_t0 = before; /* a sample of BR_GROUP_MAX_WALL_NS is resolved alone */
         tags[n_group] = smp.tag;
         group[n_group++] = smp;
         /* Resolve the group when it is full, when its executions could fill

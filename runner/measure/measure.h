@@ -29,12 +29,46 @@
  *        "plateau"  the noise has settled above it: over the last
  *                   BR_PLATEAU_WINDOW samples its estimate moved by less than
  *                   BR_PLATEAU_TOL of its value;
+ *   1b. "ci_t"      a slow, steady case, by Stein's (1945) two-stage
+ *                   procedure on the log times (checked after "ci", before
+ *                   the fallbacks). Stage 1: the first BR_CI_T_MIN_N kept
+ *                   samples give s0, the standard deviation of their logs;
+ *                   it sets the count N = max(BR_CI_T_MIN_N, min_samples
+ *                   where that is above its default of 6, ceil((t(0.975,
+ *                   BR_CI_T_MIN_N - 1) s0 / ln(1 + ci_goal))^2)). At N kept
+ *                   samples, and at N only, stop when
+ *                     (s) slow: at the pace so far (wall time per kept
+ *                         sample), the max(6, min_samples) samples the
+ *                         distribution-free interval needs would take
+ *                         longer than min(cfg.timeout_ns, BR_CI_T_CAP_NS),
+ *                         and min_time is in;
+ *                     (a) spread check: every kept sample lies within the
+ *                         goal of their median: max(median - min, max -
+ *                         median) <= ci_goal x median (what "ci" asks of
+ *                         the first 6 samples, whose interval is their
+ *                         range).
+ *                   The interval is exp(ybar +- t s0 / sqrt(N)), ybar the
+ *                   mean log of the N samples (br_stats_log_t_ci), within
+ *                   +-ci_goal by the choice of N. Under the log-normal model
+ *                   of a steady kernel's times the median is exp(mu)
+ *                   (Olsson 2005, stats.h) and Stein's interval covers it
+ *                   with probability 95% exactly, whatever sigma; the rule
+ *                   states it only on some of the runs where the procedure
+ *                   ends, so the chance that a run stops on "ci_t" with an
+ *                   interval that misses the median is at most 5%. A "ci_t"
+ *                   median is known to the same max_ci as a "ci" one. With 3
+ *                   to 5 samples no test of the model has power; (a) is the
+ *                   check: a sample off by more than the goal (an outlier,
+ *                   a second mode) refuses the rule, and the case goes on
+ *                   to the distribution-free rule (as does one that is not
+ *                   slow at N). The JSON states the interval ("ci_method":
+ *                   "log-t");
  *   2. "max_samples" cfg.max_samples samples are kept;
  *   3. "timeout"     cfg.timeout_ns of wall time has passed since sampling
  *                    began (checked after every sample, kept or not).
  * So a slow kernel that repeats to 0.1% stops after 6 samples (once
- * min_time is in), a fast noisy one keeps sampling until its median is known
- * to max_ci, and a heavy-tailed stream (a trivial host kernel, whose rare
+ * min_time is in), or after 3 when its 6 would take over a second, a fast noisy one keeps sampling
+ * until its median is known to max_ci, and a heavy-tailed stream (a trivial host kernel, whose rare
  * long samples keep the standard deviation high) stops as soon as its median
  * is pinned, however large its stddev. NVBench's stdrel criterion
  * (nvbench/detail/stdrel_criterion.cxx) stops on the relative standard
@@ -48,6 +82,7 @@
 #include <stddef.h>
 
 #include "model/run.h"
+#include "model/stats.h"
 #include "timer.h"
 
 #ifdef __cplusplus
@@ -79,14 +114,28 @@ extern "C" {
  * stay well inside CUPTI's device buffer (100,000 operations by default). */
 #define BR_GROUP_MAX            64
 #define BR_GROUP_MAX_EXECUTIONS 32768
-/* ... and of at most this much wall time (from its first sample to its
- * last), ns: a CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
+/* ... and of at most this much wall time (from its first sample's start to
+ * its last sample's end, so a sample this long is resolved alone), ns: a
+ * CUPTI flush costs about 0.5 ms on an H100, 5% of it. */
 #define BR_GROUP_MAX_WALL_NS 10e6
 
 /* max_ci = max_noise / BR_CI_PER_NOISE: the default max_noise of 10% asks
  * for the median within +-0.5% at 95% confidence, half the 1% that two runs
  * of the reduction suite must agree within. */
 #define BR_CI_PER_NOISE 20.0
+/* ci_t (above): the first stage's samples (two degrees of freedom: t(0.975,
+ * 2) = 4.30, so three samples with a log spread s0 up to 0.2% stop at N =
+ * 3 at +-0.5%), and the cost cap, ns: a case
+ * whose 6 samples would take over a second (a sample of over 167 ms) may
+ * stop on it. The reduction suite's reduce_naive at 2^28, 0.47 s an
+ * execution repeating to 0.1% on an H100, stops after 3 samples instead of
+ * 6 (1.4 s less). */
+#define BR_CI_T_MIN_N  BR_STATS_T_FIRST
+#define BR_CI_T_CAP_NS 1e9
+/* ci_t's spread check: every kept sample within this many goals of their
+ * median (measure.h, (a)). */
+#define BR_CI_T_SPREAD 2.0
+
 /* The interval is recomputed after every sample up to this many samples,
  * then each time the count has grown by 1/BR_CI_EVERY (a sort each time:
  * O(log n) amortised per sample), and once more before a stale interval
@@ -114,6 +163,10 @@ typedef struct br_stopper {
     double ci_goal; /* the half-width it must reach, relative: max(max_ci, tick / median) */
     size_t ci_n;    /* n at the last update */
     int oom;        /* values could not grow: the CI stays where it was */
+    /* ci_t: Welford over the logs of the first BR_CI_T_MIN_N samples, and
+     * Stein's N from them (0: not yet, or never: a sample was not positive) */
+    double t_mean, t_m2;
+    size_t t_n;
 } br_stopper;
 
 /* Start a criterion for cfg (max_ci derived from cfg->max_noise) on values
@@ -128,8 +181,14 @@ void br_stopper_dispose(br_stopper *s);
  * `measured_ns` the timed duration it took (all its executions). */
 void br_stopper_add(br_stopper *s, double value, double measured_ns);
 
-/* Whether to stop, `elapsed_ns` of wall time after sampling began. */
-br_stop br_stopper_check(const br_stopper *s, double elapsed_ns);
+/* Whether to stop, `elapsed_ns` of wall time after sampling began. May
+ * reorder s->values (a set to the stopper). */
+br_stop br_stopper_check(br_stopper *s, double elapsed_ns);
+
+/* Whether rule ci_t (above) would stop *s now, `elapsed_ns` of wall time
+ * after sampling began (the slow-case test, the floors, the spread check
+ * and the log-t interval; not the other rules). May reorder s->values. */
+int br_stopper_ci_t(br_stopper *s, double elapsed_ns);
 
 typedef struct br_measure_params {
     br_measure_cfg cfg;  /* stopping criterion, throttle threshold, hold */

@@ -33,11 +33,14 @@ const br_name br_fail_on_names[] = {{BR_FAIL_ON_SLOWER, "slower"},
                                     {BR_FAIL_ON_NEVER, "never"},
                                     {0, NULL}};
 const br_name br_stop_names[] = {{BR_STOP_CI, "ci"},
+                                 {BR_STOP_CI_T, "ci_t"},
                                  {BR_STOP_NOISE, "noise"},
                                  {BR_STOP_PLATEAU, "plateau"},
                                  {BR_STOP_TIMEOUT, "timeout"},
                                  {BR_STOP_MAX_SAMPLES, "max_samples"},
                                  {0, NULL}};
+const br_name br_ci_method_names[] = {
+    {BR_CI_ORDER, "order-statistics"}, {BR_CI_LOG_T, "log-t"}, {0, NULL}};
 const br_name br_op_kind_names[] = {
     {BR_OP_KERNEL, "kernel"}, {BR_OP_MEMCPY, "memcpy"}, {BR_OP_MEMSET, "memset"}, {0, NULL}};
 const br_name br_stage_names[] = {{BR_STAGE_COMPILE, "compile"},
@@ -80,6 +83,9 @@ const char *br_change_name(br_change c) {
 }
 const char *br_stop_name(br_stop s) {
     return br_name_of(br_stop_names, (int)s, NULL);
+}
+const char *br_ci_method_name(br_ci_method m) {
+    return br_name_of(br_ci_method_names, (int)m, "unknown");
 }
 const char *br_op_kind_name(br_op_kind k) {
     return br_name_of(br_op_kind_names, (int)k, "?");

@@ -228,6 +228,14 @@ static int dup_doubles(double **out, const double *v, size_t n) {
     return 0;
 }
 
+int br_timing_stats(br_timing *t) {
+    if (br_stats_compute(&t->stats, t->samples, t->n_samples) != 0)
+        return -1;
+    if (t->stop == BR_STOP_CI_T)
+        return br_stats_set_log_t_ci(&t->stats, t->samples, t->n_samples);
+    return 0;
+}
+
 int br_timing_copy(br_timing *out, const br_timing *t) {
     *out = *t;
     out->samples = out->sm_mhz = out->event_ns = out->kernel_ns = out->span_ns = out->ops = NULL;

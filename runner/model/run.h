@@ -398,6 +398,12 @@ void br_timing_dispose(br_timing *t);
  * disposed). */
 int br_timing_copy(br_timing *out, const br_timing *t);
 
+/* t->stats from t->samples (br_stats_compute), its interval of the median
+ * the log-t one when t stopped on ci_t (br_stats_set_log_t_ci, measure.h):
+ * the interval the stopping rule judged. Returns 0, or -1 with the error
+ * set (no samples, a sample not finite or, for ci_t, not positive). */
+int br_timing_stats(br_timing *t);
+
 /* Counts of cases by status. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
 

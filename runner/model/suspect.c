@@ -14,6 +14,7 @@ int br_timing_converged(const br_timing *t) {
     switch (t->stop) {
     case BR_STOP_NONE:
     case BR_STOP_CI:
+    case BR_STOP_CI_T:
     case BR_STOP_NOISE:
         return 1;
     case BR_STOP_PLATEAU:

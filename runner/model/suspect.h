@@ -50,13 +50,13 @@ extern "C" {
 
 /* 1 when timing t's sampling converged: it stopped because the median was
  * known as precisely as asked: BR_STOP_CI (the median's 95% CI within
- * +-max_noise/20, measure.h) or BR_STOP_NOISE (the CI out of reach before
- * the timeout, but stddev/mean within max_noise; also every converged stop
- * of files written before the CI rule), or BR_STOP_NONE (a file that does
- * not say: not flagged). 0 for BR_STOP_PLATEAU (the noise settled above
- * max_noise), BR_STOP_TIMEOUT and BR_STOP_MAX_SAMPLES: the N flag. A timing
- * not taken (present 0) counts as converged (nothing to flag). The one
- * place this is decided: flags, notes and the gate read it. Pure. */
+ * +-max_noise/20, measure.h), BR_STOP_CI_T (a slow steady case: the
+ * t-interval of its log times within as much, and every sample too) or BR_STOP_NOISE (the CI out of
+ * reach before the timeout, but stddev/mean within max_noise; also every converged stop of files
+ * written before the CI rule), or BR_STOP_NONE (a file that does not say: not flagged). 0 for
+ * BR_STOP_PLATEAU (the noise settled above max_noise), BR_STOP_TIMEOUT and BR_STOP_MAX_SAMPLES: the
+ * N flag. A timing not taken (present 0) counts as converged (nothing to flag). The one place this
+ * is decided: flags, notes and the gate read it. Pure. */
 int br_timing_converged(const br_timing *t);
 
 /* Bytes per SM per SM clock that bound L2 bandwidth (see above). */

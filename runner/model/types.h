@@ -158,8 +158,16 @@ typedef enum br_stop {
     BR_STOP_PLATEAU,
     BR_STOP_TIMEOUT,
     BR_STOP_MAX_SAMPLES,
-    BR_STOP_CI /* the median's confidence interval is as tight as asked (measure.h) */
+    BR_STOP_CI,  /* the median's confidence interval is as tight as asked (measure.h) */
+    BR_STOP_CI_T /* a slow, steady case: the t-interval of its log times is as tight as asked
+                    and its samples lie within it (measure.h) */
 } br_stop;
+
+/* How a timing's confidence interval of the median was computed (br_stats.ci_method). */
+typedef enum br_ci_method {
+    BR_CI_ORDER = 0, /* order statistics, distribution-free (Conover 1999; stats.h) */
+    BR_CI_LOG_T = 1  /* Student's t on the log times: exp(mean +- t s / sqrt(n)) (stats.h) */
+} br_ci_method;
 
 /* Where a case failed, or why it was not run (br_case_result.stage). */
 typedef enum br_stage {
@@ -263,9 +271,10 @@ extern const br_name br_clock_names[];   /* "monotonic", "events", "kernel" */
 extern const br_name
     br_change_names[]; /* "same", "faster", "slower", "unknown", "new", "missing" */
 extern const br_name br_fail_on_names[]; /* "slower", "any-change", "never" */
-/* "ci", "noise" (files before the CI rule), "plateau", "timeout", "max_samples" */
+/* "ci", "ci_t", "noise" (files before the CI rule), "plateau", "timeout", "max_samples" */
 extern const br_name br_stop_names[];
-extern const br_name br_op_kind_names[]; /* "kernel", "memcpy", "memset" */
+extern const br_name br_ci_method_names[]; /* "order-statistics", "log-t" */
+extern const br_name br_op_kind_names[];   /* "kernel", "memcpy", "memset" */
 /* "compile", "init", "setup", "run", "verify", "energy", "teardown", "no-gpu", "budget",
  * "interrupted", "ab", "missing" (the results file's and the reporters' only) */
 extern const br_name br_stage_names[];
@@ -282,6 +291,7 @@ const char *br_backend_name(br_backend b);
 const char *br_clock_name(br_clock c);
 const char *br_change_name(br_change c);
 const char *br_stop_name(br_stop s);
+const char *br_ci_method_name(br_ci_method m);
 const char *br_op_kind_name(br_op_kind k);
 const char *br_stage_name(br_stage s); /* NULL for BR_STAGE_NONE */
 

@@ -480,6 +480,15 @@ static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
     return load_ns(c, medians, "run_medians", t->run_medians, m);
 }
 
+/* A timing that stopped on ci_t: its interval of the median is the log-t
+ * one the rule judged (model/run.h br_timing_stats). A file whose samples
+ * cannot give one (fewer than 3, one not positive) keeps the
+ * order-statistics interval: the reader is lenient there. */
+static void log_t_ci(br_timing *t) {
+    if (t->stop == BR_STOP_CI_T && t->n_samples >= BR_STATS_T_FIRST)
+        (void)br_stats_set_log_t_ci(&t->stats, t->samples, t->n_samples);
+}
+
 /* One timing (an object: null was handled by the caller) of a case of
  * `backend` into *t. */
 static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
@@ -521,7 +530,8 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                    br_json_get_number(c, o, "slow_min_mhz", OPT, &t->slow_min_mhz) ||
                    br_json_get_bool(c, o, "disturbed_kept", 0, &t->disturbed_kept)
                ? -1
-               : (t->stop = (br_stop)stop, t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0, 0);
+               : (t->stop = (br_stop)stop, t->tick_ns = t->tick_ns > 0 ? t->tick_ns : 0,
+                  log_t_ci(t), 0);
 }
 
 /* obj[key]: a timing of a case of `backend`, or null (absent). */

@@ -75,7 +75,10 @@
  * timing (null unless the case is OK and the timing was taken; ns per
  * execution): {"clock": "monotonic" | "events" | "kernel" (what the samples
  * measure), "n", "min", "max", "mean", "median", "stddev", "noise", "q1",
- * "q3", "iqr", "ci_low", "ci_high", "ci_level", "outliers", "n_throttled",
+ * "q3", "iqr", "ci_low", "ci_high", "ci_level", "ci_method" ("order-statistics":
+ * the distribution-free interval; "log-t": Student's t on the log times, for
+ * a timing that stopped on "ci_t", measure.h; null without an interval),
+ * "outliers", "n_throttled",
  * "throttled_min_mhz", "reps", "graph" (null on the host), "warmup_runs",
  * "warmup_ns", "measure_ns", "stop_reason", "tick_ns" (the clock's resolution
  * per execution; null when unknown), "sm_mhz" (median),
@@ -339,6 +342,8 @@ static json_t *timing_json(br_json_builder *b, const br_timing *t, int gpu) {
     put(b, o, "ci_low", have ? real(s->ci_low) : json_null());
     put(b, o, "ci_high", have ? real(s->ci_high) : json_null());
     put(b, o, "ci_level", have ? real(s->ci_level) : json_null());
+    put(b, o, "ci_method",
+        have && isfinite(s->ci_low) ? str(br_ci_method_name(s->ci_method)) : json_null());
     put(b, o, "outliers", integer((long long)s->n_outliers));
     put(b, o, "n_throttled", integer((long long)t->n_throttled));
     put(b, o, "throttled_min_mhz", real(t->throttled_min_mhz));

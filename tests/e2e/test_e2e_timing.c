@@ -119,3 +119,41 @@ Test(e2e_timing, no_report_without_the_option) {
     cr_expect_null(strstr(r.err, "timing report"));
     e2e_free(&r);
 }
+
+Test(e2e_timing, a_slow_steady_case_stops_on_ci_t_before_six_samples) {
+    /* tests/fixtures/e2e/slow.yaml: 250 ms sleeps, six would take 1.5 s,
+     * over ci_t's 1 s cap: Stein's interval of the log times stops it at 3
+     * samples on a quiet machine (a few more where wake-ups jitter), with a
+     * converged timing (no N flag) and the interval in the JSON. */
+    char *json = br_strfmt("%s/slow.json", tmp);
+    const char *args[] = {
+        cache_arg, "--no-compare", "--json", json, BR_FIXTURES_DIR "/e2e/slow.yaml", NULL};
+    e2e_result r;
+    double t0 = br_now_ns();
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    double wall = br_now_ns() - t0;
+    cr_assert_eq(r.status, 0, "exit %d\n%s", r.status, r.err);
+    json_error_t err;
+    json_t *doc = json_load_file(json, 0, &err);
+    cr_assert_not_null(doc, "%s", err.text);
+    json_t *c = json_array_get(
+        json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "cases"), 0);
+    json_t *cold = json_object_get(c, "cold");
+    const char *stop = json_string_value(json_object_get(cold, "stop_reason"));
+    double n = num(cold, "n");
+    cr_assert(stop && !strcmp(stop, "ci_t"), "stopped on %s after %.0f samples", stop ? stop : "?",
+              n);
+    cr_expect_geq(n, 3);
+    cr_expect_lt(n, 6, "fewer than the distribution-free interval needs");
+    cr_expect_str_eq(json_string_value(json_object_get(cold, "ci_method")), "log-t");
+    cr_expect_float_eq(num(cold, "ci_level"), 0.95, 1e-12);
+    double med = num(cold, "median"), lo = num(cold, "ci_low"), hi = num(cold, "ci_high");
+    cr_expect(lo <= med && med <= hi, "median %.0f outside [%.0f, %.0f]", med, lo, hi);
+    cr_expect_leq(fmax(med - lo, hi - med) / med, 0.0251, "within +-2.5%% (max_noise 50%%)");
+    cr_expect_gt(med, 250e6);
+    cr_expect_null(strstr(r.out, "N = noise"), "a converged timing has no N flag:\n%s", r.out);
+    cr_expect_lt(wall, 5e9, "%.2f s", wall / 1e9);
+    json_decref(doc);
+    e2e_free(&r);
+    free(json);
+}

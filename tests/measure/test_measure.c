@@ -4,10 +4,12 @@
  * every stop reason is reached deterministically and without waiting. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/settings.h"
 #include "model/stats.h"
+#include "model/suspect.h"
 #include "base/error.h"
 #include "measure/measure.h"
 #include "measure/nvtx.h"
@@ -180,14 +182,121 @@ static double steady(fake *f, size_t i) {
 }
 
 Test(measure, a_slow_steady_kernel_stops_after_six_samples) {
-    fake f = {.value = steady, .base = 400e6, .overhead_ns = 1e6};
+    /* 150 ms samples: their six take 0.9 s, under ci_t's 1 s cap, so the
+     * distribution-free rule stops them (not the 3 s timeout). */
+    fake f = {.value = steady, .base = 150e6, .overhead_ns = 1e6};
     br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
     br_timing t;
     run_ok(&t, &f, &p);
     cr_assert_eq(t.stop, BR_STOP_CI);
-    cr_assert_eq(t.n_samples, 6, "six 400 ms samples, not the 3 s timeout");
+    cr_assert_eq(t.n_samples, 6, "six 150 ms samples, not the 3 s timeout");
     cr_assert_leq(ci_rel(&t), 0.005);
     br_timing_dispose(&t);
+}
+
+Test(measure, a_slower_steady_kernel_stops_on_ci_t_after_three_samples) {
+    /* 400 ms samples: six would take 2.4 s, over the 1 s cap; three that
+     * repeat to 0.1% pin the median by the t-interval of their logs. */
+    fake f = {.value = steady, .base = 400e6, .overhead_ns = 1e6};
+    br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
+    br_timing t;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.stop, BR_STOP_CI_T, "%s after %zu", br_stop_name(t.stop), t.n_samples);
+    cr_assert_eq(t.n_samples, BR_CI_T_MIN_N);
+    cr_assert_eq(br_timing_stats(&t), 0, "%s", br_error_get());
+    cr_assert_eq(t.stats.ci_method, BR_CI_LOG_T);
+    cr_assert_float_eq(t.stats.ci_level, 0.95, 1e-12);
+    double half = fmax(t.stats.median - t.stats.ci_low, t.stats.ci_high - t.stats.median);
+    cr_assert_leq(half / t.stats.median, 0.0051, "+-%.4f%%", 100 * half / t.stats.median);
+    cr_assert(br_timing_converged(&t), "ci_t converged: no N flag");
+    br_timing_dispose(&t);
+
+    /* A suite's min_samples above the default of 6 binds ci_t too: at 8
+     * the distribution-free interval exists, is checked first, and stops. */
+    p.cfg.min_samples = 8;
+    run_ok(&t, &f, &p);
+    cr_assert_eq(t.stop, BR_STOP_CI, "%s", br_stop_name(t.stop));
+    cr_assert_eq(t.n_samples, 8);
+    br_timing_dispose(&t);
+}
+
+/* Feed a 400 ms stream to a stopper at max_noise (the timeout 30 s): each
+ * sample base x (1 + rel(i)), x 1.2 at index `outlier`. ci_t is never met;
+ * returns the stop, *n the samples. */
+static br_stop outlier_run(size_t *n, double max_noise, double (*rel)(size_t), size_t outlier) {
+    br_measure_params p = params(6, 10e6, max_noise, 30e9, 100000);
+    br_stopper st;
+    br_stopper_init(&st, &p.cfg, 0);
+    br_stop stop = BR_STOP_NONE;
+    double elapsed = 0;
+    for (*n = 0; stop == BR_STOP_NONE;) {
+        double v = 400e6 * (1 + rel(*n)) * (*n == outlier ? 1.2 : 1.0);
+        br_stopper_add(&st, v, v);
+        elapsed += v + 1e6;
+        ++*n;
+        cr_assert_not(br_stopper_ci_t(&st, elapsed), "ci_t at n = %zu", *n);
+        stop = br_stopper_check(&st, elapsed);
+    }
+    br_stopper_dispose(&st);
+    return stop;
+}
+static double rel_steady(size_t i) { /* +-0.1% */
+    fake f = {.base = 1};
+    return steady(&f, i) - 1;
+}
+static double rel_1pct(size_t i) { /* +-1%, repeating */
+    static const double v[] = {0.0, 0.01, -0.01, 0.005, -0.005, 0.0};
+    return v[i % 6];
+}
+
+Test(measure, a_slow_kernel_with_an_outlier_is_left_to_the_other_rules) {
+    size_t n;
+    /* The second sample 20% long: stage 1's spread asks for thousands of
+     * samples, so the rules of before decide (here "noise" at 6). */
+    br_stop stop = outlier_run(&n, 0.10, rel_steady, 1);
+    cr_assert_neq(stop, BR_STOP_CI_T);
+    cr_assert_geq(n, 6, "%s after %zu", br_stop_name(stop), n);
+    /* +-1% at +-2% asked (max_noise 40%): stage 1 (0, +1%, -1%) asks for
+     * N = 5; the fourth sample is 20% long, so the spread check refuses
+     * ci_t at 5, and the distribution-free rule stops later. Without the
+     * outlier the same stream stops on ci_t at 5. */
+    stop = outlier_run(&n, 0.40, rel_1pct, 3);
+    cr_assert_neq(stop, BR_STOP_CI_T);
+    cr_assert_geq(n, 6, "%s after %zu", br_stop_name(stop), n);
+    br_measure_params p = params(6, 10e6, 0.40, 30e9, 100000);
+    br_stopper st;
+    br_stopper_init(&st, &p.cfg, 0);
+    double elapsed = 0;
+    for (size_t i = 0; i < 5; i++) {
+        double v = 400e6 * (1 + rel_1pct(i));
+        br_stopper_add(&st, v, v);
+        elapsed += v + 1e6;
+        cr_assert_eq(br_stopper_check(&st, elapsed), i == 4 ? BR_STOP_CI_T : BR_STOP_NONE,
+                     "n = %zu (N = %zu)", i + 1, st.t_n);
+    }
+    br_stopper_dispose(&st);
+}
+
+Test(measure, a_fast_kernel_never_meets_ci_t) {
+    /* The old path unchanged: a 3 us kernel stops on ci as before, and ci_t
+     * is never met on the way (its six samples take microseconds). */
+    fake f = {.value = steady, .base = 3000, .overhead_ns = 1000};
+    br_measure_params p = params(6, 2e6, 0.10, 3e9, 100000);
+    br_stopper st;
+    br_stopper_init(&st, &p.cfg, 0);
+    br_stop stop = BR_STOP_NONE;
+    double elapsed = 0;
+    size_t n = 0;
+    while (stop == BR_STOP_NONE) {
+        double v = steady(&f, n++);
+        br_stopper_add(&st, v, v);
+        elapsed += v + f.overhead_ns;
+        cr_assert_not(br_stopper_ci_t(&st, elapsed), "ci_t at n = %zu", n);
+        stop = br_stopper_check(&st, elapsed);
+    }
+    cr_assert_eq(stop, BR_STOP_CI);
+    cr_assert_geq(n, 500, "min_time (2 ms) gives it hundreds: %zu", n);
+    br_stopper_dispose(&st);
 }
 
 Test(measure, a_slow_noisy_kernel_falls_back_to_the_noise_rule) {
@@ -324,6 +433,7 @@ Test(measure, stopper_reports_each_reason) {
     br_stopper_dispose(&s);
     cr_assert_str_eq(br_stop_name(BR_STOP_PLATEAU), "plateau");
     cr_assert_str_eq(br_stop_name(BR_STOP_CI), "ci");
+    cr_assert_str_eq(br_stop_name(BR_STOP_CI_T), "ci_t");
     cr_assert_null(br_stop_name(BR_STOP_NONE));
 }
 
@@ -784,6 +894,23 @@ Test(measure, a_deferred_group_closes_after_its_wall_time_so_slow_kernels_stop_e
     br_timing_dispose(&t);
 }
 
+Test(measure, a_sample_longer_than_a_group_is_resolved_alone) {
+    /* 400 ms samples on the kernel clock: each is a group of its own, so
+     * ci_t's stop at 3 takes 3 samples, not a fourth that is dropped. */
+    dfake d = {.k = {.f = {.value = constant, .base = 400e6}, .kernel = kconst, .kbase = 400e6}};
+    br_measure_params p = params(6, 10e6, 0.10, 3e9, 100000);
+    p.warmup_ns = 0;
+    p.clock = BR_CLOCK_KERNEL;
+    br_timing t;
+    clock_ns = 0;
+    cr_assert_eq(br_measure(&t, &dfake_ops, &d, &p, exec_count, &d.k.f), 0, "%s", br_error_get());
+    cr_assert_eq(t.stop, BR_STOP_CI_T, "%s", br_stop_name(t.stop));
+    cr_assert_eq(t.n_samples, 3);
+    cr_assert_eq(d.largest, 1);
+    cr_assert_eq(d.resolved, 3, "taken: %zu", d.resolved);
+    br_timing_dispose(&t);
+}
+
 /* ---- NVTX ranges ---------------------------------------------------------------- */
 
 Test(measure, nvtx_names_warmup_and_kept_samples_apart) {
@@ -818,4 +945,138 @@ Test(measure, what_profile_asks_for_is_exactly_that_many_sampled_executions) {
     cr_expect_eq(f.ranged[2], 3);
     cr_expect_eq(f.runs, 3, "no execution outside the samples");
     br_timing_dispose(&t);
+}
+
+/* ---- ci_t by simulation, with known truth ------------------------------------------ */
+
+static uint64_t sim_state;
+static double sim_uniform(void) { /* splitmix64 (Steele et al. 2014), (0, 1) */
+    uint64_t z = (sim_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+static double sim_normal(void) { /* Box-Muller */
+    return sqrt(-2.0 * log(sim_uniform())) * cos(6.283185307179586 * sim_uniform());
+}
+
+typedef struct sim_result {
+    size_t runs, by_stop[BR_STOP_CI_T + 1];
+    size_t covered_t, n_t_sum; /* over the ci_t stops */
+    size_t covered_ci;         /* over the ci stops */
+    size_t n_max_t;
+} sim_result;
+
+/* `runs` measurements of a 400 ms kernel (1 ms overhead per sample) whose
+ * log times are N(ln median + (a second mode of weight p2 at +shift), sigma^2),
+ * stopped by the stopper at max_noise; each ci_t stop's log-t interval and
+ * each ci stop's order-statistics interval checked against the true median. */
+#define SIM_MAX 1000
+static sim_result simulate(size_t runs, double sigma, double p2, double shift, double median,
+                           double max_noise) {
+    static double taken[SIM_MAX];
+    br_measure_cfg cfg;
+    br_measure_cfg_defaults(&cfg);
+    cfg.max_noise = max_noise;
+    sim_result r = {.runs = runs};
+    for (size_t k = 0; k < runs; k++) {
+        br_stopper st;
+        br_stopper_init(&st, &cfg, 0);
+        br_stop stop = BR_STOP_NONE;
+        double elapsed = 0;
+        size_t n = 0;
+        while (stop == BR_STOP_NONE) {
+            double mode = sim_uniform() < p2 ? log1p(shift) : 0.0;
+            double v = 400e6 * exp(mode + sigma * sim_normal());
+            cr_assert_lt(n, SIM_MAX);
+            taken[n++] = v;
+            br_stopper_add(&st, v, v);
+            elapsed += v + 1e6;
+            stop = br_stopper_check(&st, elapsed);
+        }
+        r.by_stop[stop]++;
+        if (stop == BR_STOP_CI_T) {
+            double lo, hi;
+            cr_assert_eq(br_stats_log_t_ci(&lo, &hi, NULL, taken, n, BR_STATS_T_FIRST), 0);
+            cr_assert_leq(hi / sqrt(lo * hi) - 1, st.max_ci * (1 + 1e-9), "within the goal");
+            r.covered_t += lo <= median && median <= hi;
+            r.n_t_sum += st.n;
+            r.n_max_t = st.n > r.n_max_t ? st.n : r.n_max_t;
+        } else if (stop == BR_STOP_CI) {
+            br_stats s;
+            cr_assert_eq(br_stats_compute(&s, st.values, st.n), 0);
+            r.covered_ci += s.ci_low <= median && median <= s.ci_high;
+        }
+        br_stopper_dispose(&st);
+    }
+    return r;
+}
+
+static void sim_print(const char *what, const sim_result *r) {
+    size_t t = r->by_stop[BR_STOP_CI_T];
+    fprintf(stderr,
+            "ci_t simulation, %s: %zu runs; ci_t %zu (coverage %.1f%%, misses in %.2f%% of "
+            "the runs, mean n %.2f, max %zu), ci %zu (coverage %.1f%%), other %zu\n",
+            what, r->runs, t, t ? 100.0 * (double)r->covered_t / (double)t : NAN,
+            100.0 * (double)(t - r->covered_t) / (double)r->runs,
+            t ? (double)r->n_t_sum / (double)t : NAN, r->n_max_t, r->by_stop[BR_STOP_CI],
+            r->by_stop[BR_STOP_CI] ? 100.0 * (double)r->covered_ci / r->by_stop[BR_STOP_CI] : NAN,
+            r->runs - t - r->by_stop[BR_STOP_CI]);
+}
+
+/* The share of the runs that stopped on ci_t with an interval that missed. */
+static double miss_rate(const sim_result *r) {
+    return (double)(r->by_stop[BR_STOP_CI_T] - r->covered_t) / (double)r->runs;
+}
+
+Test(measure, ci_t_covers_the_true_median_of_log_normal_samples, .timeout = 60) {
+    /* Known truth: log-normal times of median 400 ms. Stein's interval is
+     * exact at 95% under the model; the rule states it on a subset of the
+     * runs, so at most 5% of all runs stop on ci_t with a miss, whatever
+     * sigma, and where sigma is small next to the goal nearly every run
+     * stops on it, at 3 samples, covering the median 95% of the time. */
+    const size_t runs = 4000;
+    sim_state = 29;
+    sim_result a = simulate(runs, 0.001, 0, 0, 400e6, 0.10); /* 0.1%, +-0.5% asked */
+    sim_print("sigma 0.1%, +-0.5%", &a);
+    cr_expect_geq(a.by_stop[BR_STOP_CI_T], runs * 97 / 100, "nearly every run stops on ci_t");
+    cr_expect_leq((double)a.n_t_sum / (double)a.by_stop[BR_STOP_CI_T], 3.1);
+    double cov = (double)a.covered_t / (double)a.by_stop[BR_STOP_CI_T];
+    cr_expect(cov >= 0.935 && cov <= 0.965, "coverage %.4f", cov);
+
+    sim_result b = simulate(runs, 0.01, 0, 0, 400e6, 0.40); /* 1%, +-2% asked */
+    sim_print("sigma 1%, +-2%", &b);
+    cov = (double)b.covered_t / (double)b.by_stop[BR_STOP_CI_T];
+    cr_expect_geq(b.by_stop[BR_STOP_CI_T], runs / 2);
+    cr_expect_geq(cov, 0.90, "coverage %.4f", cov);
+    cr_expect_leq(miss_rate(&b), 0.05 + 0.01, "%.4f", miss_rate(&b));
+
+    /* 1% at +-0.5%: stage 1 asks for about 74 samples, so the other rules
+     * stop first; ci_t stops only the runs whose first three samples were
+     * unusually close, and misses in at most 5% of all the runs. */
+    sim_result c = simulate(runs, 0.01, 0, 0, 400e6, 0.10);
+    sim_print("sigma 1%, +-0.5%", &c);
+    cr_expect_leq(c.by_stop[BR_STOP_CI_T], runs / 10);
+    cr_expect_leq(miss_rate(&c), 0.05 + 0.01, "%.4f", miss_rate(&c));
+}
+
+Test(measure, ci_t_refuses_a_second_mode_it_has_seen, .timeout = 60) {
+    /* 30% of the samples 20% long (a second mode): the true median lies in
+     * the first mode, at its 0.5 / 0.7 quantile. A run that saw a long
+     * sample in stage 1 asks for thousands of samples, one that saw it
+     * later is refused by the spread check; one whose samples all came from
+     * the first mode (0.7^3 = 34% at n = 3) may stop, on that mode's
+     * interval: the model does not hold, and nothing at n = 3 can tell. */
+    const size_t runs = 2000;
+    const double sigma = 0.001;
+    /* Phi^-1(0.5 / 0.7) = 0.5659 */
+    double truth = 400e6 * exp(0.5659 * sigma);
+    sim_state = 2913;
+    sim_result m = simulate(runs, sigma, 0.3, 0.2, truth, 0.10);
+    sim_print("sigma 0.1% + 30% at +20%", &m);
+    cr_expect_leq(m.by_stop[BR_STOP_CI_T], runs * 38 / 100, "only the runs that saw one mode");
+    cr_expect_eq(m.by_stop[BR_STOP_CI_T] + m.by_stop[BR_STOP_CI] + m.by_stop[BR_STOP_NOISE] +
+                     m.by_stop[BR_STOP_PLATEAU] + m.by_stop[BR_STOP_TIMEOUT],
+                 runs);
 }

@@ -370,3 +370,55 @@ Test(stats, outliers_iqr_zero) {
     cr_expect_eq(s.ci_low, 7.25);
     cr_expect_eq(s.ci_high, 7.25);
 }
+
+/* ---- the log-t interval of rule ci_t ---------------------------------------------- */
+
+Test(stats, t975_matches_the_t_distribution) {
+    /* References: the 0.975 quantile of Student's t, by bisection on its CDF
+     * integrated numerically (Simpson, 20000 steps) in Python:
+     *   pdf = exp(lgamma((v+1)/2) - lgamma(v/2) - log(v pi)/2 - (v+1)/2 log1p(x^2/v)) */
+    static const struct {
+        size_t df;
+        double t;
+    } ref[] = {{2, 4.302652730},  {3, 3.182446305},   {10, 2.228138852},
+               {30, 2.042272456}, {31, 2.039513446},  {40, 2.021075390},
+               {60, 2.000297822}, {120, 1.979930405}, {1000, 1.962339081}};
+    for (size_t i = 0; i < sizeof ref / sizeof *ref; i++)
+        cr_expect(fabs(br_stats_t975(ref[i].df) - ref[i].t) <= 5e-8, "df %zu: %.9f, want %.9f",
+                  ref[i].df, br_stats_t975(ref[i].df), ref[i].t);
+    cr_expect(isnan(br_stats_t975(0)));
+}
+
+Test(stats, log_t_interval_is_steins_on_the_logs) {
+    /* ln x = 0, 0.01, 0.02 (stage 1: s0 = 0.01) and 0.005: the mean of all
+     * four logs is 0.00875, h = t(0.975, 2) x 0.01 / sqrt(4). */
+    const double y[] = {0, 0.01, 0.02, 0.005};
+    double x[4];
+    for (size_t i = 0; i < 4; i++)
+        x[i] = 1000 * exp(y[i]);
+    double lo, hi, c;
+    cr_assert_eq(br_stats_log_t_ci(&lo, &hi, &c, x, 4, 3), 0, "%s", br_error_get());
+    double h = 4.302652730 * 0.01 / 2;
+    cr_expect(fabs(lo / (1000 * exp(0.00875 - h)) - 1) < 1e-9, "lo %.12g", lo);
+    cr_expect(fabs(hi / (1000 * exp(0.00875 + h)) - 1) < 1e-9, "hi %.12g", hi);
+    cr_expect(fabs(c / (1000 * exp(0.00875)) - 1) < 1e-12, "centre %.12g", c);
+    /* n_first == n: Student's interval of the three. */
+    cr_assert_eq(br_stats_log_t_ci(&lo, &hi, NULL, x, 3, 3), 0);
+    cr_expect(fabs(hi / (1000 * exp(0.01 + 4.302652730 * 0.01 / sqrt(3))) - 1) < 1e-9);
+    /* Refused: too few, a stage larger than the sample, a value <= 0. */
+    cr_expect_eq(br_stats_log_t_ci(&lo, &hi, NULL, x, 2, 2), -1);
+    cr_expect_eq(br_stats_log_t_ci(&lo, &hi, NULL, x, 3, 4), -1);
+    const double bad[] = {1, 2, 0};
+    cr_expect_eq(br_stats_log_t_ci(&lo, &hi, NULL, bad, 3, 3), -1);
+    /* br_stats_set_log_t_ci replaces the interval and says so. */
+    br_stats s;
+    cr_assert_eq(br_stats_compute(&s, x, 4), 0);
+    cr_expect(isnan(s.ci_low), "no distribution-free interval of 4");
+    cr_expect_eq(s.ci_method, BR_CI_ORDER);
+    cr_assert_eq(br_stats_set_log_t_ci(&s, x, 4), 0);
+    cr_expect_eq(s.ci_method, BR_CI_LOG_T);
+    cr_expect(fabs(s.ci_low / (1000 * exp(0.00875 - h)) - 1) < 1e-9);
+    cr_expect_float_eq(s.ci_level, 0.95, 1e-15);
+    cr_expect_str_eq(br_ci_method_name(BR_CI_LOG_T), "log-t");
+    cr_expect_str_eq(br_ci_method_name(BR_CI_ORDER), "order-statistics");
+}

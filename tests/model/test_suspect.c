@@ -24,8 +24,9 @@ Test(suspect, converged_is_decided_by_the_stop_reason_alone) {
     static const struct {
         br_stop stop;
         int converged;
-    } rows[] = {{BR_STOP_CI, 1},      {BR_STOP_NOISE, 1},   {BR_STOP_NONE, 1},
-                {BR_STOP_PLATEAU, 0}, {BR_STOP_TIMEOUT, 0}, {BR_STOP_MAX_SAMPLES, 0}};
+    } rows[] = {{BR_STOP_CI, 1},         {BR_STOP_CI_T, 1},    {BR_STOP_NOISE, 1},
+                {BR_STOP_NONE, 1},       {BR_STOP_PLATEAU, 0}, {BR_STOP_TIMEOUT, 0},
+                {BR_STOP_MAX_SAMPLES, 0}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         br_timing t = {0};
         t.present = 1;

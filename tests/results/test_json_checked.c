@@ -222,9 +222,10 @@ Test(jsonread, error_backend_mismatch) {
 Test(jsonread, error_unknown_stop_reason) {
     json_t *doc = fixture_doc();
     set(doc, "runs[0].cases[7].batch.stop_reason", json_string("bored"));
-    expect_doc_error(doc, NAME ": runs[0].cases[7].batch.stop_reason: expected \"ci\", \"noise\", "
-                               "\"plateau\", \"timeout\" or \"max_samples\" or null, found "
-                               "\"bored\"");
+    expect_doc_error(doc,
+                     NAME ": runs[0].cases[7].batch.stop_reason: expected \"ci\", \"ci_t\", "
+                          "\"noise\", \"plateau\", \"timeout\" or \"max_samples\" or null, found "
+                          "\"bored\"");
     no_leaks();
 }
 
