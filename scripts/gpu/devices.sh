@@ -23,8 +23,8 @@
 #     line), and the medians: each case's |all/one - 1| against the A/A
 #     |one2/one1 - 1| of the same case (two one-GPU runs), counting the
 #     cases beyond it (and beyond max(A/A, 1%)), GPU and host cases apart.
-# Each --devices run also prints --timing-report (lanes, busy time) into its
-# log. RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
+# Every run prints --timing-report (phases; lanes and busy time with
+# --devices) into its log. RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
 # (Test-only, without a GPU: NGPU=2 PLAN="..." PLAN_ONLY=1 with
 # BENCHRUN_FAKE_DEVICES=2 runs the plan part on host suites.)
 set -u
@@ -70,14 +70,15 @@ timed() {
 }
 echo "runs:"
 for k in $(seq 1 "$RUNS"); do
-    timed "plan-one-$k" "$B" --results-dir "$D/plan-results" --json "$D/plan-one-$k.json" $PLAN
+    timed "plan-one-$k" "$B" --timing-report --results-dir "$D/plan-results" \
+        --json "$D/plan-one-$k.json" $PLAN
     timed "plan-all-$k" "$B" --devices all --timing-report --results-dir "$D/plan-results" \
         --json "$D/plan-all-$k.json" $PLAN
 done
 if [ "${PLAN_ONLY:-0}" != 1 ]; then
     for k in $(seq 1 "$RUNS"); do
         timed "nightly-one-$k" scripts/nightly.sh "$D/nightly-results" \
-            --json "$D/nightly-one-$k.json"
+            --timing-report --json "$D/nightly-one-$k.json"
         timed "nightly-all-$k" scripts/nightly.sh "$D/nightly-results" \
             --devices all --timing-report --json "$D/nightly-all-$k.json"
     done

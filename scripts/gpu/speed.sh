@@ -5,12 +5,13 @@
 #
 #   1. warms the compile cache (benchrun check of the nightly's suites: not timed);
 #   2. three runs of the reduction suite with --timing-report and --json:
-#      wall time of each (target: <= 15 s) and the first run's report;
+#      wall time of each (target: <= 8 s) and the first run's report;
 #   3. the last two of them are back to back: every GPU case at n >= 2^22
 #      must agree within 1% (max |ratio - 1| of the cold medians);
 #      no case may fail (the GPU input generator is checked against the
 #      host's value by value for n <= 2^16: a mismatch fails the case);
-#   4. scripts/nightly.sh wall time (target: <= 40 s);
+#   4. scripts/nightly.sh wall time (target: <= 20 s; SKIP_NIGHTLY=1 leaves
+#      it to devices.sh, whose one-GPU runs time it three times);
 #   5. the spin fixture (tests/fixtures/e2e/spin.cu) at 0, 10, 100, 1000 us,
 #      mode both: kernel-clock median less the empty kernel's, against the
 #      spin's length (target: within 0.5%).
@@ -81,10 +82,12 @@ for f in failed:
     print("  ", f)
 PY
 
-log="$out/nightly.log"
-read -r s rc < <(BENCHRUN="$br" secs scripts/nightly.sh "$out/nightly-results" --timing-report)
-say "scripts/nightly.sh: ${s} s wall (exit $rc; target <= 40 s)"
-sed -n '/^timing report/,/^slowest/p' "$log" | tee -a "$summary"
+if [ "${SKIP_NIGHTLY:-0}" != 1 ]; then
+    log="$out/nightly.log"
+    read -r s rc < <(BENCHRUN="$br" secs scripts/nightly.sh "$out/nightly-results" --timing-report)
+    say "scripts/nightly.sh: ${s} s wall (exit $rc; target <= 20 s)"
+    sed -n '/^timing report/,/^slowest/p' "$log" | tee -a "$summary"
+fi
 
 spin="$out/spin.yaml"
 cat > "$spin" <<YAML
