@@ -825,7 +825,7 @@ int br_devices_open_plain(br_devset **out, br_session *main, const br_job *jobs,
     const char *f = getenv("BENCHRUN_FAKE_DEVICES");
     int fake = f && f[0];
     size_t n_gpu = 0, n_host = 0;
-    int budget = main->opts.budget_ns > 0;
+    int budget = 0; /* a suite's own budget is applied only one case after another */
     for (size_t j = 0; j < n_jobs; j++) {
         budget |= jobs[j].suite.budget_ns > 0;
         for (size_t i = 0; jobs[j].built && i < jobs[j].plan.n_cases; i++) {

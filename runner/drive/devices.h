@@ -59,8 +59,9 @@ typedef struct br_devset br_devset;
 int br_devices_open(br_devset **out, br_session *main);
 
 /* A plain run (no --devices) on one GPU: when the built jobs[0..n_jobs)
- * have both GPU and host cases to measure, no time budget (--budget or a
- * suite's) applies and the host lane fits beside the GPU lane (a CPU for
+ * have both GPU and host cases to measure, no suite has a time budget of
+ * its own (--budget is shared by the two lanes, as over several devices)
+ * and the host lane fits beside the GPU lane (a CPU for
  * the GPU lane and one for the drivers outside the host cases' core,
  * --cpu not off, --host-lane not after), *out gets a set of one device
  * whose session is main itself, for br_devices_execute: the host cases
