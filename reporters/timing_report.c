@@ -65,16 +65,17 @@ static int write_slowest(FILE *f, const br_run *const *runs, size_t n, size_t n_
 
 /* One lane of a run over several devices: a device, or the host cases. */
 typedef struct lane {
-    int device; /* its index; -1: the host cases */
+    int device; /* its index; -1: the host cases; -2: a plain run's GPU cases */
     size_t n;
     double busy, from, to; /* ns: summed case time, first start, last end (from > to: unknown) */
 } lane;
 
 #define MAX_LANES 65
 
-/* The lanes of runs[0..n) into v (at most MAX_LANES); their count. A run
- * whose cases record no device has one lane. *from, *to: the first start
- * and last end of any case (from > to: unknown). */
+/* The lanes of runs[0..n) into v (at most MAX_LANES); their count. A case
+ * that records no device is on the host lane (-1) or, a GPU case, on the
+ * GPU lane of a plain run (-2). *from, *to: the first start and last end of
+ * any case (from > to: unknown). */
 static size_t lanes_of(lane *v, double *from, double *to, const br_run *const *runs, size_t n) {
     size_t m = 0;
     *from = INFINITY;
@@ -84,7 +85,9 @@ static size_t lanes_of(lane *v, double *from, double *to, const br_run *const *r
             const br_case_result *c = &runs[i]->cases[j];
             if (!c->wall.present)
                 continue;
-            int dev = c->device_present ? c->device_index : -1;
+            int gpu = c->kernel < runs[i]->n_kernels &&
+                      runs[i]->kernels[c->kernel].backend == BR_BACKEND_GPU;
+            int dev = c->device_present ? c->device_index : gpu ? -2 : -1;
             size_t k = 0;
             while (k < m && v[k].device != dev)
                 k++;
@@ -110,7 +113,7 @@ static size_t lanes_of(lane *v, double *from, double *to, const br_run *const *r
 static int lane_cmp(const void *a, const void *b) {
     int x = ((const lane *)a)->device, y = ((const lane *)b)->device;
     if ((x < 0) != (y < 0))
-        return x < 0 ? 1 : -1;
+        return x < 0 ? 1 : -1; /* the devices, then the GPU lane of a plain run, then the host */
     return (x > y) - (x < y);
 }
 
@@ -129,6 +132,8 @@ static void write_lanes(FILE *f, const lane *v, size_t m, double span, double ca
         char name[32];
         if (v[k].device >= 0)
             snprintf(name, sizeof name, "device %d", v[k].device);
+        else if (v[k].device == -2)
+            snprintf(name, sizeof name, "GPU");
         else
             snprintf(name, sizeof name, "host");
         fprintf(f, "  %-12s %4zu case(s) %9.3f s busy", name, v[k].n, v[k].busy / 1e9);
@@ -159,9 +164,16 @@ int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
     double from, to;
     size_t m = lanes_of(v, &from, &to, runs, n);
     qsort(v, m, sizeof *v, lane_cmp);
-    /* Several lanes: the measuring counts once, from the first start to the
-     * last end (the busiest lane's time when the starts are unknown). */
+    /* Lanes at once (--devices, or a plain run's host cases beside its GPU
+     * cases: more case time than from the first start to the last end): the
+     * measuring counts once, from the first start to the last end (the
+     * busiest lane's time when the starts are unknown). */
     double measuring = cases;
+    int devices = 0;
+    for (size_t k = 0; k < m; k++)
+        devices |= v[k].device >= 0;
+    if (m > 1 && !devices && !(from <= to && cases > (to - from) * 1.001))
+        m = 1; /* one after another */
     if (m > 1) {
         measuring = 0;
         for (size_t k = 0; k < m; k++)

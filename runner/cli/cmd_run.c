@@ -14,6 +14,9 @@
 
 #define AT BR_CLI_AT
 
+static const br_name host_lane_names[] = {
+    {BR_HOST_LANE_BESIDE, "beside"}, {BR_HOST_LANE_AFTER, "after"}, {0, NULL}};
+
 /* Rows name their leading fields in order and leave the rest zero. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -42,6 +45,11 @@ static const br_opt_spec run_opts[] = {
      "measure on several GPUs of this host at once, one worker\n"
      "per GPU: all, or indices such as 0,2,5 (of one model)",
      br_cli_devices, .values = "all"},
+    {BR_OPT_ENUM, "host-lane", 0, AT(p.run.host_lane), "WHERE",
+     "host cases in a run with GPU cases: beside (default: on\n"
+     "their own CPU while the GPU cases run, where it fits) or\n"
+     "after (one after another, the GPU idle)",
+     NULL, host_lane_names, "expected beside or after, found '%s'"},
     {BR_OPT_FN, "budget", 0, AT(p.run.budget_ns), "DUR",
      "bound the whole run's measuring time, e.g. 10m: each case's\n"
      "warmup and timeout are shortened to fit (suite: budget)",

@@ -26,7 +26,8 @@ const br_opt_note br_cli_environment[] = {
     {"CUDA_VISIBLE_DEVICES", "with --devices, the GPUs the indices count (the\n"
                              "N-th listed is device N); each worker gets its own"},
     {"BENCHRUN_FAKE_DEVICES", "test-only: N (or models A,A,B) fake devices for\n"
-                              "--devices, host cases only, no GPU queried"},
+                              "--devices (1 without it: one GPU for the host lane),\n"
+                              "host cases only, no GPU queried"},
     {"BENCHRUN_FAKE_HOST_KERNELS", "test-only: with fake devices, the kernels (a,b)\n"
                                    "whose cases stay host cases"},
     {"BENCHRUN_FAKE_CPUS", "test-only: with fake devices, N CPUs to decide\n"

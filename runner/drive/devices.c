@@ -46,6 +46,8 @@ struct br_devset {
     dev_slot slot[MAX_DEV];
     unsigned n;
     int fake;
+    int plain; /* a plain run's host lane (br_devices_open_plain): the one slot's session is
+                  the invocation's own (not closed here); no case records a device */
 };
 
 /* CUDA_VISIBLE_DEVICES for host device `index`: the index, or the
@@ -69,7 +71,7 @@ static void visible_of(char *buf, size_t len, int index) {
 void br_devices_close(br_devset *d) {
     if (!d)
         return;
-    for (unsigned k = 0; k < d->n; k++)
+    for (unsigned k = 0; k < d->n && !d->plain; k++)
         br_session_close(d->slot[k].session);
     free(d);
 }
@@ -262,8 +264,8 @@ static int measure_item(br_case_result *r, br_worker_result *how, dev_thread *t,
     if (!r->wall.present)
         return 0; /* the budget skipped it */
     slot->busy_ns += r->wall.total_ns;
-    if (t->host)
-        return 0; /* a host case: no device measured it */
+    if (t->host || x->d->plain)
+        return 0; /* a host case, or a plain run's: no device recorded */
     r->device_present = 1;
     r->device_index = slot->index;
     snprintf(r->device_uuid, sizeof r->device_uuid, "%s", slot->uuid);
@@ -358,6 +360,8 @@ static void *lane_thread(void *arg) {
         x->running += !t->host;
         br_budget_case bc;
         const br_job *job = &x->jobs[x->items[it].job];
+        const br_run *run = &x->runs[x->items[it].job];
+        br_job_progress(x->main, run, &run->cases[x->items[it].index], x->main->opts.total_cases);
         /* The suite's own budget is not applied over several devices (said once). */
         int budgeted = br_driver_plan(&bc, x->main, job, lanes_spending(x), 0, 0);
         pthread_mutex_unlock(&x->lock);
@@ -499,7 +503,7 @@ static int item_costs(double *cost, size_t *n_measured, unsigned *from, const de
         for (size_t i = 0; c[j] && i < n; i++)
             c[j][i] = NAN;
     }
-    if (rc == 0)
+    if (rc == 0 && !x->d->plain) /* one device: the order does not change its busy time */
         rc = jobs_measured(c, from, x, src);
     for (size_t it = 0; rc == 0 && it < x->n_items; it++) {
         work[it] = br_cost_declared(&x->jobs[x->items[it].job], x->items[it].index);
@@ -556,6 +560,14 @@ static int fake_host_kernel(const char *name) {
     return 0;
 }
 
+/* Whether case i of job is measured on a device: a GPU case or, with fake
+ * devices, a case of a kernel BENCHRUN_FAKE_HOST_KERNELS does not name. */
+static int case_on_device(const br_job *job, size_t i, int fake) {
+    if (fake)
+        return !fake_host_kernel(job->suite.kernels[job->plan.cases[i].kernel].text);
+    return br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_GPU;
+}
+
 /* begin_runs for each job: GPU cases (and, with fake devices, the host
  * cases that stand for them) into x->items, host cases into host[0..*n_host). */
 static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs,
@@ -568,7 +580,7 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
                                 job->suite.path);
         if (br_job_run_begin(&x->runs[j], job, main) != 0)
             return -1;
-        if (job->suite.budget_ns > 0 && !main->opts.quiet)
+        if (job->suite.budget_ns > 0 && !main->opts.quiet && !x->d->plain)
             br_log(BR_LOG_WARN,
                    "benchrun: warning: %s: the suite's budget is not applied with --devices\n",
                    job->suite.path);
@@ -576,9 +588,7 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
             br_case_result *r = &x->runs[j].cases[i];
             if (br_case_init(r, job, i) != 0)
                 return -1;
-            int gpu = br_kernel_ref_backend(br_job_case_ref(job, i)) == BR_BACKEND_GPU;
-            if (x->d->fake)
-                gpu = !fake_host_kernel(job->suite.kernels[job->plan.cases[i].kernel].text);
+            int gpu = case_on_device(job, i, x->d->fake);
             br_stage why = br_driver_unrunnable(job, i);
             if (why != BR_STAGE_NONE) {
                 if (br_driver_settle(r, why, job, i, main) != 0)
@@ -594,36 +604,46 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
     return 0;
 }
 
-/* Whether the host lane runs beside the devices: only when every GPU
- * worker and every lane's driver thread can be kept off the host cases'
- * core, that is with at least one CPU per device lane, and one for the
- * drivers, outside it (BENCHRUN_FAKE_CPUS=N, test-only: as if the host had
- * N CPUs, one core each). Sets x->beside, x->pin and x->why. */
-static void choose_host_lane(dev_exec *x) {
-    const br_session *m = x->main;
-    size_t n_host = x->n_items - x->n_par;
-    x->why[0] = '\0';
-    x->beside = x->pin = 0;
-    if (!n_host || !x->n_par)
-        return;
+/* Whether the host lane may run beside n_dev device lanes of main's
+ * invocation: only when every GPU worker and every lane's driver thread
+ * can be kept off the host cases' core, that is with at least one CPU per
+ * device lane, and one for the drivers, outside it (BENCHRUN_FAKE_CPUS=N,
+ * test-only: as if the host had N CPUs, one core each), and --host-lane is
+ * not `after`. Returns 1, or 0 with why[0..len) saying why not. */
+static int lane_fits(char *why, size_t len, const br_session *m, unsigned n_dev) {
+    why[0] = '\0';
+    if (m->opts.host_lane == BR_HOST_LANE_AFTER) {
+        snprintf(why, len, "--host-lane after");
+        return 0;
+    }
     const char *fake = getenv("BENCHRUN_FAKE_CPUS");
     long free_cpus;
     if (fake && fake[0])
         free_cpus = atol(fake) - 1;
     else if (m->cpu.cpu < 0) {
-        snprintf(x->why, sizeof x->why,
-                 "--cpu off: nothing keeps the GPU workers off the host cases' CPU");
-        return;
+        snprintf(why, len, "--cpu off: nothing keeps the GPU workers off the host cases' CPU");
+        return 0;
     } else
         free_cpus = m->cpu.shares_core ? 0 : br_cpu_set_count(&m->cpu.parent);
-    long need = (long)x->d->n + 1;
+    long need = (long)n_dev + 1;
     if (free_cpus < need) {
-        snprintf(x->why, sizeof x->why,
+        snprintf(why, len,
                  "%ld CPU(s) outside the host cases' core, and the %u device lane(s) and their "
                  "drivers need %ld",
-                 free_cpus < 0 ? 0 : free_cpus, x->d->n, need);
-        return;
+                 free_cpus < 0 ? 0 : free_cpus, n_dev, need);
+        return 0;
     }
+    return 1;
+}
+
+/* Where the host lane runs (lane_fits, when there are both GPU and host
+ * cases): sets x->beside, x->pin and x->why. */
+static void choose_host_lane(dev_exec *x) {
+    const br_session *m = x->main;
+    x->why[0] = '\0';
+    x->beside = x->pin = 0;
+    if (x->n_items == x->n_par || !x->n_par || !lane_fits(x->why, sizeof x->why, m, x->d->n))
+        return;
     x->beside = 1;
     x->pin = !x->d->fake && m->cpu.cpu >= 0;
 }
@@ -635,6 +655,19 @@ static void say_plan(const dev_exec *x, const double *cost, size_t n_measured, u
                      const br_session *main) {
     if (main->opts.quiet)
         return;
+    if (x->d->plain) { /* one line: where the host cases run */
+        char lanes[128];
+        br_cpu_list_format(lanes, sizeof lanes, &main->cpu.parent);
+        if (x->pin)
+            br_log(BR_LOG_NOTE,
+                   "benchrun: %zu host case(s) beside the GPU cases, one at a time on CPU %d "
+                   "(the GPU cases' lane on CPU(s) %s)\n",
+                   x->n_items - x->n_par, main->cpu.cpu, lanes);
+        else
+            br_log(BR_LOG_NOTE, "benchrun: %zu host case(s) beside the GPU cases, one at a time\n",
+                   x->n_items - x->n_par);
+        return;
+    }
     char line[1280], by[256];
     if (n_measured)
         snprintf(by, sizeof by, "measured times (%s%s%s%s%s) of %zu case(s) of %zu",
@@ -727,6 +760,13 @@ static void run_lanes(dev_exec *x) {
         pthread_join(th[n], NULL);
 }
 
+/* Run the lanes (run_lanes), the progress line cleared after them. */
+static void run_all(dev_exec *x) {
+    run_lanes(x);
+    if (x->main->opts.progress)
+        br_log(BR_LOG_PROGRESS, "\r\033[K");
+}
+
 /* After the threads: cases an interrupt stopped are listed as not run;
  * cases no device was left to run (br_devsched_left) fail. Returns 0, or
  * -1 with the error set (out of memory). */
@@ -748,7 +788,7 @@ static int settle_rest(dev_exec *x) {
 
 /* Per device, and for the host lane: cases measured and their wall time. */
 static void say_devices(const dev_exec *x, const br_session *main) {
-    if (main->opts.quiet)
+    if (main->opts.quiet || x->d->plain)
         return;
     for (unsigned k = 0; k < x->d->n; k++) {
         const dev_slot *s = &x->d->slot[k];
@@ -777,6 +817,41 @@ static int host_lane_open(dev_exec *x) {
     br_session_bind(x->host.session, x->d->slot[0].session->visible);
     x->host.index = -1;
     snprintf(x->host.uuid, sizeof x->host.uuid, "host");
+    return 0;
+}
+
+int br_devices_open_plain(br_devset **out, br_session *main, const br_job *jobs, size_t n_jobs) {
+    *out = NULL;
+    const char *f = getenv("BENCHRUN_FAKE_DEVICES");
+    int fake = f && f[0];
+    size_t n_gpu = 0, n_host = 0;
+    int budget = 0; /* a suite's own budget is applied only one case after another */
+    for (size_t j = 0; j < n_jobs; j++) {
+        budget |= jobs[j].suite.budget_ns > 0;
+        for (size_t i = 0; jobs[j].built && i < jobs[j].plan.n_cases; i++) {
+            if (br_driver_unrunnable(&jobs[j], i) != BR_STAGE_NONE)
+                continue; /* no GPU makes every GPU case one of these */
+            if (case_on_device(&jobs[j], i, fake))
+                n_gpu++;
+            else
+                n_host++;
+        }
+    }
+    char why[256];
+    if (!n_gpu || !n_host || budget || !lane_fits(why, sizeof why, main, 1))
+        return 0;
+    br_devset *d = calloc(1, sizeof *d);
+    if (!d)
+        return br_error_nomem();
+    d->fake = fake;
+    d->plain = 1;
+    d->n = 1;
+    dev_slot *s = &d->slot[0];
+    s->session = main;
+    s->index = 0;
+    snprintf(s->name, sizeof s->name, "%s", fake ? "benchrun fake device" : main->device.name);
+    snprintf(s->uuid, sizeof s->uuid, "%s", fake ? "FAKE-0" : main->device.uuid);
+    *out = d;
     return 0;
 }
 
@@ -822,7 +897,7 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
     for (unsigned k = 0; k < d->n; k++)
         d->slot[k].session->start_ns = main->start_ns;
     x.host.session->start_ns = main->start_ns;
-    run_lanes(&x);
+    run_all(&x);
     say_devices(&x, main);
     if (!main->opts.quiet)
         br_driver_budget_note(&x.tally, NULL, main->opts.budget_ns, 0);

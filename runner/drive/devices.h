@@ -13,7 +13,10 @@
  * one-GPU run), beside the devices when every device's driver thread, and
  * so its worker, can be kept off that CPU's core (a CPU per device and one
  * for the drivers outside it), else after them; they record no device.
- * Every case notes when it began (br_case_wall.began_ns).
+ * Every case notes when it began (br_case_wall.began_ns). A plain run on
+ * one GPU uses the same lanes (br_devices_open_plain): its GPU cases on
+ * the one device, its host cases beside them; `--host-lane after` measures
+ * them after.
  * The build and a suite's measured peak use the main session, bound to
  * the first device (the header's device; % of peak is relative to it).
  * Devices of one run must be of one model: a baseline is per model
@@ -55,7 +58,22 @@ typedef struct br_devset br_devset;
  * usable GPU, devices of different models. */
 int br_devices_open(br_devset **out, br_session *main);
 
-/* Close every device's session; accepts NULL. */
+/* A plain run (no --devices) on one GPU: when the built jobs[0..n_jobs)
+ * have both GPU and host cases to measure, no suite has a time budget of
+ * its own (--budget is shared by the two lanes, as over several devices)
+ * and the host lane fits beside the GPU lane (a CPU for
+ * the GPU lane and one for the drivers outside the host cases' core,
+ * --cpu not off, --host-lane not after), *out gets a set of one device
+ * whose session is main itself, for br_devices_execute: the host cases
+ * are then measured beside the GPU cases, one at a time, and no case
+ * records a device. Otherwise *out is NULL (measure the jobs one after
+ * another: br_job_execute). With BENCHRUN_FAKE_DEVICES set, the GPU cases
+ * are those BENCHRUN_FAKE_HOST_KERNELS does not name. Returns 0, or -1 with
+ * the error set (out of memory). */
+int br_devices_open_plain(br_devset **out, br_session *main, const struct br_job *jobs,
+                          size_t n_jobs);
+
+/* Close every device's session (not a plain run's); accepts NULL. */
 void br_devices_close(br_devset *d);
 
 /* Where the measured times that order the cases are looked for, besides

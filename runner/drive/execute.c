@@ -77,13 +77,9 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     return 0;
 }
 
-/* The progress line: on a terminal (opts.progress), one line on stderr
- * rewritten before each case (r of run, from br_case_init): case i of N,
- * kernel and params, elapsed time and the time left at the mean pace so
- * far. */
-static void show_progress(const br_session *s, const br_run *run, const br_case_result *r,
-                          size_t total) {
-    if (!s->opts.progress)
+void br_job_progress(const br_session *s, const br_run *run, const br_case_result *r,
+                     size_t total) {
+    if (!s->opts.progress || total < s->cases_done + 1)
         return;
     char line[512], elapsed[32], eta[32];
     double spent = br_now_ns() - s->start_ns;
@@ -133,7 +129,7 @@ int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
 static int execute_case(br_run *out, br_driver_tally *tally, const br_job *job, br_session *s,
                         size_t i, double job_start, size_t total) {
     br_case_result *r = &out->cases[i];
-    show_progress(s, out, r, total);
+    br_job_progress(s, out, r, total);
     br_budget_case bc;
     int budgeted = br_driver_plan(&bc, s, job, 1, job->suite.budget_ns - (br_now_ns() - job_start),
                                   job->plan.n_cases - i);

@@ -28,6 +28,12 @@ int br_job_execute(br_run *out, const struct br_job *job, br_session *s);
  * set (out of memory). */
 int br_job_run_begin(br_run *out, const struct br_job *job, br_session *s);
 
+/* The progress line: on a terminal (s->opts.progress), one line on stderr
+ * rewritten before each case (r of run, from br_case_init): case
+ * s->cases_done + 1 of `total`, kernel and params, elapsed time since
+ * s->start_ns and the time left at the mean pace so far. Nothing otherwise. */
+void br_job_progress(const br_session *s, const br_run *run, const br_case_result *r, size_t total);
+
 #ifdef __cplusplus
 }
 #endif

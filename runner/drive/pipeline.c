@@ -27,7 +27,8 @@ typedef struct pipeline {
     const br_run **run_ptrs;
     size_t n_jobs, n_runs;
     br_session *session;
-    br_devset *devices; /* --devices: the devices of the run; NULL: one GPU */
+    br_devset *devices; /* --devices, or one GPU's host lane: the devices of the run;
+                           NULL: the cases one after another */
 } pipeline;
 
 int br_exit_status(const br_outcome *o) {
@@ -156,6 +157,13 @@ static int build_and_execute(pipeline *p) {
             return -1;
         }
         build_ns[n_built] = br_now_ns() - t0;
+    }
+    /* One GPU: the host cases beside the GPU cases where they fit (devices.h). */
+    if (!p->devices && !br_stop_signal() &&
+        br_devices_open_plain(&p->devices, p->session, p->jobs, n_built) != 0) {
+        br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
+        free(build_ns);
+        return -1;
     }
     br_devices_sources src = {p->o->gate.dir, p->o->outputs.results_dir};
     if (p->devices &&

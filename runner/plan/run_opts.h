@@ -17,6 +17,11 @@ extern "C" {
 
 struct br_param_override; /* plan/plan.h: -p settings, passed through untouched */
 
+/* Where the host cases of a run with GPU cases are measured (--host-lane;
+ * drive/devices.h): beside the GPU cases on a lane of their own, when
+ * their CPU can be kept to them, or after them. */
+typedef enum br_host_lane { BR_HOST_LANE_BESIDE = 0, BR_HOST_LANE_AFTER = 1 } br_host_lane;
+
 typedef struct br_run_opts {
     const char *cache_dir;       /* compile cache; NULL: br_build_default_cache_dir() */
     const char *const *patterns; /* -k globs over kernel names; may be NULL */
@@ -46,6 +51,7 @@ typedef struct br_run_opts {
     /* --cpu: where host cases are measured (measure/cpupin.h): 0 (the
      * default) a CPU benchrun chooses, N + 1 CPU N, -1 no pinning (off). */
     int cpu;
+    int host_lane;       /* --host-lane (br_host_lane): where host cases run beside GPU cases */
     const char *devices; /* --devices: "all" or "0,2,5" (measure/devices.h); NULL: one GPU,
                             the single-worker path */
     const char *const *device_times; /* results files whose measured times order the cases

@@ -6,6 +6,8 @@
 #   1. warms the compile cache (benchrun check of the nightly's suites: not timed);
 #   2. three runs of the reduction suite with --timing-report and --json:
 #      wall time of each (target: <= 8 s) and the first run's report;
+#      where its host cases ran (beside the GPU cases or after), and one
+#      run with --host-lane after (every case one after another) to compare;
 #   3. the last two of them are back to back: every GPU case at n >= 2^22
 #      must agree within 1% (max |ratio - 1| of the cold medians);
 #      no case may fail (the GPU input generator is checked against the
@@ -44,6 +46,17 @@ for i in 1 2 3; do
         --json "$out/reduction-$i.json")
     say "reduction run $i: ${s} s wall (exit $rc; target <= 15 s)"
 done
+# Where the host cases (reduce_cpu) ran: the one note a run with them beside
+# the GPU cases prints; without it they ran one after another (--host-lane).
+if line=$(grep -m1 -o 'host case(s) beside the GPU cases.*' "$out/reduction-1.log"); then
+    say "host cases: beside the GPU cases ($line)"
+else
+    say "host cases: after, one case at a time (no host lane beside the GPU cases)"
+fi
+log="$out/reduction-after.log"
+read -r s rc < <(secs "$br" suites/reduction.yaml --no-compare --host-lane after \
+    --json "$out/reduction-after.json")
+say "reduction run with --host-lane after (one case at a time, as before): ${s} s wall (exit $rc)"
 sed -n '/^timing report/,$p' "$out/reduction-1.log" | tee -a "$summary"
 
 python3 - "$out/reduction-2.json" "$out/reduction-3.json" <<'PY' | tee -a "$summary"

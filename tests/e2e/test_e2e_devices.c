@@ -11,7 +11,9 @@
  * baseline or the newest results of --results-dir; bad lists and devices of two models exit 2;
  * --budget is shared by the devices; without
  * --devices no case records a device; a baseline saved by a run over
- * several devices is compared with a one-worker run. */
+ * several devices is compared with a one-worker run; a plain run on one
+ * (fake) GPU measures its host cases beside its GPU cases, or one after
+ * another with --host-lane after or too few CPUs. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -240,7 +242,9 @@ typedef struct spans {
     double dev_end;
 } spans;
 
-static void spans_of(spans *sp, const br_run *run) {
+/* spans_of, the GPU cases recording a device (devices 1) or none (0: a
+ * plain run). */
+static void spans_of_run(spans *sp, const br_run *run, int devices) {
     memset(sp, 0, sizeof *sp);
     for (size_t i = 0; i < run->n_cases; i++) {
         const br_case_result *c = &run->cases[i];
@@ -254,12 +258,17 @@ static void spans_of(spans *sp, const br_run *run) {
             sp->host_from[sp->n_host] = from;
             sp->host_to[sp->n_host++] = to;
         } else {
-            cr_expect(c->device_present, "case %zu of %s records no device", i, k);
+            cr_expect_eq(c->device_present, devices, "case %zu of %s: device_present %d", i, k,
+                         c->device_present);
             sp->n_dev++;
             if (to > sp->dev_end)
                 sp->dev_end = to;
         }
     }
+}
+
+static void spans_of(spans *sp, const br_run *run) {
+    spans_of_run(sp, run, 1);
 }
 
 /* No two host cases overlap in time. */
@@ -420,4 +429,122 @@ Test(e2e_devices, the_order_follows_measured_times_when_it_has_them) {
     free(rdir);
     free(rarg);
     free(newest);
+}
+
+/* ---- a plain run on one GPU: the host lane beside it ---------------------------------- */
+
+/* The results file at json_path has no multi-device field: no case names a
+ * device. */
+static void expect_no_device_fields(void) {
+    json_error_t err;
+    json_t *doc = json_load_file(json_path, 0, &err);
+    cr_assert_not_null(doc, "%s", err.text);
+    size_t k;
+    json_t *c;
+    json_array_foreach(json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "cases"), k,
+                       c)
+        cr_expect_null(json_object_get(c, "device"), "case %zu names a device", k);
+    json_decref(doc);
+}
+
+/* Whether any two cases of run overlap in time. */
+static int any_overlap(const br_run *run) {
+    for (size_t a = 0; a < run->n_cases; a++)
+        for (size_t b = a + 1; b < run->n_cases; b++) {
+            const br_case_wall *x = &run->cases[a].wall, *y = &run->cases[b].wall;
+            if (x->began_ns < y->began_ns + y->total_ns && y->began_ns < x->began_ns + x->total_ns)
+                return 1;
+        }
+    return 0;
+}
+
+/* One fake GPU, no --devices: the host cases are measured beside the GPU
+ * cases (some host case overlaps a GPU case), never two at once, and the
+ * results and the output say nothing of devices. */
+Test(e2e_devices, a_plain_run_on_one_gpu_measures_its_host_cases_beside_the_gpu_cases) {
+    setenv("BENCHRUN_FAKE_DEVICES", "1", 1);
+    setenv("BENCHRUN_FAKE_HOST_KERNELS", "tally", 1);
+    setenv("BENCHRUN_FAKE_CPUS", "8", 1);
+    const char *args[] = {cache_arg, json_arg, MIXED, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "benchrun: 4 host case(s) beside the GPU cases, one at a time\n"),
+              "stderr:\n%s", r.err);
+    cr_expect_null(strstr(r.err, "device(s)"), "a plain run speaks of devices; stderr:\n%s", r.err);
+    cr_expect_null(strstr(r.err, "device 0"), "a plain run speaks of devices; stderr:\n%s", r.err);
+    size_t n_runs;
+    br_run *runs = load_run(&n_runs);
+    spans sp;
+    spans_of_run(&sp, &runs[0], 0);
+    cr_expect_eq(sp.n_host, 4u);
+    cr_expect_eq(sp.n_dev, 4u);
+    expect_one_at_a_time(&sp);
+    int beside = 0;
+    for (size_t i = 0; i < runs[0].n_cases; i++) {
+        const br_case_result *c = &runs[0].cases[i];
+        if (strcmp(runs[0].kernels[c->kernel].name, "tally") == 0)
+            continue;
+        for (size_t k = 0; k < sp.n_host; k++)
+            beside |= sp.host_from[k] < c->wall.began_ns + c->wall.total_ns &&
+                      c->wall.began_ns < sp.host_to[k];
+    }
+    cr_expect(beside, "no host case overlaps a GPU case");
+    br_results_free(runs, n_runs);
+    expect_no_device_fields();
+    e2e_free(&r);
+}
+
+/* --host-lane after, or too few CPUs: the plain run measures its cases one
+ * after another, as it always did, and says nothing of a host lane. */
+static void expect_one_after_another(const char *const *args) {
+    setenv("BENCHRUN_FAKE_DEVICES", "1", 1);
+    setenv("BENCHRUN_FAKE_HOST_KERNELS", "tally", 1);
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect_null(strstr(r.err, "beside"), "stderr:\n%s", r.err);
+    size_t n_runs;
+    br_run *runs = load_run(&n_runs);
+    spans sp;
+    spans_of_run(&sp, &runs[0], 0);
+    cr_expect_eq(sp.n_host, 4u);
+    cr_expect_not(any_overlap(&runs[0]), "two cases overlap");
+    br_results_free(runs, n_runs);
+    expect_no_device_fields();
+    e2e_free(&r);
+}
+
+Test(e2e_devices, with_host_lane_after_a_plain_run_measures_one_case_at_a_time) {
+    setenv("BENCHRUN_FAKE_CPUS", "8", 1);
+    const char *args[] = {cache_arg, json_arg, "--host-lane", "after", MIXED, NULL};
+    expect_one_after_another(args);
+}
+
+Test(e2e_devices, on_too_few_cpus_a_plain_run_measures_one_case_at_a_time) {
+    setenv("BENCHRUN_FAKE_CPUS", "2", 1);
+    const char *args[] = {cache_arg, json_arg, MIXED, NULL};
+    expect_one_after_another(args);
+}
+
+/* --host-lane after with --devices: the host cases after the devices'. */
+Test(e2e_devices, host_lane_after_puts_the_host_cases_after_the_devices) {
+    setenv("BENCHRUN_FAKE_DEVICES", "2", 1);
+    setenv("BENCHRUN_FAKE_HOST_KERNELS", "tally", 1);
+    setenv("BENCHRUN_FAKE_CPUS", "8", 1);
+    const char *args[] = {cache_arg,   json_arg, "--host-lane", "after",
+                          "--devices", "all",    MIXED,         NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "after the GPU cases: --host-lane after"), "stderr:\n%s", r.err);
+    size_t n_runs;
+    br_run *runs = load_run(&n_runs);
+    spans sp;
+    spans_of(&sp, &runs[0]);
+    for (size_t k = 0; k < sp.n_host; k++)
+        cr_expect_geq(sp.host_from[k], sp.dev_end, "host case %zu at %.0f ns, devices until %.0f",
+                      k, sp.host_from[k], sp.dev_end);
+    br_results_free(runs, n_runs);
+    e2e_free(&r);
 }
