@@ -218,7 +218,7 @@ Test(history, main_marks_nothing_unless_asked) {
     free(err);
 
     /* The neighbour marks judge each run against the one before by a
-     * baseline's rule for one run median a side (a 1.5% drift assumed): the
+     * baseline's rule for one run median a side (gate/drift.h): the
      * 1% run-to-run noise is not marked (the U test of the two runs' samples
      * marked 24 cells of it), and neither are steps of 3-4%, under that
      * rule's MDE: the change points above see them over all the runs. */
