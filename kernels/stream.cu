@@ -67,6 +67,7 @@
 
 #include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
+#include "verify_common.h"
 
 /* Threads per block of the STREAM kernels (a multiple of 32).
  *
@@ -558,15 +559,7 @@ static int st_device_check(br_case *c, st_state *s, st_bad *bad) {
 
 /* BR_STREAM_FAULT: flip the lowest bit of output element s->fault. */
 static int st_plant_fault(br_case *c, st_state *s) {
-    const cudaStream_t stream = br_cuda_stream(c);
-    uint64_t *at = (uint64_t *)(s->arr[st_roles[s->op].out] + s->fault);
-    uint64_t v = 0;
-    BR_CUDA_TRY(c, cudaMemcpyAsync(&v, at, sizeof v, cudaMemcpyDeviceToHost, stream));
-    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
-    v ^= 1;
-    BR_CUDA_TRY(c, cudaMemcpyAsync(at, &v, sizeof v, cudaMemcpyHostToDevice, stream));
-    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
-    return 0;
+    return br_verify_flip_low_bit(c, (uint64_t *)(s->arr[st_roles[s->op].out] + s->fault));
 }
 
 static int verify(br_case *c) {
@@ -584,15 +577,7 @@ static int verify(br_case *c) {
         return 0;
     const st_bad *b = host.count > 0 ? &host : &dev;
     char note[160] = "";
-    if (on_host && host.count > 0)
-        snprintf(note, sizeof note, " (host check; the device check finds %lld)",
-                 (long long)dev.count);
-    else if (on_host)
-        snprintf(note, sizeof note,
-                 " (device check; the host check passes every element: the device check is "
-                 "wrong)");
-    else
-        snprintf(note, sizeof note, " (device check)");
+    br_verify_note(note, sizeof note, on_host, (long long)host.count, (long long)dev.count);
     return c->api->fail(c,
                         "%lld of %lld elements of %s differ; first %s[%lld] = %.17g, "
                         "expected %.17g%s",

@@ -50,6 +50,7 @@
 
 #include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
+#include "verify_common.h"
 
 #define TR_TILE    32 /* tile side; also the block's x extent */
 #define TR_ROWS    8  /* block's y extent: each thread does TR_TILE / TR_ROWS rows */
@@ -346,15 +347,7 @@ static int tr_device_check(br_case *c, tr_state *s, tr_bad *bad) {
 
 /* BR_TRANSPOSE_FAULT: flip the lowest bit of element s->fault of out. */
 static int tr_plant_fault(br_case *c, tr_state *s) {
-    const cudaStream_t stream = br_cuda_stream(c);
-    uint32_t *at = (uint32_t *)(s->out + s->fault);
-    uint32_t v = 0;
-    BR_CUDA_TRY(c, cudaMemcpyAsync(&v, at, sizeof v, cudaMemcpyDeviceToHost, stream));
-    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
-    v ^= 1u;
-    BR_CUDA_TRY(c, cudaMemcpyAsync(at, &v, sizeof v, cudaMemcpyHostToDevice, stream));
-    BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
-    return 0;
+    return br_verify_flip_low_bit(c, (uint32_t *)(s->out + s->fault));
 }
 
 static int verify(br_case *c) {
@@ -372,15 +365,7 @@ static int verify(br_case *c) {
         return 0;
     const tr_bad *b = host.count > 0 ? &host : &dev;
     char note[160] = "";
-    if (on_host && host.count > 0)
-        snprintf(note, sizeof note, " (host check; the device check finds %lld)",
-                 (long long)dev.count);
-    else if (on_host)
-        snprintf(note, sizeof note,
-                 " (device check; the host check passes every element: the device check is "
-                 "wrong)");
-    else
-        snprintf(note, sizeof note, " (device check)");
+    br_verify_note(note, sizeof note, on_host, (long long)host.count, (long long)dev.count);
     float got, want;
     memcpy(&got, &b->got, sizeof got);
     memcpy(&want, &b->want, sizeof want);
