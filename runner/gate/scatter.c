@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "base/sort.h"
 
 /* Croux and Rousseeuw's small-sample factor d_n of Qn (robustbase::Qn). */
 static double qn_factor(size_t n) {
@@ -36,7 +33,7 @@ double br_scatter_qn(const double *x, size_t n) {
         for (size_t i = 0; i < m; i++)
             for (size_t j = i + 1; j < m; j++)
                 dist[p++] = fabs(v[i] - v[j]);
-        qsort(dist, pairs, sizeof *dist, cmp_double); /* n is a suite's cases: O(n^2 log n) */
+        qsort(dist, pairs, sizeof *dist, br_cmp_double); /* n is a suite's cases: O(n^2 log n) */
         q = 2.2219 * qn_factor(m) * dist[k - 1];
     }
     free(dist);
