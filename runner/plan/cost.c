@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "base/error.h"
-#include "base/sort.h"
+#include "model/stats.h"
 
 double br_cost_measured(const br_case_result *c) {
     if (c->status != BR_STATUS_OK)
@@ -36,12 +36,6 @@ double br_cost_declared(const br_job *job, size_t i) {
     return w > 0 ? w : 1;
 }
 
-/* The median of v[0..n) (n > 0), sorting v. */
-static double median(double *v, size_t n) {
-    qsort(v, n, sizeof *v, br_cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 long br_cost_fill(double *cost, const double *work, size_t n) {
     double *rate = malloc((n ? n : 1) * sizeof *rate), *known = malloc((n ? n : 1) * sizeof *known);
     if (!rate || !known) {
@@ -57,8 +51,8 @@ long br_cost_fill(double *cost, const double *work, size_t n) {
         if (work[i] > 1)
             rate[n_rate++] = cost[i] / work[i];
     }
-    double per_work = n_rate ? median(rate, n_rate) : NAN;
-    double med = n_known ? median(known, n_known) : NAN;
+    double per_work = n_rate ? br_stats_finite_median(rate, n_rate) : NAN;
+    double med = n_known ? br_stats_finite_median(known, n_known) : NAN;
     for (size_t i = 0; i < n; i++) {
         if (isfinite(cost[i]) && cost[i] >= 0)
             continue;
