@@ -152,6 +152,19 @@ static void case_label(char *buf, size_t len, const br_history_view *v, size_t r
 }
 
 /* The case page of `row`: the trend across the device's runs. */
+/* The head of a case's or a kernel's page in a suite's folder: the way back
+ * to the suite and to all suites, the heading, and chart c (its SVG file
+ * svg, a name in this folder, linked when the site draws charts). */
+static void chart_page_head(FILE *f, const site *s, const char *suite, const char *heading,
+                            const br_site_chart *c, const char *svg) {
+    fputs("<nav><a href=\"../../index.html\">all suites</a> · <a href=\"index.html\">", f);
+    esc(f, suite);
+    fputs("</a></nav>\n<h1>", f);
+    esc(f, heading);
+    fputs("</h1>\n", f);
+    br_site_chart_html(f, c, s->o->charts ? svg : NULL);
+}
+
 static int case_page(site *s, const devview *d, size_t row) {
     const br_history_view *v = d->v;
     char rel[700], svg[700], title[400], label[300];
@@ -205,13 +218,8 @@ static int case_page(site *s, const devview *d, size_t row) {
     int rc = add_chart(s, &c, svg);
     FILE *f = rc == 0 ? page_open(s, rel, title, "../../") : NULL;
     if (f) {
-        fputs("<nav><a href=\"../../index.html\">all suites</a> · <a href=\"index.html\">", f);
-        esc(f, v->newest->suite_name);
-        fputs("</a></nav>\n<h1>", f);
-        esc(f, label);
-        fputs("</h1>\n", f);
         snprintf(svg, sizeof svg, "c-%zu.svg", row);
-        br_site_chart_html(f, &c, s->o->charts ? svg : NULL);
+        chart_page_head(f, s, v->newest->suite_name, label, &c, svg);
         fprintf(f,
                 "<table><tr><th>#</th><th>commit</th><th>date</th><th>%s</th><th>IQR / "
                 "median</th><th>95%% CI of the median</th><th>samples</th><th>stop</th></tr>\n",
@@ -340,13 +348,8 @@ static int kernel_page(site *s, const devview *d, const char *name, size_t kn) {
     int rc = add_chart(s, &c, svg);
     FILE *f = rc == 0 ? page_open(s, rel, title, "../../") : NULL;
     if (f) {
-        fputs("<nav><a href=\"../../index.html\">all suites</a> · <a href=\"index.html\">", f);
-        esc(f, v->newest->suite_name);
-        fputs("</a></nav>\n<h1>", f);
-        esc(f, name);
-        fputs("</h1>\n", f);
         snprintf(svg, sizeof svg, "k-%zu.svg", kn);
-        br_site_chart_html(f, &c, s->o->charts ? svg : NULL);
+        chart_page_head(f, s, v->newest->suite_name, name, &c, svg);
         rc = page_close(f, rel);
     } else if (rc == 0) {
         rc = -1;
