@@ -34,14 +34,7 @@ typedef struct ab_cli {
 
 /* --blocks N: an even count from 2 to AB_MAX_BLOCKS. */
 static int blocks_opt(void *dst, const char *option, const char *arg) {
-    char *end;
-    long n = strtol(arg, &end, 10);
-    if (!arg[0] || *end || n < 2 || n > AB_MAX_BLOCKS || n % 2 != 0)
-        return br_error_set("%s expects an even number from 2 to %d (the blocks pair up A B, "
-                            "B A), got '%s'",
-                            option, AB_MAX_BLOCKS, arg);
-    *(size_t *)dst = (size_t)n;
-    return 0;
+    return br_cli_even_count(dst, option, arg, AB_MAX_BLOCKS, "the blocks pair up A B, B A");
 }
 
 /* Rows name their leading fields in order and leave the rest zero. */

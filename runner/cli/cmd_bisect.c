@@ -37,14 +37,8 @@ typedef struct bisect_cli {
 
 /* --blocks N / --max-blocks N: an even count from 2 to BISECT_MAX_BLOCKS. */
 static int blocks_opt(void *dst, const char *option, const char *arg) {
-    char *end;
-    long n = strtol(arg, &end, 10);
-    if (!arg[0] || *end || n < 2 || n > BISECT_MAX_BLOCKS || n % 2 != 0)
-        return br_error_set("%s expects an even number from 2 to %d (the rounds pair up G M B, "
-                            "B M G), got '%s'",
-                            option, BISECT_MAX_BLOCKS, arg);
-    *(size_t *)dst = (size_t)n;
-    return 0;
+    return br_cli_even_count(dst, option, arg, BISECT_MAX_BLOCKS,
+                             "the rounds pair up G M B, B M G");
 }
 
 /* Rows name their leading fields in order and leave the rest zero. */

@@ -92,6 +92,17 @@ int br_cli_jobs(void *dst, const char *option, const char *arg) {
     return 0;
 }
 
+int br_cli_even_count(size_t *out, const char *option, const char *arg, long max,
+                      const char *pairing) {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (!arg[0] || *end || n < 2 || n > max || n % 2 != 0)
+        return br_error_set("%s expects an even number from 2 to %ld (%s), got '%s'", option, max,
+                            pairing, arg);
+    *out = (size_t)n;
+    return 0;
+}
+
 int br_cli_file(void *dst, const char *option, const char *arg) {
     if (!arg[0])
         return br_error_set("%s expects a file name", option);

@@ -33,6 +33,11 @@ int br_cli_duration_positive(void *dst, const char *option, const char *arg); /*
 int br_cli_fraction(void *dst, const char *option, const char *arg);          /* double */
 int br_cli_fraction_or_zero(void *dst, const char *option, const char *arg);  /* "0", "0%" too */
 int br_cli_jobs(void *dst, const char *option, const char *arg);              /* int 1..1024 */
+
+/* --blocks N of ab and bisect: an even count from 2 to max into *out;
+ * `pairing` says in the error why it is even (how the blocks pair up). */
+int br_cli_even_count(size_t *out, const char *option, const char *arg, long max,
+                      const char *pairing);
 int br_cli_file(void *dst, const char *option, const char *arg); /* not empty, not "-" */
 int br_cli_dir(void *dst, const char *option, const char *arg);  /* not empty */
 
