@@ -3,6 +3,8 @@
 #ifndef BR_E2E_UTIL_H
 #define BR_E2E_UTIL_H
 
+#include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -98,6 +100,18 @@ static inline char *e2e_put(const char *name, const char *text) {
         abort();
     }
     return path;
+}
+
+/* Directory dir holds nothing but dot entries, or does not exist (a
+ * command's scratch space was cleaned up). */
+static inline void e2e_assert_empty_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL)
+            cr_assert(e->d_name[0] == '.', "left in %s: %s", dir, e->d_name);
+        closedir(d);
+    }
 }
 
 static inline void e2e_tmp_drop(void) {

@@ -21,6 +21,14 @@
         }                                                                                          \
     } while (0)
 
+/* The full SHA of revision rev of repo into out. */
+static inline void gr_sha_of(git_repository *repo, char out[41], const char *rev) {
+    git_object *o = NULL;
+    GR(git_revparse_single(&o, repo, rev));
+    git_oid_tostr(out, 41, git_object_id(o));
+    git_object_free(o);
+}
+
 /* Write `text` to dir/rel (its directory must exist). */
 static inline void gr_write(const char *dir, const char *rel, const char *text) {
     char path[PATH_MAX];

@@ -8,7 +8,6 @@
  * exit 3; bad input (an unknown commit, a suite, source or kernel missing
  * at OLD) exits 2 with a message and writes nothing. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -108,6 +107,13 @@ static void write_kernel(int passes, char side, int extra) {
     free(text);
 }
 
+/* The scratch directories are gone: tmp/cache/ab holds nothing. */
+static void assert_no_scratch(void) {
+    char *dir = br_strfmt("%s/cache/ab", tmp);
+    e2e_assert_empty_dir(dir);
+    free(dir);
+}
+
 static json_t *load_json(const char *path) {
     json_error_t err;
     json_t *j = json_load_file(path, 0, &err);
@@ -119,27 +125,6 @@ static const char *jstr(json_t *o, const char *key) {
     const char *s = json_string_value(json_object_get(o, key));
     cr_assert_not_null(s, "no string '%s'", key);
     return s;
-}
-
-/* The full SHA of revision rev. */
-static void sha_of(char out[41], const char *rev) {
-    git_object *o = NULL;
-    GR(git_revparse_single(&o, repo, rev));
-    git_oid_tostr(out, 41, git_object_id(o));
-    git_object_free(o);
-}
-
-/* The scratch directories are gone: tmp/cache/ab holds nothing. */
-static void assert_no_scratch(void) {
-    char *dir = br_strfmt("%s/cache/ab", tmp);
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL)
-            cr_assert(e->d_name[0] == '.', "left in %s: %s", dir, e->d_name);
-        closedir(d);
-    }
-    free(dir);
 }
 
 /* Commit 1: sum reads its input once; commit 2: three times. */
@@ -185,8 +170,8 @@ Test(e2e_ab, a_slower_commit_is_caught_and_the_builds_told_apart) {
     check_log(4);
 
     char old_sha[41], new_sha[41];
-    sha_of(old_sha, "HEAD~1");
-    sha_of(new_sha, "HEAD");
+    gr_sha_of(repo, old_sha, "HEAD~1");
+    gr_sha_of(repo, new_sha, "HEAD");
     json_t *doc = load_json(json_path);
     json_t *runs = json_object_get(doc, "runs");
     cr_assert_eq(json_array_size(runs), 2);

@@ -13,7 +13,6 @@
  * the source missing at GOOD, no case selected, a -p the suite lacks, bad
  * usage) exits 2 with a message and writes nothing. No scratch checkout is left behind. */
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -113,6 +112,13 @@ static void commits(int n, int slow_at, int broken) {
     }
 }
 
+/* The scratch directories are gone: tmp/cache/bisect holds nothing. */
+static void assert_no_scratch(void) {
+    char *dir = br_strfmt("%s/cache/bisect", tmp);
+    e2e_assert_empty_dir(dir);
+    free(dir);
+}
+
 static json_t *load_json(void) {
     json_error_t err;
     json_t *j = json_load_file(json_path, 0, &err);
@@ -124,27 +130,6 @@ static const char *jstr(json_t *o, const char *key) {
     const char *s = json_string_value(json_object_get(o, key));
     cr_assert_not_null(s, "no string '%s'", key);
     return s;
-}
-
-/* The full SHA of revision rev. */
-static void sha_of(char out[41], const char *rev) {
-    git_object *o = NULL;
-    GR(git_revparse_single(&o, repo, rev));
-    git_oid_tostr(out, 41, git_object_id(o));
-    git_object_free(o);
-}
-
-/* The scratch checkouts are gone: tmp/cache/bisect holds nothing. */
-static void assert_no_scratch(void) {
-    char *dir = br_strfmt("%s/cache/bisect", tmp);
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL)
-            cr_assert(e->d_name[0] == '.', "left in %s: %s", dir, e->d_name);
-        closedir(d);
-    }
-    free(dir);
 }
 
 /* benchrun bisect --json OUT [extra] GOOD BAD suite.yaml in the repository. */
@@ -168,7 +153,7 @@ static size_t measured_steps(json_t *doc) {
 static json_t *expect_found(const e2e_result *r, const char *rev11) {
     cr_assert_eq(r->status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r->status, r->out, r->err);
     char sha[41];
-    sha_of(sha, rev11);
+    gr_sha_of(repo, sha, rev11);
     json_t *doc = load_json();
     cr_assert_str_eq(jstr(doc, "result"), "found", "%s", r->out);
     cr_assert_str_eq(jstr(doc, "change"), "slower");

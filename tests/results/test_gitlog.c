@@ -38,14 +38,6 @@ static void commit(const char *msg) {
     gr_commit_all(repo, msg);
 }
 
-/* The full SHA of rev. */
-static void sha_of(char out[41], const char *rev) {
-    git_object *o = NULL;
-    GR(git_revparse_single(&o, repo, rev));
-    git_oid_tostr(out, 41, git_object_id(o));
-    git_object_free(o);
-}
-
 /* A commit of the index's tree with `parents` (HEAD not moved unless
  * ref is "HEAD"); its id into out. */
 static void commit_with(git_oid *out, const char *ref, const char *msg, const git_commit **parents,
@@ -77,9 +69,9 @@ Test(gitlog, a_straight_line_oldest_first) {
     cr_assert_eq(br_gitlog_first_parents(&log, dir, "HEAD~3", "HEAD"), 0, "%s", br_error_get());
     cr_assert_eq(log.n, 4);
     char sha[41];
-    sha_of(sha, "HEAD~3");
+    gr_sha_of(repo, sha, "HEAD~3");
     cr_assert_str_eq(log.commits[0].sha, sha);
-    sha_of(sha, "HEAD");
+    gr_sha_of(repo, sha, "HEAD");
     cr_assert_str_eq(log.commits[3].sha, sha);
     cr_assert_str_eq(log.commits[0].subject, "two");
     cr_assert_str_eq(log.commits[3].subject, "five");
