@@ -123,12 +123,15 @@ static void legend_neighbours(FILE *f, const br_history_view *v, const tglyphs *
         fprintf(f, "%s slower, %s faster than the previous run%s that measured the case (",
                 g->slower, g->faster, v->n_devices > 1 ? " of the same device" : "");
         if (same_rules)
-            fprintf(f, "p < %g against the between-run spread and |change| > %g%%", rules.alpha,
-                    100.0 * rules.threshold);
+            fprintf(f,
+                    "p < %g over each run's cases (Benjamini-Hochberg) against the between-run "
+                    "spread and |change| > %g%%",
+                    rules.alpha, 100.0 * rules.threshold);
         else
-            fputs("each newer run's regression rules: p < alpha against the between-run spread "
-                  "and |change| > threshold",
-                  f);
+            fputs(
+                "each newer run's regression rules: p < alpha over its cases (Benjamini-Hochberg) "
+                "against the between-run spread and |change| > threshold",
+                f);
         fputs("),\n  with the change of the value shown; no mark: no change beyond the threshold, "
               "or nothing earlier to compare with\n",
               f);

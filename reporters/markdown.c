@@ -217,8 +217,9 @@ static void put_verdict(FILE *f, const br_comparison *c) {
         fprintf(f, "**Regression:** %zu case(s) slower than the baseline", slower);
     else
         fputs("**No regression** against the baseline", f);
-    char once[160];
+    char once[160], level[96];
     br_report_one_save(once, sizeof once, c, "±");
+    br_report_level(level, sizeof level, c);
     if (once[0])
         strncat(once, ")", sizeof once - strlen(once) - 1);
     fputs(" (", f);
@@ -229,12 +230,14 @@ static void put_verdict(FILE *f, const br_comparison *c) {
     }
     fprintf(f,
             "): %zu slower, %zu faster, %zu same, %zu unknown, %zu new, %zu missing. "
-            "Slower or faster means a median change beyond ±%g%% that is significant at "
-            "p &lt; %g against the between-run spread of the baseline's run medians%s%s; MDE is "
-            "the smallest slowdown the comparison could flag.%s",
+            "Slower or faster means a median change beyond ±%g%% that is significant at ",
             slower, faster, c->count[BR_CHANGE_SAME], c->count[BR_CHANGE_UNKNOWN],
-            c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 100.0 * c->rules.threshold,
-            c->rules.alpha, once[0] ? " (" : "", once[0] ? once : "",
+            c->count[BR_CHANGE_NEW], c->count[BR_CHANGE_MISSING], 100.0 * c->rules.threshold);
+    md_text(f, level);
+    fprintf(f,
+            " against the between-run spread of the baseline's run medians%s%s; MDE is "
+            "the smallest slowdown the comparison could flag.%s",
+            once[0] ? " (" : "", once[0] ? once : "",
             c->device_forced ? " The baseline is from another device (forced)." : "");
     put_not_compared(f, c);
     fputs("\n\n", f);

@@ -848,10 +848,12 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
     } else {
         title[0] =
             br_strfmt("vs baseline %s%s", cmp->baseline_path ? cmp->baseline_path : "?", when);
-        title[1] = br_strfmt("%s: slower or faster = |change| > %.3g%% and p < %.3g against the "
+        char level[96];
+        br_report_level(level, sizeof level, cmp);
+        title[1] = br_strfmt("%s: slower or faster = |change| > %.3g%% and %s against the "
                              "between-run spread%s",
                              cmp->baseline_device ? cmp->baseline_device : "?",
-                             100.0 * cmp->rules.threshold, cmp->rules.alpha,
+                             100.0 * cmp->rules.threshold, level,
                              cmp->device_forced ? " (another device: forced)" : "");
         char once[160];
         br_report_one_save(once, sizeof once, cmp, g->dot[0] == '.' ? "+-" : "±");

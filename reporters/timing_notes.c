@@ -281,6 +281,14 @@ void br_report_one_save(char *buf, size_t len, const br_comparison *c, const cha
              drift);
 }
 
+void br_report_level(char *buf, size_t len, const br_comparison *c) {
+    if (c->case_alpha > 0 && c->case_alpha < c->rules.alpha)
+        snprintf(buf, len, "p < %.2g (%g over %zu cases)", c->case_alpha, c->rules.alpha,
+                 c->cases_tested);
+    else
+        snprintf(buf, len, "p < %g", c->rules.alpha);
+}
+
 double br_report_change_p(const br_compare_entry *e) {
     return isfinite(e->p_runs) ? e->p_runs : e->p_value;
 }

@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "case_key.h"
 #include "drift.h"
+#include "family.h"
 #include "prior.h"
 
 /* ---- case identity ---------------------------------------------------------------------- */
@@ -175,6 +176,39 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
     return br_drift_judge(e, bt, ct, rules, &pools[be]);
 }
 
+/* Judge out's cases again at the family's level (family.h): the
+ * Benjamini-Hochberg level of the p-values the first pass at rules->alpha
+ * gave (every entry drift.h judged), into out->case_alpha and
+ * out->cases_tested. Returns 0, or -1 with the error set. */
+static int judge_as_family(br_comparison *out, const br_run *cur, const br_run *base,
+                           const br_regression_cfg *rules, const br_drift_pool pools[2]) {
+    double *p = malloc((out->n_entries ? out->n_entries : 1) * sizeof *p);
+    if (!p)
+        return br_error_nomem();
+    for (size_t i = 0; i < out->n_entries; i++) {
+        const br_compare_entry *e = &out->entries[i];
+        p[i] = e->spread_from && !e->not_compared ? e->p_runs : NAN;
+    }
+    out->case_alpha = br_family_level(NULL, &out->cases_tested, p, out->n_entries, rules->alpha);
+    free(p);
+    if (isnan(out->case_alpha))
+        return -1;
+    if (out->case_alpha >= rules->alpha)
+        return 0;
+    br_regression_cfg at = *rules;
+    at.alpha = out->case_alpha;
+    for (size_t i = 0; i < out->n_entries; i++) {
+        br_compare_entry *e = &out->entries[i];
+        if (!e->spread_from || e->not_compared || e->case_index >= cur->n_cases ||
+            e->base_index >= base->n_cases)
+            continue;
+        if (compare_case(e, &cur->cases[e->case_index], &base->cases[e->base_index], base,
+                         out->clock, &at, pools) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,
                         const br_run *cur, const br_regression_cfg *rules, int force_device) {
     memset(out, 0, sizeof *out);
@@ -240,6 +274,8 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
             (!e || compare_case(e, NULL, &base->cases[j], base, out->clock, rules, pools) != 0))
             goto done;
     }
+    if (judge_as_family(out, cur, base, rules, pools) != 0)
+        goto done;
     br_comparison_recount(out);
     rc = 0;
 done:

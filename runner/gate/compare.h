@@ -10,7 +10,10 @@
  * detectable effect), each case's spread moderated by the prior of the
  * baseline's cases of its backend (prior.h):
  *
- *   slower   |change| > threshold and significant at alpha (drift.h)
+ *   slower   |change| > threshold and significant (drift.h) at the
+ *            comparison's case level: alpha spread over its cases by the
+ *            Benjamini-Hochberg procedure (family.h), so that unchanged
+ *            code fails a run with probability at most alpha
  *   faster   likewise, the median shrank
  *   same     |change| <= threshold, or within the between-run spread
  *   unknown  too few samples, within the runs' own uncertainty ("too noisy
@@ -37,7 +40,8 @@ extern "C" {
 /* Compare run `cur` with `base` (read from `base_path`) into *out (disposed
  * by the caller with br_comparison_dispose, also after a failure) with the
  * rules `rules` (threshold a fraction >= 0, alpha in (0, 1)). The clock
- * compared is cur's headline mode. Refuses (-1, error set) a baseline of
+ * compared is cur's headline mode; out->case_alpha and out->cases_tested
+ * say at what level the cases were judged (family.h). Refuses (-1, error set) a baseline of
  * another device (br_baseline_device differs) unless `force_device`, and
  * one of another suite. Returns 0, or -1 with the error set. */
 int br_baseline_compare(br_comparison *out, const br_run *base, const char *base_path,

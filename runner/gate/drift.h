@@ -44,7 +44,9 @@
  *
  *   se = sqrt(sigma~^2 (1 + 1/k) + w_c^2),  p_runs = 2 P(t(df) > |x - xbar| / se)
  *
- *   slower / faster   |change| > threshold AND p_runs < alpha
+ *   slower / faster   |change| > threshold AND p_runs < alpha (the level
+ *                     compare.c judges the case at: the suite's alpha spread
+ *                     over the run's cases, family.h)
  *   same              |change| <= threshold, or inside the interval ("within
  *                     the between-run spread")
  *   unknown           inside the interval because the runs' own uncertainty

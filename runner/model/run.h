@@ -274,6 +274,12 @@ typedef struct br_comparison {
     char *baseline_device; /* owned; the device the baseline names */
     int device_forced;     /* 1: the devices differ and the user forced the comparison */
     br_regression_cfg rules;
+    /* A baseline comparison: the level each case was judged at, rules.alpha spread over
+     * the cases_tested cases that have a p-value by the Benjamini-Hochberg procedure
+     * (gate/family.h), so that a run of unchanged code has any slower or faster case with
+     * probability at most rules.alpha; 0 and 0 for benchrun ab. */
+    double case_alpha;
+    size_t cases_tested;
     br_mode clock;             /* which timing was compared: cold or batch (the headline) */
     br_compare_entry *entries; /* owned: the run's cases in run order, then missing ones */
     size_t n_entries;

@@ -99,7 +99,9 @@
  * oldest first)}.
  *
  * comparison: {"baseline", "baseline_commit", "baseline_date",
- * "baseline_device", "device_forced", "threshold", "alpha", "clock",
+ * "baseline_device", "device_forced", "threshold", "alpha", "case_alpha" and
+ * "cases_tested" (baseline comparisons: the level each case was judged at and over how
+ * many cases, gate/family.h), "clock",
  * "counts": {status: n}, "cases": [{"kernel", "params", "status", "why",
  * "baseline_median", "median", "baseline_n", "n", "change", "p_value",
  * "p_exact", "p_runs", "spread", "spread_runs", "spread_df" (null: infinite
@@ -560,6 +562,10 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
     put(b, o, "device_forced", json_boolean(c->device_forced));
     put(b, o, "threshold", real(c->rules.threshold));
     put(b, o, "alpha", real(c->rules.alpha));
+    if (!c->ab) {
+        put(b, o, "case_alpha", real(c->case_alpha));
+        put(b, o, "cases_tested", integer((long long)c->cases_tested));
+    }
     put(b, o, "clock", str(br_mode_name(c->clock)));
     for (int s = 0; s < BR_CHANGE_COUNT; s++)
         put(b, counts, br_change_name((br_change)s), integer((long long)c->count[s]));

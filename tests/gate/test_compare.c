@@ -307,7 +307,7 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     timed(&base, 0, 1, 1000, 900);
     timed(&cur, 0, 1, 1050, 900); /* +5%, significant in the samples */
     timed(&base, 0, 2, 1000, 900);
-    timed(&cur, 0, 2, 1400, 900); /* +40% */
+    timed(&cur, 0, 2, 1600, 900); /* +60% */
     for (size_t i = 0; i < 2; i++) {
         br_timing *t = &base.cases[i].cold;
         t->run_medians = xcalloc(3, sizeof *t->run_medians);
@@ -327,7 +327,8 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     cr_assert_eq(e->status, BR_CHANGE_SAME, "+5%% is within the drift");
     cr_assert_str_eq(e->why, "within the between-run spread");
     cr_assert_gt(e->mde, 0.05);
-    cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER, "+40%% is beyond it");
+    /* Two cases with a p: each judged at 0.01 / 2 (family.h), t(2) needs +44%. */
+    cr_assert_eq(c.entries[1].status, BR_CHANGE_SLOWER, "+60%% is beyond it");
     cr_assert_str_eq(c.entries[1].decided_by, "time");
     cr_assert_str_eq(e->spread_from, "runs", "two cases: too few for a prior");
     br_comparison_dispose(&c);
@@ -533,9 +534,15 @@ Test(compare, reports_show_the_comparison_coloured_only_when_asked) {
               plain);
     cr_assert(
         strstr(plain,
-               "║ k      │ n=2    │              1.000 │     1.10 │ +10.0% │ 5.7% │ 9.2e-06 │ "
+               "║ k      │ n=2    │              1.000 │     1.10 │ +10.0% │ 6.4% │ 9.2e-06 │ "
                "slower "),
         "%s", plain);
+    /* 5 cases have a p-value, 2 are changed: each judged at 0.01 x 2 / 5 (family.h). */
+    cr_assert(strstr(plain, "slower or faster = |change| > 2% and p < 0.004 (0.01 over 5 cases) "
+                            "against the between-run spread"),
+              "%s", plain);
+    cr_assert_float_eq(cur.comparison->case_alpha, 0.004, 1e-12);
+    cr_assert_eq(cur.comparison->cases_tested, 5);
     cr_assert(strstr(plain, "unknown: too few samples"), "%s", plain);
     cr_assert(strstr(plain, "one save: ±1.5% drift between runs assumed"), "%s", plain);
     cr_assert(strstr(plain, "vs baseline: 1 slower, 1 faster, 2 same, 3 unknown, 1 new, 1 missing"),
@@ -549,9 +556,10 @@ Test(compare, reports_show_the_comparison_coloured_only_when_asked) {
     cr_assert(strstr(md, "**Regression:** 1 case(s) slower than the baseline"), "%s", md);
     cr_assert(strstr(md, "<tr><td>k</td><td>n=2</td><td align=\"right\">1.000</td><td "
                          "align=\"right\">1.10</td><td align=\"right\">+10.0%</td><td "
-                         "align=\"right\">5.7%</td><td align=\"right\">9.2e-06</td><td>"
+                         "align=\"right\">6.4%</td><td align=\"right\">9.2e-06</td><td>"
                          "<strong>slower</strong></td></tr>"),
               "%s", md);
+    cr_assert(strstr(md, "significant at p &lt; 0.004 (0.01 over 5 cases) against"), "%s", md);
     cr_assert(strstr(md, "of the baseline's run medians (one save: ±1.5% drift between runs "
                          "assumed); MDE"),
               "%s", md);

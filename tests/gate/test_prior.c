@@ -2,9 +2,10 @@
 /* test_prior.c - the empirical-Bayes prior of the between-run variances
  * (prior.h): the fit recovers a known prior and a trend, and, by simulation
  * with known truth, the pooled gate (compare.c: the suite's prior, then
- * drift.h's decision per case, on timings made of samples) keeps its
- * false-alarm bound with three saves, heavy-tailed cases included, and
- * catches a 3% step on cases that spread by 0.5%. The figures it logs are
+ * drift.h's decision per case at the level family.h spreads alpha to, on
+ * timings made of samples) keeps its false-alarm bounds with three saves,
+ * per case and per run, heavy-tailed cases included, and catches a 3% step
+ * on cases that spread by 0.5%. The figures it logs are
  * the ones docs/baselines.md quotes. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -18,6 +19,7 @@
 #include "base/error.h"
 #include "changepoint_series.h"
 #include "gate/drift.h"
+#include "gate/family.h"
 #include "gate/prior.h"
 #include "gate/tdist.h"
 #include "model/stats.h"
@@ -179,15 +181,44 @@ static double run_of(const truth *t, double step, br_timing *tm) {
 /* The outcome of many simulated suites. */
 typedef struct tally {
     size_t slower[CASES];
+    size_t runs_slower; /* suites with at least one case slower */
+    size_t per_case;    /* slower when each case is judged at alpha itself (no family.h) */
+    size_t runs_per_case;
     size_t alone; /* slower when each case is judged on its own run medians (no prior) */
     size_t suites;
 } tally;
 
+/* Judge every case i of a suite (bt[i] against ct[i], what the cases lend
+ * in p) as compare.c does: at rules->alpha (statuses into at_alpha), then
+ * at the family's level (family.h) when it is lower (statuses into st). */
+static void judge_suite(br_change *st, br_change *at_alpha, const br_timing *bt,
+                        const br_timing *ct, const br_regression_cfg *rules,
+                        const br_drift_pool *p) {
+    br_compare_entry e;
+    double pv[CASES];
+    for (int i = 0; i < CASES; i++) {
+        memset(&e, 0, sizeof e);
+        cr_assert_eq(br_drift_judge(&e, &bt[i], &ct[i], rules, p), 0, "%s", br_error_get());
+        st[i] = at_alpha[i] = e.status;
+        pv[i] = e.p_runs;
+    }
+    br_regression_cfg at = *rules;
+    at.alpha = br_family_level(NULL, NULL, pv, CASES, rules->alpha);
+    cr_assert(at.alpha > 0 && at.alpha <= rules->alpha);
+    for (int i = 0; i < CASES && at.alpha < rules->alpha; i++) {
+        memset(&e, 0, sizeof e);
+        cr_assert_eq(br_drift_judge(&e, &bt[i], &ct[i], &at, p), 0, "%s", br_error_get());
+        st[i] = e.status;
+    }
+}
+
 /* One suite: K saves of every case, the prior fitted as compare.c fits it
  * (br_drift_spread_of, br_prior_fit), then one run with every case slowed by
- * `step` judged by br_drift_judge; counts the slower ones. */
+ * `step` judged as compare.c judges it (judge_suite); counts the slower
+ * ones, and those each case alone (no prior) and at alpha (no family)
+ * would call slower. */
 static void one_suite(tally *out, const truth *t, double step, const br_regression_cfg *rules) {
-    br_timing bt[CASES], ct;
+    static br_timing bt[CASES], ct[CASES];
     double s2[CASES], d[CASES], c[CASES];
     for (int i = 0; i < CASES; i++) {
         double m[K];
@@ -204,17 +235,25 @@ static void one_suite(tally *out, const truth *t, double step, const br_regressi
     memset(&p, 0, sizeof p);
     p.backend = BR_BACKEND_GPU;
     br_prior_fit(&p.prior, s2, d, c, CASES);
+    for (int i = 0; i < CASES; i++)
+        run_of(&t[i], step, &ct[i]);
+    br_change st[CASES], at_alpha[CASES];
+    judge_suite(st, at_alpha, bt, ct, rules, &p);
+    size_t any = 0, any_per_case = 0;
     for (int i = 0; i < CASES; i++) {
-        run_of(&t[i], step, &ct);
+        out->slower[i] += st[i] == BR_CHANGE_SLOWER;
+        any += st[i] == BR_CHANGE_SLOWER;
+        out->per_case += at_alpha[i] == BR_CHANGE_SLOWER;
+        any_per_case += at_alpha[i] == BR_CHANGE_SLOWER;
         br_compare_entry e;
         memset(&e, 0, sizeof e);
-        cr_assert_eq(br_drift_judge(&e, &bt[i], &ct, rules, &p), 0, "%s", br_error_get());
-        out->slower[i] += e.status == BR_CHANGE_SLOWER;
-        cr_assert_eq(br_drift_judge(&e, &bt[i], &ct, rules, NULL), 0, "%s", br_error_get());
+        cr_assert_eq(br_drift_judge(&e, &bt[i], &ct[i], rules, NULL), 0, "%s", br_error_get());
         out->alone += e.status == BR_CHANGE_SLOWER;
-        br_timing_dispose(&ct);
+        br_timing_dispose(&ct[i]);
         br_timing_dispose(&bt[i]);
     }
+    out->runs_slower += any > 0;
+    out->runs_per_case += any_per_case > 0;
     out->suites++;
 }
 
@@ -266,15 +305,22 @@ Test(prior, the_pooled_gate_keeps_the_false_alarm_bound, .timeout = 600) {
     }
     double trials = (double)aa.suites * CASES, rate = (double)total / trials;
     double bound = rules.alpha / 2, sd = sqrt(bound * (1 - bound) / trials);
+    double runs = (double)aa.runs_slower / (double)aa.suites;
+    double run_sd = sqrt(rules.alpha * (1 - rules.alpha) / (double)aa.suites);
     printf("pooled gate, A/A: %zu suites x %d cases, k = %d, spread 0.1-5%%: false slower %zu "
-           "(%.3f%% per case; bound %.2f%%; each case alone %.3f%%); heavy-tailed runs %.3f%%, "
-           "heavy-tailed samples %.3f%%, worst case %.3f%% (spread %.2f%%)\n",
-           aa.suites, CASES, K, total, 100 * rate, 100 * bound, 100.0 * (double)aa.alone / trials,
+           "(%.3f%% per case; bound %.2f%%; at alpha per case %.3f%%; each case alone %.3f%%); "
+           "runs with a false slower %.2f%% (bound %.0f%%; at alpha per case %.2f%%); "
+           "heavy-tailed runs %.3f%%, heavy-tailed samples %.3f%%, worst case %.3f%% (spread "
+           "%.2f%%)\n",
+           aa.suites, CASES, K, total, 100 * rate, 100 * bound,
+           100.0 * (double)aa.per_case / trials, 100.0 * (double)aa.alone / trials, 100 * runs,
+           100 * rules.alpha, 100.0 * (double)aa.runs_per_case / (double)aa.suites,
            100.0 * (double)heavy_runs / ((double)aa.suites * SIZES),
            100.0 * (double)heavy_samp / ((double)aa.suites * SIZES),
            100.0 * (double)worst / (double)aa.suites, 100 * t[worst_i].drift);
     cr_assert_leq(rate, bound + 3 * sd, "%.4f%% false slower per case", 100 * rate);
-    cr_assert_gt(total, 0, "a rule that never fires proves nothing");
+    cr_assert_leq(runs, rules.alpha + 3 * run_sd, "%.3f%% of runs with a false slower", 100 * runs);
+    cr_assert_gt(aa.per_case, 0, "a rule that never fires proves nothing");
 }
 
 Test(prior, a_3_percent_step_on_cases_spread_by_half_a_percent_is_caught, .timeout = 600) {
@@ -299,8 +345,9 @@ Test(prior, a_3_percent_step_on_cases_spread_by_half_a_percent_is_caught, .timeo
         caught += step.slower[i];
     double power = (double)caught / ((double)step.suites * CASES);
     printf("pooled gate, +3%% on 0.5%% spread: %zu suites x %d cases, k = %d: caught %.2f%% "
-           "(each case alone: %.2f%%)\n",
+           "(at alpha per case: %.2f%%; each case alone: %.2f%%)\n",
            step.suites, CASES, K, 100 * power,
+           100.0 * (double)step.per_case / ((double)step.suites * CASES),
            100.0 * (double)step.alone / ((double)step.suites * CASES));
     cr_assert_geq(power, 0.95, "caught %.2f%%", 100 * power);
 }

@@ -68,7 +68,8 @@ Test(history, table_cells_and_marks) {
     cr_assert_lt(strstr(text, " reduce_vec   │ 2^20"), strstr(text, " reduce_naive │ 2^24"));
     /* The legend. */
     cr_assert(strstr(text, "▼ slower, ▲ faster than the previous run that measured the case ("
-                           "p < 0.01 against the between-run spread and |change| > 2%"),
+                           "p < 0.01 over each run's cases (Benjamini-Hochberg) against the "
+                           "between-run spread and |change| > 2%"),
               "%s", text);
     cr_assert(strstr(text, "? = cannot tell"), "%s", text);
     cr_assert(strstr(text, "· = not in that run"), "%s", text);

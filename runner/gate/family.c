@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* family.c - the Benjamini-Hochberg level of a comparison's cases (family.h). */
+#include "family.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "base/error.h"
+#include "base/sort.h"
+
+double br_family_level(size_t *out_r, size_t *out_m, const double *p, size_t n, double alpha) {
+    double *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s) {
+        br_error_nomem();
+        return NAN;
+    }
+    size_t m = 0, r = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(p[i]))
+            s[m++] = p[i];
+    qsort(s, m, sizeof *s, br_cmp_double);
+    for (size_t i = m; i > 0 && !r; i--) /* step up: the largest i with p_(i) <= i alpha / m */
+        if (s[i - 1] <= (double)i * alpha / (double)m)
+            r = i;
+    free(s);
+    if (out_r)
+        *out_r = r;
+    if (out_m)
+        *out_m = m;
+    return m > 1 ? alpha * (double)(r ? r : 1) / (double)m : alpha;
+}
