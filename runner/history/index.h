@@ -23,8 +23,16 @@
  *     new one, built from the files.
  *   - Concurrent processes (two nightlies finishing at once, a publish
  *     during a history) rely on SQLite's own locking: each file's rows go
- *     in one transaction (BEGIN IMMEDIATE, a busy timeout of 60 s), after
- *     checking again that no other process indexed the same content.
+ *     in one transaction (BEGIN IMMEDIATE, a busy timeout of 60 s). The
+ *     listing, the rows read before it and the file's bytes are all older
+ *     than that lock, so under it the sync checks them again: a file is
+ *     stored only if its stat (size, mtime, inode, taken before reading
+ *     it) is still the file's, else read again (a few times; a file still
+ *     being written is left to the next sync); a row is removed only if
+ *     its file is absent then. So a sync never writes over a newer reading
+ *     of another process, nor forgets a file written since its listing.
+ *     Files written atomically (temp + rename, base/files.h) are whole or
+ *     absent; their temporary names start with '.' and are never indexed.
  *   - A directory where the index cannot be written (read-only) gets an
  *     index in memory for this process, with a note saying so.
  *
@@ -69,8 +77,12 @@ int br_index_open(br_index **out, const char *dir);
 
 /* Bring the index up to date with the *.json files directly in its
  * directory (names starting with '.' ignored), as described above; *st
- * (may be NULL) gets the counts. Returns 0, or -1 with the error set (an
- * SQLite error, a file that cannot be read: "PATH: cannot read: ..."). */
+ * (may be NULL) gets the counts. On 0, every such file that was in the
+ * directory when the sync began and did not change while it ran is in the
+ * index with its current content (another process's files that appear
+ * meanwhile are that process's sync's). Returns 0, or -1 with the error
+ * set (an SQLite error, a file that cannot be read: "PATH: cannot read:
+ * ..."). */
 int br_index_sync(br_index *ix, br_index_stats *st);
 
 /* The files of the index that are not results documents, in name order:

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* index_sync.c - bring the index up to date with the *.json files of its
  * directory (index.h): unchanged files by their stat, touched ones by
- * their content hash, new and changed ones parsed, each in a transaction of
- * its own. */
+ * their content hash (their runs kept), new and changed ones parsed, each
+ * in a transaction of its own, in which the file's stat and row are
+ * checked again (another process may have changed either since they were
+ * read). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -97,86 +99,190 @@ static int is_json_name(const struct dirent *d) {
     return d->d_name[0] != '.' && br_has_suffix(d->d_name, ".json");
 }
 
-/* The stored hash of file `name` (another process may have indexed it
- * since read_known) into hash[41]; "" when none. */
-static int stored_hash(char hash[41], br_index *ix, const char *name) {
+/* What stat says of a file: enough to tell that it changed. */
+typedef struct stamp {
+    long long size, mtime_ns, ino;
+} stamp;
+
+static stamp stamp_of(const struct stat *sb) {
+    stamp t = {(long long)sb->st_size,
+               (long long)sb->st_mtim.tv_sec * 1000000000LL + sb->st_mtim.tv_nsec,
+               (long long)sb->st_ino};
+    return t;
+}
+
+static int same_stamp(stamp a, stamp b) {
+    return a.size == b.size && a.mtime_ns == b.mtime_ns && a.ino == b.ino;
+}
+
+/* The file row of `name` as stored now (another process may have written
+ * it since read_known): *has 1 and its hash and stamp, or *has 0. */
+static int stored_row(int *has, char hash[41], stamp *t, br_index *ix, const char *name) {
     sqlite3_stmt *st = NULL;
+    *has = 0;
     hash[0] = '\0';
-    if (sqlite3_prepare_v2(ix->db, "SELECT hash FROM file WHERE name = ?", -1, &st, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_prepare_v2(ix->db, "SELECT hash, size, mtime_ns, ino FROM file WHERE name = ?", -1,
+                           &st, NULL) != SQLITE_OK)
         return br_index_fail(ix, "reading the index");
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
-        snprintf(hash, 41, "%s", (const char *)sqlite3_column_text(st, 0));
+    if (rc == SQLITE_ROW) {
+        *has = 1;
+        if (sqlite3_column_text(st, 0))
+            snprintf(hash, 41, "%s", (const char *)sqlite3_column_text(st, 0));
+        t->size = sqlite3_column_int64(st, 1);
+        t->mtime_ns = sqlite3_column_int64(st, 2);
+        t->ino = sqlite3_column_int64(st, 3);
+    }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : br_index_fail(ix, "reading the index");
 }
 
-/* Index one file whose stat changed: hash its bytes; parse it unless the
- * index holds that content already. */
-static int index_file(br_index *ix, br_index_stats *s, const char *name, const char *path,
-                      const struct stat *sb, const known *k) {
-    char *text = NULL, hash[41], now[41];
+/* A touched file of the same content: its new stamp, its runs kept. */
+static int put_stamp(br_index *ix, const char *name, stamp t) {
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(ix->db, "UPDATE file SET size = ?, mtime_ns = ?, ino = ? WHERE name = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return br_index_fail(ix, "writing the index");
+    sqlite3_bind_int64(st, 1, t.size);
+    sqlite3_bind_int64(st, 2, t.mtime_ns);
+    sqlite3_bind_int64(st, 3, t.ino);
+    sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : br_index_fail(ix, "writing the index");
+}
+
+/* One reading of a file: the hash of its bytes and, when parsed, its runs
+ * or the message saying why it is not a results document. */
+typedef struct reading {
+    char hash[41];
+    int parsed;
+    br_run *runs;
+    size_t n;
+    char *error;
+} reading;
+
+static void reading_free(reading *r) {
+    br_results_free(r->runs, r->n);
+    free(r->error);
+    memset(r, 0, sizeof *r);
+}
+
+/* What commit_one did. */
+typedef enum { PUT_DONE, PUT_AGAIN, PUT_PARSE, PUT_GONE } put_outcome;
+
+/* Read and hash the file at `path`; parse it too unless its hash is
+ * `known_hash` (may be NULL). Returns 0, PUT_GONE when the file is gone,
+ * -1 with the error set. */
+static int read_one(reading *r, const char *path, const char *known_hash) {
+    char *text = NULL;
     size_t len = 0;
-    br_run *runs = NULL;
-    size_t n = 0;
-    int rc = -1;
-    if (br_read_file(&text, &len, path, BR_RESULTS_MAX_BYTES) != 0)
-        return -1;
-    if (br_hash_blob(hash, text, len) != 0)
-        goto done;
-    long long mt = (long long)sb->st_mtim.tv_sec * 1000000000LL + sb->st_mtim.tv_nsec;
-    int same = k && k->hash && strcmp(k->hash, hash) == 0;
-    char *error = NULL;
-    if (!same && br_results_parse(&runs, &n, text, len, path) != 0) {
+    memset(r, 0, sizeof *r);
+    if (br_read_file(&text, &len, path, BR_RESULTS_MAX_BYTES) != 0) {
+        struct stat sb;
+        return stat(path, &sb) != 0 && errno == ENOENT ? PUT_GONE : -1;
+    }
+    int rc = br_hash_blob(r->hash, text, len) == 0 ? 0 : -1;
+    r->parsed = rc == 0 && !(known_hash && strcmp(known_hash, r->hash) == 0);
+    if (r->parsed && br_results_parse(&r->runs, &r->n, text, len, path) != 0) {
         const char *e = br_error_get();
         size_t pl = strlen(path);
-        error = br_strdup(strncmp(e, path, pl) == 0 && e[pl] == ':' ? e + pl + 2 : e);
-        if (!error)
-            goto done;
+        r->error = br_strdup(strncmp(e, path, pl) == 0 && e[pl] == ':' ? e + pl + 2 : e);
+        rc = r->error ? 0 : -1;
     }
-    if (br_index_exec(ix, "BEGIN IMMEDIATE") != 0) {
-        free(error);
-        goto done;
-    }
-    if (stored_hash(now, ix, name) == 0 && (same || strcmp(now, hash) != 0)) {
-        rc = br_index_put_file(ix, name, (long long)sb->st_size, mt, (long long)sb->st_ino, hash,
-                               same ? NULL : runs, same ? 0 : n, same ? NULL : error);
-        rc = rc == 0 && same ? 1 : rc;
-    } else {
-        rc = same ? 1 : 0; /* another process indexed this content meanwhile */
-    }
-    free(error);
-    if (rc < 0 || br_index_exec(ix, "COMMIT") != 0) {
-        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-        rc = -1;
-        goto done;
-    }
-    if (rc == 1)
-        s->rehashed++;
-    else
-        s->parsed++;
-    rc = 0;
-done:
-    br_results_free(runs, n);
     free(text);
     return rc;
 }
 
-/* Forget the files of k that left the directory. */
+/* In one transaction: store reading r of file `name` taken at stamp `at`,
+ * unless the file changed since `at` (PUT_AGAIN, *at its new stamp) or is
+ * gone (PUT_GONE), or the index holds other content for it and r was not
+ * parsed (PUT_PARSE). Returns the outcome, or -1 with the error set. */
+static int commit_one(br_index *ix, br_index_stats *s, const char *name, const char *path,
+                      stamp *at, const reading *r) {
+    if (br_index_exec(ix, "BEGIN IMMEDIATE") != 0)
+        return -1;
+    /* Under the lock: the file as it is now, and its row as stored now. */
+    struct stat sb;
+    char hash[41];
+    stamp row = {0};
+    int has = 0, out = -1;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        out = PUT_GONE;
+    else if (!same_stamp(stamp_of(&sb), *at)) {
+        *at = stamp_of(&sb); /* it changed while it was read */
+        out = PUT_AGAIN;
+    } else if (stored_row(&has, hash, &row, ix, name) != 0)
+        out = -1;
+    else if (has && strcmp(hash, r->hash) == 0) {
+        out = same_stamp(row, *at) || put_stamp(ix, name, *at) == 0 ? PUT_DONE : -1;
+        s->rehashed += out == PUT_DONE && !r->parsed;
+        s->parsed += out == PUT_DONE && r->parsed;
+    } else if (!r->parsed)
+        out = PUT_PARSE;
+    else if (br_index_put_file(ix, name, at->size, at->mtime_ns, at->ino, r->hash, r->runs, r->n,
+                               r->error) == 0) {
+        out = PUT_DONE;
+        s->parsed++;
+    }
+    if (out != PUT_DONE || br_index_exec(ix, "COMMIT") != 0) {
+        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+        return out == PUT_DONE ? -1 : out;
+    }
+    return out;
+}
+
+/* How often a file that changes while it is read is read again before the
+ * sync leaves it to the next one (whoever is writing it). */
+#define READ_TRIES 8
+
+/* Index one file whose stamp (`at`, taken before reading) differs from
+ * its row k (NULL: none): hash its bytes, parse them unless k holds that
+ * content, and store them only if the file did not change meanwhile
+ * (checked under the index's lock, so that a slow reader never writes
+ * over what another process read later). Returns 0 (indexed, or left to
+ * the next sync), 1 when the file is gone, -1 with the error set. */
+static int index_file(br_index *ix, br_index_stats *s, const char *name, const char *path, stamp at,
+                      const known *k) {
+    const char *known_hash = k ? k->hash : NULL;
+    for (int t = 0; t < READ_TRIES; t++) {
+        reading r;
+        int rc = read_one(&r, path, known_hash);
+        if (rc == 0)
+            rc = commit_one(ix, s, name, path, &at, &r);
+        reading_free(&r);
+        if (rc < 0)
+            return -1;
+        if (rc == PUT_DONE || rc == PUT_GONE)
+            return rc == PUT_GONE;
+        if (rc == PUT_PARSE)
+            known_hash = NULL;
+    }
+    return 0;
+}
+
+/* Forget the files of k that left the directory: each checked again
+ * under the index's lock, since the listing may be older than a file that
+ * another process wrote and indexed meanwhile. */
 static int forget_gone(br_index *ix, br_index_stats *s, known *k, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (k[i].seen || !k[i].name)
             continue;
-        if (br_index_exec(ix, "BEGIN IMMEDIATE") != 0)
+        char *path = br_path_join(ix->dir, k[i].name);
+        if (!path || br_index_exec(ix, "BEGIN IMMEDIATE") != 0) {
+            free(path);
             return -1;
-        int ok = br_index_put_file(ix, k[i].name, 0, 0, 0, NULL, NULL, 0, NULL) == 0;
+        }
+        struct stat sb;
+        int gone = stat(path, &sb) != 0 || !S_ISREG(sb.st_mode);
+        free(path);
+        int ok = !gone || br_index_put_file(ix, k[i].name, 0, 0, 0, NULL, NULL, 0, NULL) == 0;
         if (!ok || br_index_exec(ix, "COMMIT") != 0) {
             sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
             return -1;
         }
-        s->removed++;
+        s->removed += gone;
     }
     return 0;
 }
@@ -231,20 +337,22 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
         struct stat sb;
         if (!(path = br_path_join(ix->dir, name)))
             goto done;
-        if (stat(path, &sb) != 0) {
+        int there = stat(path, &sb) == 0; /* not there: gone since the listing */
+        if (!there && errno != ENOENT) {
             br_error_set("%s: cannot read: %s", path, strerror(errno));
             goto done;
         }
         known *e = find_known(k, n_k, name);
-        if (S_ISREG(sb.st_mode)) {
-            s->files++;
-            if (e)
-                e->seen = 1;
-            long long mt = (long long)sb.st_mtim.tv_sec * 1000000000LL + sb.st_mtim.tv_nsec;
-            int fresh = e && e->hash && e->size == (long long)sb.st_size && e->mtime_ns == mt &&
-                        e->ino == (long long)sb.st_ino;
-            if (!fresh && index_file(ix, s, name, path, &sb, e) != 0)
+        if (there && S_ISREG(sb.st_mode)) {
+            stamp at = stamp_of(&sb);
+            stamp row = {e ? e->size : 0, e ? e->mtime_ns : 0, e ? e->ino : 0};
+            int gone =
+                e && e->hash && same_stamp(row, at) ? 0 : index_file(ix, s, name, path, at, e);
+            if (gone < 0)
                 goto done;
+            s->files += !gone;
+            if (e && !gone)
+                e->seen = 1;
         }
         free(path);
         path = NULL;

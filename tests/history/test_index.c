@@ -84,6 +84,12 @@ Test(index, follows_the_files) {
     st = sync_dir(tmp);
     cr_assert_eq(st.parsed, 0);
     cr_assert_eq(st.rehashed, 1);
+    br_history a, b;
+    load(&a, tmp, 0);
+    load(&b, tmp, 1);
+    same_history(&a, &b); /* its runs stay in the index */
+    br_history_dispose(&a);
+    br_history_dispose(&b);
     /* Changed: read again; removed: forgotten. */
     br_run red[4];
     build_reduction_history(red);
@@ -94,7 +100,6 @@ Test(index, follows_the_files) {
     cr_assert_eq(st.parsed, 1);
     cr_assert_eq(st.removed, 1);
     cr_assert_eq(st.files, 4);
-    br_history a, b;
     load(&a, tmp, 0);
     load(&b, tmp, 1);
     same_history(&a, &b);
@@ -214,11 +219,39 @@ Test(index, caches_change_points_per_series) {
     free(dir);
 }
 
+/* The runs the index at `path` holds of the files named WHO-*.json, and
+ * of them those recorded as not a results document; -1 when it cannot be
+ * read. */
+static int own_runs(const char *path, const char *who, int *bad) {
+    sqlite3 *db;
+    sqlite3_stmt *st = NULL;
+    int n = -1;
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT (SELECT count(*) FROM run WHERE file LIKE '%s-%%'),"
+             " (SELECT count(*) FROM file WHERE name LIKE '%s-%%' AND error IS NOT NULL)",
+             who, who);
+    if (sqlite3_open(path, &db) != SQLITE_OK)
+        return -1;
+    sqlite3_busy_timeout(db, 60000);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        n = sqlite3_column_int(st, 0);
+        *bad = sqlite3_column_int(st, 1);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
 /* One "nightly": write `n` results files of its own into dir, refreshing
- * the index after each; exits 0 when every refresh worked. */
+ * the index after each; exits 0 when every refresh worked and, after each,
+ * the index held every file this nightly had written (whatever the other
+ * process did meanwhile: a sync never forgets a file that is there, nor
+ * writes over a file's rows with what it read before the file changed). */
 static void nightly(const char *dir, const char *who, size_t n) {
     br_run red[4];
     build_reduction_history(red);
+    char *path = br_path_join(dir, BR_INDEX_NAME);
     for (size_t i = 0; i < n; i++) {
         char name[64];
         snprintf(name, sizeof name, "%s-%02zu.json", who, i);
@@ -229,7 +262,14 @@ static void nightly(const char *dir, const char *who, size_t n) {
             _exit(1);
         }
         br_index_close(ix);
+        int bad = 0, runs = own_runs(path, who, &bad);
+        if (runs != (int)i + 1 || bad != 0) {
+            fprintf(stderr, "%s: after writing %s, its index held %d runs of its files (%d bad)\n",
+                    who, name, runs, bad);
+            _exit(2);
+        }
     }
+    free(path);
     for (size_t k = 0; k < 4; k++)
         br_run_dispose(&red[k]);
     _exit(0);
