@@ -79,15 +79,19 @@ readme() {
         echo "README run $i: exit $rc, $(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)") s; $(grep -m1 '^vs baseline' "$OUT/logs/readme-run$i.txt")"
     done
     echo "README runs exiting 3: $n3 of 10"
-    dev=$(find baselines/reduction -name '*.json' -newer suites/reduction.yaml | head -1)
+    dev="baselines/reduction/$(gpu_file).json"
     cp "$dev" "$OUT/" && echo "baseline: $dev (copied to \$OUT)"
+}
+
+# This GPU's baseline file name (docs/baselines.md: the device name,
+# spaces as '-').
+gpu_file() {
+    nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr ' ' '-'
 }
 
 # The baseline saves of the README step start from nothing on this GPU.
 fresh_baseline() {
-    local name
-    name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr ' ' '-')
-    rm -f "baselines/reduction/$name.json"
+    rm -f "baselines/reduction/$(gpu_file).json"
 }
 
 step build 120 build || { tail -30 "$OUT/logs/build.log"; exit 1; }
