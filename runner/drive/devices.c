@@ -140,7 +140,7 @@ static int slot_prepare(br_devset *d, unsigned k, int index, const br_session *m
 /* One slot's device query, in a thread of its own (open_slots). */
 typedef struct slot_query {
     br_session *session; /* the slot's; NULL: a fake device, nothing to ask */
-    double fake_ns;      /* a fake device: how long its opening takes (BENCHRUN_TEST_OPEN_MS) */
+    double fake_ns;      /* a fake device: how long its opening takes (BENCHRUN_FAKE_OPEN_MS) */
     int ok;              /* the answer: a usable GPU (a fake device: 1) */
     pthread_t th;
     int started; /* th runs */
@@ -162,10 +162,10 @@ static void *slot_query_run(void *arg) {
     return NULL;
 }
 
-/* BENCHRUN_TEST_OPEN_MS=N (test-only): each fake device's opening takes N
+/* BENCHRUN_FAKE_OPEN_MS=N (test-only): each fake device's opening takes N
  * ms, as a GPU's does (its worker's CUDA initialisation); ns, 0 without it. */
 static double fake_open_ns(void) {
-    const char *e = getenv("BENCHRUN_TEST_OPEN_MS");
+    const char *e = getenv("BENCHRUN_FAKE_OPEN_MS");
     double ms = e && e[0] ? atof(e) : 0;
     return ms > 0 && ms < 60e3 ? ms * 1e6 : 0;
 }

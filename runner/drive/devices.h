@@ -32,7 +32,7 @@
  * of these kernels stay host cases (the host lane's); the others stand for
  * GPU cases. BENCHRUN_FAKE_CPUS=N (test-only): decide whether the host lane
  * runs beside the devices as if the host had N CPUs, one core each.
- * BENCHRUN_TEST_OPEN_MS=N (test-only): with fake devices, each device's
+ * BENCHRUN_FAKE_OPEN_MS=N (test-only): with fake devices, each device's
  * opening takes N ms, as a GPU's CUDA initialisation does, so that a test
  * can see the devices opened at once.
  */

@@ -15,7 +15,7 @@
  * (fake) GPU measures its host cases beside its GPU cases, or one after
  * another with --host-lane after or too few CPUs; the devices are opened at
  * once (each fake device's opening made as slow as a GPU's with
- * BENCHRUN_TEST_OPEN_MS), and the timing report gives that its own row. */
+ * BENCHRUN_FAKE_OPEN_MS), and the timing report gives that its own row. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -44,7 +44,7 @@ static void make_tmp(void) {
     unsetenv("BENCHRUN_TEST_BROKEN_DEVICE");
     unsetenv("BENCHRUN_FAKE_HOST_KERNELS");
     unsetenv("BENCHRUN_FAKE_CPUS");
-    unsetenv("BENCHRUN_TEST_OPEN_MS");
+    unsetenv("BENCHRUN_FAKE_OPEN_MS");
 }
 
 static void drop_tmp(void) {
@@ -57,7 +57,7 @@ static void drop_tmp(void) {
     unsetenv("BENCHRUN_TEST_BROKEN_DEVICE");
     unsetenv("BENCHRUN_FAKE_HOST_KERNELS");
     unsetenv("BENCHRUN_FAKE_CPUS");
-    unsetenv("BENCHRUN_TEST_OPEN_MS");
+    unsetenv("BENCHRUN_FAKE_OPEN_MS");
 }
 
 TestSuite(e2e_devices, .init = make_tmp, .fini = drop_tmp, .timeout = 180);
@@ -563,7 +563,7 @@ static double report_row(const char *text, const char *name) {
 
 Test(e2e_devices, the_devices_are_opened_at_once) {
     setenv("BENCHRUN_FAKE_DEVICES", "4", 1);
-    setenv("BENCHRUN_TEST_OPEN_MS", "300", 1); /* each device's opening: 0.3 s */
+    setenv("BENCHRUN_FAKE_OPEN_MS", "300", 1); /* each device's opening: 0.3 s */
     const char *args[] = {cache_arg, json_arg, "--timing-report", "--devices", "all", "-k", "sum",
                           SUITE,     NULL};
     e2e_result r;
