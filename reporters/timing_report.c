@@ -182,14 +182,16 @@ int br_timing_report_write(FILE *f, const br_run *const *runs, size_t n,
             measuring = to - from;
     }
     double prepare = finite_or_0(inv->prepare_ns), outputs = finite_or_0(inv->outputs_ns);
-    double total = finite_or_0(inv->total_ns);
-    double known = prepare + compile + measuring + outputs;
+    double opening = finite_or_0(inv->devices_ns), total = finite_or_0(inv->total_ns);
+    double known = prepare + opening + compile + measuring + outputs;
     if (total < known)
         total = known;
     fprintf(f, "timing report: %.3f s wall, %zu case(s) run of %zu\n", total / 1e9, n_timed,
             n_cases);
     fprintf(f, "  %-12s %9s %7s\n", "phase", "seconds", "share");
     row(f, "prepare", prepare, total);
+    if (opening > 0)
+        row(f, "devices", opening, total);
     row(f, "compile", compile, total);
     if (m > 1)
         row(f, "measuring", measuring, total);

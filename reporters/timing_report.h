@@ -19,6 +19,8 @@ extern "C" {
 /* The invocation's phases outside the runs, ns (NAN or 0: not measured). */
 typedef struct br_timing_invocation {
     double prepare_ns; /* suites read and planned */
+    double devices_ns; /* --devices: the devices found and their sessions opened (a worker
+                          and a CUDA initialisation each); 0: not a --devices run */
     double outputs_ns; /* comparisons, outputs and baselines written (the report's own
                           printing excluded) */
     double total_ns;   /* the whole invocation up to this report */
@@ -28,8 +30,9 @@ typedef struct br_timing_invocation {
 #define BR_TIMING_REPORT_SLOWEST 5
 
 /* Write the report of runs[0..n) and inv to f: a header line, one row per
- * phase ("prepare", "compile", the case phases of br_case_wall in order,
- * "outputs", and "unaccounted": the invocation's total less all of them)
+ * phase ("prepare", "devices" when inv->devices_ns is not 0, "compile", the
+ * case phases of br_case_wall in order, "outputs", and "unaccounted": the
+ * invocation's total less all of them)
  * with seconds and % of the total, then up to BR_TIMING_REPORT_SLOWEST
  * slowest cases (kernel and params, seconds, their three largest phases).
  * Cases without a wall record (skipped, from older files) count nowhere.

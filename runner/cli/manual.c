@@ -32,6 +32,8 @@ const br_opt_note br_cli_environment[] = {
                                    "whose cases stay host cases"},
     {"BENCHRUN_FAKE_CPUS", "test-only: with fake devices, N CPUs to decide\n"
                            "whether host cases run beside the devices"},
+    {"BENCHRUN_FAKE_OPEN_MS", "test-only: with fake devices, each device's opening\n"
+                              "takes N ms (as a GPU's CUDA start does)"},
     {"PATH", "where nvcc, cc, c++, gnuplot and ncu are found"},
     {"TMPDIR", "where history --plot writes its gnuplot script and\n"
                "benchrun profile its scratch files (default /tmp)"},

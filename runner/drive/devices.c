@@ -77,10 +77,13 @@ void br_devices_close(br_devset *d) {
 }
 
 /* How many devices the host has (a worker's query), or the fake ones:
- * *count; -1 with the error set when no GPU can be used. */
-static int host_devices(int *count, int *fake, const br_session *main) {
+ * *count; *probe: the session that asked (the caller closes it; its answer
+ * is device 0's, as the environment numbers them), NULL with fake devices.
+ * -1 with the error set when no GPU can be used. */
+static int host_devices(int *count, int *fake, br_session **probe, const br_session *main) {
     const char *f = getenv("BENCHRUN_FAKE_DEVICES");
     *fake = f && f[0];
+    *probe = NULL;
     if (*fake) {
         /* N, or one model name per device: "A,A,B". */
         *count = f[0] >= '0' && f[0] <= '9' ? atoi(f) : 1;
@@ -91,20 +94,22 @@ static int host_devices(int *count, int *fake, const br_session *main) {
                                 MAX_DEV);
         return 0;
     }
-    br_session *probe;
-    if (br_session_open(&probe, &main->opts) != 0)
+    if (br_session_open(probe, &main->opts) != 0)
         return -1;
-    int ok = br_session_gpu(probe);
-    *count = probe->device_count;
-    if (!ok || *count < 1)
-        br_error_set("--devices: no usable GPU (%s)",
-                     probe->gpu_why[0] ? probe->gpu_why : "no CUDA device");
-    br_session_close(probe);
-    return ok && *count >= 1 ? 0 : -1;
+    int ok = br_session_gpu(*probe);
+    *count = (*probe)->device_count;
+    if (ok && *count >= 1)
+        return 0;
+    br_error_set("--devices: no usable GPU (%s)",
+                 (*probe)->gpu_why[0] ? (*probe)->gpu_why : "no CUDA device");
+    br_session_close(*probe);
+    *probe = NULL;
+    return -1;
 }
 
-/* Slot k of d, host device `index`: its session, bound and queried. */
-static int slot_open(br_devset *d, unsigned k, int index, const br_session *main) {
+/* Slot k of d, host device `index`: its session opened and bound (its
+ * device not yet asked: slot_query); a fake device named. */
+static int slot_prepare(br_devset *d, unsigned k, int index, const br_session *main) {
     dev_slot *s = &d->slot[k];
     char visible[64];
     s->index = index;
@@ -113,27 +118,110 @@ static int slot_open(br_devset *d, unsigned k, int index, const br_session *main
         o.cpu = -1; /* host cases at once on every fake device: not on one pinned CPU */
     if (br_session_open(&s->session, &o) != 0)
         return -1;
-    if (d->fake) {
-        snprintf(visible, sizeof visible, "%d", index);
+    if (!d->fake) {
+        visible_of(visible, sizeof visible, index);
         br_session_bind(s->session, visible);
-        const char *f = getenv("BENCHRUN_FAKE_DEVICES"), *p = f;
-        for (int i = 0; i < index && p && !(f[0] >= '0' && f[0] <= '9'); i++)
-            if ((p = strchr(p, ',')))
-                p++;
-        if (f[0] >= '0' && f[0] <= '9')
-            snprintf(s->name, sizeof s->name, "benchrun fake device");
-        else
-            snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(p, ","), p);
-        snprintf(s->uuid, sizeof s->uuid, "FAKE-%d", index);
         return 0;
     }
-    visible_of(visible, sizeof visible, index);
+    snprintf(visible, sizeof visible, "%d", index);
     br_session_bind(s->session, visible);
-    if (!br_session_gpu(s->session))
-        return br_error_set("--devices: device %d: %s", index, s->session->gpu_why);
-    snprintf(s->name, sizeof s->name, "%s", s->session->device.name);
-    snprintf(s->uuid, sizeof s->uuid, "%s", s->session->device.uuid);
+    const char *f = getenv("BENCHRUN_FAKE_DEVICES"), *p = f;
+    for (int i = 0; i < index && p && !(f[0] >= '0' && f[0] <= '9'); i++)
+        if ((p = strchr(p, ',')))
+            p++;
+    if (f[0] >= '0' && f[0] <= '9')
+        snprintf(s->name, sizeof s->name, "benchrun fake device");
+    else
+        snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(p, ","), p);
+    snprintf(s->uuid, sizeof s->uuid, "FAKE-%d", index);
     return 0;
+}
+
+/* One slot's device query, in a thread of its own (open_slots). */
+typedef struct slot_query {
+    br_session *session; /* the slot's; NULL: a fake device, nothing to ask */
+    double fake_ns;      /* a fake device: how long its opening takes (BENCHRUN_FAKE_OPEN_MS) */
+    int ok;              /* the answer: a usable GPU (a fake device: 1) */
+    pthread_t th;
+    int started; /* th runs */
+} slot_query;
+
+/* Ask q's device (br_session_gpu: a worker that initialises CUDA, which
+ * says why not in the session's gpu_why), or wait out a fake device's
+ * opening. A thread's body; returns NULL. */
+static void *slot_query_run(void *arg) {
+    slot_query *q = arg;
+    if (q->session) {
+        q->ok = br_session_gpu(q->session);
+        return NULL;
+    }
+    struct timespec t = {(time_t)(q->fake_ns / 1e9), (long)fmod(q->fake_ns, 1e9)};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR)
+        ;
+    q->ok = 1;
+    return NULL;
+}
+
+/* BENCHRUN_FAKE_OPEN_MS=N (test-only): each fake device's opening takes N
+ * ms, as a GPU's does (its worker's CUDA initialisation); ns, 0 without it. */
+static double fake_open_ns(void) {
+    const char *e = getenv("BENCHRUN_FAKE_OPEN_MS");
+    double ms = e && e[0] ? atof(e) : 0;
+    return ms > 0 && ms < 60e3 ? ms * 1e6 : 0;
+}
+
+/* Open d's slots for host devices idx[0..n): their sessions opened and
+ * bound one after another (no worker: milliseconds), then every device
+ * asked at once, a thread per slot (a worker each: a fork and a CUDA
+ * initialisation), except the slot of host device 0, which takes the
+ * probe's answer (host_devices: the probe asked device 0 of what the
+ * environment shows, the device visible_of binds that slot to). Every
+ * slot's session is in d (br_devices_close closes them, also after a
+ * failure). The error is the one of the lowest slot that failed, as when
+ * the slots were opened and asked one after another. */
+static int open_slots(br_devset *d, const int *idx, size_t n, const br_session *probe,
+                      const br_session *main) {
+    slot_query q[MAX_DEV];
+    char why[BR_ERROR_MAX] = "";
+    br_error_kind kind = BR_E_NONE;
+    size_t opened = 0;
+    memset(q, 0, sizeof q);
+    d->n = (unsigned)n;
+    for (; opened < n; opened++)
+        if (slot_prepare(d, (unsigned)opened, idx[opened], main) != 0) {
+            snprintf(why, sizeof why, "%s", br_error_get());
+            kind = br_error_kind_get();
+            break; /* as before: the slots after a failed one are not opened */
+        }
+    for (size_t k = 0; k < opened; k++) {
+        br_session *s = d->slot[k].session;
+        if (!d->fake && probe && idx[k] == 0) {
+            br_session_adopt_query(s, probe);
+            q[k].ok = s->gpu_ok;
+            continue;
+        }
+        q[k].session = d->fake ? NULL : s;
+        q[k].fake_ns = d->fake ? fake_open_ns() : 0;
+        q[k].started = pthread_create(&q[k].th, NULL, slot_query_run, &q[k]) == 0;
+        if (!q[k].started) /* no thread: asked from this one */
+            slot_query_run(&q[k]);
+    }
+    for (size_t k = 0; k < opened; k++)
+        if (q[k].started)
+            pthread_join(q[k].th, NULL);
+    for (size_t k = 0; k < opened; k++) {
+        dev_slot *s = &d->slot[k];
+        if (!q[k].ok)
+            return br_error_set("--devices: device %d: %s", idx[k], s->session->gpu_why);
+        if (d->fake)
+            continue;
+        snprintf(s->name, sizeof s->name, "%s", s->session->device.name);
+        snprintf(s->uuid, sizeof s->uuid, "%s", s->session->device.uuid);
+    }
+    if (opened == n)
+        return 0;
+    br_error_set("%s", why);
+    return br_error_set_kind(kind);
 }
 
 /* The devices are of one model, or -1 with the error set naming them. */
@@ -160,33 +248,35 @@ int br_devices_open(br_devset **out, br_session *main) {
     *out = NULL;
     int idx[MAX_DEV], all, count, fake;
     size_t n;
+    br_session *probe;
     if (br_devices_parse(idx, &n, &all, main->opts.devices) != 0 ||
-        host_devices(&count, &fake, main) != 0)
+        host_devices(&count, &fake, &probe, main) != 0)
         return -1;
     if (all)
         for (n = 0; n < (size_t)count; n++)
             idx[n] = (int)n;
     for (size_t k = 0; k < n; k++)
-        if (idx[k] >= count)
+        if (idx[k] >= count) {
+            br_session_close(probe);
             return br_error_set("--devices %s: this host has %d GPU(s), numbered 0 to %d",
                                 main->opts.devices, count, count - 1);
-    br_devset *d = calloc(1, sizeof *d);
-    if (!d)
-        return br_error_nomem();
-    d->fake = fake;
-    for (size_t k = 0; k < n; k++, d->n++) {
-        if (slot_open(d, (unsigned)k, idx[k], main) != 0) {
-            d->n++;
-            br_devices_close(d);
-            return -1;
         }
+    br_devset *d = calloc(1, sizeof *d);
+    if (!d) {
+        br_session_close(probe);
+        return br_error_nomem();
     }
-    if (check_one_model(d) != 0) {
+    d->fake = fake;
+    int rc = open_slots(d, idx, n, probe, main);
+    br_session_close(probe);
+    if (rc != 0 || check_one_model(d) != 0) {
         br_devices_close(d);
         return -1;
     }
-    if (!fake) /* the build's architecture and the run's header: the first device's */
+    if (!fake) { /* the build's architecture and the run's header: the first device's */
         br_session_bind(main, d->slot[0].session->visible);
+        br_session_adopt_query(main, d->slot[0].session); /* bound alike: no worker asks again */
+    }
     *out = d;
     return 0;
 }

@@ -32,6 +32,9 @@
  * of these kernels stay host cases (the host lane's); the others stand for
  * GPU cases. BENCHRUN_FAKE_CPUS=N (test-only): decide whether the host lane
  * runs beside the devices as if the host had N CPUs, one core each.
+ * BENCHRUN_FAKE_OPEN_MS=N (test-only): with fake devices, each device's
+ * opening takes N ms, as a GPU's CUDA initialisation does, so that a test
+ * can see the devices opened at once.
  */
 #ifndef BR_DEVICES_H
 #define BR_DEVICES_H
@@ -50,12 +53,17 @@ struct br_job; /* plan/job.h */
 /* The devices of one run. */
 typedef struct br_devset br_devset;
 
-/* Find the devices main->opts.devices names (in one short-lived worker per
- * device, or the fake ones), check they are of one model, open a session
- * per device and bind main (which builds the kernels) to the first. Call
- * before main's first worker. Returns 0 with *out (br_devices_close), or -1
- * with the error set: a bad list, an index the host does not have, no
- * usable GPU, devices of different models. */
+/* Find the devices main->opts.devices names (or the fake ones), check they
+ * are of one model, open a session per device and bind main (which builds
+ * the kernels) to the first. The host's devices are counted by one
+ * short-lived worker, whose answer about device 0 serves that device's
+ * session; the other devices are asked at once, a short-lived worker each
+ * from a thread of its own; main takes the first device's answer
+ * (br_session_adopt_query): one CUDA initialisation after another at most
+ * twice, whatever the number of devices. Call before main's first worker.
+ * Returns 0 with *out (br_devices_close), or -1 with the error set (that of
+ * the first device that failed): a bad list, an index the host does not
+ * have, no usable GPU, devices of different models. */
 int br_devices_open(br_devset **out, br_session *main);
 
 /* A plain run (no --devices) on one GPU: when the built jobs[0..n_jobs)

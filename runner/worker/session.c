@@ -106,6 +106,15 @@ void br_session_drop_worker(br_session *s) {
     s->worker = NULL;
 }
 
+void br_session_adopt_query(br_session *dst, const br_session *src) {
+    dst->gpu_checked = 1;
+    dst->gpu_ok = src->gpu_ok;
+    memcpy(dst->gpu_why, src->gpu_why, sizeof dst->gpu_why);
+    dst->device = src->device;
+    memcpy(dst->gpu_arch, src->gpu_arch, sizeof dst->gpu_arch);
+    dst->device_count = dst->visible[0] && src->gpu_ok ? 1 : src->device_count;
+}
+
 br_clock br_run_resolve_clock(int asked, int no_cupti, int kernel, const char *why, char *note,
                               size_t len) {
     if (len)

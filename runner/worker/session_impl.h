@@ -66,6 +66,19 @@ void br_session_query_gpu_here(br_session *s);
 /* End the session's worker (one that ended, or that must not serve on). */
 void br_session_drop_worker(br_session *s);
 
+/* Take src's device query (br_session_gpu: gpu_ok, gpu_why, device,
+ * gpu_arch, device_count) into dst and mark dst's done (gpu_checked), so
+ * that dst starts no worker to ask again (a fork and a CUDA
+ * initialisation, ~0.2-0.4 s on an H100). src must have been queried.
+ * Only where dst's workers would see as their device 0 the device src's
+ * saw as its device 0 (the caller's check): dst bound as src is
+ * (`visible` alike), or src unbound and dst bound to the first device that
+ * the environment's CUDA_VISIBLE_DEVICES lists (or to "0" without it). A
+ * bound dst sees one device: its device_count is then 1 where src found a
+ * usable GPU, as dst's own query would say. dst's GPU clock choice
+ * (gpu_clock, clock_note), which a query gives back as it was, is kept. */
+void br_session_adopt_query(br_session *dst, const br_session *src);
+
 /* The device-to-device copy bandwidth of the session's GPU, GB/s, measured
  * in this process (a worker) or taken from the cache; NAN with a warning
  * when it cannot be had. */

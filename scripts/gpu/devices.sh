@@ -24,7 +24,12 @@
 #     |one2/one1 - 1| of the same case (two one-GPU runs), counting the
 #     cases beyond it (and beyond max(A/A, 1%)), GPU and host cases apart.
 # Every run prints --timing-report (phases; lanes and busy time with
-# --devices) into its log. RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
+# --devices) into its log; per run the summary gives the --devices run's
+# `devices` row (the devices counted, described and their sessions opened:
+# since issue 34 about two CUDA initialisations one after another however
+# many devices, was ~1.1 s unaccounted on two H200s) and its `unaccounted`
+# row, beside the one-GPU run's `unaccounted`.
+# RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
 # (Test-only, without a GPU: NGPU=2 PLAN="..." PLAN_ONLY=1 with
 # BENCHRUN_FAKE_DEVICES=2 runs the plan part on host suites.)
 set -u
@@ -122,6 +127,19 @@ def host_line(name):
     m = re.search(r"; (\d+ host case\(s\) beside them[^;\n]*|then \d+ host case\(s\)[^\n]*)", text)
     return m.group(1) if m else "no host case"
 
+def report_row(name, row):
+    """Seconds of a --timing-report row ("devices", "unaccounted") in a run's log, or None
+    (the nightly's log has one report per nightly step: their sum)."""
+    try:
+        text = open(os.path.join(d, name + ".txt")).read()
+    except Exception:
+        return None
+    got = [float(x) for x in re.findall(r"^  %-12s +([0-9.]+) " % re.escape(row), text, re.M)]
+    return sum(got) if got else None
+
+def secs(v):
+    return "%.3f s" % v if v is not None else "?"
+
 print("GPUs: %d; CPUs: %s" % (ngpu, open(os.path.join(d, "cpus.txt")).read().strip()))
 print(open(os.path.join(d, "warmup.txt")).read().strip())
 for cfg in ("plan", "nightly"):
@@ -167,6 +185,10 @@ for cfg in ("plan", "nightly"):
         for key in lost[:5]:
             print("    lost: %s: %s" % (key, al.get(key, ("missing",))[0]))
         print("    host cases: %s" % host_line("%s-all-%d" % (cfg, k + 1)))
+        print("    timing report: --devices all: devices %s, unaccounted %s; one GPU: "
+              "unaccounted %s" % (secs(report_row("%s-all-%d" % (cfg, k + 1), "devices")),
+                                  secs(report_row("%s-all-%d" % (cfg, k + 1), "unaccounted")),
+                                  secs(report_row("%s-one-%d" % (cfg, k + 1), "unaccounted"))))
         print("    medians |all/one-1| beyond the A/A |one2/one1-1|: GPU %d of %d (%d beyond "
               "max(A/A,1%%)), host %d of %d (%d)" % (beyond["gpu"][1], beyond["gpu"][0],
                                                      beyond["gpu"][2], beyond["host"][1],

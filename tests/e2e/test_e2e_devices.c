@@ -13,7 +13,9 @@
  * --devices no case records a device; a baseline saved by a run over
  * several devices is compared with a one-worker run; a plain run on one
  * (fake) GPU measures its host cases beside its GPU cases, or one after
- * another with --host-lane after or too few CPUs. */
+ * another with --host-lane after or too few CPUs; the devices are opened at
+ * once (each fake device's opening made as slow as a GPU's with
+ * BENCHRUN_FAKE_OPEN_MS), and the timing report gives that its own row. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -42,6 +44,7 @@ static void make_tmp(void) {
     unsetenv("BENCHRUN_TEST_BROKEN_DEVICE");
     unsetenv("BENCHRUN_FAKE_HOST_KERNELS");
     unsetenv("BENCHRUN_FAKE_CPUS");
+    unsetenv("BENCHRUN_FAKE_OPEN_MS");
 }
 
 static void drop_tmp(void) {
@@ -54,6 +57,7 @@ static void drop_tmp(void) {
     unsetenv("BENCHRUN_TEST_BROKEN_DEVICE");
     unsetenv("BENCHRUN_FAKE_HOST_KERNELS");
     unsetenv("BENCHRUN_FAKE_CPUS");
+    unsetenv("BENCHRUN_FAKE_OPEN_MS");
 }
 
 TestSuite(e2e_devices, .init = make_tmp, .fini = drop_tmp, .timeout = 180);
@@ -546,5 +550,43 @@ Test(e2e_devices, host_lane_after_puts_the_host_cases_after_the_devices) {
         cr_expect_geq(sp.host_from[k], sp.dev_end, "host case %zu at %.0f ns, devices until %.0f",
                       k, sp.host_from[k], sp.dev_end);
     br_results_free(runs, n_runs);
+    e2e_free(&r);
+}
+
+/* The seconds of the timing report's row `name` in text, or -1 without it. */
+static double report_row(const char *text, const char *name) {
+    char key[64];
+    snprintf(key, sizeof key, "\n  %-12s ", name);
+    const char *p = strstr(text, key);
+    return p ? atof(p + strlen(key)) : -1;
+}
+
+Test(e2e_devices, the_devices_are_opened_at_once) {
+    setenv("BENCHRUN_FAKE_DEVICES", "4", 1);
+    setenv("BENCHRUN_FAKE_OPEN_MS", "300", 1); /* each device's opening: 0.3 s */
+    const char *args[] = {cache_arg, json_arg, "--timing-report", "--devices", "all", "-k", "sum",
+                          SUITE,     NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    /* One after another, the four would take 1.2 s; at once, one's 0.3 s. */
+    double open = report_row(r.err, "devices");
+    cr_expect_geq(open, 0.3, "stderr:\n%s", r.err);
+    cr_expect_lt(open, 0.9, "the devices were not opened at once (%.3f s)\nstderr:\n%s", open,
+                 r.err);
+    /* The time is no longer unaccounted. */
+    double rest = report_row(r.err, "unaccounted");
+    cr_expect(rest >= 0 && rest < 0.3, "unaccounted %.3f s\nstderr:\n%s", rest, r.err);
+    e2e_free(&r);
+}
+
+Test(e2e_devices, a_run_without_devices_has_no_devices_row) {
+    unsetenv("BENCHRUN_FAKE_DEVICES");
+    const char *args[] = {cache_arg, "--timing-report", "-k", "sum", SUITE, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect_geq(report_row(r.err, "prepare"), 0, "stderr:\n%s", r.err);
+    cr_expect_lt(report_row(r.err, "devices"), 0, "stderr:\n%s", r.err);
     e2e_free(&r);
 }
