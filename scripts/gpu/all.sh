@@ -16,8 +16,8 @@
 #   gputests  ctest -L gpu: the device-side verification and its planted
 #             faults among them
 #   readme    the README's command against a baseline saved three times
-#             afresh on this GPU (the file comes back in $OUT): ten runs,
-#             how many exit 3 (target: none)
+#             afresh on this GPU (the file comes back in $OUT; FRESH=0: the
+#             committed one): ten runs, how many exit 3 (target: none)
 #   gate      scripts/gpu/gate.sh in the time left (BUDGET_S shrinks its
 #             A/A runs)
 #
@@ -74,12 +74,14 @@ gputests() {
 readme() {
     local dev rc t0 n3=0
     for i in 1 2 3; do
+        [ "${FRESH:-1}" = 1 ] || break
         build/benchrun --save-baseline suites/reduction.yaml >"$OUT/logs/readme-save$i.txt" 2>&1 ||
             echo "save $i: exit $?"
     done
     for i in $(seq 1 10); do
         t0=$(date +%s.%N)
-        build/benchrun suites/reduction.yaml >"$OUT/logs/readme-run$i.txt" 2>&1
+        build/benchrun suites/reduction.yaml --json "$OUT/logs/readme-run$i.json" \
+            >"$OUT/logs/readme-run$i.txt" 2>&1
         rc=$?
         [ $rc -eq 3 ] && n3=$((n3 + 1))
         echo "README run $i: exit $rc, $(python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$(date +%s.%N)") s; $(grep -m1 '^vs baseline' "$OUT/logs/readme-run$i.txt")"
@@ -102,10 +104,11 @@ fresh_baseline() {
 
 step build 120 build || { tail -30 "$OUT/logs/build.log"; exit 1; }
 step warm 60 warm
-step speed 60 env SKIP_NIGHTLY=1 scripts/gpu/speed.sh
+step speed 60 env SKIP_NIGHTLY=${SKIP_NIGHTLY:-1} scripts/gpu/speed.sh
 step devices 200 scripts/gpu/devices.sh
 step gputests 90 gputests
-case " ${STEPS:-readme} " in *" readme "*) fresh_baseline ;; esac
+# FRESH=0: the README runs compare with the committed baseline instead.
+case " ${STEPS:-readme} " in *" readme "*) [ "${FRESH:-1}" = 1 ] && fresh_baseline ;; esac
 step readme 120 readme
 left=$((LIMIT_S - $(elapsed)))
 [ "$left" -gt 120 ] && step gate 120 env BUDGET_S=$((left - 100)) AA=10 scripts/gpu/gate.sh

@@ -412,3 +412,33 @@ Test(drift, a_zero_median_cannot_be_judged) {
     cr_assert_eq(e.status, BR_CHANGE_UNKNOWN);
     cr_assert_str_eq(e.why, "median is zero");
 }
+
+Test(drift, run_medians_equal_on_the_clock_s_tick_spread_by_the_tick_s_rounding) {
+    /* Three saves of a 5.5 us copy on the H100's 32 ns kernel clock read
+     * 5504 ns each time: the spread is under the tick, not 0. */
+    br_timing bt;
+    timing(&bt, 5504, 0.001, 40, NAN, BR_STOP_CI);
+    const double m[] = {5504, 5504, 5504};
+    medians(&bt, m, 3);
+    double s2, d, c;
+    br_drift_spread_of(&s2, &d, &c, &bt);
+    cr_assert(s2 == 0 && d == 2, "without a tick: %g on %g", s2, d);
+    bt.tick_ns = 32;
+    br_drift_spread_of(&s2, &d, &c, &bt);
+    cr_assert_float_eq(s2, (32.0 / 5504) * (32.0 / 5504) / 12, 1e-15, "(tick / median)^2 / 12");
+    cr_assert_eq(d, 2);
+    /* A measured spread above the tick's rounding is kept as it is. */
+    const double wide[] = {5504, 5600, 5440};
+    br_timing_dispose(&bt);
+    timing(&bt, 5504, 0.001, 40, NAN, BR_STOP_CI);
+    bt.tick_ns = 32;
+    medians(&bt, wide, 3);
+    br_drift_spread_of(&s2, &d, &c, &bt);
+    double l[3], mean = 0, ss = 0;
+    for (int i = 0; i < 3; i++)
+        mean += (l[i] = log(wide[i])) / 3;
+    for (int i = 0; i < 3; i++)
+        ss += (l[i] - mean) * (l[i] - mean);
+    cr_assert_float_eq(s2, ss / 2, 1e-15);
+    br_timing_dispose(&bt);
+}
