@@ -226,8 +226,9 @@ Test(history, main_marks_nothing_unless_asked) {
     cr_assert_eq(run_main(&out, &err, nb), 0, "%s", err);
     size_t marks = count_of(out, " v-") + count_of(out, " ^+");
     cr_assert_leq(marks, 3, "%zu marks:\n%s", marks, out);
-    cr_assert(strstr(out, "than the previous run that measured the case (p < 0.01 against the "
-                          "between-run spread and |change| > 2%)"),
+    cr_assert(strstr(out, "than the previous run that measured the case (p < 0.01 over each "
+                          "run's cases (Benjamini-Hochberg) against the between-run spread and "
+                          "|change| > 2%)"),
               "%s", out);
     free(out);
     free(err);
