@@ -42,10 +42,23 @@ typedef struct dev_slot {
     double busy_ns;      /* wall time of its cases */
 } dev_slot;
 
+/* One slot's device query, in a thread of its own (open_slots). */
+typedef struct slot_query {
+    br_session *session; /* the slot's; NULL: a fake device, nothing to ask */
+    double fake_ns;      /* a fake device: how long its opening takes (BENCHRUN_FAKE_OPEN_MS) */
+    int ok;              /* the answer: a usable GPU (a fake device: 1) */
+    pthread_t th;
+    int started; /* th runs */
+} slot_query;
+
 struct br_devset {
     dev_slot slot[MAX_DEV];
     unsigned n;
     int fake;
+    /* The slots' device queries, started by br_devices_open, awaited by
+     * br_devices_ready (which checks them, once: ready 1 after). */
+    slot_query q[MAX_DEV];
+    int ready;
     int plain; /* a plain run's host lane (br_devices_open_plain): the one slot's session is
                   the invocation's own (not closed here); no case records a device */
 };
@@ -68,9 +81,19 @@ static void visible_of(char *buf, size_t len, int index) {
     }
 }
 
+/* Wait for every query of d still running (their answers stay in q). */
+static void join_queries(br_devset *d) {
+    for (unsigned k = 0; k < MAX_DEV; k++)
+        if (d->q[k].started) {
+            pthread_join(d->q[k].th, NULL);
+            d->q[k].started = 0;
+        }
+}
+
 void br_devices_close(br_devset *d) {
     if (!d)
         return;
+    join_queries(d);
     for (unsigned k = 0; k < d->n && !d->plain; k++)
         br_session_close(d->slot[k].session);
     free(d);
@@ -137,15 +160,6 @@ static int slot_prepare(br_devset *d, unsigned k, int index, const br_session *m
     return 0;
 }
 
-/* One slot's device query, in a thread of its own (open_slots). */
-typedef struct slot_query {
-    br_session *session; /* the slot's; NULL: a fake device, nothing to ask */
-    double fake_ns;      /* a fake device: how long its opening takes (BENCHRUN_FAKE_OPEN_MS) */
-    int ok;              /* the answer: a usable GPU (a fake device: 1) */
-    pthread_t th;
-    int started; /* th runs */
-} slot_query;
-
 /* Ask q's device (br_session_gpu: a worker that initialises CUDA, which
  * says why not in the session's gpu_why), or wait out a fake device's
  * opening. A thread's body; returns NULL. */
@@ -173,55 +187,53 @@ static double fake_open_ns(void) {
 /* Open d's slots for host devices idx[0..n): their sessions opened and
  * bound one after another (no worker: milliseconds), then every device
  * asked at once, a thread per slot (a worker each: a fork and a CUDA
- * initialisation), except the slot of host device 0, which takes the
- * probe's answer (host_devices: the probe asked device 0 of what the
- * environment shows, the device visible_of binds that slot to). Every
- * slot's session is in d (br_devices_close closes them, also after a
- * failure). The error is the one of the lowest slot that failed, as when
- * the slots were opened and asked one after another. */
+ * initialisation) left running for br_devices_ready, except the slot of
+ * host device 0, which takes the probe's answer (host_devices: the probe
+ * asked device 0 of what the environment shows, the device visible_of
+ * binds that slot to). Every slot's session is in d (br_devices_close
+ * joins the queries and closes them, also after a failure). A session
+ * that cannot be opened fails at once (-1, error set); the queries' errors
+ * are br_devices_ready's. */
 static int open_slots(br_devset *d, const int *idx, size_t n, const br_session *probe,
                       const br_session *main) {
-    slot_query q[MAX_DEV];
-    char why[BR_ERROR_MAX] = "";
-    br_error_kind kind = BR_E_NONE;
-    size_t opened = 0;
-    memset(q, 0, sizeof q);
     d->n = (unsigned)n;
-    for (; opened < n; opened++)
-        if (slot_prepare(d, (unsigned)opened, idx[opened], main) != 0) {
-            snprintf(why, sizeof why, "%s", br_error_get());
-            kind = br_error_kind_get();
-            break; /* as before: the slots after a failed one are not opened */
+    for (size_t k = 0; k < n; k++)
+        if (slot_prepare(d, (unsigned)k, idx[k], main) != 0) {
+            d->n = (unsigned)k + 1; /* the failed one's session may be half-made: closed too */
+            return -1;              /* as before: the slots after a failed one are not opened */
         }
-    for (size_t k = 0; k < opened; k++) {
+    for (size_t k = 0; k < n; k++) {
+        slot_query *q = &d->q[k];
         br_session *s = d->slot[k].session;
         if (!d->fake && probe && idx[k] == 0) {
             br_session_adopt_query(s, probe);
-            q[k].ok = s->gpu_ok;
+            q->ok = s->gpu_ok;
             continue;
         }
-        q[k].session = d->fake ? NULL : s;
-        q[k].fake_ns = d->fake ? fake_open_ns() : 0;
-        q[k].started = pthread_create(&q[k].th, NULL, slot_query_run, &q[k]) == 0;
-        if (!q[k].started) /* no thread: asked from this one */
-            slot_query_run(&q[k]);
+        q->session = d->fake ? NULL : s;
+        q->fake_ns = d->fake ? fake_open_ns() : 0;
+        q->started = pthread_create(&q->th, NULL, slot_query_run, q) == 0;
+        if (!q->started) /* no thread: asked from this one */
+            slot_query_run(q);
     }
-    for (size_t k = 0; k < opened; k++)
-        if (q[k].started)
-            pthread_join(q[k].th, NULL);
-    for (size_t k = 0; k < opened; k++) {
+    return 0;
+}
+
+/* The queries open_slots started, awaited and checked: each slot's name
+ * and uuid from its answer, or the error of the lowest slot that failed,
+ * as when the slots were opened and asked one after another. */
+static int slots_answered(br_devset *d) {
+    join_queries(d);
+    for (unsigned k = 0; k < d->n; k++) {
         dev_slot *s = &d->slot[k];
-        if (!q[k].ok)
-            return br_error_set("--devices: device %d: %s", idx[k], s->session->gpu_why);
+        if (!d->q[k].ok)
+            return br_error_set("--devices: device %d: %s", s->index, s->session->gpu_why);
         if (d->fake)
             continue;
         snprintf(s->name, sizeof s->name, "%s", s->session->device.name);
         snprintf(s->uuid, sizeof s->uuid, "%s", s->session->device.uuid);
     }
-    if (opened == n)
-        return 0;
-    br_error_set("%s", why);
-    return br_error_set_kind(kind);
+    return 0;
 }
 
 /* The devices are of one model, or -1 with the error set naming them. */
@@ -268,16 +280,35 @@ int br_devices_open(br_devset **out, br_session *main) {
     }
     d->fake = fake;
     int rc = open_slots(d, idx, n, probe, main);
+    if (rc == 0 && fake) {
+        /* Nothing of a fake device's is needed to build. */
+    } else if (rc == 0 && idx[0] == 0) {
+        /* The build's architecture and the run's header: the first device's,
+         * the probe's answer; the other devices answer while it builds. */
+        br_session_bind(main, d->slot[0].session->visible);
+        br_session_adopt_query(main, probe);
+    } else if (rc == 0) { /* the first device's answer is needed first */
+        rc = br_devices_ready(d);
+        if (rc == 0) {
+            br_session_bind(main, d->slot[0].session->visible);
+            br_session_adopt_query(main, d->slot[0].session);
+        }
+    }
     br_session_close(probe);
-    if (rc != 0 || check_one_model(d) != 0) {
+    if (rc != 0) {
         br_devices_close(d);
         return -1;
     }
-    if (!fake) { /* the build's architecture and the run's header: the first device's */
-        br_session_bind(main, d->slot[0].session->visible);
-        br_session_adopt_query(main, d->slot[0].session); /* bound alike: no worker asks again */
-    }
     *out = d;
+    return 0;
+}
+
+int br_devices_ready(br_devset *d) {
+    if (!d || d->ready || d->plain)
+        return 0;
+    if (slots_answered(d) != 0 || check_one_model(d) != 0)
+        return -1;
+    d->ready = 1;
     return 0;
 }
 
@@ -957,6 +988,8 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
     size_t n_measured = 0;
     unsigned from = 0;
     int rc = -1;
+    if (br_devices_ready(d) != 0)
+        return -1;
     if (pthread_mutex_init(&x.lock, NULL) != 0)
         return br_error_set("cannot create a lock");
     if (pthread_cond_init(&x.changed, NULL) != 0) {
