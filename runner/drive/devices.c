@@ -184,39 +184,57 @@ static double fake_open_ns(void) {
     return ms > 0 && ms < 60e3 ? ms * 1e6 : 0;
 }
 
-/* Open d's slots for host devices idx[0..n): their sessions opened and
- * bound one after another (no worker: milliseconds), then every device
- * asked at once, a thread per slot (a worker each: a fork and a CUDA
- * initialisation) left running for br_devices_ready, except the slot of
- * host device 0, which takes the probe's answer (host_devices: the probe
- * asked device 0 of what the environment shows, the device visible_of
- * binds that slot to). Every slot's session is in d (br_devices_close
- * joins the queries and closes them, also after a failure). A session
- * that cannot be opened fails at once (-1, error set); the queries' errors
- * are br_devices_ready's. */
-static int open_slots(br_devset *d, const int *idx, size_t n, const br_session *probe,
+/* Open d's slots [from, to) for host devices idx[from..to): their
+ * sessions opened and bound one after another (no worker: milliseconds),
+ * then every device asked at once, a thread per slot (a worker each: a
+ * fork and a CUDA initialisation) left running for br_devices_ready,
+ * except the slot of host device 0, which takes the probe's answer later
+ * (adopt_probe: the probe asked device 0 of what the environment shows,
+ * the device visible_of binds that slot to). Every slot's session is in d
+ * (br_devices_close joins the queries and closes them, also after a
+ * failure). A session that cannot be opened fails at once (-1, error set);
+ * the queries' errors are br_devices_ready's. */
+static int open_slots(br_devset *d, const int *idx, size_t from, size_t to,
                       const br_session *main) {
-    d->n = (unsigned)n;
-    for (size_t k = 0; k < n; k++)
+    d->n = (unsigned)to;
+    for (size_t k = from; k < to; k++)
         if (slot_prepare(d, (unsigned)k, idx[k], main) != 0) {
             d->n = (unsigned)k + 1; /* the failed one's session may be half-made: closed too */
             return -1;              /* as before: the slots after a failed one are not opened */
         }
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = from; k < to; k++) {
         slot_query *q = &d->q[k];
-        br_session *s = d->slot[k].session;
-        if (!d->fake && probe && idx[k] == 0) {
-            br_session_adopt_query(s, probe);
-            q->ok = s->gpu_ok;
-            continue;
-        }
-        q->session = d->fake ? NULL : s;
+        if (!d->fake && idx[k] == 0)
+            continue; /* adopt_probe */
+        q->session = d->fake ? NULL : d->slot[k].session;
         q->fake_ns = d->fake ? fake_open_ns() : 0;
         q->started = pthread_create(&q->th, NULL, slot_query_run, q) == 0;
         if (!q->started) /* no thread: asked from this one */
             slot_query_run(q);
     }
     return 0;
+}
+
+/* The probe's answer into the slot of host device 0, if d has one. */
+static void adopt_probe(br_devset *d, const br_session *probe) {
+    for (unsigned k = 0; k < d->n && probe; k++)
+        if (d->slot[k].index == 0) {
+            br_session_adopt_query(d->slot[k].session, probe);
+            d->q[k].ok = d->slot[k].session->gpu_ok;
+        }
+}
+
+/* Close d's slots from `keep` on (the devices guessed beyond those the
+ * probe counted), their queries awaited first. */
+static void drop_slots(br_devset *d, unsigned keep) {
+    for (unsigned k = keep; k < d->n; k++) {
+        if (d->q[k].started)
+            pthread_join(d->q[k].th, NULL);
+        br_session_close(d->slot[k].session);
+        memset(&d->slot[k], 0, sizeof d->slot[k]);
+        memset(&d->q[k], 0, sizeof d->q[k]);
+    }
+    d->n = keep < d->n ? keep : d->n;
 }
 
 /* The queries open_slots started, awaited and checked: each slot's name
@@ -256,49 +274,105 @@ static int check_one_model(const br_devset *d) {
                         d->slot[other].name, same);
 }
 
+/* How many devices the host probably shows, before the probe says: the
+ * entries of CUDA_VISIBLE_DEVICES when it is set, else the driver's
+ * /dev/nvidiaN nodes (one per GPU). Only a guess, at most MAX_DEV: the
+ * probe's count decides, and a wrong guess costs a device asked for
+ * nothing, or one asked after the probe. 0 when unknown. */
+static size_t guess_devices(void) {
+    const char *env = getenv("CUDA_VISIBLE_DEVICES");
+    size_t n = 0;
+    if (env) {
+        for (const char *p = env; *p; p++) /* "0,2,5": three */
+            n += *p == ',';
+        n += env[0] != '\0';
+        return n < MAX_DEV ? n : MAX_DEV;
+    }
+    DIR *dir = opendir("/dev");
+    if (!dir)
+        return 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        const char *num = e->d_name + 6;
+        n += strncmp(e->d_name, "nvidia", 6) == 0 && *num &&
+             strspn(num, "0123456789") == strlen(num);
+    }
+    closedir(dir);
+    return n < MAX_DEV ? n : MAX_DEV;
+}
+
+/* Close d and probe, keeping the error set. Returns -1. */
+static int open_failed(br_devset *d, br_session *probe) {
+    char why[BR_ERROR_MAX];
+    br_error_kind kind = br_error_kind_get();
+    snprintf(why, sizeof why, "%s", br_error_get());
+    br_devices_close(d);
+    br_session_close(probe);
+    br_error_set("%s", why);
+    return br_error_set_kind(kind);
+}
+
+/* d's slots for the devices the probe counted (count) and the list named
+ * (idx[0..*n), all: every device): those asked beside the probe kept, the
+ * guessed ones past the count closed, the others opened now. Returns 0, or
+ * -1 with the error set (an index the host does not have). */
+static int slots_for_count(br_devset *d, int *idx, size_t *n, int all, int count,
+                           const br_session *main) {
+    if (!all) {
+        for (size_t k = 0; k < *n; k++)
+            if (idx[k] >= count)
+                return br_error_set("--devices %s: this host has %d GPU(s), numbered 0 to %d",
+                                    main->opts.devices, count, count - 1);
+        return d->fake ? open_slots(d, idx, 0, *n, main) : 0;
+    }
+    size_t want = (size_t)count < MAX_DEV ? (size_t)count : MAX_DEV;
+    drop_slots(d, (unsigned)want);
+    size_t had = d->n;
+    for (size_t k = 0; k < want; k++)
+        idx[k] = (int)k;
+    *n = want;
+    return want > had ? open_slots(d, idx, had, want, main) : 0;
+}
+
 int br_devices_open(br_devset **out, br_session *main) {
     *out = NULL;
     int idx[MAX_DEV], all, count, fake;
     size_t n;
-    br_session *probe;
-    if (br_devices_parse(idx, &n, &all, main->opts.devices) != 0 ||
-        host_devices(&count, &fake, &probe, main) != 0)
+    br_session *probe = NULL;
+    if (br_devices_parse(idx, &n, &all, main->opts.devices) != 0)
         return -1;
-    if (all)
-        for (n = 0; n < (size_t)count; n++)
-            idx[n] = (int)n;
-    for (size_t k = 0; k < n; k++)
-        if (idx[k] >= count) {
-            br_session_close(probe);
-            return br_error_set("--devices %s: this host has %d GPU(s), numbered 0 to %d",
-                                main->opts.devices, count, count - 1);
-        }
     br_devset *d = calloc(1, sizeof *d);
-    if (!d) {
-        br_session_close(probe);
+    if (!d)
         return br_error_nomem();
+    const char *f = getenv("BENCHRUN_FAKE_DEVICES");
+    d->fake = f && f[0];
+    if (!d->fake) { /* the devices named, or those the host probably has, asked beside the probe */
+        if (all) {
+            size_t guess = guess_devices();
+            for (n = 0; n < guess; n++)
+                idx[n] = (int)n;
+        }
+        if (open_slots(d, idx, 0, n, main) != 0)
+            return open_failed(d, probe);
     }
-    d->fake = fake;
-    int rc = open_slots(d, idx, n, probe, main);
-    if (rc == 0 && fake) {
+    if (host_devices(&count, &fake, &probe, main) != 0 ||
+        slots_for_count(d, idx, &n, all, count, main) != 0)
+        return open_failed(d, probe);
+    adopt_probe(d, probe);
+    int rc = 0;
+    if (fake) {
         /* Nothing of a fake device's is needed to build. */
-    } else if (rc == 0 && idx[0] == 0) {
+    } else if (idx[0] == 0) {
         /* The build's architecture and the run's header: the first device's,
          * the probe's answer; the other devices answer while it builds. */
         br_session_bind(main, d->slot[0].session->visible);
         br_session_adopt_query(main, probe);
-    } else if (rc == 0) { /* the first device's answer is needed first */
-        rc = br_devices_ready(d);
-        if (rc == 0) {
-            br_session_bind(main, d->slot[0].session->visible);
-            br_session_adopt_query(main, d->slot[0].session);
-        }
+    } else if ((rc = br_devices_ready(d)) == 0) { /* the first device's answer is needed first */
+        br_session_bind(main, d->slot[0].session->visible);
+        br_session_adopt_query(main, d->slot[0].session);
     }
+    if (rc != 0)
+        return open_failed(d, probe);
     br_session_close(probe);
-    if (rc != 0) {
-        br_devices_close(d);
-        return -1;
-    }
     *out = d;
     return 0;
 }

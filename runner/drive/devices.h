@@ -57,11 +57,13 @@ typedef struct br_devset br_devset;
  * session per device and bind main (which builds the kernels) to the
  * first. The host's devices are counted by one short-lived worker, whose
  * answer about device 0 serves that device's session and main
- * (br_session_adopt_query); the other devices are asked at once, a
- * short-lived worker each from a thread of its own, and left answering
- * while main builds the kernels: br_devices_ready awaits and checks them
- * (when the first device named is not device 0, main needs its answer, so
- * they are awaited here). Call before main's first worker. Returns 0 with
+ * (br_session_adopt_query); the other devices are asked at the same time,
+ * a short-lived worker each from a thread of its own (with `all`, those
+ * the host probably has: CUDA_VISIBLE_DEVICES's entries or the
+ * /dev/nvidiaN nodes; the count decides, a wrong guess only costs time),
+ * and left answering while main builds the kernels: br_devices_ready
+ * awaits and checks them (when the first device named is not device 0,
+ * main needs its answer, so they are awaited here). Call before main's first worker. Returns 0 with
  * *out (br_devices_close), or -1 with the error set: a bad list, an index
  * the host does not have, no usable GPU. */
 int br_devices_open(br_devset **out, br_session *main);
