@@ -283,7 +283,7 @@ void br_report_one_save(char *buf, size_t len, const br_comparison *c, const cha
 
 void br_report_level(char *buf, size_t len, const br_comparison *c) {
     if (c->case_alpha > 0 && c->case_alpha < c->rules.alpha)
-        snprintf(buf, len, "p < %.2g (%g over %zu cases)", c->case_alpha, c->rules.alpha,
+        snprintf(buf, len, "p < %.3g (%g over %zu cases)", c->case_alpha, c->rules.alpha,
                  c->cases_tested);
     else
         snprintf(buf, len, "p < %g", c->rules.alpha);

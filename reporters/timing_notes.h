@@ -97,7 +97,7 @@ void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char 
 void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm);
 
 /* The significance rule of baseline comparison c into buf: "p < 0.01"
- * when its cases were judged at alpha itself, else "p < 0.00024 (0.01 over
+ * when its cases were judged at alpha itself, else "p < 0.000238 (0.01 over
  * 42 cases)": alpha spread over the cases by the Benjamini-Hochberg
  * procedure (gate/family.h). */
 void br_report_level(char *buf, size_t len, const br_comparison *c);

@@ -55,8 +55,8 @@ struct br_devset {
     dev_slot slot[MAX_DEV];
     unsigned n;
     int fake;
-    /* The slots' device queries, started by br_devices_open, awaited by
-     * br_devices_ready (which checks them, once: ready 1 after). */
+    /* The slots' device queries, started by open_slots, awaited by
+     * devices_ready (which checks them, once: ready 1 after). */
     slot_query q[MAX_DEV];
     int ready;
     int plain; /* a plain run's host lane (br_devices_open_plain): the one slot's session is
@@ -100,13 +100,13 @@ void br_devices_close(br_devset *d) {
 }
 
 /* How many devices the host has (a worker's query), or the fake ones:
- * *count; *probe: the session that asked (the caller closes it; its answer
- * is device 0's, as the environment numbers them), NULL with fake devices.
- * -1 with the error set when no GPU can be used. */
+ * *count; *probe: the session that asks (opened here unless the caller
+ * opened it; the caller closes it; its answer is device 0's, as the
+ * environment numbers them), NULL with fake devices. -1 with the error set
+ * when no GPU can be used (*probe closed). */
 static int host_devices(int *count, int *fake, br_session **probe, const br_session *main) {
     const char *f = getenv("BENCHRUN_FAKE_DEVICES");
     *fake = f && f[0];
-    *probe = NULL;
     if (*fake) {
         /* N, or one model name per device: "A,A,B". */
         *count = f[0] >= '0' && f[0] <= '9' ? atoi(f) : 1;
@@ -117,7 +117,7 @@ static int host_devices(int *count, int *fake, br_session **probe, const br_sess
                                 MAX_DEV);
         return 0;
     }
-    if (br_session_open(probe, &main->opts) != 0)
+    if (!*probe && br_session_open(probe, &main->opts) != 0)
         return -1;
     int ok = br_session_gpu(*probe);
     *count = (*probe)->device_count;
@@ -187,13 +187,13 @@ static double fake_open_ns(void) {
 /* Open d's slots [from, to) for host devices idx[from..to): their
  * sessions opened and bound one after another (no worker: milliseconds),
  * then every device asked at once, a thread per slot (a worker each: a
- * fork and a CUDA initialisation) left running for br_devices_ready,
+ * fork and a CUDA initialisation) left running for devices_ready,
  * except the slot of host device 0, which takes the probe's answer later
  * (adopt_probe: the probe asked device 0 of what the environment shows,
  * the device visible_of binds that slot to). Every slot's session is in d
  * (br_devices_close joins the queries and closes them, also after a
  * failure). A session that cannot be opened fails at once (-1, error set);
- * the queries' errors are br_devices_ready's. */
+ * the queries' errors are devices_ready's. */
 static int open_slots(br_devset *d, const int *idx, size_t from, size_t to,
                       const br_session *main) {
     d->n = (unsigned)to;
@@ -274,6 +274,19 @@ static int check_one_model(const br_devset *d) {
                         d->slot[other].name, same);
 }
 
+/* Await the device queries open_slots started and check them: every
+ * device usable and of one model. Returns 0, or -1 with the error set
+ * (that of the first device that failed, as when the devices were asked
+ * one after another; devices of different models). */
+static int devices_ready(br_devset *d) {
+    if (!d || d->ready || d->plain)
+        return 0;
+    if (slots_answered(d) != 0 || check_one_model(d) != 0)
+        return -1;
+    d->ready = 1;
+    return 0;
+}
+
 /* How many devices the host probably shows, before the probe says: the
  * entries of CUDA_VISIBLE_DEVICES when it is set, else the driver's
  * /dev/nvidiaN nodes (one per GPU). Only a guess, at most MAX_DEV: the
@@ -322,11 +335,12 @@ static int slots_for_count(br_devset *d, int *idx, size_t *n, int all, int count
             if (idx[k] >= count)
                 return br_error_set("--devices %s: this host has %d GPU(s), numbered 0 to %d",
                                     main->opts.devices, count, count - 1);
-        return d->fake ? open_slots(d, idx, 0, *n, main) : 0;
+        return d->n == 0 ? open_slots(d, idx, 0, *n, main) : 0; /* not asked beside the probe */
     }
     size_t want = (size_t)count < MAX_DEV ? (size_t)count : MAX_DEV;
     drop_slots(d, (unsigned)want);
     size_t had = d->n;
+    join_queries(d); /* no worker forks while more sessions open */
     for (size_t k = 0; k < want; k++)
         idx[k] = (int)k;
     *n = want;
@@ -345,44 +359,34 @@ int br_devices_open(br_devset **out, br_session *main) {
         return br_error_nomem();
     const char *f = getenv("BENCHRUN_FAKE_DEVICES");
     d->fake = f && f[0];
-    if (!d->fake) { /* the devices named, or those the host probably has, asked beside the probe */
-        if (all) {
-            size_t guess = guess_devices();
-            for (n = 0; n < guess; n++)
-                idx[n] = (int)n;
-        }
-        if (open_slots(d, idx, 0, n, main) != 0)
+    if (!d->fake) {
+        /* The probe's session first (opening one may load NVML: not while a
+         * worker forks), then the devices named, or those the host probably
+         * has, asked beside the probe; a named device the guess does not
+         * cover is asked only once the probe has counted (it may be one
+         * CUDA_VISIBLE_DEVICES leaves out). */
+        size_t guess = guess_devices(), early = n;
+        if (br_session_open(&probe, &main->opts) != 0)
+            return open_failed(d, NULL);
+        for (size_t k = 0; !all && k < n; k++)
+            early = idx[k] < (int)guess ? early : 0;
+        for (size_t k = 0; all && k < guess; k++)
+            idx[k] = (int)k;
+        if (open_slots(d, idx, 0, all ? guess : early, main) != 0)
             return open_failed(d, probe);
     }
     if (host_devices(&count, &fake, &probe, main) != 0 ||
         slots_for_count(d, idx, &n, all, count, main) != 0)
         return open_failed(d, probe);
     adopt_probe(d, probe);
-    int rc = 0;
-    if (fake) {
-        /* Nothing of a fake device's is needed to build. */
-    } else if (idx[0] == 0) {
-        /* The build's architecture and the run's header: the first device's,
-         * the probe's answer; the other devices answer while it builds. */
-        br_session_bind(main, d->slot[0].session->visible);
-        br_session_adopt_query(main, probe);
-    } else if ((rc = br_devices_ready(d)) == 0) { /* the first device's answer is needed first */
-        br_session_bind(main, d->slot[0].session->visible);
-        br_session_adopt_query(main, d->slot[0].session);
-    }
-    if (rc != 0)
+    if (devices_ready(d) != 0)
         return open_failed(d, probe);
+    if (!fake) { /* the build's architecture and the run's header: the first device's */
+        br_session_bind(main, d->slot[0].session->visible);
+        br_session_adopt_query(main, d->slot[0].session); /* bound alike: no worker asks again */
+    }
     br_session_close(probe);
     *out = d;
-    return 0;
-}
-
-int br_devices_ready(br_devset *d) {
-    if (!d || d->ready || d->plain)
-        return 0;
-    if (slots_answered(d) != 0 || check_one_model(d) != 0)
-        return -1;
-    d->ready = 1;
     return 0;
 }
 
@@ -1062,8 +1066,6 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
     size_t n_measured = 0;
     unsigned from = 0;
     int rc = -1;
-    if (br_devices_ready(d) != 0)
-        return -1;
     if (pthread_mutex_init(&x.lock, NULL) != 0)
         return br_error_set("cannot create a lock");
     if (pthread_cond_init(&x.changed, NULL) != 0) {

@@ -53,28 +53,21 @@ struct br_job; /* plan/job.h */
 /* The devices of one run. */
 typedef struct br_devset br_devset;
 
-/* Find the devices main->opts.devices names (or the fake ones), open a
- * session per device and bind main (which builds the kernels) to the
- * first. The host's devices are counted by one short-lived worker, whose
- * answer about device 0 serves that device's session and main
- * (br_session_adopt_query); the other devices are asked at the same time,
- * a short-lived worker each from a thread of its own (with `all`, those
- * the host probably has: CUDA_VISIBLE_DEVICES's entries or the
- * /dev/nvidiaN nodes; the count decides, a wrong guess only costs time),
- * and left answering while main builds the kernels: br_devices_ready
- * awaits and checks them (when the first device named is not device 0,
- * main needs its answer, so they are awaited here). Call before main's first worker. Returns 0 with
- * *out (br_devices_close), or -1 with the error set: a bad list, an index
- * the host does not have, no usable GPU. */
+/* Find the devices main->opts.devices names (or the fake ones), check they
+ * are of one model, open a session per device and bind main (which builds
+ * the kernels) to the first. The host's devices are counted by one
+ * short-lived worker, whose answer about device 0 serves that device's
+ * session; the other devices are asked at the same time, a short-lived
+ * worker each from a thread of its own (with `all`, those the host
+ * probably has: CUDA_VISIBLE_DEVICES's entries or the /dev/nvidiaN nodes;
+ * the count decides, a wrong guess only costs time; a named device the
+ * guess does not cover is asked after the count); main takes the first
+ * device's answer (br_session_adopt_query): one CUDA initialisation's wait,
+ * whatever the number of devices. Call before main's first worker. Returns
+ * 0 with *out (br_devices_close), or -1 with the error set (that of the
+ * first device that failed): a bad list, an index the host does not have,
+ * no usable GPU, devices of different models. */
 int br_devices_open(br_devset **out, br_session *main);
-
-/* Await the device queries br_devices_open left running (at most the
- * slowest one's CUDA initialisation; nothing the second time, or for a
- * plain set) and check them: every device usable and of one model. Returns
- * 0, or -1 with the error set (that of the first device that failed, as
- * when the devices were asked one after another; devices of different
- * models). br_devices_execute calls it first. */
-int br_devices_ready(br_devset *d);
 
 /* A plain run (no --devices) on one GPU: when the built jobs[0..n_jobs)
  * have both GPU and host cases to measure, no suite has a time budget of

@@ -29,8 +29,7 @@ typedef struct pipeline {
     br_session *session;
     br_devset *devices; /* --devices, or one GPU's host lane: the devices of the run;
                            NULL: the cases one after another */
-    double devices_ns;  /* --devices: the time br_devices_open and br_devices_ready took (not
-                           the build between them, while the devices answer), ns; 0 without */
+    double devices_ns;  /* --devices: the time br_devices_open took, ns; 0 without */
 } pipeline;
 
 int br_exit_status(const br_outcome *o) {
@@ -169,14 +168,6 @@ static int build_and_execute(pipeline *p) {
         }
         build_ns[n_built] = br_now_ns() - t0;
     }
-    /* --devices: the other devices answered while the kernels built. */
-    double t_ready = br_now_ns();
-    if (p->devices && br_devices_ready(p->devices) != 0) {
-        br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
-        free(build_ns);
-        return -1;
-    }
-    p->devices_ns += p->devices ? br_now_ns() - t_ready : 0;
     /* One GPU: the host cases beside the GPU cases where they fit (devices.h). */
     if (!p->devices && !br_stop_signal() &&
         br_devices_open_plain(&p->devices, p->session, p->jobs, n_built) != 0) {

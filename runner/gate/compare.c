@@ -99,10 +99,10 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
  * shared CPU and a GPU kernel are different devices. The prior takes every
  * OK case with a timing, whether this run measured it or not; the scatter,
  * the log ratio of each case this run measured (cur_of[j]: the run's case
- * matched to base case j, NULL for none). Returns 0, or -1 (error set) when
- * out of memory. */
+ * matched to base case j, NULL for none); scatter or assumed drift chosen at
+ * `alpha`. Returns 0, or -1 (error set) when out of memory. */
 static int fit_pools(br_drift_pool pools[2], const br_run *base,
-                     const br_case_result *const *cur_of, br_mode clock) {
+                     const br_case_result *const *cur_of, br_mode clock, double alpha) {
     size_t n = base->n_cases ? base->n_cases : 1;
     double *s2 = malloc(n * sizeof *s2), *d = malloc(n * sizeof *d), *c = malloc(n * sizeof *c);
     double *x = malloc(n * sizeof *x);
@@ -126,6 +126,7 @@ static int fit_pools(br_drift_pool pools[2], const br_run *base,
         }
         if (br_drift_pool_fit(&pools[be], (br_backend)be, s2, d, c, x, m) != 0)
             goto done;
+        pools[be].choice_alpha = alpha; /* one choice of spread for every pass (family.h) */
     }
     rc = 0;
 done:
@@ -176,36 +177,28 @@ static int compare_case(br_compare_entry *e, const br_case_result *c, const br_c
     return br_drift_judge(e, bt, ct, rules, &pools[be]);
 }
 
-/* Judge out's cases again at the family's level (family.h): the
- * Benjamini-Hochberg level of the p-values the first pass at rules->alpha
- * gave (every entry drift.h judged), into out->case_alpha and
- * out->cases_tested. Returns 0, or -1 with the error set. */
-static int judge_as_family(br_comparison *out, const br_run *cur, const br_run *base,
-                           const br_regression_cfg *rules, const br_drift_pool pools[2]) {
-    double *p = malloc((out->n_entries ? out->n_entries : 1) * sizeof *p);
-    if (!p)
-        return br_error_nomem();
-    for (size_t i = 0; i < out->n_entries; i++) {
-        const br_compare_entry *e = &out->entries[i];
-        p[i] = e->spread_from && !e->not_compared ? e->p_runs : NAN;
-    }
-    out->case_alpha = br_family_level(NULL, &out->cases_tested, p, out->n_entries, rules->alpha);
-    free(p);
-    if (isnan(out->case_alpha))
+/* What judge_entry needs: the comparison being made and its two runs. */
+typedef struct judging {
+    br_comparison *out;
+    const br_run *cur, *base;
+    const br_drift_pool *pools;
+} judging;
+
+/* Entry i of the comparison judged under `rules` (br_family_judge_fn): its
+ * run case and baseline case (case_index, base_index; either may be absent). */
+static int judge_entry(size_t i, const br_regression_cfg *rules, void *ctx) {
+    judging *j = ctx;
+    br_compare_entry *e = &j->out->entries[i];
+    const br_case_result *c =
+        e->case_index < j->cur->n_cases ? &j->cur->cases[e->case_index] : NULL;
+    const br_case_result *b =
+        e->base_index < j->base->n_cases ? &j->base->cases[e->base_index] : NULL;
+    if (compare_case(e, c, b, j->base, j->out->clock, rules, j->pools) != 0)
         return -1;
-    if (out->case_alpha >= rules->alpha)
-        return 0;
-    br_regression_cfg at = *rules;
-    at.alpha = out->case_alpha;
-    for (size_t i = 0; i < out->n_entries; i++) {
-        br_compare_entry *e = &out->entries[i];
-        if (!e->spread_from || e->not_compared || e->case_index >= cur->n_cases ||
-            e->base_index >= base->n_cases)
-            continue;
-        if (compare_case(e, &cur->cases[e->case_index], &base->cases[e->base_index], base,
-                         out->clock, &at, pools) != 0)
-            return -1;
-    }
+    /* Significant alone, not among the run's cases (family.h). */
+    if (e->status == BR_CHANGE_SAME && rules->alpha < j->out->rules.alpha &&
+        e->p_runs < j->out->rules.alpha && fabs(e->change) > rules->threshold)
+        e->why = "not significant among the run's cases";
     return 0;
 }
 
@@ -253,28 +246,24 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
             cur_of[j] = &cur->cases[i];
         }
     }
-    if (fit_pools(pools, base, cur_of, out->clock) != 0)
+    if (fit_pools(pools, base, cur_of, out->clock, rules->alpha) != 0)
         goto done;
-    for (size_t i = 0; i < cur->n_cases; i++) {
-        const br_case_result *c = &cur->cases[i];
-        br_compare_entry *e = new_entry(out, cur, c, i);
+    for (size_t i = 0; i < cur->n_cases; i++) { /* the run's cases, then the missing ones */
+        br_compare_entry *e = new_entry(out, cur, &cur->cases[i], i);
         if (!e)
             goto done;
-        size_t j = match[i];
-        e->base_index = j;
-        if (compare_case(e, c, j == SIZE_MAX ? NULL : &base->cases[j], base, out->clock, rules,
-                         pools) != 0)
-            goto done;
+        e->base_index = match[i];
     }
     for (size_t j = 0; j < base->n_cases; j++) {
         br_compare_entry *e = matched[j] ? NULL : new_entry(out, base, &base->cases[j], SIZE_MAX);
+        if (!matched[j] && !e)
+            goto done;
         if (e)
             e->base_index = j;
-        if (!matched[j] &&
-            (!e || compare_case(e, NULL, &base->cases[j], base, out->clock, rules, pools) != 0))
-            goto done;
     }
-    if (judge_as_family(out, cur, base, rules, pools) != 0)
+    judging ctx = {out, cur, base, pools};
+    if (br_family_judge(&out->case_alpha, &out->cases_tested, out->entries, out->n_entries, rules,
+                        judge_entry, &ctx) != 0)
         goto done;
     br_comparison_recount(out);
     rc = 0;

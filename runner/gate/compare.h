@@ -13,7 +13,8 @@
  *   slower   |change| > threshold and significant (drift.h) at the
  *            comparison's case level: alpha spread over its cases by the
  *            Benjamini-Hochberg procedure (family.h), so that unchanged
- *            code fails a run with probability at most alpha
+ *            code has a slower or faster case in this comparison (one suite)
+ *            with probability at most alpha (family.h: the conditions)
  *   faster   likewise, the median shrank
  *   same     |change| <= threshold, or within the between-run spread
  *   unknown  too few samples, within the runs' own uncertainty ("too noisy

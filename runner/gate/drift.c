@@ -144,7 +144,7 @@ static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, 
     if (!own && prior->n == 0 && pool && pool->scatter.n > 0) {
         /* Where the run's scatter is sharper than the assumed drift (scatter.h) */
         const br_scatter *sc = &pool->scatter;
-        double a = 1.0 - alpha / 2.0;
+        double a = 1.0 - (pool->choice_alpha > 0 ? pool->choice_alpha : alpha) / 2.0;
         if (br_tdist_quantile(a, sc->df) * sqrt(sc->var) <
             br_normal_quantile(a) * sqrt(2.0) * drift) {
             from_scatter(ev, e, sc, wb, wc);

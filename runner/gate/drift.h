@@ -6,13 +6,13 @@
  * On the log scale a run median is x = ln(median). The baseline holds the
  * case's k run medians m_1..m_k (its last k saves, baseline.h); their logs
  * have mean xbar and, for k >= 2, sample variance s^2 on d = k - 1 degrees
- * of freedom: how far a whole rerun moves the case, its within-run error
- * included. If the code did not change, a new run's x differs from xbar by
- * a t-distributed amount, (x - xbar) / (sigma~ sqrt(1 + 1/k)) ~ t(df): the
- * prediction interval for one future observation of a normal sample (G. J.
- * Hahn and W. Q. Meeker, Statistical Intervals, Wiley 1991, section 4.6;
- * NIST/SEMATECH e-Handbook of Statistical Methods, section 7.2.2), with the
- * variance sigma~^2 and its degrees of freedom df from one of:
+ * of freedom (at least (tick / median)^2 / 12, what rounding to the clock's
+ * tick alone gives, Sheppard's correction: drift.c): how far a whole rerun
+ * moves the case, its within-run error included. If the code did not change, a new run's x differs
+ * from xbar by a t-distributed amount, (x - xbar) / (sigma~ sqrt(1 + 1/k)) ~ t(df): the prediction
+ * interval for one future observation of a normal sample (G. J. Hahn and W. Q. Meeker, Statistical
+ * Intervals, Wiley 1991, section 4.6; NIST/SEMATECH e-Handbook of Statistical Methods,
+ * section 7.2.2), with the variance sigma~^2 and its degrees of freedom df from one of:
  *
  *   moderated  k >= 2 and a prior fitted to the suite's cases (prior.h):
  *              s~^2 = (d0' s0^2 + d s^2) / (d0' + d) on d0' + d degrees of
@@ -113,11 +113,14 @@ extern "C" {
 /* What the cases of one backend of a baseline lend each other (compare.c
  * fills one per backend, br_drift_pool_fit). */
 typedef struct br_drift_pool {
-    br_prior prior;     /* fitted to the cases with two or more run medians (prior.h); n 0: none */
-    br_prior few;       /* without a prior: the pooled variance of the 1 or 2 cases that have a
-                           spread of their own, on their summed df (br_prior_pooled); n 0: none */
-    br_scatter scatter; /* this run's scatter of the cases' log ratios (scatter.h); n 0: none */
-    br_backend backend; /* which assumed drift and scatter floor apply */
+    br_prior prior;      /* fitted to the cases with two or more run medians (prior.h); n 0: none */
+    br_prior few;        /* without a prior: the pooled variance of the 1 or 2 cases that have a
+                            spread of their own, on their summed df (br_prior_pooled); n 0: none */
+    br_scatter scatter;  /* this run's scatter of the cases' log ratios (scatter.h); n 0: none */
+    br_backend backend;  /* which assumed drift and scatter floor apply */
+    double choice_alpha; /* the level at which the scatter and the assumed drift are compared
+                            (the suite's alpha, for every pass of family.h: one choice per
+                            pool); 0: the level the case is judged at */
 } br_drift_pool;
 
 /* Fill *out for the n cases of one backend: s2[i], d[i], c[i] as
@@ -134,7 +137,9 @@ double br_drift_log_ratio(const br_timing *bt, const br_timing *ct);
 
 /* What a baseline timing offers the prior (prior.h): the sample variance
  * *out_s2 of the logs of its run medians on *out_d = k - 1 degrees of
- * freedom (NAN and 0 with fewer than two usable medians), and the covariate
+ * freedom, at least (tick / median)^2 / 12, the rounding of a median read
+ * on bt's tick (drift.c; NAN and 0 with fewer than two usable medians),
+ * and the covariate
  * *out_c = ln of its reference median (NAN when not positive). Pure. */
 void br_drift_spread_of(double *out_s2, double *out_d, double *out_c, const br_timing *bt);
 

@@ -276,8 +276,9 @@ typedef struct br_comparison {
     br_regression_cfg rules;
     /* A baseline comparison: the level each case was judged at, rules.alpha spread over
      * the cases_tested cases that have a p-value by the Benjamini-Hochberg procedure
-     * (gate/family.h), so that a run of unchanged code has any slower or faster case with
-     * probability at most rules.alpha; 0 and 0 for benchrun ab. */
+     * (gate/family.h), so that unchanged code has any slower or faster case in this
+     * comparison (one suite) with probability at most rules.alpha; 0 and 0 for
+     * benchrun ab. */
     double case_alpha;
     size_t cases_tested;
     br_mode clock;             /* which timing was compared: cold or batch (the headline) */

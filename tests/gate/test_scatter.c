@@ -90,22 +90,26 @@ typedef struct tally {
     size_t runs, runs_slower;     /* suites, and those with a case slower (the gate) */
 } tally;
 
-/* Judge the CASES cases as compare.c does: at rules->alpha, then again at
- * the family's level (family.h) when it is lower; entries into e. */
+/* A suite's cases for br_family_judge: bt[i] against ct[i], what the
+ * cases lend in pool, the entries in e. */
+typedef struct suite_cases {
+    const br_timing *bt, *ct;
+    const br_drift_pool *pool;
+    br_compare_entry *e;
+} suite_cases;
+
+static int judge_case(size_t i, const br_regression_cfg *rules, void *ctx) {
+    suite_cases *sc = ctx;
+    memset(&sc->e[i], 0, sizeof sc->e[i]);
+    return br_drift_judge(&sc->e[i], &sc->bt[i], &sc->ct[i], rules, sc->pool);
+}
+
+/* Judge the CASES cases as compare.c does (br_family_judge); entries into e. */
 static void judge_family(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
                          const br_regression_cfg *rules, const br_drift_pool *pool) {
-    double p[CASES];
-    br_regression_cfg at = *rules;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; i < CASES; i++) {
-            memset(&e[i], 0, sizeof e[i]);
-            cr_assert_eq(br_drift_judge(&e[i], &bt[i], &ct[i], &at, pool), 0, "%s", br_error_get());
-            p[i] = e[i].p_runs;
-        }
-        if (pass == 0 &&
-            (at.alpha = br_family_level(NULL, NULL, p, CASES, rules->alpha)) >= rules->alpha)
-            break;
-    }
+    suite_cases sc = {bt, ct, pool, e};
+    cr_assert_eq(br_family_judge(NULL, NULL, e, CASES, rules, judge_case, &sc), 0, "%s",
+                 br_error_get());
 }
 
 /* `suites` suites of CASES GPU cases saved once (drift[i] per case), then
@@ -125,6 +129,7 @@ static void simulate(tally *t, int suites, const double *drift, const double *st
         }
         br_drift_pool pool, none;
         cr_assert_eq(br_drift_pool_fit(&pool, BR_BACKEND_GPU, s2, d, c, x, CASES), 0);
+        pool.choice_alpha = rules.alpha; /* as compare.c: one choice of spread for both passes */
         none = pool;
         none.scatter.n = 0;
         br_compare_entry g[CASES];
