@@ -285,6 +285,7 @@ static void suite_truth(truth *t) {
     for (int k = 0; k < KERNELS; k++)
         for (int j = 0; j < SIZES; j++) {
             truth *x = &t[k * SIZES + j];
+            *x = (truth){0}; /* no tick, no heavy tails unless set below */
             x->time = 20e3 * pow(2, j) * (1.0 + 0.3 * k);
             double at = log(x->time / 20e3) / log(256 * 1.9); /* 0 .. 1 */
             double spread = 0.05 * pow(0.02, at) * exp(0.25 * normal());
