@@ -19,6 +19,7 @@
 #include "base/error.h"
 #include "changepoint_series.h"
 #include "gate/drift.h"
+#include "family_sim.h"
 #include "gate/family.h"
 #include "gate/prior.h"
 #include "gate/tdist.h"
@@ -192,20 +193,6 @@ typedef struct tally {
     size_t alone; /* slower when each case is judged on its own run medians (no prior) */
     size_t suites;
 } tally;
-
-/* A suite's cases for br_family_judge: bt[i] against ct[i], what the
- * cases lend in p, the entries in e. */
-typedef struct suite_cases {
-    const br_timing *bt, *ct;
-    const br_drift_pool *p;
-    br_compare_entry *e;
-} suite_cases;
-
-static int judge_case(size_t i, const br_regression_cfg *rules, void *ctx) {
-    suite_cases *sc = ctx;
-    memset(&sc->e[i], 0, sizeof sc->e[i]);
-    return br_drift_judge(&sc->e[i], &sc->bt[i], &sc->ct[i], rules, sc->p);
-}
 
 /* Judge every case i of a suite (bt[i] against ct[i], what the cases lend
  * in p) as compare.c does (br_family_judge): the statuses at rules->alpha

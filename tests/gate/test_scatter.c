@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "changepoint_series.h"
 #include "gate/drift.h"
+#include "family_sim.h"
 #include "gate/family.h"
 #include "gate/scatter.h"
 #include "model/stats.h"
@@ -89,20 +90,6 @@ typedef struct tally {
     size_t first5, first5_trials; /* slower among the first five cases (the mixed step) */
     size_t runs, runs_slower;     /* suites, and those with a case slower (the gate) */
 } tally;
-
-/* A suite's cases for br_family_judge: bt[i] against ct[i], what the
- * cases lend in pool, the entries in e. */
-typedef struct suite_cases {
-    const br_timing *bt, *ct;
-    const br_drift_pool *pool;
-    br_compare_entry *e;
-} suite_cases;
-
-static int judge_case(size_t i, const br_regression_cfg *rules, void *ctx) {
-    suite_cases *sc = ctx;
-    memset(&sc->e[i], 0, sizeof sc->e[i]);
-    return br_drift_judge(&sc->e[i], &sc->bt[i], &sc->ct[i], rules, sc->pool);
-}
 
 /* Judge the CASES cases as compare.c does (br_family_judge); entries into e. */
 static void judge_family(br_compare_entry *e, const br_timing *bt, const br_timing *ct,
