@@ -56,9 +56,8 @@ struct br_devset {
     unsigned n;
     int fake;
     /* The slots' device queries, started by open_slots, awaited by
-     * devices_ready (which checks them, once: ready 1 after). */
+     * slots_answered (br_devices_close joins any still running). */
     slot_query q[MAX_DEV];
-    int ready;
     int plain; /* a plain run's host lane (br_devices_open_plain): the one slot's session is
                   the invocation's own (not closed here); no case records a device */
 };
@@ -187,13 +186,13 @@ static double fake_open_ns(void) {
 /* Open d's slots [from, to) for host devices idx[from..to): their
  * sessions opened and bound one after another (no worker: milliseconds),
  * then every device asked at once, a thread per slot (a worker each: a
- * fork and a CUDA initialisation) left running for devices_ready,
+ * fork and a CUDA initialisation) left running for slots_answered,
  * except the slot of host device 0, which takes the probe's answer later
  * (adopt_probe: the probe asked device 0 of what the environment shows,
  * the device visible_of binds that slot to). Every slot's session is in d
  * (br_devices_close joins the queries and closes them, also after a
  * failure). A session that cannot be opened fails at once (-1, error set);
- * the queries' errors are devices_ready's. */
+ * the queries' errors are slots_answered's. */
 static int open_slots(br_devset *d, const int *idx, size_t from, size_t to,
                       const br_session *main) {
     d->n = (unsigned)to;
@@ -272,19 +271,6 @@ static int check_one_model(const br_devset *d) {
                         "is kept per model; name devices of one model, e.g. --devices %s",
                         d->slot[0].index, d->slot[0].name, d->slot[other].index,
                         d->slot[other].name, same);
-}
-
-/* Await the device queries open_slots started and check them: every
- * device usable and of one model. Returns 0, or -1 with the error set
- * (that of the first device that failed, as when the devices were asked
- * one after another; devices of different models). */
-static int devices_ready(br_devset *d) {
-    if (!d || d->ready || d->plain)
-        return 0;
-    if (slots_answered(d) != 0 || check_one_model(d) != 0)
-        return -1;
-    d->ready = 1;
-    return 0;
 }
 
 /* How many devices the host probably shows, before the probe says: the
@@ -379,7 +365,7 @@ int br_devices_open(br_devset **out, br_session *main) {
         slots_for_count(d, idx, &n, all, count, main) != 0)
         return open_failed(d, probe);
     adopt_probe(d, probe);
-    if (devices_ready(d) != 0)
+    if (slots_answered(d) != 0 || check_one_model(d) != 0)
         return open_failed(d, probe);
     if (!fake) { /* the build's architecture and the run's header: the first device's */
         br_session_bind(main, d->slot[0].session->visible);

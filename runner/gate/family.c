@@ -19,7 +19,7 @@ double br_family_level(size_t *out_r, size_t *out_m, const double *p, size_t n, 
         if (isfinite(p[i]))
             s[m++] = p[i];
     qsort(s, m, sizeof *s, br_cmp_double);
-    for (size_t i = m; i > 0 && !r; i--) /* step up: the largest i with p_(i) <= i alpha / m */
+    for (size_t i = m; i > 0 && !r; i--) /* step up: the largest i with p_(i) < i alpha / m */
         if (s[i - 1] < (double)i * alpha / (double)m)
             r = i;
     free(s);
