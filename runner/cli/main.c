@@ -7,8 +7,10 @@
 #include "commands.h"
 #include "common.h"
 #include "msg.h"
+#include "worker/process.h"
 
 int main(int argc, char **argv) {
+    br_worker_init_process(); /* before any thread: process.h */
     br_cli_locale();
     br_msg_init();
     signal(SIGXFSZ, SIG_IGN); /* past `ulimit -f` a write fails with EFBIG and is reported */

@@ -4,6 +4,7 @@
 #include "process.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -131,6 +132,12 @@ static _Noreturn void serve_loop(int fd, br_worker_serve_fn serve, void *ctx) {
         if (rc > 0) /* no clean-up: the process may be poisoned (a sticky CUDA error) */
             _exit(0);
     }
+}
+
+void br_worker_init_process(void) {
+#ifdef M_ARENA_MAX
+    mallopt(M_ARENA_MAX, 1);
+#endif
 }
 
 int br_worker_start(br_worker **out, br_worker_serve_fn serve, void *ctx) {

@@ -41,6 +41,17 @@ typedef int (*br_worker_serve_fn)(void *ctx, const void *req, size_t len, void *
 /* Largest request or reply, bytes (1 GiB). */
 #define BR_WORKER_MAX_MESSAGE ((size_t)1 << 30)
 
+/* Once, in main() before any thread starts: every thread of benchrun and
+ * of the workers it forks allocates from glibc's one main arena
+ * (mallopt(M_ARENA_MAX, 1)) instead of an arena per thread. Measured with
+ * --devices on two H200s, once the sgemm module (with cuBLAS) was loaded:
+ * the GPU worker forked from one of the two lane threads, allocating from
+ * that thread's arena, took about 5 ms more for each case's checked run
+ * and for its verification (a stream synchronisation on an idle stream:
+ * 1.7-2.5 ms instead of 0.2 ms), in 3 runs of 3; with MALLOC_ARENA_MAX=1
+ * neither lane did. A no-op where the C library has no M_ARENA_MAX. */
+void br_worker_init_process(void);
+
 /* Fork a worker that calls serve(ctx, ...) for each request. In the
  * worker, SIGINT and SIGTERM are ignored (the parent decides what an
  * interrupt stops) and the worker is killed (SIGKILL) when its parent
