@@ -28,7 +28,9 @@
 # `devices` row (the devices counted, described and their sessions opened:
 # since issue 34 about two CUDA initialisations one after another however
 # many devices, was ~1.1 s unaccounted on two H200s) and its `unaccounted`
-# row, beside the one-GPU run's `unaccounted`.
+# row, beside the one-GPU run's `unaccounted`, and per device the median
+# checked run and verification of its GPU cases (a lane that pays more per
+# case than the others shows there: worker/process.h's one malloc arena).
 # RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
 # (Test-only, without a GPU: NGPU=2 PLAN="..." PLAN_ONLY=1 with
 # BENCHRUN_FAKE_DEVICES=2 runs the plan part on host suites.)
@@ -112,6 +114,24 @@ def load(name):
             out[key] = (c["status"], t.get("median") if t else None, c.get("backend", "gpu"))
     return out
 
+def lanes_overhead(name):
+    """Per device of a --devices run: the median checked run and verification of its
+    GPU cases, ms (a lane slower than the others at these shows a per-case cost)."""
+    try:
+        doc = json.load(open(os.path.join(d, name + ".json")))
+    except Exception:
+        return "?"
+    per = {}
+    for r in doc["runs"]:
+        for c in r["cases"]:
+            w, dev = c.get("wall"), c.get("device")
+            if c.get("backend") != "gpu" or not w or not isinstance(dev, dict):
+                continue
+            per.setdefault(dev["index"], []).append((w["first_run_ns"] / 1e6, w["verify_ns"] / 1e6))
+    return "; ".join("device %s: checked run %.2f ms, verify %.2f ms (%d cases)" % (
+        k, statistics.median(x[0] for x in v), statistics.median(x[1] for x in v), len(v))
+        for k, v in sorted(per.items())) or "?"
+
 def seconds(name):
     try:
         return float(open(os.path.join(d, name + ".time")).read())
@@ -189,6 +209,7 @@ for cfg in ("plan", "nightly"):
               "unaccounted %s" % (secs(report_row("%s-all-%d" % (cfg, k + 1), "devices")),
                                   secs(report_row("%s-all-%d" % (cfg, k + 1), "unaccounted")),
                                   secs(report_row("%s-one-%d" % (cfg, k + 1), "unaccounted"))))
+        print("    per device, medians: %s" % lanes_overhead("%s-all-%d" % (cfg, k + 1)))
         print("    medians |all/one-1| beyond the A/A |one2/one1-1|: GPU %d of %d (%d beyond "
               "max(A/A,1%%)), host %d of %d (%d)" % (beyond["gpu"][1], beyond["gpu"][0],
                                                      beyond["gpu"][2], beyond["host"][1],
