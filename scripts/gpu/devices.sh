@@ -23,6 +23,14 @@
 #     line), and the medians: each case's |all/one - 1| against the A/A
 #     |one2/one1 - 1| of the same case (two one-GPU runs), counting the
 #     cases beyond it (and beyond max(A/A, 1%)), GPU and host cases apart.
+#     Those one-GPU runs are on device 0, but a --devices run measures
+#     half its cases on other GPUs, whose medians may differ from device
+#     0's by more than device 0's A/A. So each other device also gets two
+#     one-GPU runs of the plan and of the nightly (CUDA_VISIBLE_DEVICES=N,
+#     untimed for the ratio), and each GPU case is also compared with the
+#     one-GPU runs of the device it ran on, against that device's A/A, and
+#     against max(A/A, 1%, one tick of its clock) (a kernel of 3 us read on
+#     a 32 ns tick moves by 1% with one tick).
 # Every run prints --timing-report (phases; lanes and busy time with
 # --devices) into its log; per run the summary gives the --devices run's
 # `devices` row (the devices counted, described and their sessions opened:
@@ -91,6 +99,19 @@ if [ "${PLAN_ONLY:-0}" != 1 ]; then
     done
 fi
 
+# 1b. Every other device's own A/A: two one-GPU runs each of the plan and
+#     of the nightly, bound to that device (results apart, so that the
+#     --devices runs' order above is not changed).
+for dev in $(seq 1 $((ngpu - 1))); do
+    for k in 1 2; do
+        timed "plan-dev$dev-$k" env CUDA_VISIBLE_DEVICES=$dev "$B" --timing-report \
+            --results-dir "$D/dev-results" --json "$D/plan-dev$dev-$k.json" $PLAN
+        [ "${PLAN_ONLY:-0}" = 1 ] && continue
+        timed "nightly-dev$dev-$k" env CUDA_VISIBLE_DEVICES=$dev scripts/nightly.sh \
+            "$D/dev-results" --timing-report --json "$D/nightly-dev$dev-$k.json"
+    done
+done
+
 # 2. The summary.
 PLAN="$PLAN" python3 - "$D" "$RUNS" "$ngpu" <<'PY' | tee "$D/summary.txt"
 import json, os, re, statistics, sys
@@ -99,7 +120,8 @@ target = {"plan": 0.55 if ngpu == 2 else 0.3 if ngpu >= 4 else None,
           "nightly": 0.5 if ngpu == 2 else 0.3 if ngpu >= 4 else None}
 
 def load(name):
-    """{key: (status, median ns or None, backend)} of a results file, or None."""
+    """{key: (status, median ns or None, backend, device index or None, tick ns or None)}
+    of a results file, or None."""
     try:
         doc = json.load(open(os.path.join(d, name + ".json")))
     except Exception:
@@ -111,7 +133,10 @@ def load(name):
             key = "%s %s %s" % (suite, c["kernel"],
                                 " ".join("%s=%s" % kv for kv in sorted(c["params"].items())))
             t = c.get("cold") or c.get("batch")
-            out[key] = (c["status"], t.get("median") if t else None, c.get("backend", "gpu"))
+            dev = c.get("device")
+            out[key] = (c["status"], t.get("median") if t else None, c.get("backend", "gpu"),
+                        dev.get("index") if isinstance(dev, dict) else None,
+                        t.get("tick_ns") if t else None)
     return out
 
 def lanes_overhead(name):
@@ -177,6 +202,13 @@ for cfg in ("plan", "nightly"):
             a, b = ones[0].get(k), ones[1].get(k)
             if a and b and a[1] and b[1]:
                 aa[k] = abs(b[1] / a[1] - 1)
+    # Each other device's one-GPU runs and A/A (1b); device 0's are `ones`.
+    own = {}
+    for dv in range(1, ngpu):
+        r1, r2 = load("%s-dev%d-1" % (cfg, dv)), load("%s-dev%d-2" % (cfg, dv))
+        if r1 and r2:
+            own[dv] = (r1, {key: abs(r2[key][1] / v[1] - 1) for key, v in r1.items()
+                            if v[1] and key in r2 and r2[key][1]})
     print("%s (%s, %d case(s)):" % (cfg, os.environ.get("PLAN") if cfg == "plan"
                                     else "scripts/nightly.sh", len(ones[0] or {})))
     ratios = []
@@ -210,6 +242,24 @@ for cfg in ("plan", "nightly"):
                                   secs(report_row("%s-all-%d" % (cfg, k + 1), "unaccounted")),
                                   secs(report_row("%s-one-%d" % (cfg, k + 1), "unaccounted"))))
         print("    per device, medians: %s" % lanes_overhead("%s-all-%d" % (cfg, k + 1)))
+        # Against the one-GPU runs of the device each GPU case ran on.
+        mine = [0, 0, 0, 0]  # cases, beyond A/A, max(A/A, 1%), max(A/A, 1%, a tick)
+        for key, b in al.items():
+            dv = b[3]
+            ref, spread = (one, aa) if dv == 0 else own.get(dv, ({}, {}))
+            a, e = ref.get(key), spread.get(key)
+            if b[2] != "gpu" or b[0] != "ok" or not b[1] or not a or not a[1] or e is None:
+                continue
+            dev = abs(b[1] / a[1] - 1)
+            tick = (b[4] or 0) / a[1]
+            mine[0] += 1
+            mine[1] += dev > e
+            mine[2] += dev > max(e, 0.01)
+            mine[3] += dev > max(e, 0.01, tick)
+        if own:
+            print("    GPU medians against the one-GPU runs of their own device: %d of %d "
+                  "beyond its A/A, %d beyond max(A/A,1%%), %d beyond max(A/A,1%%,one tick)"
+                  % (mine[1], mine[0], mine[2], mine[3]))
         print("    medians |all/one-1| beyond the A/A |one2/one1-1|: GPU %d of %d (%d beyond "
               "max(A/A,1%%)), host %d of %d (%d)" % (beyond["gpu"][1], beyond["gpu"][0],
                                                      beyond["gpu"][2], beyond["host"][1],
