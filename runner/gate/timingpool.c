@@ -72,10 +72,11 @@ int br_timing_pool(br_timing *out, const br_timing *blocks, size_t n) {
     out->reps = first->reps;
     out->graph = first->graph;
     out->stop = first->stop;
-    out->tick_ns = first->tick_ns;
     out->n_samples = total;
     out->throttled_min_mhz = NAN;
     for (size_t b = 0; b < n; b++) {
+        if (blocks[b].tick_ns > out->tick_ns) /* the coarsest; NaN and 0 (unknown) pass */
+            out->tick_ns = blocks[b].tick_ns;
         out->n_throttled += blocks[b].n_throttled;
         out->n_incomplete += blocks[b].n_incomplete;
         out->warmup_runs += blocks[b].warmup_runs;

@@ -57,6 +57,23 @@ Test(timingpool, concatenates_the_samples_and_recomputes) {
         br_timing_dispose(&b[i]);
 }
 
+Test(timingpool, the_tick_is_the_coarsest_block_s) {
+    br_timing b[3] = {block(100, 5, 0), block(200, 5, 0), block(300, 5, 0)};
+    b[0].tick_ns = 1;
+    b[1].tick_ns = 32;
+    b[2].tick_ns = NAN; /* a block whose tick is unknown */
+    br_timing out;
+    cr_assert_eq(br_timing_pool(&out, b, 3), 0);
+    cr_assert_eq(out.tick_ns, 32, "%g", out.tick_ns);
+    br_timing_dispose(&out);
+    b[1].tick_ns = 0;
+    cr_assert_eq(br_timing_pool(&out, b, 3), 0);
+    cr_assert_eq(out.tick_ns, 1, "%g", out.tick_ns);
+    br_timing_dispose(&out);
+    for (int i = 0; i < 3; i++)
+        br_timing_dispose(&b[i]);
+}
+
 Test(timingpool, refuses_no_block_and_empty_blocks) {
     br_timing out, empty = {0};
     cr_assert_eq(br_timing_pool(&out, NULL, 0), -1);
