@@ -22,9 +22,9 @@ extern "C" {
  * samples (stats.h); tick_ns the coarsest block's (ns; 0 when no block
  * knows its tick): the rounding that bounds every block's samples; clock,
  * reps, graph, stop and the operation breakdown those of blocks[0]. No
- * run_medians. Dispose *out with
- * br_timing_dispose. Returns 0, or -1 with the error set (out of memory, no
- * block, a block without samples); *out is then zeroed. */
+ * run_medians. Dispose *out with br_timing_dispose. Returns 0, or -1 with
+ * the error set (out of memory, no block, a block without samples); *out
+ * is then zeroed. */
 int br_timing_pool(br_timing *out, const br_timing *blocks, size_t n);
 
 #ifdef __cplusplus

@@ -44,12 +44,13 @@ typedef int (*br_worker_serve_fn)(void *ctx, const void *req, size_t len, void *
 /* Once, in main() before any thread starts: every thread of benchrun and
  * of the workers it forks allocates from glibc's one main arena
  * (mallopt(M_ARENA_MAX, 1)) instead of an arena per thread. Measured with
- * --devices on two H200s, once the sgemm module (with cuBLAS) was loaded:
+ * --devices on two H200s, in runs with the sgemm module (cuBLAS) loaded:
  * the GPU worker forked from one of the two lane threads, allocating from
  * that thread's arena, took about 5 ms more for each case's checked run
- * and for its verification (a stream synchronisation on an idle stream:
- * 1.7-2.5 ms instead of 0.2 ms), in 3 runs of 3; with MALLOC_ARENA_MAX=1
- * neither lane did. A no-op where the C library has no M_ARENA_MAX. */
+ * and for its verification (a synchronisation of an idle stream took
+ * 1.7-2.6 ms instead of 0.2 ms), in all 19 such runs; with one arena
+ * (MALLOC_ARENA_MAX=1, then this call) in none of 7. A no-op where the C
+ * library has no M_ARENA_MAX. */
 void br_worker_init_process(void);
 
 /* Fork a worker that calls serve(ctx, ...) for each request. In the
