@@ -39,7 +39,8 @@
 # row, beside the one-GPU run's `unaccounted`, and per device the median
 # checked run and verification of its GPU cases (a lane that pays more per
 # case than the others shows there: worker/process.h's one malloc arena).
-# RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly.
+# RUNS=N changes the three runs; PLAN_ONLY=1 skips the nightly; OWN_AA=0
+# skips each other device's own A/A (1b: four one-GPU runs per device).
 # (Test-only, without a GPU: NGPU=2 PLAN="..." PLAN_ONLY=1 with
 # BENCHRUN_FAKE_DEVICES=2 runs the plan part on host suites.)
 set -u
@@ -103,6 +104,7 @@ fi
 #     of the nightly, bound to that device (results apart, so that the
 #     --devices runs' order above is not changed).
 for dev in $(seq 1 $((ngpu - 1))); do
+    [ "${OWN_AA:-1}" = 1 ] || break
     for k in 1 2; do
         timed "plan-dev$dev-$k" env CUDA_VISIBLE_DEVICES=$dev "$B" --timing-report \
             --results-dir "$D/dev-results" --json "$D/plan-dev$dev-$k.json" $PLAN
