@@ -340,7 +340,8 @@ Test(e2e_ab, a_kernel_missing_at_old_is_bad_input) {
 /* On a machine without a GPU, a suite of a host kernel and a GPU source:
  * the GPU cases are skipped on both sides and, as the baseline gate does,
  * summed up on one "not compared" line and not counted as unknown; the
- * host cases are compared. */
+ * host cases are compared (their verdict, same or unknown, is the noise's:
+ * a 1 us host kernel under ASan on a loaded 2-core machine read 199%). */
 Test(e2e_ab, gpu_cases_skipped_without_a_gpu_are_one_line_not_unknown) {
     char why[512];
     if (br_device_available(why, sizeof why))
@@ -371,17 +372,16 @@ Test(e2e_ab, gpu_cases_skipped_without_a_gpu_are_one_line_not_unknown) {
     const char *line = strstr(r.out, want);
     cr_assert(line, "stdout:\n%s", r.out);
     cr_assert_null(strstr(line + strlen(want), "skipped (no GPU)"), "said twice:\n%s", r.out);
-    cr_assert_null(strstr(r.out, "unknown"), "stdout:\n%s", r.out);
-    cr_assert_null(strstr(r.err, " unknown"), "stderr:\n%s", r.err);
+    cr_assert_null(strstr(r.out, "gpu_sum"), "a skipped GPU case has a row:\nstdout:\n%s", r.out);
     cr_assert(strstr(r.err, "; 2 cases skipped (no GPU): not compared"), "stderr:\n%s", r.err);
     json_t *doc = load_json(json_path);
     json_t *cmp = json_object_get(json_array_get(json_object_get(doc, "runs"), 1), "comparison");
     json_t *counts = json_object_get(cmp, "counts");
-    cr_assert_eq(json_integer_value(json_object_get(counts, "unknown")), 0);
-    cr_assert_eq(json_integer_value(json_object_get(counts, "same")) +
+    cr_assert_eq(json_integer_value(json_object_get(counts, "unknown")) +
+                     json_integer_value(json_object_get(counts, "same")) +
                      json_integer_value(json_object_get(counts, "faster")) +
                      json_integer_value(json_object_get(counts, "slower")),
-                 2, "the two host cases are compared");
+                 2, "the two host cases are compared, the GPU cases not counted");
     cr_assert_eq(
         json_integer_value(json_object_get(json_object_get(cmp, "not_compared"), "no_gpu")), 2);
     size_t i;
