@@ -341,7 +341,7 @@ Test(e2e_ab, a_kernel_missing_at_old_is_bad_input) {
  * the GPU cases are skipped on both sides and, as the baseline gate does,
  * summed up on one "not compared" line and not counted as unknown; the
  * host cases are compared (their verdict, same or unknown, is the noise's:
- * a 1 us host kernel under ASan on a loaded 2-core machine read 199%). */
+ * a 1 us host kernel under ASan on the 2-core CI machine read 199%). */
 Test(e2e_ab, gpu_cases_skipped_without_a_gpu_are_one_line_not_unknown) {
     char why[512];
     if (br_device_available(why, sizeof why))
