@@ -8,11 +8,13 @@
  * have mean xbar and, for k >= 2, sample variance s^2 on d = k - 1 degrees
  * of freedom (at least (tick / median)^2 / 12, what rounding to the clock's
  * tick alone gives, Sheppard's correction: drift.c): how far a whole rerun
- * moves the case, its within-run error included. If the code did not change, a new run's x differs
- * from xbar by a t-distributed amount, (x - xbar) / (sigma~ sqrt(1 + 1/k)) ~ t(df): the prediction
- * interval for one future observation of a normal sample (G. J. Hahn and W. Q. Meeker, Statistical
- * Intervals, Wiley 1991, section 4.6; NIST/SEMATECH e-Handbook of Statistical Methods,
- * section 7.2.2), with the variance sigma~^2 and its degrees of freedom df from one of:
+ * moves the case, its within-run error included. If the code did not change,
+ * a new run's x differs from xbar by a t-distributed amount, (x - xbar) /
+ * (sigma~ sqrt(1 + 1/k)) ~ t(df): the prediction interval for one future
+ * observation of a normal sample (G. J. Hahn and W. Q. Meeker, Statistical
+ * Intervals, Wiley 1991, section 4.6; NIST/SEMATECH e-Handbook of
+ * Statistical Methods, section 7.2.2), with the variance sigma~^2 and its
+ * degrees of freedom df from one of:
  *
  *   moderated  k >= 2 and a prior fitted to the suite's cases (prior.h):
  *              s~^2 = (d0' s0^2 + d s^2) / (d0' + d) on d0' + d degrees of
@@ -137,10 +139,10 @@ double br_drift_log_ratio(const br_timing *bt, const br_timing *ct);
 
 /* What a baseline timing offers the prior (prior.h): the sample variance
  * *out_s2 of the logs of its run medians on *out_d = k - 1 degrees of
- * freedom, at least (tick / median)^2 / 12, the rounding of a median read
- * on bt's tick (drift.c; NAN and 0 with fewer than two usable medians),
- * and the covariate
- * *out_c = ln of its reference median (NAN when not positive). Pure. */
+ * freedom, at least (tick / median)^2 / 12, the rounding of a median read on
+ * bt's tick (drift.c; NAN and 0 with fewer than two usable medians), and the
+ * covariate *out_c = ln of its reference median (NAN when not positive).
+ * Pure. */
 void br_drift_spread_of(double *out_s2, double *out_d, double *out_c, const br_timing *bt);
 
 /* Decide entry e from baseline timing bt and current timing ct (both

@@ -25,10 +25,11 @@
  * machine, Y. Benjamini and D. Yekutieli, Ann. Statist. 29(4):1165, 2001,
  * Theorem 1.2; for the gate's two-sided p the simulations below show it),
  * and each case's false `slower` stays under alpha / 2. One comparison is
- * one suite's: a run of S suites has up to S alpha. When many cases changed together (a 3%
- * step on every size), R is large and each is judged near alpha, as
- * before; a lone change is judged at alpha / m. tests/gate/test_prior.c and
- * test_scatter.c show both by simulation (docs/baselines.md). */
+ * one suite's: a run of S suites has up to S alpha. When many cases changed
+ * together (a 3% step on every size), R is large and each is judged near
+ * alpha, as before; a lone change is judged at alpha / m.
+ * tests/gate/test_prior.c and test_scatter.c show both by simulation
+ * (docs/baselines.md). */
 #ifndef BR_FAMILY_H
 #define BR_FAMILY_H
 
