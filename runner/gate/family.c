@@ -32,27 +32,27 @@ double br_family_level(size_t *out_r, size_t *out_m, const double *p, size_t n, 
 
 int br_family_judge(double *out_level, size_t *out_m, const br_compare_entry *e, size_t n,
                     const br_regression_cfg *rules, br_family_judge_fn judge_fn, void *ctx) {
+    for (size_t i = 0; i < n; i++)
+        if (judge_fn(i, rules, ctx) != 0)
+            return -1;
     double *p = calloc(n ? n : 1, sizeof *p);
     if (!p)
         return br_error_nomem();
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++)
-        rc = judge_fn(i, rules, ctx);
     for (size_t i = 0; i < n; i++) /* the cases drift.h judged: a spread, no "not compared" */
         p[i] = e[i].spread_from && !e[i].not_compared ? e[i].p_runs : NAN;
     size_t m = 0;
-    double level = rc == 0 ? br_family_level(NULL, &m, p, n, rules->alpha) : rules->alpha;
+    double level = br_family_level(NULL, &m, p, n, rules->alpha);
     free(p);
     if (isnan(level))
         return -1;
     br_regression_cfg at = *rules;
     at.alpha = level;
-    for (size_t i = 0; i < n && rc == 0 && level < rules->alpha; i++)
-        if (e[i].spread_from && !e[i].not_compared)
-            rc = judge_fn(i, &at, ctx);
+    for (size_t i = 0; i < n && level < rules->alpha; i++)
+        if (e[i].spread_from && !e[i].not_compared && judge_fn(i, &at, ctx) != 0)
+            return -1;
     if (out_level)
         *out_level = level;
     if (out_m)
         *out_m = m;
-    return rc;
+    return 0;
 }
