@@ -120,55 +120,80 @@ static double mde_at(const evidence *ev, double off, const br_regression_cfg *r)
     return expm1(fmax(log1p(r->threshold), ev->q * ev->se) - off);
 }
 
-/* Case-level evidence from the backend's scatter (scatter.h) into ev. */
-static void from_scatter(evidence *ev, br_compare_entry *e, const br_scatter *sc, double wb,
-                         double wc) {
-    ev->between = sc->var;
-    ev->within = wb * wb + wc * wc;
-    ev->df = sc->df;
-    e->spread = sqrt(sc->var / 2.0); /* per run, as the other sources say it */
-    e->spread_from = "scatter";
+/* What a case's between-run variance borrows before its own run medians
+ * speak (drift.h): a variance v of ln(run median) on df degrees of freedom
+ * (INFINITY: known), from `from`; base_within: 1 when v leaves the
+ * baseline's own uncertainty out (assumed, scatter), so that w_b^2 is added
+ * to a case that has no spread of its own. */
+typedef struct lender {
+    double v, df;
+    const char *from;
+    int base_within;
+} lender;
+
+/* The 1 - a/2 quantile of t(df), the normal's for infinite df. */
+static double quantile(double a, double df) {
+    return isinf(df) ? br_normal_quantile(1.0 - a / 2.0) : br_tdist_quantile(1.0 - a / 2.0, df);
 }
 
-/* The between-run variance of one case (drift.h: moderated, runs, pooled,
- * scatter or assumed) into ev and e, from its k run medians (variance s2 on
- * k - 1), its covariate c, what its backend lends (pool, NULL: nothing) and
- * the runs' own uncertainty: wb the baseline's, wc this run's. */
-static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, double c,
-                        const br_drift_pool *pool, double wb, double wc, double alpha) {
-    static const br_prior none = {0};
-    int own = isfinite(s2);
-    const br_prior *prior = pool && pool->prior.n > 0 ? &pool->prior : &none;
+/* q(df) sqrt(v): the half-width at level a of a one-run prediction that
+ * lender l alone gives; INFINITY for an unusable one. */
+static double sharpness(const lender *l, double a) {
+    return l->v > 0 && l->df > 0 ? quantile(a, l->df) * sqrt(l->v) : INFINITY;
+}
+
+/* What the backend lends a case (own: whether its run medians give it a
+ * spread of its own) at covariate c, chosen at level a (drift.h, "Power"):
+ * the sharpest of the assumed drift (always there, BR_DRIFT_ASSUMED_DF) and,
+ * for a case without a spread of its own, the pooled spread of the few
+ * cases that have one (for one with its own, it would count twice) and the
+ * run's scatter (scatter.h: made for cases saved once). Where the suite has
+ * a fitted prior, that prior; but one fitted to fewer than
+ * BR_DRIFT_FEW_CASES cases yields to a lender that is sharper, no smaller
+ * and worth more degrees of freedom (drift.h, "Power"). */
+static lender choose_lender(const br_drift_pool *pool, int own, double c, double a) {
     double drift =
         pool && pool->backend == BR_BACKEND_HOST ? BR_DRIFT_ASSUMED_HOST : BR_DRIFT_ASSUMED;
-    if (!own && prior->n == 0 && pool && pool->scatter.n > 0) {
-        /* Where the run's scatter is sharper than the assumed drift (scatter.h) */
-        const br_scatter *sc = &pool->scatter;
-        double a = 1.0 - (pool->choice_alpha > 0 ? pool->choice_alpha : alpha) / 2.0;
-        if (br_tdist_quantile(a, sc->df) * sqrt(sc->var) <
-            br_normal_quantile(a) * sqrt(2.0) * drift) {
-            from_scatter(ev, e, sc, wb, wc);
-            return;
-        }
-    }
-    if (!own && prior->n == 0 && pool && pool->few.n > 0)
-        prior = &pool->few;
-    double var, df;
-    br_prior_moderate(&var, &df, prior, s2, own ? (double)(k - 1) : 0, c);
-    e->spread_from = own            ? (prior->n > 0 ? "moderated" : "runs")
-                     : prior->n > 0 ? "pooled"
-                                    : "assumed";
-    if (isfinite(var) && df > 0) {
-        ev->between = var * (1.0 + 1.0 / (double)k);
-        ev->within = wc * wc;
-        ev->df = df;
-        e->spread = sqrt(var);
-    } else { /* one run median and nothing lent */
-        ev->between = 2.0 * drift * drift;
-        ev->within = wb * wb + wc * wc;
-        ev->df = INFINITY;
-        e->spread = drift;
-    }
+    lender best = {drift * drift, BR_DRIFT_ASSUMED_DF, "assumed", 1};
+    lender cand[2];
+    size_t n = 0;
+    if (pool && !own && pool->few.n > 0)
+        cand[n++] = (lender){br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled",
+                             0};
+    if (pool && !own && pool->scatter.n > 0) /* var is of a ratio to one median: 2 s^2 */
+        cand[n++] = (lender){pool->scatter.var / 2.0, pool->scatter.df, "scatter", 1};
+    for (size_t i = 0; i < n; i++)
+        if (sharpness(&cand[i], a) < sharpness(&best, a))
+            best = cand[i];
+    if (!pool || pool->prior.n == 0)
+        return best;
+    lender suite = {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "suite", 0};
+    if (pool->prior.n < BR_DRIFT_FEW_CASES && sharpness(&best, a) < sharpness(&suite, a) &&
+        best.v >= suite.v && best.df > suite.df)
+        return best;
+    return isfinite(sharpness(&suite, a)) ? suite : best;
+}
+
+/* The between-run variance of one case (drift.h) into ev and e: what the
+ * chosen lender says, combined with the case's own k run medians (variance
+ * s2 on k - 1 degrees of freedom, NAN when k < 2) as a conjugate prior is
+ * updated, (df_L v_L + d s2) / (df_L + d) on df_L + d; c its covariate, wb
+ * and wc the baseline's and this run's own uncertainty, a the level the
+ * lender is chosen at. */
+static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, double c,
+                        const br_drift_pool *pool, double wb, double wc, double a) {
+    int own = isfinite(s2) && k >= 2;
+    lender l = choose_lender(pool, own, c, a);
+    double d = own ? (double)(k - 1) : 0.0;
+    double var = isinf(l.df) ? l.v : (l.df * l.v + d * (own ? s2 : 0.0)) / (l.df + d);
+    ev->df = l.df + d;
+    ev->between = var * (1.0 + 1.0 / (double)k);
+    ev->within = own || !l.base_within ? wc * wc : wb * wb + wc * wc;
+    e->spread = sqrt(var);
+    e->spread_from = !own ? (strcmp(l.from, "suite") == 0 ? "pooled" : l.from)
+                     : strcmp(l.from, "suite") == 0 ? "moderated"
+                     : strcmp(l.from, "scatter") == 0 ? "scatter+runs"
+                                                     : "assumed+runs";
 }
 
 /* Gather the evidence of bt against ct into *ev and the entry's figures. */
@@ -191,7 +216,7 @@ static int gather(evidence *ev, br_compare_entry *e, const br_timing *bt, const 
     ev->x = e->cur_median > 0 ? log(e->cur_median) - ref : NAN;
     ev->converged = br_timing_converged(ct);
     between_run(ev, e, k, s2, ref, pool, br_drift_median_se(bt), br_drift_median_se(ct),
-                rules->alpha);
+                pool && pool->choice_alpha > 0 ? pool->choice_alpha : rules->alpha);
     e->spread_df = ev->df;
     ev->se = sqrt(ev->between + ev->within); /* NAN when either is unknown */
     double a = 1.0 - rules->alpha / 2.0;

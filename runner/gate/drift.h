@@ -14,32 +14,50 @@
  * observation of a normal sample (G. J. Hahn and W. Q. Meeker, Statistical
  * Intervals, Wiley 1991, section 4.6; NIST/SEMATECH e-Handbook of
  * Statistical Methods, section 7.2.2), with the variance sigma~^2 and its
- * degrees of freedom df from one of:
+ * degrees of freedom df as follows.
  *
- *   moderated  k >= 2 and a prior fitted to the suite's cases (prior.h):
- *              s~^2 = (d0' s0^2 + d s^2) / (d0' + d) on d0' + d degrees of
- *              freedom, Smyth's moderated variance (2004);
- *   runs       k >= 2 without a prior (fewer than 3 cases saved twice):
- *              s^2 on d = k - 1, the case alone;
- *   pooled     k = 1 with a prior: s0^2 on d0' (the prior predictive: the
- *              spread where the suite's other cases have one); without a
- *              prior but with 1 or 2 cases of the backend that have a
- *              spread of their own (fewer than BR_PRIOR_MIN_CASES), k = 1
- *              cases get their pooled variance on their summed df, unless
- *              the scatter below is known;
- *   scatter    k = 1, no prior, and BR_SCATTER_MIN_CASES or more cases of the
- *              backend in this comparison: the current run's scatter of
- *              their log ratios (scatter.h): sigma~^2 (1 + 1/k) is replaced
- *              by max(Qn^2, 2 F^2) on BR_SCATTER_DF_PER_CASE (n - 1) degrees
- *              of freedom, plus w_b^2 (below);
- *   assumed    k = 1 and none of the above (a baseline saved once with few
- *              cases, or `benchrun compare` of two small results files): no
- *              spread was ever measured, so a documented one is assumed:
- *              each run median moves by BR_DRIFT_ASSUMED (GPU, 1.5%) or
- *              BR_DRIFT_ASSUMED_HOST (host, 5%) between runs, on top of each
- *              run's own uncertainty w_b and w_c (below), on the normal
- *              distribution: sigma~^2 (1 + 1/k) is replaced by 2 D^2 + w_b^2,
- *              w_b the baseline's own uncertainty.
+ * Power never falls as saves accumulate. A case's variance always combines
+ * what is known without its own medians (a lender: a variance v_L on df_L
+ * degrees of freedom) with what its own medians say, as a normal variance's
+ * scaled inverse chi-square prior is updated by data (A. Gelman et al.,
+ * Bayesian Data Analysis, 3rd ed., CRC 2013, section 2.6; the same
+ * combination as Smyth's moderated variance, prior.h):
+ *
+ *   sigma~^2 = (df_L v_L + d s^2) / (df_L + d)   on df_L + d degrees of freedom,
+ *
+ * so the degrees of freedom only grow with the saves, and no case is judged
+ * on t(1). The lender is the sharpest, at the level the gate chooses at
+ * (br_drift_pool.choice_alpha), by the half-width q(df_L) sqrt(v_L) it alone
+ * gives, of:
+ *
+ *   assumed    always there: the documented drift D = BR_DRIFT_ASSUMED (GPU,
+ *              1.5%) or BR_DRIFT_ASSUMED_HOST (host, 5%) as an informative
+ *              prior worth BR_DRIFT_ASSUMED_DF degrees of freedom;
+ *   suite      a prior fitted to the suite's cases with two or more run
+ *              medians (prior.h, Smyth 2004): s0^2(c) on d0'(c) (below);
+ *   pooled     for a case with one run median, the pooled variance of the 1
+ *              or 2 cases that have a spread of their own (fewer than
+ *              BR_PRIOR_MIN_CASES) on their summed df;
+ *   scatter    for a case with one run median, this run's scatter of the
+ *              cases' log ratios (scatter.h, BR_SCATTER_MIN_CASES or more
+ *              cases): max(Qn^2, 2 F^2) / 2 on BR_SCATTER_DF_PER_CASE (n - 1)
+ *              degrees of freedom.
+ *
+ * Where the suite has a fitted prior, it lends; but a prior fitted to
+ * fewer than BR_DRIFT_FEW_CASES cases (4 cases saved twice once fitted d0'
+ * = 1.6, and 2 saves went deaf) yields to another lender that is sharper,
+ * no smaller and worth more degrees of freedom: a case the suite knows to
+ * be noisier keeps its larger spread, and a prior that is merely unsure
+ * gives way to the assumed drift's 20 degrees of freedom. Over 12 cases the
+ * fitted prior always lends (its false-alarm bound is simulated in
+ * tests/gate/test_prior.c). tests/gate/test_power.c simulates the expected
+ * MDE at every suite size from 1 to 36 cases and 1 to 10 saves.
+ * spread_from names it: "assumed", "pooled" (the suite's prior or the few
+ * cases' pool), "scatter" for a case with one run median; "moderated" (the
+ * suite's prior), "assumed+runs", "scatter+runs" for one with its own. When
+ * the lender is the assumed drift or the scatter and the case has one run
+ * median, the baseline's own uncertainty w_b^2 is added (below); a
+ * measured spread has it in.
  *
  * benchrun adds this run's own uncertainty of its median, w_c = the
  * half-width of ln of its 95% distribution-free CI (stats.h) / z:
@@ -68,8 +86,8 @@
  * the prior this holds on average over the suite's cases; a case whose true
  * spread is far above what its duration and its own runs suggest gets more
  * (docs/baselines.md gives the simulated figures, tests/gate/test_prior.c
- * checks them). With one save and no prior (assumed), a 2x slowdown of a
- * converged case is always slower: a converged CI is within +-max_noise/20
+ * checks them). With one save and no prior (assumed, on t(20)), a 2x
+ * slowdown of a converged case is always slower: a converged CI is within +-max_noise/20
  * (measure.h) or a few ticks, and the MDE stays under 100% for any pair of
  * CIs narrower than +-25%.
  *
@@ -85,8 +103,7 @@
  *
  * Minimum detectable effect (mde): the smallest slowdown the rules above
  * could have called slower in this comparison: max(threshold, exp(q se) - 1)
- * with q the 1 - alpha/2 quantile of t(df) (the normal's for infinite df and
- * the assumed spread); with differing clocks the larger of time's and
+ * with q the 1 - alpha/2 quantile of t(df) (the normal's for infinite df); with differing clocks the larger of time's and
  * cycles' requirement, in time terms. NAN when this run's CI is unknown. */
 #ifndef BR_DRIFT_H
 #define BR_DRIFT_H
@@ -111,6 +128,17 @@ extern "C" {
  * 5% = 18%). */
 #define BR_DRIFT_ASSUMED      0.015
 #define BR_DRIFT_ASSUMED_HOST 0.05
+/* The degrees of freedom the assumed drift is worth as a prior (drift.h,
+ * "Power"): the log of a variance on nu degrees of freedom has a standard
+ * deviation of about sqrt(2 / nu), so 20 holds D to within about +-16%, as
+ * 21 saves of the case itself would. On t(20) a case saved once needs 2.85
+ * standard errors at alpha 0.01 (2.58 on the normal); a case's own medians
+ * weigh in with each save (9 of 29 parts at 10 saves). */
+#define BR_DRIFT_ASSUMED_DF 20.0
+/* A suite prior fitted to fewer cases than this yields to a sharper lender
+ * (drift.h, "Power"): twice BR_PRIOR_CASES_PER_TERM, the cases a trend's
+ * line is fitted from. */
+#define BR_DRIFT_FEW_CASES 12
 
 /* What the cases of one backend of a baseline lend each other (compare.c
  * fills one per backend, br_drift_pool_fit). */

@@ -219,10 +219,10 @@ typedef struct br_compare_entry {
                              fraction), as spread_from says (gate/drift.h); NAN when none */
     size_t spread_runs;   /* run medians of the baseline (0 when it has no timing) */
     double spread_df;     /* its degrees of freedom (INFINITY: known, or assumed); 0 when none */
-    const char *spread_from;  /* static: "runs" (the case's own run medians), "moderated" (its
-                                 own and the suite's, gate/prior.h), "pooled" (the suite's: one
-                                 run median of its own), "assumed" (one run median and no
-                                 prior); NULL when not judged */
+    const char *spread_from;  /* static: what the spread borrowed (gate/drift.h, "Power"):
+                                 "assumed", "pooled" or "scatter" for a case with one run
+                                 median; "moderated", "assumed+runs" or "scatter+runs" for one
+                                 with its own; NULL when not judged */
     double mde;               /* minimum detectable effect: the smallest slowdown (a fraction of
                                  base_median) this comparison could have called slower; NAN when no
                                  change could be (too few samples, flagged too noisy) */

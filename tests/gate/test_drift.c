@@ -19,6 +19,16 @@
 
 static const br_regression_cfg rules = {0.02, 0.01, 0};
 
+/* The backend the judge_with below lends its pool to (GPU unless a test
+ * says otherwise: each test is a process of its own). */
+static br_backend backend = BR_BACKEND_GPU;
+
+/* The spread of case with own run medians of variance s2 on d degrees of
+ * freedom, combined with the assumed drift D (drift.h, "Power"). */
+static double with_assumed(double D, double s2, double d) {
+    return sqrt((BR_DRIFT_ASSUMED_DF * D * D + d * s2) / (BR_DRIFT_ASSUMED_DF + d));
+}
+
 /* n samples around `center` ns, +-rel in a fixed pattern (their median is
  * `center`), with SM clock mhz (NAN: none) and the given stop reason. */
 static void timing(br_timing *t, double center, double rel, size_t n, double mhz, br_stop stop) {
@@ -57,11 +67,10 @@ static br_compare_entry judge_with(const double *m, size_t k, double cur, double
     memset(&e, 0, sizeof e);
     br_drift_pool pool;
     memset(&pool, 0, sizeof pool);
-    pool.backend = BR_BACKEND_GPU;
+    pool.backend = backend;
     if (prior)
         pool.prior = *prior;
-    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules, prior ? &pool : NULL), 0, "%s",
-                 br_error_get());
+    cr_assert_eq(br_drift_judge(&e, &bt, &ct, &rules, &pool), 0, "%s", br_error_get());
     br_timing_dispose(&bt);
     br_timing_dispose(&ct);
     return e;
@@ -83,6 +92,7 @@ static double gmean(const double *m, size_t k) {
 
 Test(drift, a_change_the_between_run_drift_explains_is_same) {
     /* A host kernel on a shared CPU: three saves 10% apart. */
+    backend = BR_BACKEND_HOST;
     const double m[] = {1000, 1100, 950};
     double ref = gmean(m, 3);
     br_compare_entry e = judge(m, 3, ref * 1.15, NAN, NAN, BR_STOP_NOISE);
@@ -92,8 +102,12 @@ Test(drift, a_change_the_between_run_drift_explains_is_same) {
     cr_assert_float_eq(e.change, 0.15, 1e-9);
     cr_assert_float_eq(e.base_median, ref, 1e-9);
     cr_assert_eq(e.spread_runs, 3);
-    /* sd of ln(1000), ln(1100), ln(950) */
-    cr_assert_float_eq(e.spread, 0.0743949, 1e-6);
+    /* sd of ln(1000), ln(1100), ln(950): 0.0743949 on 2 df, with the host's
+     * assumed 5% on BR_DRIFT_ASSUMED_DF */
+    cr_assert_float_eq(e.spread, with_assumed(BR_DRIFT_ASSUMED_HOST, 0.0743949 * 0.0743949, 2),
+                       1e-6);
+    cr_assert_str_eq(e.spread_from, "assumed+runs");
+    cr_assert_float_eq(e.spread_df, BR_DRIFT_ASSUMED_DF + 2, 1e-12);
     cr_assert_gt(e.p_runs, 0.01);
     cr_assert_lt(e.p_value, 1e-6, "the samples alone call it a change");
     cr_assert_gt(e.mde, 0.15, "same says how same: %g", e.mde);
@@ -107,15 +121,31 @@ Test(drift, a_change_the_between_run_drift_explains_is_same) {
     cr_assert_eq(e.status, BR_CHANGE_FASTER);
 }
 
+/* A prior fitted to 20 GPU cases saved three times with spread sd. */
+static br_prior tight_prior(double sd) {
+    double s2[20], d[20], c[20];
+    for (int i = 0; i < 20; i++) {
+        s2[i] = sd * sd * (0.5 + (double)(i % 4) / 3.0);
+        d[i] = 2;
+        c[i] = log(1000.0);
+    }
+    br_prior p;
+    br_prior_fit(&p, s2, d, c, 20);
+    cr_assert_eq(p.n, 20);
+    return p;
+}
+
 Test(drift, a_tight_spread_catches_small_changes_above_the_threshold) {
     const double m[] = {1000, 1002, 999, 1001}; /* kernel clock at a large size */
+    br_prior p = tight_prior(0.001);
     double ref = gmean(m, 4);
-    br_compare_entry e = judge(m, 4, ref * 1.05, 1980, 1980, BR_STOP_NOISE);
+    br_compare_entry e = judge_with(m, 4, ref * 1.05, 0.01, 1980, 1980, BR_STOP_NOISE, &p);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
+    cr_assert_str_eq(e.spread_from, "moderated", "the suite's prior is sharper than assumed");
     cr_assert_str_eq(e.decided_by, "time", "equal clocks: time alone");
     cr_assert(isnan(e.cycles_change));
     /* 1.5% is significant against a 0.1% spread but under the threshold. */
-    e = judge(m, 4, ref * 1.015, 1980, 1980, BR_STOP_NOISE);
+    e = judge_with(m, 4, ref * 1.015, 0.01, 1980, 1980, BR_STOP_NOISE, &p);
     cr_assert_eq(e.status, BR_CHANGE_SAME);
     cr_assert_lt(e.p_runs, 0.01);
     cr_assert_null(e.why);
@@ -137,26 +167,33 @@ Test(drift, the_mde_is_the_smallest_slowdown_called_slower) {
     cr_assert_eq(e.status, BR_CHANGE_SAME, "just below the MDE %g", mde);
 }
 
-Test(drift, two_run_medians_give_one_degree_of_freedom) {
-    const double m[] = {1000, 1010};
-    br_compare_entry e = judge(m, 2, 1100, NAN, NAN, BR_STOP_NOISE);
+Test(drift, a_second_save_adds_a_degree_of_freedom_and_never_deafens) {
+    /* Issue 38: two run medians once put a case on t(1) (the 0.995 quantile
+     * 63.7), and a 2x slowdown passed. Now the case's own spread joins the
+     * assumed drift's 20 degrees of freedom. */
+    const double one[] = {1000}, two[] = {1000, 1010};
+    br_compare_entry e1 = judge(one, 1, 1000, NAN, NAN, BR_STOP_NOISE);
+    br_compare_entry e = judge(two, 2, 1100, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.spread_runs, 2);
-    cr_assert(isfinite(e.spread));
-    cr_assert_eq(e.status, BR_CHANGE_SAME, "t(1) is wide: +10%% is within it");
-    cr_assert_gt(e.mde, 0.3, "%g", e.mde);
-    e = judge(m, 2, 3000, NAN, NAN, BR_STOP_NOISE);
+    cr_assert_str_eq(e.spread_from, "assumed+runs");
+    cr_assert_float_eq(e.spread_df, BR_DRIFT_ASSUMED_DF + 1, 1e-12);
+    double l = log(1010.0 / 1000.0);
+    cr_assert_float_eq(e.spread, with_assumed(BR_DRIFT_ASSUMED, l * l / 2, 1), 1e-9);
+    cr_assert_leq(e.mde, e1.mde, "two saves %g, one %g", e.mde, e1.mde);
+    cr_assert_eq(e.status, BR_CHANGE_SLOWER, "+10%% against 1.5%%: %s", br_change_name(e.status));
+    e = judge(two, 2, 2000, NAN, NAN, BR_STOP_NOISE);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
 }
 
 Test(drift, a_baseline_saved_once_assumes_a_documented_drift) {
     /* One run median, no prior: 1.5% drift per run plus each run's own
-     * uncertainty, on the normal distribution (drift.h, "assumed"). */
+     * uncertainty, on t(BR_DRIFT_ASSUMED_DF) (drift.h, "assumed"). */
     const double one[] = {1000};
     br_compare_entry e = judge(one, 1, 2000, NAN, NAN, BR_STOP_CI);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER, "a 2x slowdown of a converged case");
     cr_assert_str_eq(e.spread_from, "assumed");
     cr_assert_float_eq(e.spread, BR_DRIFT_ASSUMED, 1e-15);
-    cr_assert(isinf(e.spread_df));
+    cr_assert_float_eq(e.spread_df, BR_DRIFT_ASSUMED_DF, 1e-12);
     cr_assert_eq(e.spread_runs, 1);
     /* The MDE is what the rule says: exp(z se) - 1 with se from both CIs. */
     br_timing t;
@@ -164,7 +201,8 @@ Test(drift, a_baseline_saved_once_assumes_a_documented_drift) {
     double w = br_drift_median_se(&t);
     br_timing_dispose(&t);
     double se = sqrt(2 * BR_DRIFT_ASSUMED * BR_DRIFT_ASSUMED + 2 * w * w);
-    cr_assert_float_eq(e.mde, expm1(br_normal_quantile(0.995) * se), 1e-9, "%g", e.mde);
+    cr_assert_float_eq(e.mde, expm1(br_tdist_quantile(0.995, BR_DRIFT_ASSUMED_DF) * se), 1e-9,
+                       "%g", e.mde);
     cr_assert_lt(e.mde, 0.10, "a 10%% step is seen: %g", e.mde);
     /* Unchanged or within the assumed drift: same. */
     e = judge(one, 1, 1030, NAN, NAN, BR_STOP_CI);
@@ -251,8 +289,8 @@ Test(drift, one_save_borrows_the_spread_of_the_suites_other_cases) {
     cr_assert_gt(e.spread_df, 2.0);
     cr_assert_eq(e.status, BR_CHANGE_SLOWER);
     br_compare_entry alone = judge_with(m, 3, 1030, 0.001, NAN, NAN, BR_STOP_CI, NULL);
-    cr_assert_str_eq(alone.spread_from, "runs");
-    cr_assert_float_eq(alone.spread_df, 2.0, 1e-12);
+    cr_assert_str_eq(alone.spread_from, "assumed+runs");
+    cr_assert_float_eq(alone.spread_df, BR_DRIFT_ASSUMED_DF + 2, 1e-12);
     cr_assert_gt(alone.mde, e.mde, "alone %g, moderated %g", alone.mde, e.mde);
 }
 
@@ -351,14 +389,16 @@ static void simulate(size_t trials, size_t k, double drift, const br_regression_
 
 Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .timeout = 120) {
     /* drift.h: P(false slower) <= alpha / 2 per case when unchanged code's
-     * log run medians are independent and normal. 5% drift between runs,
-     * 1% noise within one, three saves, alpha 0.05 (to count enough events):
-     * the bound is 2.5% of 20000 = 500; the test fails above 500 + 3 sd. */
-    const br_regression_cfg r = {0.02, 0.05, 0};
+     * log run medians are independent and normal with the variance the
+     * prior gives: here the GPU's assumed drift, 1.5% between runs, 0.3%
+     * noise within one, three saves, alpha 0.05 (to count enough events):
+     * the bound is 2.5% of 20000 = 500; the test fails above 500 + 3 sd.
+     * The threshold is 0 so that it does not hide the rule's own rate. */
+    const br_regression_cfg r = {0.0, 0.05, 0};
     size_t gate, old, trials = 20000;
-    simulate(trials, 3, 0.05, &r, &gate, &old);
+    simulate(trials, 3, BR_DRIFT_ASSUMED, &r, &gate, &old);
     double bound = trials * r.alpha / 2;
-    cr_log_info("A/A, drift 5%%, k = 3, alpha 0.05: gate %zu, U test + threshold %zu of %zu", gate,
+    cr_log_info("A/A, drift 1.5%%, k = 3, alpha 0.05: gate %zu, U test %zu of %zu", gate,
                 old, trials);
     cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
     /* Not a vacuous rule: threshold and w barely bind here, so the rate is
@@ -367,10 +407,10 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
     cr_assert_gt(old, 10 * gate, "old rule %zu vs gate %zu", old, gate);
 
     /* The default alpha 0.01 with eight saves. */
-    const br_regression_cfg d = {0.02, 0.01, 0};
-    simulate(trials, 8, 0.05, &d, &gate, &old);
+    const br_regression_cfg d = {0.0, 0.01, 0};
+    simulate(trials, 8, BR_DRIFT_ASSUMED, &d, &gate, &old);
     bound = trials * d.alpha / 2;
-    cr_log_info("A/A, drift 5%%, k = 8, alpha 0.01: gate %zu, U test + threshold %zu of %zu", gate,
+    cr_log_info("A/A, drift 1.5%%, k = 8, alpha 0.01: gate %zu, U test %zu of %zu", gate,
                 old, trials);
     cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
 }

@@ -249,6 +249,7 @@ static void one_suite(tally *out, const truth *t, double step, const br_regressi
     br_drift_pool p;
     memset(&p, 0, sizeof p);
     p.backend = BR_BACKEND_GPU;
+    p.choice_alpha = rules->alpha; /* as compare.c chooses: one choice for every pass */
     br_prior_fit(&p.prior, s2, d, c, CASES);
     for (int i = 0; i < CASES; i++)
         run_of(&t[i], step, &ct[i]);
