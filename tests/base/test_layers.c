@@ -8,13 +8,20 @@
  *
  * A file's stage is its folder (runner/<stage>/, reporters/). A stage may
  * include its own folder and the stages below it; and no two files include
- * each other's module, directly or around a longer loop (file cycles). */
+ * each other's module, directly or around a longer loop (file cycles).
+ *
+ * And no source under tests/ logs a Criterion warning: Criterion exits 1
+ * when a test logged one, even when every test passed, so a test that
+ * "skips" with a warning fails ctest wherever its skip path runs. A skip is
+ * cr_skip_test("why"); a note that is no skip is cr_log_info. */
 #include <criterion/criterion.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The floors, lowest first: a stage may include its own and every one before it. */
 static const char *const floors[] = {"base",    "model",    "results",   "suite",  "plan",
@@ -230,4 +237,106 @@ Test(layers, a_cycle_is_caught) {
     check_file(b, "measure", "b.c");
     remove(b);
     cr_expect_eq(count_cycles(), 1);
+}
+
+/* --- no test logs a Criterion warning ---------------------------------------------- */
+
+/* The warning macro and the warning severity (cr_log's first argument),
+ * their last underscore written \137 so that this file holds neither. */
+#define WARN_MACRO "cr_log\137warn"
+#define WARN_LEVEL "CR_LOG\137WARNING"
+
+static int ident_char(char c) {
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* Whether `line` logs a Criterion warning: a call of the warning macro (its
+ * name followed by '('), or the warning severity named as a word. A comment
+ * that names the macro without calling it does not count. */
+static int logs_a_warning(const char *line) {
+    const size_t nm = strlen(WARN_MACRO), nl = strlen(WARN_LEVEL);
+    for (const char *p = line; (p = strstr(p, WARN_MACRO)) != NULL; p += nm) {
+        if (p > line && ident_char(p[-1]))
+            continue;
+        const char *q = p + nm;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '(')
+            return 1;
+    }
+    for (const char *p = line; (p = strstr(p, WARN_LEVEL)) != NULL; p += nl)
+        if ((p == line || !ident_char(p[-1])) && !ident_char(p[nl]))
+            return 1;
+    return 0;
+}
+
+/* The lines of source file `path` that log a Criterion warning, each
+ * printed as path:line. */
+static int warnings_in(const char *path) {
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    char line[4096];
+    int found = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (logs_a_warning(line)) {
+            fprintf(stderr,
+                    "%s:%d: logs a Criterion warning, which makes ctest fail however the "
+                    "tests went: skip with cr_skip_test(\"why\"), or note it with cr_log_info\n",
+                    path, lineno);
+            found++;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The warnings logged by the sources (.c, .h, .cu) under dir and its
+ * folders, symbolic links not followed; counts the files into *n_files. */
+static int warnings_under(const char *dir, int *n_files) {
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int found = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            found += warnings_under(path, n_files);
+        } else if (S_ISREG(st.st_mode) && is_source(e->d_name)) {
+            found += warnings_in(path);
+            (*n_files)++;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+Test(layers, no_test_logs_a_warning_to_skip) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests", BR_SOURCE_DIR);
+    int n_files = 0;
+    int found = warnings_under(dir, &n_files);
+    cr_assert_gt(n_files, 100, "only %d sources found under %s", n_files, dir);
+    cr_expect_eq(found, 0, "%d line(s) of tests/ log a Criterion warning (listed above)", found);
+}
+
+/* The checker itself: a call of the warning macro and the warning severity
+ * are caught; a skip, an info note and a comment naming the macro are not. */
+Test(layers, a_warning_is_caught) {
+    const char *warns =
+        temp_source("if (1)\n    " WARN_MACRO "(\"no tool\");\n"
+                    "cr_log(" WARN_LEVEL ", \"x\");\n" WARN_MACRO " (\"spaced\");\n");
+    cr_expect_eq(warnings_in(warns), 3);
+    remove(warns);
+    const char *fine =
+        temp_source("cr_skip_test(\"no tool\");\ncr_log_info(\"note\");\n"
+                    "/* never " WARN_MACRO " here */\nmy_" WARN_MACRO "(1);\n" WARN_LEVEL "S;\n");
+    cr_expect_eq(warnings_in(fine), 0);
+    remove(fine);
 }

@@ -3,7 +3,7 @@
  * results files (tests/reporters/history_fixture.h, write_step_history:
  * three planted steps under 1% noise): `benchrun history DIR --changes`
  * lists exactly the planted change points, the table marks only those, and
- * --plot draws them. */
+ * --plot draws them (a test of its own, skipped without gnuplot). */
 #include <criterion/criterion.h>
 
 #include <stdio.h>
@@ -33,12 +33,15 @@ Test(e2e_history, changes_of_a_generated_history) {
     cr_assert_null(strstr(row, "^+"), "%s", row);
     free(row);
     e2e_free(&r);
+    free(dir);
+}
 
-    if (!br_history_have_gnuplot()) {
-        cr_log_warn("gnuplot is not on PATH (apt-get install gnuplot-nox): the SVG is not drawn");
-        free(dir);
-        return;
-    }
+/* --plot circles the change points --changes finds (skipped without gnuplot). */
+Test(e2e_history, plot_of_the_changes_of_a_generated_history) {
+    if (!br_history_have_gnuplot())
+        cr_skip_test("gnuplot is not on PATH (apt-get install gnuplot-nox): the SVG is not drawn");
+    char *dir = step_history_dir();
+    e2e_result r;
     char *svg = br_path_join(tmp, "steps.svg");
     const char *plot[] = {"history", dir, "--changes", "--plot", svg, NULL};
     cr_assert_eq(e2e_run(&r, NULL, plot), 0);

@@ -32,7 +32,7 @@ Test(history, fixtures_are_current) {
             cr_assert_not_null(f);
             fputs(got, f);
             cr_assert_eq(fclose(f), 0);
-            cr_log_warn("updated %s", want_path);
+            cr_log_info("updated %s", want_path);
         } else {
             char *want = slurp(want_path);
             cr_assert_not_null(want, "missing %s (BR_UPDATE_GOLDEN=1 writes it)", want_path);

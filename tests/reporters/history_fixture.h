@@ -321,7 +321,7 @@ __attribute__((unused)) static void check_golden(const char *name, const char *g
         cr_assert_not_null(f);
         fputs(got, f);
         cr_assert_eq(fclose(f), 0);
-        cr_log_warn("updated %s", path);
+        cr_log_info("updated %s", path);
         free(path);
         return;
     }

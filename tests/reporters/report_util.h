@@ -78,7 +78,7 @@ __attribute__((unused)) static void check_golden(const char *name, const char *g
         cr_assert_not_null(f, "cannot write %s", path);
         cr_assert_eq(fwrite(got, 1, got_len, f), got_len);
         cr_assert_eq(fclose(f), 0);
-        cr_log_warn("updated golden file %s", path);
+        cr_log_info("updated golden file %s", path);
         return;
     }
     size_t want_len = 0;
