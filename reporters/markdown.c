@@ -239,6 +239,13 @@ static void put_verdict(FILE *f, const br_comparison *c) {
             "the smallest slowdown the comparison could flag.%s",
             once[0] ? " (" : "", once[0] ? once : "",
             c->device_forced ? " The baseline is from another device (forced)." : "");
+    char confirm[1024];
+    br_report_confirm(confirm, sizeof confirm, c);
+    if (confirm[0]) {
+        fputs(" Confirmation: ", f);
+        md_text(f, confirm);
+        fputc('.', f);
+    }
     put_not_compared(f, c);
     fputs("\n\n", f);
 }

@@ -883,6 +883,10 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
         sep = ", ";
     }
     fputc('\n', f);
+    char confirm[1024];
+    br_report_confirm(confirm, sizeof confirm, cmp);
+    if (confirm[0])
+        br_text_fprintf(f, "%s\n", confirm);
     rc = 0;
 done:
     table_dispose(&t);

@@ -281,6 +281,24 @@ void br_report_one_save(char *buf, size_t len, const br_comparison *c, const cha
              drift);
 }
 
+void br_report_confirm(char *buf, size_t len, const br_comparison *c) {
+    const br_confirm_info *ci = c->confirm;
+    size_t k = 0;
+    buf[0] = '\0';
+    if (!ci || len == 0)
+        return;
+    if (ci->commit[0])
+        k = (size_t)snprintf(buf, len, "screened at p < %g; %zu flagged", c->rules.alpha,
+                             ci->flagged);
+    if (ci->ran && k < len)
+        k += (size_t)snprintf(buf + k, len - k,
+                              ", %zu confirmed by A/B against %.7s (%zu block pairs each, judged "
+                              "at p < %.3g, %.1f s)",
+                              ci->confirmed, ci->commit, ci->blocks, ci->level, ci->ns / 1e9);
+    if (ci->note && k < len)
+        snprintf(buf + k, len - k, "%s%s", k ? "; " : "", ci->note);
+}
+
 void br_report_level(char *buf, size_t len, const br_comparison *c) {
     if (c->case_alpha > 0 && c->case_alpha < c->rules.alpha)
         snprintf(buf, len, "p < %.3g (%g over %zu cases)", c->case_alpha, c->rules.alpha,

@@ -102,6 +102,14 @@ void br_report_one_save(char *buf, size_t len, const br_comparison *c, const cha
  * procedure (gate/family.h). */
 void br_report_level(char *buf, size_t len, const br_comparison *c);
 
+/* What the gate's A/B confirmation of comparison c did (gate/confirm.h),
+ * as one sentence without a final period: "screened at p < 0.2; 2 flagged,
+ * 1 confirmed by A/B against 1a2b3c4 (6 block pairs each, judged at p <
+ * 0.01, 12.3 s)", its note appended after "; " ("this machine reads 38%
+ * slower ..."), or the note alone ("cannot confirm by A/B: ..."); "" when
+ * none was asked for. */
+void br_report_confirm(char *buf, size_t len, const br_comparison *c);
+
 /* The p-value that decided e: p_runs when the between-run spread is known,
  * else the Mann-Whitney U p (NAN when neither was computed). */
 double br_report_change_p(const br_compare_entry *e);

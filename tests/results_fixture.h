@@ -99,7 +99,7 @@ static inline void add_kernel(br_run *r, const char *name, const char *source, b
     br_run_kernel *k = realloc(r->kernels, (r->n_kernels + 1) * sizeof *k);
     cr_assert_not_null(k);
     r->kernels = k;
-    k[r->n_kernels++] = (br_run_kernel){dup_or_null(name), dup_or_null(source), backend};
+    k[r->n_kernels++] = (br_run_kernel){dup_or_null(name), dup_or_null(source), backend, ""};
 }
 
 /* Append a case without timings. */

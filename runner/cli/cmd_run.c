@@ -160,6 +160,16 @@ static const br_opt_spec run_opts[] = {
     BR_CLI_ROW_THRESHOLD,
     BR_CLI_ROW_ALPHA,
     BR_CLI_ROW_FAIL_ON,
+    {BR_OPT_ENUM, "confirm", 0, AT(p.gate.confirm), "WHEN",
+     "auto (default), never or always: measure the cases the\n"
+     "comparison flags again, interleaved (as benchrun ab) against\n"
+     "the baseline's own commit, and let that decide; auto does\n"
+     "where the commit can be checked out, always fails where not",
+     NULL, br_confirm_mode_names, "expected auto, never or always, found '%s'"},
+    {BR_OPT_FN, "confirm-timeout", 0, AT(p.gate.confirm_timeout_ns), "DUR",
+     "bound the confirmation's checkout, build and measuring\n"
+     "(default 5m); cases not reached keep the comparison's verdict",
+     br_cli_duration_positive},
     BR_CLI_ROW_FORCE_DEVICE,
     {BR_OPT_ACTION, "man", 0, 0, NULL, "write the man page (roff) to standard output", .hidden = 1},
     {BR_OPT_ACTION, "completion", 0, 0, "SHELL",

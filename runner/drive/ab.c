@@ -167,10 +167,19 @@ static int prepare_suite(ab *a, ab_suite *su) {
     return check_kernels(su);
 }
 
-/* Pair NEW's cases with OLD's by kernel and parameter values; the others
+/* Whether o asks for the case with key `key` (br_ab_opts.keys). */
+static int wanted(const br_ab_opts *o, const char *key) {
+    for (size_t i = 0; o->keys && i < o->n_keys; i++)
+        if (strcmp(o->keys[i], key) == 0)
+            return 1;
+    return !o->keys;
+}
+
+/* Pair NEW's cases with OLD's by kernel and parameter values (those o
+ * asks for: br_ab_opts.keys); the others
  * are skipped, saying so. Both runs' cases are initialised. Returns 0, or
  * -1 after a message (none in common, out of memory). */
-static int pair_cases(ab_suite *su) {
+static int pair_cases(ab_suite *su, const br_ab_opts *opts) {
     br_case_keys keys = {0};
     unsigned char *used = NULL;
     int rc = -1;
@@ -188,7 +197,7 @@ static int pair_cases(ab_suite *su) {
         char *key = br_baseline_case_key(&su->run[NEW], &su->run[NEW].cases[i]);
         if (!key)
             goto done;
-        size_t j = br_case_keys_find(&keys, key, used);
+        size_t j = wanted(opts, key) ? br_case_keys_find(&keys, key, used) : SIZE_MAX;
         free(key);
         if (j == SIZE_MAX)
             continue;
@@ -325,12 +334,12 @@ static int measure_suite(ab *a, ab_suite *su) {
         if (br_job_run_begin(&su->run[k], &su->job[k], a->session) != 0)
             return -1;
     su->begun = 1;
-    if (pair_cases(su) != 0)
+    if (pair_cases(su, a->o) != 0)
         return -2;
     if (skip_unpaired(su, OLD) != 0 || skip_unpaired(su, NEW) != 0)
         return -1;
     if (br_ab_measure(&su->run[OLD], &su->run[NEW], su->cases, su->n_cases, &su->job[OLD],
-                      &su->job[NEW], a->session, a->o->blocks) != 0)
+                      &su->job[NEW], a->session, a->o->blocks, a->o->deadline_ns) != 0)
         return -1;
     if (label_run(su, OLD) != 0 || label_run(su, NEW) != 0)
         return -1;
@@ -441,9 +450,20 @@ static int ab_finish(br_outcome *out, ab *a) {
     return 0;
 }
 
+/* Each measured suite's runs to o->done. Returns 0, or -1 after a message. */
+static int hand_over(ab *a) {
+    for (size_t i = 0; a->o->done && i < a->n_suites; i++) {
+        const ab_suite *su = &a->suites[i];
+        if (su->begun && su->run[NEW].comparison &&
+            a->o->done(a->o->done_ctx, &su->run[OLD], &su->run[NEW]) != 0)
+            return fail_side(NULL, NEW);
+    }
+    return 0;
+}
+
 /* The note of what is compared, before measuring. */
 static void say_sides(const ab *a) {
-    if (a->o->run.quiet || a->n_suites == 0)
+    if (a->o->run.quiet || a->o->silent || a->n_suites == 0)
         return;
     const ab_suite *su = &a->suites[0];
     char old[128], cur[160];
@@ -553,7 +573,7 @@ int br_ab_run(br_outcome *out, const br_ab_opts *o) {
         }
     }
     out->stopped = br_stop_signal();
-    rc = ab_finish(out, &a);
+    rc = hand_over(&a) != 0 ? -1 : o->silent ? 0 : ab_finish(out, &a);
 done:
     out->error = rc != 0;
     ab_dispose(&a);

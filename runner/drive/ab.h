@@ -26,6 +26,18 @@ typedef struct br_ab_opts {
     br_outputs
         outputs; /* json, markdown, gbench (each NULL or a path, "-": stdout), ascii, color */
     void (*before_measure)(void); /* called once before measuring (signal handlers); or NULL */
+    /* The gate's confirmation (confirm.h) asks for less: only the NEW cases whose
+     * br_baseline_case_key is among keys[0..n_keys) are paired (NULL: every case);
+     * no case is begun after br_now_ns() passes deadline_ns (0: no bound), the
+     * others skipped, said so; silent: no note, table, output or summary; done
+     * (when not NULL) is handed each suite's runs, NEW's with its comparison,
+     * before they are disposed: a nonzero return fails the run. */
+    char *const *keys;
+    size_t n_keys;
+    double deadline_ns;
+    int silent;
+    int (*done)(void *ctx, const br_run *old_run, const br_run *new_run);
+    void *done_ctx;
 } br_ab_opts;
 
 /* Run `benchrun ab` as o says. Bad input before anything is measured (an

@@ -187,6 +187,19 @@ static int mark_interrupted(ab_ctx *x, const br_ab_case *cases, size_t from, siz
     return 0;
 }
 
+/* After the time bound: the pairs cases[from..n) skipped on both sides. */
+static int mark_out_of_time(ab_ctx *x, const br_ab_case *cases, size_t from, size_t n) {
+    for (size_t i = from; i < n; i++)
+        for (int k = 0; k < 2; k++) {
+            size_t idx = k == OLD ? cases[i].old_case : cases[i].new_case;
+            char *why = br_strdup("not measured: the time bound ran out");
+            if (!why || br_driver_set(&x->sides[k].run->cases[idx], BR_STATUS_SKIPPED,
+                                      BR_STAGE_AB, why) != 0)
+                return -1;
+        }
+    return 0;
+}
+
 /* Case i: check, blocks, outcome. Returns 0, 1 interrupted, -1 error. */
 static int measure_case(ab_ctx *x, br_ab_case *c, size_t i) {
     for (int k = 0; k < 2; k++) {
@@ -208,7 +221,8 @@ static int measure_case(ab_ctx *x, br_ab_case *c, size_t i) {
 }
 
 int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
-                  const br_job *old_job, const br_job *new_job, br_session *s, size_t blocks) {
+                  const br_job *old_job, const br_job *new_job, br_session *s, size_t blocks,
+                  double deadline_ns) {
     ab_ctx x = {.sides = {{old_job, old_run, NULL, 0}, {new_job, new_run, NULL, 0}},
                 .s = s,
                 .blocks = blocks,
@@ -228,6 +242,8 @@ int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
         s->start_ns = br_now_ns();
     size_t i = 0;
     for (; i < n && !br_stop_signal(); i++) {
+        if (deadline_ns > 0 && br_now_ns() > deadline_ns)
+            break;
         int r = measure_case(&x, &cases[i], i);
         if (r < 0)
             goto done;
@@ -237,6 +253,8 @@ int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
     if (s->opts.progress)
         br_log(BR_LOG_PROGRESS, "\r\033[K");
     if (br_stop_signal() && i < n && mark_interrupted(&x, cases, i, n) != 0)
+        goto done;
+    if (!br_stop_signal() && i < n && mark_out_of_time(&x, cases, i, n) != 0)
         goto done;
     rc = br_driver_close(old_run, s, s) != 0 || br_driver_close(new_run, s, s) != 0 ? -1 : 0;
 done:

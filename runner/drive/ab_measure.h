@@ -24,6 +24,9 @@ struct br_job; /* plan/job.h: a suite ready to run */
 
 /* Measure every pair of cases[0..n) (results/abcompare.h: old_case and
  * new_case set, the medians filled here) in `blocks` blocks per side (>= 1),
+ * beginning no case once br_now_ns() has passed deadline_ns (0: no bound;
+ * the cases left are skipped on both sides, "not measured: the time bound
+ * ran out"),
  * block order A B B A ..., both jobs built in session s (so the worker,
  * forked after the builds, has both modules loaded). old_run and new_run
  * come from br_job_run_begin for old_job and new_job; their paired cases
@@ -39,7 +42,7 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * Returns 0, or -1 with the error set (out of memory). */
 int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
                   const struct br_job *old_job, const struct br_job *new_job, br_session *s,
-                  size_t blocks);
+                  size_t blocks, double deadline_ns);
 
 #ifdef __cplusplus
 }

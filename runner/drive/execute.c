@@ -20,6 +20,17 @@
 #include "worker/proto.h"
 #include "worker/session_impl.h"
 
+/* The git blob id of the file at path into out ("" when it cannot be read). */
+static void source_sha(char out[41], const char *path) {
+    char *text = NULL;
+    size_t len = 0;
+    out[0] = '\0';
+    if (path[0] && br_read_file(&text, &len, path, (size_t)1 << 30) == 0 &&
+        br_hash_blob(out, text, len) != 0)
+        out[0] = '\0';
+    free(text);
+}
+
 /* The run's header from the job and the session: everything but the
  * cases, the git information and a measured peak. Returns 0, or -1 (out
  * of memory). */
@@ -72,6 +83,7 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
         rk->backend = br_kernel_ref_backend(ref);
         if (!rk->name || !rk->source)
             return -1;
+        source_sha(rk->source_sha, rk->source);
     }
     out->gpu_clock = s->gpu_clock;
     return 0;

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "confirm.h"
 #include "devices.h"
 #include "plan/plan.h"
 #include "gate/baseline.h"
@@ -274,8 +275,8 @@ static void gate_all(br_outcome *out, pipeline *p) {
         r->regression = br_gate_rules(r, g);
         if (g->no_compare)
             continue;
-        if ((g->history ? attach_history(r, g, p->ro.quiet) : br_gate_attach(r, g, p->ro.quiet)) <
-            0) {
+        if (br_confirm_attach(r, g, &p->ro, p->ro.quiet,
+                              g->history ? attach_history : br_gate_attach) < 0) {
             br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
             out->bad_baseline = 1;
         }

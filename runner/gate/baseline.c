@@ -174,6 +174,7 @@ static size_t merged_kernel(br_run *m, size_t *cap, const br_run_kernel *from) {
     k->backend = from->backend;
     k->name = br_strdup(from->name);
     k->source = br_strdup(from->source ? from->source : "");
+    memcpy(k->source_sha, from->source_sha, sizeof k->source_sha);
     m->n_kernels++;
     if (!k->name || !k->source)
         return SIZE_MAX;
@@ -233,24 +234,17 @@ static int add_run_median(br_timing *t, const br_timing *prev, size_t keep) {
     return 0;
 }
 
-/* Whether this run's comparison (r->comparison, when the run was compared
- * before it was saved) found case i slower or faster than its own run
- * medians: a change beyond the case's measured between-run spread, so the
- * old medians describe other code and its record starts over. It takes
- * BR_RESTART_MIN_RUNS medians: a case judged against fewer (one: a spread
- * it never measured; two: one degree of freedom of its own, the third save
- * of a record) keeps growing, so that three saves leave every case a spread
- * of its own and the suite a prior (docs/baselines.md: on the H100 the
- * third save restarted 5 of the 7 host cases, judged against two medians
- * each, and left the host without a prior). */
-static int changed(const br_run *r, size_t i) {
-    const br_comparison *c = r->comparison;
-    for (size_t j = 0; c && !c->ab && j < c->n_entries; j++)
-        if (c->entries[j].case_index == i)
-            return c->entries[j].spread_runs >= BR_RESTART_MIN_RUNS &&
-                   (c->entries[j].status == BR_CHANGE_SLOWER ||
-                    c->entries[j].status == BR_CHANGE_FASTER);
-    return 0;
+/* Whether the code of case c of run r changed since its old entry oc of
+ * the baseline `old` was measured: the git blob id of its kernel's source
+ * differs (both known). Only a change of code starts a record over, never
+ * a rerun that read differently: a save of the same code is more evidence
+ * of its spread (gate/drift.h, "Power"). */
+static int code_changed(const br_run *r, const br_case_result *c, const br_run *old,
+                        const br_case_result *oc) {
+    if (c->kernel >= r->n_kernels || oc->kernel >= old->n_kernels)
+        return 0;
+    const char *now = r->kernels[c->kernel].source_sha, *then = old->kernels[oc->kernel].source_sha;
+    return now[0] && then[0] && strcmp(now, then) != 0;
 }
 
 typedef struct save_ctx {
@@ -321,7 +315,7 @@ static int add_run_cases(saving *v, const br_run *r) {
             size_t j = br_case_keys_find(&v->oldk, key, NULL);
             free(key);
             if (j != SIZE_MAX && v->old->cases[j].status == BR_STATUS_OK &&
-                !(v->restart && changed(r, i)))
+                !(v->restart && code_changed(r, c, v->old, &v->old->cases[j])))
                 prev = &v->old->cases[j];
         }
         size_t keep = r->regression.keep >= 1 && r->regression.keep <= BR_REGRESSION_KEEP_MAX

@@ -37,12 +37,6 @@ char *br_baseline_path(const char *dir, const br_run *r);
  * is not a results document, or holds no run of r's suite. */
 int br_baseline_load(br_run *out, const char *path, const br_run *r);
 
-/* The fewest run medians of its own a case's record needs before a save's
- * comparison that found it slower or faster starts it over (baseline.c,
- * changed()): two medians are one degree of freedom, and on a shared host
- * saves minutes apart understate the drift a later save sees. */
-#define BR_RESTART_MIN_RUNS 3
-
 /* Counts of what br_baseline_save wrote. */
 typedef struct br_save_stats {
     size_t written; /* OK cases of the run written (new or replacing the old entry) */
@@ -56,8 +50,8 @@ typedef struct br_save_stats {
  * caller with br_run_dispose, also after a failure) r's OK cases, each with
  * its old entry's run medians and its own median appended (the last
  * r->regression.keep kept), and old's other cases whose parameters still
- * match r's. With `restart`, a case r's comparison found slower or faster
- * than BR_RESTART_MIN_RUNS or more run medians of its own starts its
+ * match r's. With `restart`, a case whose kernel's source changed (the git
+ * blob ids of br_run_kernel.source_sha differ, both known) starts its
  * medians over. *out_stats may be NULL. Returns
  * 0, or -1 with the error set (out of memory). */
 int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int restart,
@@ -76,11 +70,9 @@ int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int resta
  * whatever the commit: the lookback of Conbench's history, which takes a
  * case's last runs on the default branch as its distribution); the record
  * starts over with this run's median when the old one was timed on another
- * clock, or when this run's comparison (r->comparison) found the case
- * slower or faster than BR_RESTART_MIN_RUNS or more run medians of its
- * own: a change
- * beyond its measured spread, after which the old medians describe other
- * code. The whole read, merge and rename happen
+ * clock, or when the case's code changed (its kernel's source, by git blob
+ * id: br_run_kernel.source_sha), never because a rerun read differently: the
+ * old medians describe other code. The whole read, merge and rename happen
  * under an advisory lock on the hidden file .NAME.lock beside it
  * (base/lock.h): a second save waits
  * (saying so after a second unless quiet), for at most

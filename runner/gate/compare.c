@@ -217,8 +217,11 @@ int br_baseline_compare(br_comparison *out, const br_run *base, const char *base
 
     out->baseline_path = br_strdup(base_path);
     out->baseline_device = br_strdup(br_baseline_device(base));
-    if (base->git.present && !base->git.unborn && base->git.short_sha[0])
+    if (base->git.present && !base->git.unborn && base->git.short_sha[0]) {
         out->baseline_commit = br_strdup(base->git.short_sha);
+        snprintf(out->baseline_sha, sizeof out->baseline_sha, "%s", base->git.sha);
+        out->baseline_dirty = base->git.dirty;
+    }
     snprintf(out->baseline_date, sizeof out->baseline_date, "%s", base->date);
     out->device_forced = !same_device;
     out->rules = *rules;

@@ -11,6 +11,7 @@
 #include "base/util.h"
 #include "baseline.h"
 #include "compare.h"
+#include "confirm.h"
 #include "model/types.h"
 
 void br_gate_opts_init(br_gate_opts *g) {
@@ -18,6 +19,8 @@ void br_gate_opts_init(br_gate_opts *g) {
     g->fail_on = BR_FAIL_ON_SLOWER;
     g->threshold = NAN;
     g->alpha = NAN;
+    g->confirm = BR_CONFIRM_AUTO;
+    g->confirm_timeout_ns = BR_CONFIRM_TIMEOUT_NS;
 }
 
 br_regression_cfg br_gate_rules(const br_run *r, const br_gate_opts *g) {

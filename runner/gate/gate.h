@@ -18,6 +18,8 @@ typedef struct br_gate_opts {
     int fail_on;          /* br_fail_on: when a comparison fails the run */
     double threshold;     /* --threshold as a fraction; NAN: the suite's */
     double alpha;         /* --alpha; NAN: the suite's */
+    int confirm;          /* br_confirm_mode: --confirm (gate/confirm.h) */
+    double confirm_timeout_ns; /* --confirm-timeout: the confirmation's bound, ns (> 0) */
     /* What the run left out on purpose (-k globs, -p values; borrowed, may
      * be NULL): baseline cases outside them are "not compared", not missing
      * (br_comparison_scope). */
@@ -27,7 +29,8 @@ typedef struct br_gate_opts {
     size_t n_params;
 } br_gate_opts;
 
-/* *g with no option given (thresholds NAN, fail on slower). */
+/* *g with no option given (thresholds NAN, fail on slower, confirm auto within
+ * BR_CONFIRM_TIMEOUT_NS). */
 void br_gate_opts_init(br_gate_opts *g);
 
 /* The rules for run r: the suite's (defaults where unset), with g's over

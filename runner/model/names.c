@@ -28,6 +28,14 @@ const br_name br_change_names[] = {{BR_CHANGE_SAME, "same"},
                                    {BR_CHANGE_NEW, "new"},
                                    {BR_CHANGE_MISSING, "missing"},
                                    {0, NULL}};
+const br_name br_confirm_mode_names[] = {{BR_CONFIRM_AUTO, "auto"},
+                                        {BR_CONFIRM_NEVER, "never"},
+                                        {BR_CONFIRM_ALWAYS, "always"},
+                                        {0, NULL}};
+const br_name br_gate_stage_names[] = {{BR_GATE_SCREEN, "screen"},
+                                       {BR_GATE_CONFIRMED, "confirmed"},
+                                       {BR_GATE_NOT_CONFIRMED, "not-confirmed"},
+                                       {0, NULL}};
 const br_name br_fail_on_names[] = {{BR_FAIL_ON_SLOWER, "slower"},
                                     {BR_FAIL_ON_ANY, "any-change"},
                                     {BR_FAIL_ON_NEVER, "never"},
@@ -80,6 +88,9 @@ const char *br_clock_name(br_clock c) {
 }
 const char *br_change_name(br_change c) {
     return br_name_of(br_change_names, (int)c, "?");
+}
+const char *br_gate_stage_name(br_gate_stage s) {
+    return br_name_of(br_gate_stage_names, (int)s, "?");
 }
 const char *br_stop_name(br_stop s) {
     return br_name_of(br_stop_names, (int)s, NULL);

@@ -283,6 +283,7 @@ void br_comparison_dispose(br_comparison *c) {
         free(c->entries[i].params);
         free(c->entries[i].old_blocks);
         free(c->entries[i].new_blocks);
+        free(c->entries[i].why_owned);
     }
     free(c->entries);
     if (c->ab) {
@@ -295,6 +296,9 @@ void br_comparison_dispose(br_comparison *c) {
         }
         free(c->ab);
     }
+    if (c->confirm)
+        free(c->confirm->note);
+    free(c->confirm);
     free(c->baseline_path);
     free(c->baseline_commit);
     free(c->baseline_device);

@@ -236,9 +236,15 @@ typedef struct br_compare_entry {
      * kernel patterns or parameter values left out). Such entries are not in
      * br_comparison.count; reports sum them up in one line. Static. */
     const char *not_compared;
-    /* benchrun ab only (abstats.h; unset, 0 and NULL, in a baseline comparison): the
-     * ratio NEW/OLD (the geometric mean of the block pairs' ratios), its confidence
-     * interval, the block pairs, and each pair's block medians (ns; owned, `pairs` each) */
+    /* Which stage of the gate decided the case (gate/confirm.h): the screen alone,
+     * or its flag confirmed or not by the A/B against the baseline's commit. */
+    br_gate_stage stage;
+    char *why_owned; /* owned; the text `why` points to when it is made per case (the A/B's
+                        figures), else NULL */
+    /* benchrun ab, and a baseline comparison's A/B confirmation (stage not screen;
+     * else unset, 0 and NULL): the ratio NEW/OLD (the geometric mean of the block
+     * pairs' ratios), its confidence interval, the block pairs, and each pair's block
+     * medians (ns; owned, `pairs` each) */
     double ratio, ratio_low, ratio_high;
     size_t pairs;
     double *old_blocks, *new_blocks;
@@ -266,10 +272,30 @@ typedef struct br_ab_info {
     double ci_level; /* of every interval: 1 - alpha */
 } br_ab_info;
 
+/* What the A/B confirmation of a baseline comparison did (gate/confirm.h). */
+typedef struct br_confirm_info {
+    br_confirm_mode mode;
+    int ran;          /* 1: the flagged cases were measured against the baseline's commit */
+    double alpha;     /* the decision's level (the suite's alpha) before the family's */
+    double level;     /* the level each A/B was judged at (Benjamini-Hochberg over the
+                         flagged cases); NAN when not run */
+    double threshold; /* the suite's threshold */
+    char commit[41];  /* the commit measured against (full SHA); "" when none */
+    size_t blocks;    /* block pairs asked per flagged case */
+    size_t flagged;   /* cases the screen found slower or faster */
+    size_t confirmed; /* of which the A/B confirmed */
+    size_t measured;  /* of which the A/B measured (the others ran out of time or failed) */
+    double ns;        /* wall time of the confirmation: checkout, build, blocks, ns */
+    double timeout_ns; /* its bound, ns */
+    char *note;       /* owned; why it did not run, or the shift of the whole run; NULL */
+} br_confirm_info;
+
 /* A run compared with its baseline. */
 typedef struct br_comparison {
     char *baseline_path;   /* owned; the file compared against */
     char *baseline_commit; /* owned; short SHA the baseline run was measured at; may be NULL */
+    char baseline_sha[41]; /* its full SHA; "" when not known */
+    int baseline_dirty;    /* 1: the baseline was measured in a modified work tree */
     char baseline_date[32];
     char *baseline_device; /* owned; the device the baseline names */
     int device_forced;     /* 1: the devices differ and the user forced the comparison */
@@ -292,6 +318,9 @@ typedef struct br_comparison {
      * Then baseline_path is OLD's revision as given, baseline_commit its short SHA, and
      * the entries carry the ratios; p_value is the paired t test's. */
     br_ab_info *ab;
+    /* A baseline comparison whose flags were confirmed by A/B, or that says why not
+     * (owned); NULL when no confirmation was asked for (--confirm never, a save). */
+    br_confirm_info *confirm;
 } br_comparison;
 
 /* A kernel of the suite as the run saw it. */
@@ -299,6 +328,10 @@ typedef struct br_run_kernel {
     char *name;   /* owned */
     char *source; /* owned; the source file (path as resolved from the suite) */
     br_backend backend;
+    /* The git blob id of the source file's bytes when the run measured it ("" when
+     * not known: older files, a source that could not be read): a baseline's record of
+     * a case restarts when it changes (gate/baseline.h). */
+    char source_sha[41];
 } br_run_kernel;
 
 typedef struct br_run {

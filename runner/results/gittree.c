@@ -304,3 +304,25 @@ void br_gittree_remove(br_gittree *t) {
     memset(t, 0, sizeof *t);
     t->lock_fd = -1;
 }
+
+int br_git_has_commit(const char *path, const char *sha) {
+    if (git_libgit2_init() < 0)
+        return git_fail("libgit2");
+    git_repository *repo = NULL;
+    char *workdir = NULL;
+    int rc = br_git_open_worktree(&repo, &workdir, path, NULL);
+    if (rc == 0) {
+        git_oid oid;
+        git_commit *commit = NULL;
+        if (git_oid_fromstr(&oid, sha) < 0 || git_commit_lookup(&commit, repo, &oid) < 0) {
+            rc = br_error_set("commit %.12s is not in the repository of %s%s", sha, workdir,
+                              git_repository_is_shallow(repo) ? " (a shallow clone)" : "");
+            br_error_set_kind(BR_E_INPUT);
+        }
+        git_commit_free(commit);
+    }
+    git_repository_free(repo);
+    free(workdir);
+    git_libgit2_shutdown();
+    return rc;
+}

@@ -69,6 +69,13 @@ struct git_repository; /* libgit2 (git2.h) */
 int br_git_open_worktree(struct git_repository **repo, char **workdir, const char *path,
                          const char *hint);
 
+/* Whether the repository holding `path` has the commit whose full SHA is
+ * `sha` (40 hex digits). Returns 0 when it has; -1 with the error set
+ * otherwise: kind BR_E_INPUT when path is in no repository or the commit
+ * is not there ("commit 1a2b3c4d5e6f is not in the repository of DIR", with
+ * " (a shallow clone)" when the clone is shallow). */
+int br_git_has_commit(const char *path, const char *sha);
+
 #ifdef __cplusplus
 }
 #endif

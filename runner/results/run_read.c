@@ -86,6 +86,22 @@ static int parse_utc(const char *s, int64_t *out) {
     return 0;
 }
 
+/* The optional git SHA at o[key] into out (40 hex digits; "" when absent).
+ * Returns 0, or -1 after br_json_fail (not a SHA). */
+static int get_sha(br_json_ctx *c, const json_t *o, const char *key, char out[41]) {
+    const char *v = NULL;
+    out[0] = '\0';
+    if (br_json_get_string(c, o, key, OPT, &v) != 0)
+        return -1;
+    if (!v)
+        return 0;
+    size_t n = strspn(v, "0123456789abcdef");
+    if (n != 40 || v[n])
+        return br_json_fail_key(c, key, "expected 40 hexadecimal digits (a git object id)");
+    memcpy(out, v, 41);
+    return 0;
+}
+
 static int load_suite(br_json_ctx *c, const json_t *o, br_run *r) {
     return br_json_get_label(c, o, "name", &r->suite_name) ||
                    br_json_get_dup(c, o, "description", OPT, &r->suite_description) ||
@@ -292,7 +308,8 @@ static int load_kernels(br_json_ctx *c, const json_t *a, br_run *r,
             return br_json_fail(c, "expected an object, found %s", br_json_kind(k));
         if (br_json_get_label(c, k, "name", &rk->name) ||
             br_json_get_dup(c, k, "source", OPT, &rk->source) ||
-            GET_NAME(c, k, "backend", REQ, br_backend_names, BR_BACKEND_HOST, &rk->backend))
+            GET_NAME(c, k, "backend", REQ, br_backend_names, BR_BACKEND_HOST, &rk->backend) ||
+            get_sha(c, k, "source_sha", rk->source_sha))
             return -1;
         sorted[i] = (br_json_name_index){rk->name, i};
         br_json_pop(c, old);

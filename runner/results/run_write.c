@@ -545,6 +545,27 @@ static json_t *ab_json(br_json_builder *b, const br_ab_info *ab) {
     return o;
 }
 
+/* A baseline comparison's A/B confirmation (gate/confirm.h). */
+static json_t *confirm_json(br_json_builder *b, const br_confirm_info *ci) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "mode", str(br_name_of(br_confirm_mode_names, (int)ci->mode, "auto")));
+    put(b, o, "ran", json_boolean(ci->ran));
+    put(b, o, "commit", str(ci->commit[0] ? ci->commit : NULL));
+    put(b, o, "alpha", real(ci->alpha));
+    put(b, o, "level", real(ci->level));
+    put(b, o, "threshold", real(ci->threshold));
+    put(b, o, "blocks", integer((long long)ci->blocks));
+    put(b, o, "flagged", integer((long long)ci->flagged));
+    put(b, o, "measured", integer((long long)ci->measured));
+    put(b, o, "confirmed", integer((long long)ci->confirmed));
+    put(b, o, "wall_ns", real(ci->ns));
+    put(b, o, "timeout_ns", real(ci->timeout_ns));
+    put(b, o, "note", str(ci->note));
+    return o;
+}
+
 static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
     json_t *o = json_object();
     json_t *counts = json_object();
@@ -603,7 +624,9 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
             put(b, x, "sm_mhz", real(e->cur_mhz));
             put(b, x, "cycles_change", real(e->cycles_change));
             put(b, x, "not_compared", str(e->not_compared));
-            if (c->ab) {
+            if (c->confirm)
+                put(b, x, "stage", str(br_gate_stage_name(e->stage)));
+            if (c->ab || e->stage != BR_GATE_SCREEN) {
                 put(b, x, "ratio", real(e->ratio));
                 put(b, x, "ratio_low", real(e->ratio_low));
                 put(b, x, "ratio_high", real(e->ratio_high));
@@ -617,6 +640,8 @@ static json_t *comparison_json(br_json_builder *b, const br_comparison *c) {
     put(b, o, "cases", cases);
     if (c->ab)
         put(b, o, "ab", ab_json(b, c->ab));
+    if (c->confirm)
+        put(b, o, "confirm", confirm_json(b, c->confirm));
     return o;
 }
 
@@ -661,6 +686,8 @@ static json_t *run_json(br_json_builder *b, const br_run *r) {
         if (k) {
             put(b, k, "name", str(r->kernels[i].name));
             put(b, k, "source", str(r->kernels[i].source));
+            if (r->kernels[i].source_sha[0])
+                put(b, k, "source_sha", str(r->kernels[i].source_sha));
             put(b, k, "backend", str(br_backend_name(r->kernels[i].backend)));
         }
         append(b, kernels, k);

@@ -82,7 +82,7 @@ Test(abstats, refuses_bad_input) {
 static void make_run(br_run *r, const int64_t *ns, size_t n, double median) {
     memset(r, 0, sizeof *r);
     static char *names[] = {"n"};
-    static br_run_kernel kernels[] = {{"k", "k.c", BR_BACKEND_HOST}};
+    static br_run_kernel kernels[] = {{"k", "k.c", BR_BACKEND_HOST, ""}};
     r->param_names = names;
     r->n_params = 1;
     r->kernels = kernels;

@@ -116,7 +116,7 @@ Test(suspect, above_the_fp32_peak_is_p) {
 }
 
 Test(suspect, only_verified_gpu_cases_of_a_run_with_a_device_are_checked) {
-    br_run_kernel k[] = {{"host", "", BR_BACKEND_HOST}, {"gpu", "", BR_BACKEND_GPU}};
+    br_run_kernel k[] = {{"host", "", BR_BACKEND_HOST, ""}, {"gpu", "", BR_BACKEND_GPU, ""}};
     br_run r = {.kernels = k, .n_kernels = 2, .has_device = 1, .device = h100()};
     br_case_result c = {.kernel = 1, .status = BR_STATUS_OK, .bytes = 3e9, .gbps = 5000.0};
     cr_assert_eq(br_suspect_case_physics(&r, &c).kind, BR_PHYSICS_BANDWIDTH);
