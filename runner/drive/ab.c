@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "compile/build.h"
 #include "ab_measure.h"
+#include "execute.h"
 #include "driver.h"
 #include "worker/proto.h"
 #include "gate/abcompare.h"

@@ -12,7 +12,10 @@
 
 #include <stddef.h>
 
-#include "pipeline.h"
+#include "gate/gate.h"
+#include "outcome.h"
+#include "outputs.h"
+#include "plan/run_opts.h"
 
 /* What `benchrun ab` asks for. */
 typedef struct br_ab_opts {

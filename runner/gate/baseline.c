@@ -400,6 +400,11 @@ int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int resta
     for (size_t i = 0; i < r->n_kernels; i++)
         if (merged_kernel(m, &v.kernel_cap, &r->kernels[i]) == SIZE_MAX)
             goto done;
+    for (size_t i = 0; old && i < m->n_kernels; i++) /* a source not read keeps the one known */
+        for (size_t j = 0; !m->kernels[i].source_sha[0] && j < old->n_kernels; j++)
+            if (strcmp(old->kernels[j].name, m->kernels[i].name) == 0)
+                memcpy(m->kernels[i].source_sha, old->kernels[j].source_sha,
+                       sizeof m->kernels[i].source_sha);
     m->cases = calloc(r->n_cases + (old ? old->n_cases : 0) + 1, sizeof *m->cases);
     if (!m->cases) {
         br_error_nomem();

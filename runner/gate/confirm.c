@@ -9,7 +9,9 @@
 #include "base/error.h"
 #include "family.h"
 
-/* Case c judged at level a: its out fields. */
+/* Case c judged at level a: its out fields. Confirmed: the A/B's interval
+ * excludes 1 on the screen's side and its ratio is beyond the threshold
+ * that way (confirm.h). */
 static int judge_at(br_confirm_case *c, double threshold, double a) {
     br_ab_stats st;
     c->ab = BR_CHANGE_UNKNOWN;
@@ -17,14 +19,19 @@ static int judge_at(br_confirm_case *c, double threshold, double a) {
     c->confirmed = 0;
     if (c->pairs == 0)
         return 0;
-    if (br_ab_stats_compute(&st, c->old_med, c->new_med, c->pairs, threshold, a) != 0)
+    if (br_ab_stats_compute(&st, c->old_med, c->new_med, c->pairs, 0.0, a) != 0)
         return -1;
-    c->ab = st.status;
     c->ratio = st.ratio;
     c->low = st.low;
     c->high = st.high;
     c->p = st.p;
-    c->confirmed = st.status == c->screen &&
+    if (st.low > 1.0 && st.ratio > 1.0 + threshold)
+        c->ab = BR_CHANGE_SLOWER;
+    else if (st.high < 1.0 && st.ratio < 1.0 / (1.0 + threshold))
+        c->ab = BR_CHANGE_FASTER;
+    else if (isfinite(st.low))
+        c->ab = BR_CHANGE_SAME;
+    c->confirmed = c->ab == c->screen &&
                    (c->screen == BR_CHANGE_SLOWER || c->screen == BR_CHANGE_FASTER);
     return 0;
 }

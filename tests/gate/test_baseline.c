@@ -306,51 +306,47 @@ Test(baseline, every_save_appends_run_medians_and_keeps_the_last_k) {
     free(path);
 }
 
-Test(baseline, a_case_the_run_found_changed_starts_its_record_over) {
-    char *path = br_strfmt("%s/b.json", tmp);
-    double med[8];
-    save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1000, 0);
-    save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1010, 0);
-    save_one(path, "aaaaaaaaaa000000000000000000000000000000", 1005, 0);
-    /* A run that was compared before it was saved, against three medians
-     * (BR_RESTART_MIN_RUNS): k is `faster`, k2 `same`. */
+/* A save of kernel k at median `center` whose source has git blob id
+ * `source_sha` ("" unknown), its run compared as `status` beforehand. */
+static void save_source(const char *path, const char *source_sha, double center,
+                        br_change status) {
     br_run r;
     small_run(&r, "s", "bbbbbbbbbb000000000000000000000000000000");
-    timed(&r, 0, 1, 700, 900);
-    timed(&r, 1, 1, 2000, 1900);
+    timed(&r, 0, 1, center, 900);
+    snprintf(r.kernels[0].source_sha, sizeof r.kernels[0].source_sha, "%s", source_sha);
     br_comparison *cmp = calloc(1, sizeof *cmp);
-    cr_assert_not_null(cmp);
-    cmp->entries = calloc(2, sizeof *cmp->entries);
-    cr_assert_not_null(cmp->entries);
-    cmp->n_entries = 2;
-    cmp->entries[0] =
-        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_FASTER, .spread_runs = 3};
-    cmp->entries[1] =
-        (br_compare_entry){.case_index = 1, .status = BR_CHANGE_SAME, .spread_runs = 3};
-    r.comparison = cmp;
-    cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
-    cr_assert_eq(saved_medians(path, med, 8), 1, "the old medians describe other code");
-    cr_assert_float_eq(med[0], 700, 1e-9);
-    br_run_dispose(&r);
-    /* The next save appends again; a change judged against fewer than
-     * three medians (here two: one degree of freedom) does not restart the
-     * record: saving again is how the spread gets learnt. */
-    save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
-    cr_assert_eq(saved_medians(path, med, 8), 2);
-    small_run(&r, "s", "dddddddddd000000000000000000000000000000");
-    timed(&r, 0, 1, 800, 900);
-    r.comparison = cmp = calloc(1, sizeof *cmp);
     cr_assert_not_null(cmp);
     cmp->entries = calloc(1, sizeof *cmp->entries);
     cr_assert_not_null(cmp->entries);
     cmp->n_entries = 1;
-    cmp->entries[0] =
-        (br_compare_entry){.case_index = 0, .status = BR_CHANGE_SLOWER, .spread_runs = 2};
-    unlink(path);
-    save_one(path, "cccccccccc000000000000000000000000000000", 705, 0);
+    cmp->entries[0] = (br_compare_entry){.case_index = 0, .status = status, .spread_runs = 3};
+    r.comparison = cmp;
     cr_assert_eq(br_baseline_save(path, &r, NULL, 1), 0, "%s", br_error_get());
-    cr_assert_eq(saved_medians(path, med, 8), 2);
     br_run_dispose(&r);
+}
+
+Test(baseline, only_a_change_of_code_starts_a_record_over) {
+    /* Issue 38: a save of the same code whose comparison read it faster or
+     * slower (a loaded machine) once restarted the record, leaving two
+     * medians and t(1). Now the record restarts only when the kernel's
+     * source changed (git blob ids, both known). */
+    char *path = br_strfmt("%s/b.json", tmp);
+    double med[8];
+    const char *src_a = "1111111111000000000000000000000000000000";
+    const char *src_b = "2222222222000000000000000000000000000000";
+    save_source(path, src_a, 1000, BR_CHANGE_SAME);
+    save_source(path, src_a, 1010, BR_CHANGE_SAME);
+    save_source(path, src_a, 1005, BR_CHANGE_SAME);
+    save_source(path, src_a, 1700, BR_CHANGE_SLOWER); /* the same code, read slower */
+    cr_assert_eq(saved_medians(path, med, 8), 4, "a rerun that read differently is evidence");
+    cr_assert_float_eq(med[3], 1700, 1e-9);
+    save_source(path, "", 700, BR_CHANGE_FASTER); /* source unknown: kept */
+    cr_assert_eq(saved_medians(path, med, 8), 5);
+    save_source(path, src_b, 700, BR_CHANGE_SAME); /* new code: over, whatever was read */
+    cr_assert_eq(saved_medians(path, med, 8), 1, "the old medians describe other code");
+    cr_assert_float_eq(med[0], 700, 1e-9);
+    save_source(path, src_b, 705, BR_CHANGE_SAME);
+    cr_assert_eq(saved_medians(path, med, 8), 2);
     free(path);
 }
 
