@@ -193,8 +193,8 @@ static int mark_out_of_time(ab_ctx *x, const br_ab_case *cases, size_t from, siz
         for (int k = 0; k < 2; k++) {
             size_t idx = k == OLD ? cases[i].old_case : cases[i].new_case;
             char *why = br_strdup("not measured: the time bound ran out");
-            if (!why || br_driver_set(&x->sides[k].run->cases[idx], BR_STATUS_SKIPPED,
-                                      BR_STAGE_AB, why) != 0)
+            if (!why || br_driver_set(&x->sides[k].run->cases[idx], BR_STATUS_SKIPPED, BR_STAGE_AB,
+                                      why) != 0)
                 return -1;
         }
     return 0;

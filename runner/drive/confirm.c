@@ -294,8 +294,7 @@ static int screen_and_confirm(br_run *r, br_comparison *first, const br_gate_opt
             br_log(BR_LOG_NOTE,
                    "benchrun: %zu case(s) flagged against the baseline: confirming by A/B "
                    "against its commit %s (%d block pairs each)\n",
-                   c.n, c.cmp->baseline_commit ? c.cmp->baseline_commit : "?",
-                   BR_CONFIRM_BLOCKS);
+                   c.n, c.cmp->baseline_commit ? c.cmp->baseline_commit : "?", BR_CONFIRM_BLOCKS);
         double t0 = br_now_ns();
         int mr = measure(&c, g, run, quiet);
         info->ran = 1;

@@ -36,7 +36,6 @@ typedef struct br_pipeline_opts {
     void (*before_measure)(void);
 } br_pipeline_opts;
 
-
 /* Run the invocation o: prepare every suite (all checked before any runs),
  * print the plan and stop for o->list, build every suite and stop for
  * o->check (compiler diagnostics through br_log), else build every suite, execute,

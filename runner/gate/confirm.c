@@ -31,8 +31,8 @@ static int judge_at(br_confirm_case *c, double threshold, double a) {
         c->ab = BR_CHANGE_FASTER;
     else if (isfinite(st.low))
         c->ab = BR_CHANGE_SAME;
-    c->confirmed = c->ab == c->screen &&
-                   (c->screen == BR_CHANGE_SLOWER || c->screen == BR_CHANGE_FASTER);
+    c->confirmed =
+        c->ab == c->screen && (c->screen == BR_CHANGE_SLOWER || c->screen == BR_CHANGE_FASTER);
     return 0;
 }
 

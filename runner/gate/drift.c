@@ -158,8 +158,7 @@ static lender choose_lender(const br_drift_pool *pool, int own, double c, double
     lender cand[2];
     size_t n = 0;
     if (pool && !own && pool->few.n > 0)
-        cand[n++] = (lender){br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled",
-                             0};
+        cand[n++] = (lender){br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", 0};
     if (pool && !own && pool->scatter.n > 0) /* var is of a ratio to one median: 2 s^2 */
         cand[n++] = (lender){pool->scatter.var / 2.0, pool->scatter.df, "scatter", 1};
     for (size_t i = 0; i < n; i++)
@@ -191,9 +190,9 @@ static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, 
     ev->within = own || !l.base_within ? wc * wc : wb * wb + wc * wc;
     e->spread = sqrt(var);
     e->spread_from = !own ? (strcmp(l.from, "suite") == 0 ? "pooled" : l.from)
-                     : strcmp(l.from, "suite") == 0 ? "moderated"
+                     : strcmp(l.from, "suite") == 0   ? "moderated"
                      : strcmp(l.from, "scatter") == 0 ? "scatter+runs"
-                                                     : "assumed+runs";
+                                                      : "assumed+runs";
 }
 
 /* Gather the evidence of bt against ct into *ev and the entry's figures. */

@@ -103,8 +103,9 @@
  *
  * Minimum detectable effect (mde): the smallest slowdown the rules above
  * could have called slower in this comparison: max(threshold, exp(q se) - 1)
- * with q the 1 - alpha/2 quantile of t(df) (the normal's for infinite df); with differing clocks the larger of time's and
- * cycles' requirement, in time terms. NAN when this run's CI is unknown. */
+ * with q the 1 - alpha/2 quantile of t(df) (the normal's for infinite df); with differing clocks
+ * the larger of time's and cycles' requirement, in time terms. NAN when this run's CI is unknown.
+ */
 #ifndef BR_DRIFT_H
 #define BR_DRIFT_H
 

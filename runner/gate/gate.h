@@ -9,16 +9,16 @@
 
 /* What the baseline options ask for. */
 typedef struct br_gate_opts {
-    const char *baseline; /* --baseline FILE, or NULL */
-    const char *dir;      /* --baseline-dir DIR, or NULL */
-    const char *history;  /* --history DIR: compare with the last runs in DIR, or NULL */
-    int save;             /* --save-baseline */
-    int no_compare;       /* --no-compare */
-    int force_device;     /* --force-device */
-    int fail_on;          /* br_fail_on: when a comparison fails the run */
-    double threshold;     /* --threshold as a fraction; NAN: the suite's */
-    double alpha;         /* --alpha; NAN: the suite's */
-    int confirm;          /* br_confirm_mode: --confirm (gate/confirm.h) */
+    const char *baseline;      /* --baseline FILE, or NULL */
+    const char *dir;           /* --baseline-dir DIR, or NULL */
+    const char *history;       /* --history DIR: compare with the last runs in DIR, or NULL */
+    int save;                  /* --save-baseline */
+    int no_compare;            /* --no-compare */
+    int force_device;          /* --force-device */
+    int fail_on;               /* br_fail_on: when a comparison fails the run */
+    double threshold;          /* --threshold as a fraction; NAN: the suite's */
+    double alpha;              /* --alpha; NAN: the suite's */
+    int confirm;               /* br_confirm_mode: --confirm (gate/confirm.h) */
     double confirm_timeout_ns; /* --confirm-timeout: the confirmation's bound, ns (> 0) */
     /* What the run left out on purpose (-k globs, -p values; borrowed, may
      * be NULL): baseline cases outside them are "not compared", not missing

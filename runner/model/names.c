@@ -29,9 +29,9 @@ const br_name br_change_names[] = {{BR_CHANGE_SAME, "same"},
                                    {BR_CHANGE_MISSING, "missing"},
                                    {0, NULL}};
 const br_name br_confirm_mode_names[] = {{BR_CONFIRM_AUTO, "auto"},
-                                        {BR_CONFIRM_NEVER, "never"},
-                                        {BR_CONFIRM_ALWAYS, "always"},
-                                        {0, NULL}};
+                                         {BR_CONFIRM_NEVER, "never"},
+                                         {BR_CONFIRM_ALWAYS, "always"},
+                                         {0, NULL}};
 const br_name br_gate_stage_names[] = {{BR_GATE_SCREEN, "screen"},
                                        {BR_GATE_CONFIRMED, "confirmed"},
                                        {BR_GATE_NOT_CONFIRMED, "not-confirmed"},
