@@ -184,7 +184,7 @@ static int apply(br_compare_entry *e, const br_confirm_case *v, const char *comm
 
 /* The A/B's verdicts into the screen's entries; the cases it did not measure
  * take `first`'s (the suite's alpha). Returns 0 or -1. */
-static int decide(confirming *c, br_comparison *first, const br_gate_opts *g) {
+static int decide(confirming *c, br_comparison *first) {
     br_confirm_info *info = c->cmp->confirm;
     br_confirm_case *v = calloc(c->n + 1, sizeof *v);
     if (!v)
@@ -208,7 +208,6 @@ static int decide(confirming *c, br_comparison *first, const br_gate_opts *g) {
             e->stage = BR_GATE_SCREEN;
         }
     }
-    (void)g;
     free(v);
     return rc;
 }
@@ -303,7 +302,7 @@ static int screen_and_confirm(br_run *r, br_comparison *first, const br_gate_opt
                                                 c.cmp->baseline_commit, br_error_get())))
             rc = -1;
         if (rc == 0)
-            rc = decide(&c, first, g);
+            rc = decide(&c, first);
         shift_note(&c);
         br_comparison_recount(c.cmp);
         if (!quiet)

@@ -122,12 +122,13 @@ static double mde_at(const evidence *ev, double off, const br_regression_cfg *r)
 
 /* What a case's between-run variance borrows before its own run medians
  * speak (drift.h): a variance v of ln(run median) on df degrees of freedom
- * (INFINITY: known), from `from`; base_within: 1 when v leaves the
+ * (INFINITY: known); its spread_from for a case without a spread of its
+ * own (alone) and with one (with_runs); base_within: 1 when v leaves the
  * baseline's own uncertainty out (assumed, scatter), so that w_b^2 is added
  * to a case that has no spread of its own. */
 typedef struct lender {
     double v, df;
-    const char *from;
+    const char *alone, *with_runs;
     int base_within;
 } lender;
 
@@ -154,19 +155,21 @@ static double sharpness(const lender *l, double a) {
 static lender choose_lender(const br_drift_pool *pool, int own, double c, double a) {
     double drift =
         pool && pool->backend == BR_BACKEND_HOST ? BR_DRIFT_ASSUMED_HOST : BR_DRIFT_ASSUMED;
-    lender best = {drift * drift, BR_DRIFT_ASSUMED_DF, "assumed", 1};
+    lender best = {drift * drift, BR_DRIFT_ASSUMED_DF, "assumed", "assumed+runs", 1};
     lender cand[2];
     size_t n = 0;
     if (pool && !own && pool->few.n > 0)
-        cand[n++] = (lender){br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", 0};
+        cand[n++] =
+            (lender){br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", NULL, 0};
     if (pool && !own && pool->scatter.n > 0) /* var is of a ratio to one median: 2 s^2 */
-        cand[n++] = (lender){pool->scatter.var / 2.0, pool->scatter.df, "scatter", 1};
+        cand[n++] = (lender){pool->scatter.var / 2.0, pool->scatter.df, "scatter", NULL, 1};
     for (size_t i = 0; i < n; i++)
         if (sharpness(&cand[i], a) < sharpness(&best, a))
             best = cand[i];
     if (!pool || pool->prior.n == 0)
         return best;
-    lender suite = {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "suite", 0};
+    lender suite = {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "pooled",
+                    "moderated", 0};
     if (pool->prior.n < BR_DRIFT_FEW_CASES && sharpness(&best, a) < sharpness(&suite, a) &&
         best.v >= suite.v && best.df > suite.df)
         return best;
@@ -189,10 +192,7 @@ static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, 
     ev->between = var * (1.0 + 1.0 / (double)k);
     ev->within = own || !l.base_within ? wc * wc : wb * wb + wc * wc;
     e->spread = sqrt(var);
-    e->spread_from = !own ? (strcmp(l.from, "suite") == 0 ? "pooled" : l.from)
-                     : strcmp(l.from, "suite") == 0   ? "moderated"
-                     : strcmp(l.from, "scatter") == 0 ? "scatter+runs"
-                                                      : "assumed+runs";
+    e->spread_from = own ? l.with_runs : l.alone; /* with_runs is set where own can be */
 }
 
 /* Gather the evidence of bt against ct into *ev and the entry's figures. */

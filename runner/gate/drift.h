@@ -54,7 +54,7 @@
  * MDE at every suite size from 1 to 36 cases and 1 to 10 saves.
  * spread_from names it: "assumed", "pooled" (the suite's prior or the few
  * cases' pool), "scatter" for a case with one run median; "moderated" (the
- * suite's prior), "assumed+runs", "scatter+runs" for one with its own. When
+ * suite's prior) or "assumed+runs" for one with its own. When
  * the lender is the assumed drift or the scatter and the case has one run
  * median, the baseline's own uncertainty w_b^2 is added (below); a
  * measured spread has it in.

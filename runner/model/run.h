@@ -221,7 +221,7 @@ typedef struct br_compare_entry {
     double spread_df;     /* its degrees of freedom (INFINITY: known, or assumed); 0 when none */
     const char *spread_from;  /* static: what the spread borrowed (gate/drift.h, "Power"):
                                  "assumed", "pooled" or "scatter" for a case with one run
-                                 median; "moderated", "assumed+runs" or "scatter+runs" for one
+                                 median; "moderated" or "assumed+runs" for one
                                  with its own; NULL when not judged */
     double mde;               /* minimum detectable effect: the smallest slowdown (a fraction of
                                  base_median) this comparison could have called slower; NAN when no
