@@ -171,16 +171,8 @@ static double run_of(const truth *t, double step, br_timing *tm) {
     }
     if (!tm)
         return br_stats_finite_median(s, NS);
-    memset(tm, 0, sizeof *tm);
-    tm->present = 1;
-    tm->stop = BR_STOP_CI;
-    tm->sm_mhz_median = NAN;
-    tm->samples = malloc(NS * sizeof *tm->samples);
-    cr_assert_not_null(tm->samples);
-    memcpy(tm->samples, s, sizeof s);
-    tm->n_samples = NS;
+    sim_timing(tm, s, NS);
     tm->tick_ns = t->tick > 0 ? t->tick : 0;
-    cr_assert_eq(br_stats_compute(&tm->stats, tm->samples, NS), 0);
     return tm->stats.median;
 }
 

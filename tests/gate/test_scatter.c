@@ -70,17 +70,10 @@ Test(scatter, a_common_shift_leaves_qn_alone_and_few_cases_give_none) {
 /* One run of a case: NS samples at level time x exp(drift z) x (1 + step),
  * within-run noise 0.2% (a GPU kernel), as a timing that stopped on ci. */
 static void run_of(br_timing *tm, double time, double drift, double step) {
-    double level = time * (1.0 + step) * exp(drift * normal());
-    memset(tm, 0, sizeof *tm);
-    tm->present = 1;
-    tm->stop = BR_STOP_CI;
-    tm->sm_mhz_median = NAN;
-    tm->samples = malloc(NS * sizeof *tm->samples);
-    cr_assert_not_null(tm->samples);
+    double level = time * (1.0 + step) * exp(drift * normal()), s[NS];
     for (int i = 0; i < NS; i++)
-        tm->samples[i] = level * exp(0.002 * normal());
-    tm->n_samples = NS;
-    cr_assert_eq(br_stats_compute(&tm->stats, tm->samples, NS), 0);
+        s[i] = level * exp(0.002 * normal());
+    sim_timing(tm, s, NS);
 }
 
 /* Slower counts of many suites: with the scatter (the gate) and with the
