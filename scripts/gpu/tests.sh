@@ -72,9 +72,11 @@ pass() {
     t1=$(date +%s%N)
     last_log="$OUT/logs/$kind-$n.LastTest.log"
     cp "$build/Testing/Temporary/LastTest.log" "$last_log" 2>/dev/null
-    # "99% tests passed, 1 tests failed out of 124": skipped tests count as passed there.
-    total=$(sed -n 's/.* tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+    # "99% tests passed, 1 tests failed out of 124", or with none failed "100% tests
+    # passed out of 126": skipped tests count as passed there.
+    total=$(sed -n 's/.*tests passed.* out of \([0-9]*\).*/\1/p' "$log" | tail -1)
     failed=$(sed -n 's/.*, \([0-9]*\) tests failed out of .*/\1/p' "$log" | tail -1)
+    [ -n "$total" ] && [ -z "$failed" ] && failed=0
     skipped=$(grep -c '\*\*\*Skipped' "$log")
     passed=$((${total:-0} - ${failed:-0} - skipped))
     crit=$(grep -c '^\[SKIP\] ' "$last_log" 2>/dev/null)
