@@ -111,7 +111,11 @@ Test(e2e_baseline, a_planted_slowdown_is_slower_and_exits_3) {
 
     char *json = br_strfmt("%s/slow.json", tmp);
     setenv("BR_TEST_SUM_PASSES", "8", 1);
-    const char *args[] = {cache_arg, dir_arg, "--json", json, E2E "/ok.yaml", NULL};
+    /* The slowdown is planted through the environment, which both builds of
+     * a confirming A/B would see alike: the screen alone is what is tested
+     * (the A/B: test_e2e_confirm.c). */
+    const char *args[] = {cache_arg, dir_arg, "--confirm",    "never",
+                          "--json",  json,    E2E "/ok.yaml", NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
@@ -350,8 +354,9 @@ Test(e2e_baseline, a_baseline_saved_once_calls_a_2x_slowdown_slower_at_every_siz
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
     e2e_free(&r);
     char *json = br_strfmt("%s/twice.json", tmp);
-    setenv("BR_TEST_SUM_PASSES", "2", 1);
-    const char *args[] = {cache_arg, dir_arg, "--json", json, E2E "/once.yaml", NULL};
+    setenv("BR_TEST_SUM_PASSES", "2", 1); /* the environment: the screen alone (above) */
+    const char *args[] = {cache_arg, dir_arg, "--confirm",      "never",
+                          "--json",  json,    E2E "/once.yaml", NULL};
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
     cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
     cr_assert(strstr(r.out, "vs baseline: 3 slower"), "stdout:\n%s", r.out);
