@@ -137,7 +137,8 @@ Test(e2e_baseline, a_planted_slowdown_is_slower_and_exits_3) {
     e2e_free(&r);
 
     /* --fail-on never reports the same and exits 0; --no-compare skips. */
-    const char *never[] = {cache_arg, dir_arg, "--fail-on", "never", E2E "/ok.yaml", NULL};
+    const char *never[] = {cache_arg,   dir_arg, "--fail-on",    "never",
+                           "--confirm", "never", E2E "/ok.yaml", NULL};
     cr_assert_eq(e2e_run(&r, NULL, never), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s", r.status, r.out);
     cr_assert(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
