@@ -25,7 +25,12 @@ extern "C" {
  * when cur is outside git; a run outside git counts as another commit),
  * the newest `keep` (1..BR_REGRESSION_KEEP_MAX) in commit order, merged
  * oldest first into *out (disposed by the caller with br_run_dispose, also
- * after a failure), and their count into *out_runs. Returns 0; 1 when
+ * after a failure), and their count into *out_runs. Each case then keeps
+ * only the run medians of the runs at its current level: of the newest
+ * BR_REGRESSION_KEEP_MAX such runs, those after the last change point of
+ * its medians (changepoint.h, the defaults), the last `keep` of them; so a
+ * real step in the history does not widen the spread the gate judges by
+ * (issue 38: across a 2x step the MDE read 221-264%). Returns 0; 1 when
  * there is no such run (no results file, none of this suite, device or
  * another commit: *out zeroed); -1 with the error set (a file that is not
  * a results document, out of memory). */
