@@ -17,6 +17,7 @@
 #include "results/run_write.h"
 #include "results/run_read.h"
 #include "base/util.h"
+#include "model/regression.h"
 
 /* ---- names and paths ------------------------------------------------------------------ */
 
@@ -318,9 +319,9 @@ static int add_run_cases(saving *v, const br_run *r) {
                 !(v->restart && code_changed(r, c, v->old, &v->old->cases[j])))
                 prev = &v->old->cases[j];
         }
-        size_t keep = r->regression.keep >= 1 && r->regression.keep <= BR_REGRESSION_KEEP_MAX
-                          ? r->regression.keep
-                          : BR_DEFAULT_REGRESSION_KEEP;
+        br_regression_cfg rules = r->regression;
+        br_regression_fill(&rules);
+        size_t keep = rules.keep;
         if (add_run_median(&d->cold, prev ? &prev->cold : NULL, keep) != 0 ||
             add_run_median(&d->batch, prev ? &prev->batch : NULL, keep) != 0)
             return -1;

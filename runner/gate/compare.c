@@ -16,6 +16,7 @@
 #include "drift.h"
 #include "family.h"
 #include "prior.h"
+#include "model/regression.h"
 
 /* ---- case identity ---------------------------------------------------------------------- */
 
@@ -60,11 +61,11 @@ static const br_timing *compared_timing(const br_case_result *c, br_mode clock, 
  * Returns 0, or -1 with the error set. */
 static int check_pair(int *out_same_device, const br_run *base, const char *base_path,
                       const br_run *cur, const br_regression_cfg *rules, int force_device) {
-    if (!(rules->threshold >= 0) || !isfinite(rules->threshold) || !(rules->alpha > 0) ||
-        !(rules->alpha < 1))
-        return br_error_set("regression rules out of range: threshold %g (expected >= 0), alpha "
-                            "%g (expected between 0 and 1)",
-                            rules->threshold, rules->alpha);
+    br_regression_cfg checked = *rules;
+    if (checked.keep == 0) /* a comparison keeps nothing: keep is the save's */
+        checked.keep = BR_DEFAULT_REGRESSION_KEEP;
+    if (br_regression_check(&checked) != 0)
+        return -1;
     if (!base->suite_name || !cur->suite_name || strcmp(base->suite_name, cur->suite_name) != 0)
         return br_error_set("%s: a baseline of suite '%s', not of '%s'", base_path,
                             base->suite_name ? base->suite_name : "?",

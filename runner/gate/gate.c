@@ -12,6 +12,7 @@
 #include "baseline.h"
 #include "compare.h"
 #include "confirm.h"
+#include "model/regression.h"
 #include "model/types.h"
 
 void br_gate_opts_init(br_gate_opts *g) {
@@ -25,12 +26,7 @@ void br_gate_opts_init(br_gate_opts *g) {
 
 br_regression_cfg br_gate_rules(const br_run *r, const br_gate_opts *g) {
     br_regression_cfg c = r->regression;
-    if (!(c.alpha > 0 && c.alpha < 1))
-        c.alpha = BR_DEFAULT_REGRESSION_ALPHA;
-    if (!(c.threshold >= 0))
-        c.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
-    if (c.keep < 1 || c.keep > BR_REGRESSION_KEEP_MAX)
-        c.keep = BR_DEFAULT_REGRESSION_KEEP;
+    br_regression_fill(&c);
     if (!isnan(g->threshold))
         c.threshold = g->threshold;
     if (!isnan(g->alpha))

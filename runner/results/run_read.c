@@ -23,6 +23,7 @@
 #include "shardinfo.h"
 #include "model/stats.h"
 #include "base/util.h"
+#include "model/regression.h"
 
 /* Whether a key must be present (and not null). */
 enum { OPT = BR_JSON_OPT, REQ = BR_JSON_REQ };
@@ -139,16 +140,14 @@ static int load_regression(br_json_ctx *c, const json_t *o, br_run *r) {
         return -1;
     if (isnan(keep)) /* files written before regression.keep */
         keep = BR_DEFAULT_REGRESSION_KEEP;
-    if (!(keep >= 1 && keep <= BR_REGRESSION_KEEP_MAX && keep == floor(keep)))
-        return br_json_fail_key(c, "keep", "expected an integer from 1 to %d, found %.17g",
-                                BR_REGRESSION_KEEP_MAX, keep);
+    const char *e;
+    if ((e = br_regression_keep_expects(keep)))
+        return br_json_fail_key(c, "keep", "expected %s, found %.17g", e, keep);
     g->keep = (size_t)keep;
-    if (!(g->threshold >= 0.0))
-        return br_json_fail_key(c, "threshold", "expected a number >= 0, found %.17g",
-                                g->threshold);
-    if (!(g->alpha > 0.0 && g->alpha < 1.0))
-        return br_json_fail_key(
-            c, "alpha", "expected a number between 0 and 1 (exclusive), found %.17g", g->alpha);
+    if ((e = br_regression_threshold_expects(g->threshold)))
+        return br_json_fail_key(c, "threshold", "expected %s, found %.17g", e, g->threshold);
+    if ((e = br_regression_alpha_expects(g->alpha)))
+        return br_json_fail_key(c, "alpha", "expected %s, found %.17g", e, g->alpha);
     return 0;
 }
 
@@ -835,9 +834,7 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     br_json_name_index *sorted = NULL;
     json_t *part[N_PARTS], *kernels, *cases;
     r->peak_gbps = r->peak_gflops = r->warmup_ns = NAN;
-    r->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
-    r->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
-    r->regression.keep = BR_DEFAULT_REGRESSION_KEEP;
+    br_regression_defaults(&r->regression);
     r->device.ecc = -1;
     r->device.peak_gbps = r->device.measured_peak_gbps = r->device.peak_gflops = NAN;
     r->gpu_clock = BR_CLOCK_EVENTS;

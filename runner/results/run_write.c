@@ -132,6 +132,7 @@
 #include "json_string.h"
 #include "model/roofline.h"
 #include "shardinfo.h"
+#include "model/regression.h"
 
 static void put(br_json_builder *b, json_t *obj, const char *key, json_t *value) {
     if (!value || json_object_set_new(obj, key, value) != 0)
@@ -505,7 +506,9 @@ static json_t *regression_json(br_json_builder *b, const br_regression_cfg *g) {
         return NULL;
     put(b, o, "threshold", real(g->threshold));
     put(b, o, "alpha", real(g->alpha));
-    put(b, o, "keep", integer((long long)(g->keep ? g->keep : BR_DEFAULT_REGRESSION_KEEP)));
+    br_regression_cfg filled = *g;
+    br_regression_fill(&filled);
+    put(b, o, "keep", integer((long long)filled.keep));
     return o;
 }
 

@@ -20,6 +20,7 @@
 #include "model/settings.h"
 #include "scalar.h"
 #include "yamltree.h"
+#include "model/regression.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -485,10 +486,10 @@ static int load_keep(void *ctx, const br_node *x) {
     int64_t n = 0;
     if (br_get_int(&n, x) < 0)
         return -1;
-    if (n < 1 || n > BR_REGRESSION_KEEP_MAX)
-        return br_error_at(x->pos,
-                           "keep must be between 1 and %d (run medians per case), found %lld",
-                           BR_REGRESSION_KEEP_MAX, (long long)n);
+    const char *e = br_regression_keep_expects((double)n);
+    if (e)
+        return br_error_at(x->pos, "keep must be %s (run medians per case), found %lld", e,
+                           (long long)n);
     suite_of(ctx)->regression.keep = (size_t)n;
     return 0;
 }
@@ -665,9 +666,7 @@ int br_suite_load(br_suite *out, const char *path) {
     out->warmup_ns = BR_DEFAULT_WARMUP_NS;
     out->watchdog_ns = BR_DEFAULT_WATCHDOG_NS;
     br_measure_cfg_defaults(&out->measure);
-    out->regression.threshold = BR_DEFAULT_REGRESSION_THRESHOLD;
-    out->regression.alpha = BR_DEFAULT_REGRESSION_ALPHA;
-    out->regression.keep = BR_DEFAULT_REGRESSION_KEEP;
+    br_regression_defaults(&out->regression);
     if (!path || !*path)
         return br_error_set("br_suite_load: no suite path given");
 
