@@ -21,7 +21,9 @@ typedef struct br_timing_invocation {
     double prepare_ns; /* suites read and planned */
     double devices_ns; /* --devices: the devices found and their sessions opened (a worker
                           and a CUDA initialisation each); 0: not a --devices run */
-    double outputs_ns; /* comparisons, outputs and baselines written (the report's own
+    double outputs_ns; /* comparisons (the gate's A/B confirmation included: the report
+                          shows it as its own row, "confirm", from each comparison's
+                          br_confirm_info), outputs and baselines written (the report's own
                           printing excluded) */
     double total_ns;   /* the whole invocation up to this report */
 } br_timing_invocation;
