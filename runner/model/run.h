@@ -275,19 +275,19 @@ typedef struct br_ab_info {
 /* What the A/B confirmation of a baseline comparison did (gate/confirm.h). */
 typedef struct br_confirm_info {
     br_confirm_mode mode;
-    int ran;          /* 1: the flagged cases were measured against the baseline's commit */
-    double alpha;     /* the decision's level (the suite's alpha) before the family's */
-    double level;     /* the level each A/B was judged at (Benjamini-Hochberg over the
-                         flagged cases); NAN when not run */
-    double threshold; /* the suite's threshold */
-    char commit[41];  /* the commit measured against (full SHA); "" when none */
-    size_t blocks;    /* block pairs asked per flagged case */
-    size_t flagged;   /* cases the screen found slower or faster */
-    size_t confirmed; /* of which the A/B confirmed */
-    size_t measured;  /* of which the A/B measured (the others ran out of time or failed) */
-    double ns;        /* wall time of the confirmation: checkout, build, blocks, ns */
+    int ran;           /* 1: the flagged cases were measured against the baseline's commit */
+    double alpha;      /* the decision's level (the suite's alpha) before the family's */
+    double level;      /* the level each A/B was judged at (Benjamini-Hochberg over the
+                          flagged cases); NAN when not run */
+    double threshold;  /* the suite's threshold */
+    char commit[41];   /* the commit measured against (full SHA); "" when none */
+    size_t blocks;     /* block pairs asked per flagged case */
+    size_t flagged;    /* cases the screen found slower or faster */
+    size_t confirmed;  /* of which the A/B confirmed */
+    size_t measured;   /* of which the A/B measured (the others ran out of time or failed) */
+    double ns;         /* wall time of the confirmation: checkout, build, blocks, ns */
     double timeout_ns; /* its bound, ns */
-    char *note;       /* owned; why it did not run, or the shift of the whole run; NULL */
+    char *note;        /* owned; why it did not run, or the shift of the whole run; NULL */
 } br_confirm_info;
 
 /* A run compared with its baseline. */

@@ -154,16 +154,16 @@ typedef enum br_fail_on {
 /* Whether the regression gate confirms what its screen flagged by an
  * interleaved A/B against the baseline's own commit (gate/confirm.h). */
 typedef enum br_confirm_mode {
-    BR_CONFIRM_AUTO = 0,   /* when the baseline's commit can be checked out (the default) */
-    BR_CONFIRM_NEVER = 1,  /* the screen alone decides, at the suite's alpha */
-    BR_CONFIRM_ALWAYS = 2  /* as auto; a baseline whose commit cannot be had is an error */
+    BR_CONFIRM_AUTO = 0,  /* when the baseline's commit can be checked out (the default) */
+    BR_CONFIRM_NEVER = 1, /* the screen alone decides, at the suite's alpha */
+    BR_CONFIRM_ALWAYS = 2 /* as auto; a baseline whose commit cannot be had is an error */
 } br_confirm_mode;
 
 /* Which stage of the regression gate decided a case of a comparison. */
 typedef enum br_gate_stage {
-    BR_GATE_SCREEN = 0,        /* the screen against the baseline alone */
-    BR_GATE_CONFIRMED = 1,     /* flagged by the screen, confirmed by the A/B */
-    BR_GATE_NOT_CONFIRMED = 2  /* flagged by the screen, not confirmed by the A/B: same */
+    BR_GATE_SCREEN = 0,       /* the screen against the baseline alone */
+    BR_GATE_CONFIRMED = 1,    /* flagged by the screen, confirmed by the A/B */
+    BR_GATE_NOT_CONFIRMED = 2 /* flagged by the screen, not confirmed by the A/B: same */
 } br_gate_stage;
 
 /* Why sampling stopped (measure.h has the rules). */
@@ -285,7 +285,7 @@ extern const br_name br_backend_names[]; /* "host", "gpu" */
 extern const br_name br_clock_names[];   /* "monotonic", "events", "kernel" */
 extern const br_name
     br_change_names[]; /* "same", "faster", "slower", "unknown", "new", "missing" */
-extern const br_name br_fail_on_names[]; /* "slower", "any-change", "never" */
+extern const br_name br_fail_on_names[];      /* "slower", "any-change", "never" */
 extern const br_name br_confirm_mode_names[]; /* "auto", "never", "always" */
 extern const br_name br_gate_stage_names[];   /* "screen", "confirmed", "not-confirmed" */
 /* "ci", "ci_t", "noise" (files before the CI rule), "plateau", "timeout", "max_samples" */

@@ -67,39 +67,39 @@ static void write_suite(int m) {
 /* The module: sum reads its input `passes` times, times BR_TEST_LOAD (the
  * synthetic load: an environment both builds of an A/B see alike). */
 static void write_kernel(int passes) {
-    char *text = br_strfmt(
-        "#include <stdlib.h>\n"
-        "#include \"benchrun_kernel.h\"\n"
-        "typedef struct st { float *x; int64_t n; int reps; volatile double got; } st;\n"
-        "static int setup(br_case *c) {\n"
-        "    int64_t n;\n"
-        "    if (c->api->param(c, \"n\", &n) != 0) return -1;\n"
-        "    st *s = calloc(1, sizeof *s);\n"
-        "    if (!s) return c->api->fail(c, \"out of memory\");\n"
-        "    c->state = s; s->n = n;\n"
-        "    const char *load = getenv(\"BR_TEST_LOAD\");\n"
-        "    s->reps = %d * (load ? atoi(load) : 1);\n"
-        "    s->x = c->api->alloc(c, (size_t)n * sizeof *s->x, BR_MEM_HOST);\n"
-        "    if (!s->x) return -1;\n"
-        "    for (int64_t i = 0; i < n; i++) s->x[i] = 1.0f;\n"
-        "    return 0;\n"
-        "}\n"
-        "static int run(br_case *c) {\n"
-        "    st *s = c->state; double acc = 0;\n"
-        "    for (int p = 0; p < s->reps; p++) {\n"
-        "        acc = 0;\n"
-        "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
-        "    }\n"
-        "    s->got = acc; return 0;\n"
-        "}\n"
-        "static int verify(br_case *c) {\n"
-        "    st *s = c->state;\n"
-        "    return s->got == (double)s->n ? 0 : c->api->fail(c, \"wrong sum\");\n"
-        "}\n"
-        "static void teardown(br_case *c) { free(c->state); c->state = NULL; }\n"
-        "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}};\n"
-        "BR_MODULE(kernels);\n",
-        passes);
+    char *text =
+        br_strfmt("#include <stdlib.h>\n"
+                  "#include \"benchrun_kernel.h\"\n"
+                  "typedef struct st { float *x; int64_t n; int reps; volatile double got; } st;\n"
+                  "static int setup(br_case *c) {\n"
+                  "    int64_t n;\n"
+                  "    if (c->api->param(c, \"n\", &n) != 0) return -1;\n"
+                  "    st *s = calloc(1, sizeof *s);\n"
+                  "    if (!s) return c->api->fail(c, \"out of memory\");\n"
+                  "    c->state = s; s->n = n;\n"
+                  "    const char *load = getenv(\"BR_TEST_LOAD\");\n"
+                  "    s->reps = %d * (load ? atoi(load) : 1);\n"
+                  "    s->x = c->api->alloc(c, (size_t)n * sizeof *s->x, BR_MEM_HOST);\n"
+                  "    if (!s->x) return -1;\n"
+                  "    for (int64_t i = 0; i < n; i++) s->x[i] = 1.0f;\n"
+                  "    return 0;\n"
+                  "}\n"
+                  "static int run(br_case *c) {\n"
+                  "    st *s = c->state; double acc = 0;\n"
+                  "    for (int p = 0; p < s->reps; p++) {\n"
+                  "        acc = 0;\n"
+                  "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
+                  "    }\n"
+                  "    s->got = acc; return 0;\n"
+                  "}\n"
+                  "static int verify(br_case *c) {\n"
+                  "    st *s = c->state;\n"
+                  "    return s->got == (double)s->n ? 0 : c->api->fail(c, \"wrong sum\");\n"
+                  "}\n"
+                  "static void teardown(br_case *c) { free(c->state); c->state = NULL; }\n"
+                  "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}};\n"
+                  "BR_MODULE(kernels);\n",
+                  passes);
     gr_write(repo_dir, "k.c", text);
     free(text);
 }
@@ -266,8 +266,8 @@ Test(e2e_confirm, without_a_commit_the_screen_decides_and_always_refuses) {
     write_suite(1);
     write_kernel(1);
     char *plain = br_strfmt("%s/plain", tmp);
-    char *cmd = br_strfmt("mkdir -p %s && cp %s/suite.yaml %s/k.c %s/", plain, repo_dir, repo_dir,
-                          plain);
+    char *cmd =
+        br_strfmt("mkdir -p %s && cp %s/suite.yaml %s/k.c %s/", plain, repo_dir, repo_dir, plain);
     cr_assert_eq(system(cmd), 0);
     free(cmd);
     free(repo_dir);

@@ -308,8 +308,7 @@ Test(baseline, every_save_appends_run_medians_and_keeps_the_last_k) {
 
 /* A save of kernel k at median `center` whose source has git blob id
  * `source_sha` ("" unknown), its run compared as `status` beforehand. */
-static void save_source(const char *path, const char *source_sha, double center,
-                        br_change status) {
+static void save_source(const char *path, const char *source_sha, double center, br_change status) {
     br_run r;
     small_run(&r, "s", "bbbbbbbbbb000000000000000000000000000000");
     timed(&r, 0, 1, center, 900);

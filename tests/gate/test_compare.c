@@ -324,10 +324,9 @@ Test(compare, a_change_within_the_between_run_spread_is_same) {
     /* sd of ln 1040, ln 1000, ln 1000 (0.022644 on 2 df) with the GPU's
      * assumed 1.5% on BR_DRIFT_ASSUMED_DF (drift.h, "Power") */
     double own = 0.022644 * 0.022644;
-    cr_assert_float_eq(e->spread,
-                       sqrt((BR_DRIFT_ASSUMED_DF * 0.015 * 0.015 + 2 * own) /
-                            (BR_DRIFT_ASSUMED_DF + 2)),
-                       1e-6);
+    cr_assert_float_eq(
+        e->spread,
+        sqrt((BR_DRIFT_ASSUMED_DF * 0.015 * 0.015 + 2 * own) / (BR_DRIFT_ASSUMED_DF + 2)), 1e-6);
     cr_assert_eq(e->spread_runs, 3);
     cr_assert_float_eq(e->base_median, cbrt(1040.0 * 1000 * 1000), 1e-9, "geometric mean");
     cr_assert_lt(e->p_value, 1e-6);

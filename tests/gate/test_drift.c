@@ -201,8 +201,8 @@ Test(drift, a_baseline_saved_once_assumes_a_documented_drift) {
     double w = br_drift_median_se(&t);
     br_timing_dispose(&t);
     double se = sqrt(2 * BR_DRIFT_ASSUMED * BR_DRIFT_ASSUMED + 2 * w * w);
-    cr_assert_float_eq(e.mde, expm1(br_tdist_quantile(0.995, BR_DRIFT_ASSUMED_DF) * se), 1e-9,
-                       "%g", e.mde);
+    cr_assert_float_eq(e.mde, expm1(br_tdist_quantile(0.995, BR_DRIFT_ASSUMED_DF) * se), 1e-9, "%g",
+                       e.mde);
     cr_assert_lt(e.mde, 0.10, "a 10%% step is seen: %g", e.mde);
     /* Unchanged or within the assumed drift: same. */
     e = judge(one, 1, 1030, NAN, NAN, BR_STOP_CI);
@@ -398,8 +398,8 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
     size_t gate, old, trials = 20000;
     simulate(trials, 3, BR_DRIFT_ASSUMED, &r, &gate, &old);
     double bound = trials * r.alpha / 2;
-    cr_log_info("A/A, drift 1.5%%, k = 3, alpha 0.05: gate %zu, U test %zu of %zu", gate,
-                old, trials);
+    cr_log_info("A/A, drift 1.5%%, k = 3, alpha 0.05: gate %zu, U test %zu of %zu", gate, old,
+                trials);
     cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
     /* Not a vacuous rule: threshold and w barely bind here, so the rate is
      * near its bound; and the samples alone cry wolf most of the time. */
@@ -410,8 +410,8 @@ Test(drift, the_false_alarm_rate_of_a_a_comparisons_is_at_most_alpha_over_2, .ti
     const br_regression_cfg d = {0.0, 0.01, 0};
     simulate(trials, 8, BR_DRIFT_ASSUMED, &d, &gate, &old);
     bound = trials * d.alpha / 2;
-    cr_log_info("A/A, drift 1.5%%, k = 8, alpha 0.01: gate %zu, U test %zu of %zu", gate,
-                old, trials);
+    cr_log_info("A/A, drift 1.5%%, k = 8, alpha 0.01: gate %zu, U test %zu of %zu", gate, old,
+                trials);
     cr_assert_leq(gate, bound + 3 * sqrt(bound), "%zu false slower, bound %g", gate, bound);
 }
 
