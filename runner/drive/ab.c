@@ -50,6 +50,7 @@ typedef struct ab {
     ab_suite *suites;
     size_t n_suites;
     br_session *session;
+    br_driver_ledger ledger; /* the invocation's, beside the session */
     double threshold, alpha;
 } ab;
 
@@ -340,7 +341,7 @@ static int measure_suite(ab *a, ab_suite *su) {
     if (skip_unpaired(su, OLD) != 0 || skip_unpaired(su, NEW) != 0)
         return -1;
     if (br_ab_measure(&su->run[OLD], &su->run[NEW], su->cases, su->n_cases, &su->job[OLD],
-                      &su->job[NEW], a->session, a->o->blocks, a->o->deadline_ns) != 0)
+                      &su->job[NEW], a->session, &a->ledger, a->o->blocks, a->o->deadline_ns) != 0)
         return -1;
     if (label_run(su, OLD) != 0 || label_run(su, NEW) != 0)
         return -1;

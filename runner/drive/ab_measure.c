@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ab.c - the interleaved measurement of `benchrun ab` (ab.h). */
+/* The interleaved measurement of `benchrun ab`. */
 #include "ab_measure.h"
 
 #include <math.h>
@@ -15,7 +15,6 @@
 #include "gate/timingpool.h"
 #include "plan/job.h"
 #include "worker/proto.h"
-#include "worker/session_impl.h"
 
 enum { OLD = 0, NEW = 1 };
 
@@ -31,8 +30,9 @@ typedef struct side {
 typedef struct ab_ctx {
     side sides[2];
     br_session *s;
-    size_t blocks; /* per side */
-    size_t total;  /* cases */
+    br_driver_ledger *l; /* the invocation's */
+    size_t blocks;       /* per side */
+    size_t total;        /* cases */
     br_mode headline;
 } ab_ctx;
 
@@ -68,11 +68,11 @@ static int check_case(ab_ctx *x, const br_ab_case *c) {
 
 /* The progress line of block b of case i (a terminal only). */
 static void show_progress(const ab_ctx *x, const br_ab_case *c, size_t i, size_t b) {
-    if (!x->s->opts.progress)
+    if (!br_session_opts(x->s)->progress)
         return;
     const side *sd = &x->sides[NEW];
     char line[512], elapsed[32];
-    br_format_clock(elapsed, sizeof elapsed, br_now_ns() - x->s->start_ns);
+    br_format_clock(elapsed, sizeof elapsed, br_now_ns() - x->l->start_ns);
     int n = snprintf(line, sizeof line, "[%zu/%zu] ", i + 1, x->total);
     if (n > 0 && (size_t)n < sizeof line)
         br_run_case_label(line + n, sizeof line - (size_t)n, sd->run, &sd->run->cases[c->new_case]);
@@ -96,7 +96,7 @@ static int run_blocks(ab_ctx *x, const br_ab_case *c, size_t i, int *failed) {
         sd->n_blocks++;
         show_progress(x, c, i, b);
         br_worker_result how;
-        if (br_driver_measure(r, &how, x->s, sd->job, idx, NULL) != 0)
+        if (br_driver_measure(r, &how, x->s, x->l, sd->job, idx, NULL) != 0)
             return -1;
         if (how == BR_WORKER_STOPPED)
             return 1;
@@ -221,10 +221,11 @@ static int measure_case(ab_ctx *x, br_ab_case *c, size_t i) {
 }
 
 int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
-                  const br_job *old_job, const br_job *new_job, br_session *s, size_t blocks,
-                  double deadline_ns) {
+                  const br_job *old_job, const br_job *new_job, br_session *s, br_driver_ledger *l,
+                  size_t blocks, double deadline_ns) {
     ab_ctx x = {.sides = {{old_job, old_run, NULL, 0}, {new_job, new_run, NULL, 0}},
                 .s = s,
+                .l = l,
                 .blocks = blocks,
                 .total = n,
                 .headline = new_job->suite.measure.headline};
@@ -238,8 +239,7 @@ int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
             br_error_nomem();
         goto done;
     }
-    if (s->start_ns == 0)
-        s->start_ns = br_now_ns();
+    br_driver_start(l);
     size_t i = 0;
     for (; i < n && !br_stop_signal(); i++) {
         if (deadline_ns > 0 && br_now_ns() > deadline_ns)
@@ -250,7 +250,7 @@ int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
         if (r > 0)
             break;
     }
-    if (s->opts.progress)
+    if (br_session_opts(s)->progress)
         br_log(BR_LOG_PROGRESS, "\r\033[K");
     if (br_stop_signal() && i < n && mark_interrupted(&x, cases, i, n) != 0)
         goto done;

@@ -14,6 +14,7 @@
 
 #include "gate/abcompare.h"
 #include "model/run.h"
+#include "driver.h"
 #include "worker/session.h"
 
 #ifdef __cplusplus
@@ -39,10 +40,12 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * compile fails its cases. After an interrupt the unfinished cases are
  * skipped with stage BR_STAGE_INTERRUPTED and run->interrupted set. Finally the
  * runs' derived figures (br_run_derive), GPU clock and skip reason are set.
- * Returns 0, or -1 with the error set (out of memory). */
+ * Every block goes through the drivers' shared policy (driver.h) with l,
+ * the invocation's ledger. Returns 0, or -1 with the error set (out of
+ * memory). */
 int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
                   const struct br_job *old_job, const struct br_job *new_job, br_session *s,
-                  size_t blocks, double deadline_ns);
+                  br_driver_ledger *l, size_t blocks, double deadline_ns);
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,7 @@ typedef struct bisect {
     char **keys; /* the searched cases (br_bisect_case_key), owned */
     size_t n_keys;
     br_session *session;
+    br_driver_ledger ledger; /* the invocation's, beside the session */
 } bisect;
 
 /* A note on stderr ("benchrun bisect: ..."), unless quiet. */
@@ -260,7 +261,7 @@ static int step_zero(bisect *b) {
     br_ab_stats st = {.status = BR_CHANGE_UNKNOWN};
     int rc = 0;
     while (rc == 0) {
-        if ((rc = br_bisect_blocks_add(&bl, b->session, b->o->blocks)) < 0)
+        if ((rc = br_bisect_blocks_add(&bl, b->session, &b->ledger, b->o->blocks)) < 0)
             fail(NULL);
         if (rc != 0 || bl.failed)
             break;
@@ -325,7 +326,7 @@ static int measure_mid(bisect *b, br_bisect_step *s, char *title) {
     br_bisect_blocks bl = blocks_of(b, ids, 3, title);
     int slower = r->change == BR_CHANGE_SLOWER, rc = 0;
     while (rc == 0) {
-        if ((rc = br_bisect_blocks_add(&bl, b->session, b->o->blocks)) < 0)
+        if ((rc = br_bisect_blocks_add(&bl, b->session, &b->ledger, b->o->blocks)) < 0)
             fail(NULL);
         if (rc != 0 || bl.failed)
             break;

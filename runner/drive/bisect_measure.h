@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "driver.h"
+#include "model/types.h"
 #include "worker/session.h"
 
 #ifdef __cplusplus
@@ -32,19 +34,23 @@ typedef struct br_bisect_blocks {
     double *med[3];              /* owned: per round, the geometric mean over the cases of the
                                     block medians of the headline timing, ns */
     size_t n_rounds;
-    int failed; /* 0, or 1 + the build whose block failed (compile, setup, verify, run, no
-                   timing): the rounds stop there */
-    char *why;  /* owned: that block's "stage: message"; NULL when none failed */
+    int failed;     /* 0, or 1 + the build whose block failed (its module did not build, no
+                       usable GPU, setup, verify, run, no timing): the rounds stop there */
+    br_stage stage; /* that block's stage (BR_STAGE_RUN for a missing timing) */
+    char *why;      /* owned: that block's "stage: message" (the stage by its codec name);
+                       NULL when none failed */
 } br_bisect_blocks;
 
-/* Measure `rounds` more rounds (appended to med). The headline timing is
- * the last build's (the bad end's suite). A case whose module did not
- * build, that has no usable GPU, or whose block fails sets failed and why
- * and ends the measuring (the rounds then are what was complete). Prints a
- * progress line on a terminal (session opts.progress). Returns 0 (check
- * failed), 1 when an interrupt stopped a block, -1 with the error set (out
- * of memory). */
-int br_bisect_blocks_add(br_bisect_blocks *b, br_session *s, size_t rounds);
+/* Measure `rounds` more rounds (appended to med) in s, each block through
+ * the drivers' shared policy (drive/driver.h: br_driver_unrunnable,
+ * br_driver_settle, br_driver_measure) with l the invocation's ledger. The
+ * headline timing is the last build's (the bad end's suite). A case whose
+ * module did not build, that has no usable GPU, or whose block fails sets
+ * failed, stage and why and ends the measuring (the rounds then are what
+ * was complete). Prints a progress line on a terminal (session
+ * opts.progress). Returns 0 (check failed), 1 when an interrupt stopped a
+ * block, -1 with the error set (out of memory). */
+int br_bisect_blocks_add(br_bisect_blocks *b, br_session *s, br_driver_ledger *l, size_t rounds);
 
 /* Release what *b owns (med, why); keeps the borrowed fields. */
 void br_bisect_blocks_dispose(br_bisect_blocks *b);

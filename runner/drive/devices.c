@@ -1,380 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* devices.c - a run over several GPUs of one host (devices.h): the list,
- * the devices found and checked, and the cases measured on all of them at
- * once, one driver thread per device. */
-#include "devices.h"
+/* A run over several GPUs of one host (devices.h): the lanes, a driver
+ * thread per device and the host lane, that measure the cases on all of
+ * them at once; the order by the measured costs; the plan and its notes.
+ */
+#include "devices_impl.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "base/error.h"
 #include "base/log.h"
-#include "base/sort.h"
 #include "base/util.h"
 #include "compile/resolve.h"
 #include "driver.h"
 #include "execute.h"
-#include "gate/baseline.h"
 #include "plan/cost.h"
-#include "plan/device_list.h"
 #include "plan/devsched.h"
 #include "plan/job.h"
-#include "plan/shard.h"
 #include "worker/proto.h"
-#include "worker/session_impl.h"
-
-#define MAX_DEV BR_DEVSCHED_MAX_SLOTS
-
-/* One device of the run. */
-typedef struct dev_slot {
-    int index;      /* CUDA index on the host (as the user numbers them) */
-    char name[256]; /* model */
-    char uuid[48];
-    br_session *session; /* bound to the device */
-    size_t ran;          /* cases recorded */
-    double busy_ns;      /* wall time of its cases */
-} dev_slot;
-
-/* One slot's device query, in a thread of its own (open_slots). */
-typedef struct slot_query {
-    br_session *session; /* the slot's; NULL: a fake device, nothing to ask */
-    double fake_ns;      /* a fake device: how long its opening takes (BENCHRUN_FAKE_OPEN_MS) */
-    int ok;              /* the answer: a usable GPU (a fake device: 1) */
-    pthread_t th;
-    int started; /* th runs */
-} slot_query;
-
-struct br_devset {
-    dev_slot slot[MAX_DEV];
-    unsigned n;
-    int fake;
-    /* The slots' device queries, started by open_slots, awaited by
-     * slots_answered (br_devices_close joins any still running). */
-    slot_query q[MAX_DEV];
-    int plain; /* a plain run's host lane (br_devices_open_plain): the one slot's session is
-                  the invocation's own (not closed here); no case records a device */
-};
-
-/* CUDA_VISIBLE_DEVICES for host device `index`: the index, or the
- * index-th entry of the parent's own CUDA_VISIBLE_DEVICES (the user's
- * numbering is within it). */
-static void visible_of(char *buf, size_t len, int index) {
-    const char *env = getenv("CUDA_VISIBLE_DEVICES");
-    snprintf(buf, len, "%d", index);
-    if (!env || !env[0])
-        return;
-    const char *p = env;
-    for (int k = 0; k < index && p; k++)
-        if ((p = strchr(p, ',')))
-            p++;
-    if (p && *p && *p != ',') {
-        size_t n = strcspn(p, ",");
-        snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
-    }
-}
-
-/* Wait for every query of d still running (their answers stay in q). */
-static void join_queries(br_devset *d) {
-    for (unsigned k = 0; k < MAX_DEV; k++)
-        if (d->q[k].started) {
-            pthread_join(d->q[k].th, NULL);
-            d->q[k].started = 0;
-        }
-}
-
-void br_devices_close(br_devset *d) {
-    if (!d)
-        return;
-    join_queries(d);
-    for (unsigned k = 0; k < d->n && !d->plain; k++)
-        br_session_close(d->slot[k].session);
-    free(d);
-}
-
-/* How many devices the host has (a worker's query), or the fake ones:
- * *count; *probe: the session that asks (opened here unless the caller
- * opened it; the caller closes it; its answer is device 0's, as the
- * environment numbers them), NULL with fake devices. -1 with the error set
- * when no GPU can be used (*probe closed). */
-static int host_devices(int *count, int *fake, br_session **probe, const br_session *main) {
-    const char *f = getenv("BENCHRUN_FAKE_DEVICES");
-    *fake = f && f[0];
-    if (*fake) {
-        /* N, or one model name per device: "A,A,B". */
-        *count = f[0] >= '0' && f[0] <= '9' ? atoi(f) : 1;
-        for (const char *p = f; !(f[0] >= '0' && f[0] <= '9') && (p = strchr(p, ',')); p++)
-            ++*count;
-        if (*count < 1 || *count > MAX_DEV)
-            return br_error_set("BENCHRUN_FAKE_DEVICES=%s: expected 1 to %d (test-only)", f,
-                                MAX_DEV);
-        return 0;
-    }
-    if (!*probe && br_session_open(probe, &main->opts) != 0)
-        return -1;
-    int ok = br_session_gpu(*probe);
-    *count = (*probe)->device_count;
-    if (ok && *count >= 1)
-        return 0;
-    br_error_set("--devices: no usable GPU (%s)",
-                 (*probe)->gpu_why[0] ? (*probe)->gpu_why : "no CUDA device");
-    br_session_close(*probe);
-    *probe = NULL;
-    return -1;
-}
-
-/* Slot k of d, host device `index`: its session opened and bound (its
- * device not yet asked: slot_query); a fake device named. */
-static int slot_prepare(br_devset *d, unsigned k, int index, const br_session *main) {
-    dev_slot *s = &d->slot[k];
-    char visible[64];
-    s->index = index;
-    br_run_opts o = main->opts;
-    if (d->fake)
-        o.cpu = -1; /* host cases at once on every fake device: not on one pinned CPU */
-    if (br_session_open(&s->session, &o) != 0)
-        return -1;
-    if (!d->fake) {
-        visible_of(visible, sizeof visible, index);
-        br_session_bind(s->session, visible);
-        return 0;
-    }
-    snprintf(visible, sizeof visible, "%d", index);
-    br_session_bind(s->session, visible);
-    const char *f = getenv("BENCHRUN_FAKE_DEVICES"), *p = f;
-    for (int i = 0; i < index && p && !(f[0] >= '0' && f[0] <= '9'); i++)
-        if ((p = strchr(p, ',')))
-            p++;
-    if (f[0] >= '0' && f[0] <= '9')
-        snprintf(s->name, sizeof s->name, "benchrun fake device");
-    else
-        snprintf(s->name, sizeof s->name, "%.*s", (int)strcspn(p, ","), p);
-    snprintf(s->uuid, sizeof s->uuid, "FAKE-%d", index);
-    return 0;
-}
-
-/* Ask q's device (br_session_gpu: a worker that initialises CUDA, which
- * says why not in the session's gpu_why), or wait out a fake device's
- * opening. A thread's body; returns NULL. */
-static void *slot_query_run(void *arg) {
-    slot_query *q = arg;
-    if (q->session) {
-        q->ok = br_session_gpu(q->session);
-        return NULL;
-    }
-    struct timespec t = {(time_t)(q->fake_ns / 1e9), (long)fmod(q->fake_ns, 1e9)};
-    while (nanosleep(&t, &t) != 0 && errno == EINTR)
-        ;
-    q->ok = 1;
-    return NULL;
-}
-
-/* BENCHRUN_FAKE_OPEN_MS=N (test-only): each fake device's opening takes N
- * ms, as a GPU's does (its worker's CUDA initialisation); ns, 0 without it. */
-static double fake_open_ns(void) {
-    const char *e = getenv("BENCHRUN_FAKE_OPEN_MS");
-    double ms = e && e[0] ? atof(e) : 0;
-    return ms > 0 && ms < 60e3 ? ms * 1e6 : 0;
-}
-
-/* Open d's slots [from, to) for host devices idx[from..to): their
- * sessions opened and bound one after another (no worker: milliseconds),
- * then every device asked at once, a thread per slot (a worker each: a
- * fork and a CUDA initialisation) left running for slots_answered,
- * except the slot of host device 0, which takes the probe's answer later
- * (adopt_probe: the probe asked device 0 of what the environment shows,
- * the device visible_of binds that slot to). Every slot's session is in d
- * (br_devices_close joins the queries and closes them, also after a
- * failure). A session that cannot be opened fails at once (-1, error set);
- * the queries' errors are slots_answered's. */
-static int open_slots(br_devset *d, const int *idx, size_t from, size_t to,
-                      const br_session *main) {
-    d->n = (unsigned)to;
-    for (size_t k = from; k < to; k++)
-        if (slot_prepare(d, (unsigned)k, idx[k], main) != 0) {
-            d->n = (unsigned)k + 1; /* the failed one's session may be half-made: closed too */
-            return -1;              /* as before: the slots after a failed one are not opened */
-        }
-    for (size_t k = from; k < to; k++) {
-        slot_query *q = &d->q[k];
-        if (!d->fake && idx[k] == 0)
-            continue; /* adopt_probe */
-        q->session = d->fake ? NULL : d->slot[k].session;
-        q->fake_ns = d->fake ? fake_open_ns() : 0;
-        q->started = pthread_create(&q->th, NULL, slot_query_run, q) == 0;
-        if (!q->started) /* no thread: asked from this one */
-            slot_query_run(q);
-    }
-    return 0;
-}
-
-/* The probe's answer into the slot of host device 0, if d has one. */
-static void adopt_probe(br_devset *d, const br_session *probe) {
-    for (unsigned k = 0; k < d->n && probe; k++)
-        if (d->slot[k].index == 0) {
-            br_session_adopt_query(d->slot[k].session, probe);
-            d->q[k].ok = d->slot[k].session->gpu_ok;
-        }
-}
-
-/* Close d's slots from `keep` on (the devices guessed beyond those the
- * probe counted), their queries awaited first. */
-static void drop_slots(br_devset *d, unsigned keep) {
-    for (unsigned k = keep; k < d->n; k++) {
-        if (d->q[k].started)
-            pthread_join(d->q[k].th, NULL);
-        br_session_close(d->slot[k].session);
-        memset(&d->slot[k], 0, sizeof d->slot[k]);
-        memset(&d->q[k], 0, sizeof d->q[k]);
-    }
-    d->n = keep < d->n ? keep : d->n;
-}
-
-/* The queries open_slots started, awaited and checked: each slot's name
- * and uuid from its answer, or the error of the lowest slot that failed,
- * as when the slots were opened and asked one after another. */
-static int slots_answered(br_devset *d) {
-    join_queries(d);
-    for (unsigned k = 0; k < d->n; k++) {
-        dev_slot *s = &d->slot[k];
-        if (!d->q[k].ok)
-            return br_error_set("--devices: device %d: %s", s->index, s->session->gpu_why);
-        if (d->fake)
-            continue;
-        snprintf(s->name, sizeof s->name, "%s", s->session->device.name);
-        snprintf(s->uuid, sizeof s->uuid, "%s", s->session->device.uuid);
-    }
-    return 0;
-}
-
-/* The devices are of one model, or -1 with the error set naming them. */
-static int check_one_model(const br_devset *d) {
-    unsigned other = 0;
-    for (unsigned k = 1; k < d->n && !other; k++)
-        if (strcmp(d->slot[k].name, d->slot[0].name) != 0)
-            other = k;
-    if (!other)
-        return 0;
-    char same[256] = "";
-    size_t n = 0;
-    for (unsigned k = 0; k < d->n && n < sizeof same; k++)
-        if (strcmp(d->slot[k].name, d->slot[0].name) == 0)
-            n +=
-                (size_t)snprintf(same + n, sizeof same - n, "%s%d", n ? "," : "", d->slot[k].index);
-    return br_error_set("--devices: devices of different models (%d: %s, %d: %s): a baseline "
-                        "is kept per model; name devices of one model, e.g. --devices %s",
-                        d->slot[0].index, d->slot[0].name, d->slot[other].index,
-                        d->slot[other].name, same);
-}
-
-/* How many devices the host probably shows, before the probe says: the
- * entries of CUDA_VISIBLE_DEVICES when it is set, else the driver's
- * /dev/nvidiaN nodes (one per GPU). Only a guess, at most MAX_DEV: the
- * probe's count decides, and a wrong guess costs a device asked for
- * nothing, or one asked after the probe. 0 when unknown. */
-static size_t guess_devices(void) {
-    const char *env = getenv("CUDA_VISIBLE_DEVICES");
-    size_t n = 0;
-    if (env) {
-        for (const char *p = env; *p; p++) /* "0,2,5": three */
-            n += *p == ',';
-        n += env[0] != '\0';
-        return n < MAX_DEV ? n : MAX_DEV;
-    }
-    DIR *dir = opendir("/dev");
-    if (!dir)
-        return 0;
-    for (struct dirent *e; (e = readdir(dir));) {
-        const char *num = e->d_name + 6;
-        n += strncmp(e->d_name, "nvidia", 6) == 0 && *num &&
-             strspn(num, "0123456789") == strlen(num);
-    }
-    closedir(dir);
-    return n < MAX_DEV ? n : MAX_DEV;
-}
-
-/* Close d and probe, keeping the error set. Returns -1. */
-static int open_failed(br_devset *d, br_session *probe) {
-    char why[BR_ERROR_MAX];
-    br_error_kind kind = br_error_kind_get();
-    snprintf(why, sizeof why, "%s", br_error_get());
-    br_devices_close(d);
-    br_session_close(probe);
-    br_error_set("%s", why);
-    return br_error_set_kind(kind);
-}
-
-/* d's slots for the devices the probe counted (count) and the list named
- * (idx[0..*n), all: every device): those asked beside the probe kept, the
- * guessed ones past the count closed, the others opened now. Returns 0, or
- * -1 with the error set (an index the host does not have). */
-static int slots_for_count(br_devset *d, int *idx, size_t *n, int all, int count,
-                           const br_session *main) {
-    if (!all) {
-        for (size_t k = 0; k < *n; k++)
-            if (idx[k] >= count)
-                return br_error_set("--devices %s: this host has %d GPU(s), numbered 0 to %d",
-                                    main->opts.devices, count, count - 1);
-        return d->n == 0 ? open_slots(d, idx, 0, *n, main) : 0; /* not asked beside the probe */
-    }
-    size_t want = (size_t)count < MAX_DEV ? (size_t)count : MAX_DEV;
-    drop_slots(d, (unsigned)want);
-    size_t had = d->n;
-    join_queries(d); /* no worker forks while more sessions open */
-    for (size_t k = 0; k < want; k++)
-        idx[k] = (int)k;
-    *n = want;
-    return want > had ? open_slots(d, idx, had, want, main) : 0;
-}
-
-int br_devices_open(br_devset **out, br_session *main) {
-    *out = NULL;
-    int idx[MAX_DEV], all, count, fake;
-    size_t n;
-    br_session *probe = NULL;
-    if (br_devices_parse(idx, &n, &all, main->opts.devices) != 0)
-        return -1;
-    br_devset *d = calloc(1, sizeof *d);
-    if (!d)
-        return br_error_nomem();
-    const char *f = getenv("BENCHRUN_FAKE_DEVICES");
-    d->fake = f && f[0];
-    if (!d->fake) {
-        /* The probe's session first (opening one may load NVML: not while a
-         * worker forks), then the devices named, or those the host probably
-         * has, asked beside the probe; a named device the guess does not
-         * cover is asked only once the probe has counted (it may be one
-         * CUDA_VISIBLE_DEVICES leaves out). */
-        size_t guess = guess_devices(), early = n;
-        if (br_session_open(&probe, &main->opts) != 0)
-            return open_failed(d, NULL);
-        for (size_t k = 0; !all && k < n; k++)
-            early = idx[k] < (int)guess ? early : 0;
-        for (size_t k = 0; all && k < guess; k++)
-            idx[k] = (int)k;
-        if (open_slots(d, idx, 0, all ? guess : early, main) != 0)
-            return open_failed(d, probe);
-    }
-    if (host_devices(&count, &fake, &probe, main) != 0 ||
-        slots_for_count(d, idx, &n, all, count, main) != 0)
-        return open_failed(d, probe);
-    adopt_probe(d, probe);
-    if (slots_answered(d) != 0 || check_one_model(d) != 0)
-        return open_failed(d, probe);
-    if (!fake) { /* the build's architecture and the run's header: the first device's */
-        br_session_bind(main, d->slot[0].session->visible);
-        br_session_adopt_query(main, d->slot[0].session); /* bound alike: no worker asks again */
-    }
-    br_session_close(probe);
-    *out = d;
-    return 0;
-}
 
 /* ---- measuring on every device at once --------------------------------------------- */
 
@@ -387,7 +34,8 @@ typedef struct dev_item {
  * measures the host cases one at a time, beside the devices or after them.
  * Every field below `lock` is under it. */
 typedef struct dev_exec {
-    br_session *main; /* the invocation's: its budget's ledger (driver.h) */
+    br_session *main;    /* the invocation's (the build, the header, the options) */
+    br_driver_ledger *l; /* the invocation's progress and budget (driver.h) */
     br_run *runs;
     const br_job *jobs;
     size_t n_jobs;
@@ -440,7 +88,8 @@ static int measure_item(br_case_result *r, br_worker_result *how, dev_thread *t,
     const br_job *job = &x->jobs[x->items[it].job];
     size_t i = x->items[it].index;
     *how = BR_WORKER_OK;
-    if (br_case_init(r, job, i) != 0 || br_driver_measure(r, how, slot->session, job, i, bc) != 0) {
+    if (br_case_init(r, job, i) != 0 ||
+        br_driver_measure(r, how, slot->session, x->l, job, i, bc) != 0) {
         br_driver_set(r, BR_STATUS_FAILED, BR_STAGE_SETUP, br_strdup("out of memory"));
         return 0;
     }
@@ -536,7 +185,7 @@ static void *lane_thread(void *arg) {
     dev_thread *t = arg;
     dev_exec *x = t->x;
     if (x->pin)
-        br_cpu_set_self(&x->main->cpu.parent, NULL);
+        br_cpu_set_self(&br_session_cpu(x->main)->parent, NULL);
     pthread_mutex_lock(&x->lock);
     for (;;) {
         size_t it = next_item(t);
@@ -546,9 +195,10 @@ static void *lane_thread(void *arg) {
         br_budget_case bc;
         const br_job *job = &x->jobs[x->items[it].job];
         const br_run *run = &x->runs[x->items[it].job];
-        br_job_progress(x->main, run, &run->cases[x->items[it].index], x->main->opts.total_cases);
+        const br_run_opts *o = br_session_opts(x->main);
+        br_job_progress(x->l, o, run, &run->cases[x->items[it].index], o->total_cases);
         /* The suite's own budget is not applied over several devices (said once). */
-        int budgeted = br_driver_plan(&bc, x->main, job, lanes_spending(x), 0, 0);
+        int budgeted = br_driver_plan(&bc, x->l, o, job, lanes_spending(x), 0, 0);
         pthread_mutex_unlock(&x->lock);
         br_case_result r = {0};
         br_worker_result how;
@@ -559,7 +209,7 @@ static void *lane_thread(void *arg) {
             br_case_dispose(&r);
             break;
         }
-        br_driver_count(&x->tally, x->main, &r, budgeted ? &bc : NULL);
+        br_driver_count(&x->tally, x->l, &r, budgeted ? &bc : NULL);
         settle_item(t, it, &r, how);
         pthread_cond_broadcast(&x->changed);
     }
@@ -570,104 +220,6 @@ static void *lane_thread(void *arg) {
     pthread_cond_broadcast(&x->changed);
     pthread_mutex_unlock(&x->lock);
     return NULL;
-}
-
-/* The measured costs of jobs[0..n)'s cases into c[j][i] (NAN: not
- * measured), from `file` (a results file or baseline) over what c has. A
- * source benchrun found itself (required 0) that cannot be read is passed
- * over with a warning. Returns the cases it gave a cost, or -1 with the
- * error set. */
-static long costs_from(double *const *c, const char *file, int required, const br_job *jobs,
-                       size_t n, const br_session *main) {
-    double **got = calloc(n ? n : 1, sizeof *got);
-    long used = got ? 0 : br_error_nomem();
-    for (size_t j = 0; got && j < n && used == 0; j++)
-        if (!(got[j] = malloc((jobs[j].plan.n_cases ? jobs[j].plan.n_cases : 1) * sizeof **got)))
-            used = br_error_nomem();
-    if (used == 0 && br_shard_jobs_costs(got, &file, 1, jobs, n) != 0) {
-        used = -1;
-        if (!required) {
-            const char *why = br_error_get(), *pre = "--shard-times: ";
-            if (strncmp(why, pre, strlen(pre)) == 0)
-                why += strlen(pre); /* the reader's words; this file is not one of those */
-            if (!main->opts.quiet)
-                br_log(BR_LOG_WARN, "benchrun: warning: --devices: %s: not used for the order\n",
-                       why);
-            used = 0;
-        }
-    } else if (used == 0) {
-        for (size_t j = 0; j < n; j++)
-            for (size_t i = 0; i < jobs[j].plan.n_cases; i++)
-                if (isfinite(got[j][i]))
-                    c[j][i] = got[j][i], used++;
-    }
-    for (size_t j = 0; got && j < n; j++)
-        free(got[j]);
-    free(got);
-    return used;
-}
-
-/* The newest results file (*.json) directly in dir, by modification time;
- * NULL when there is none (or dir is NULL). Caller frees. */
-static char *newest_results(const char *dir) {
-    DIR *d = dir ? opendir(dir) : NULL;
-    if (!d)
-        return NULL;
-    char *best = NULL;
-    struct timespec best_t = {0, 0};
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!br_has_suffix(e->d_name, ".json"))
-            continue;
-        char *path = br_strfmt("%s/%s", dir, e->d_name);
-        struct stat st;
-        if (!path || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-            (best && (st.st_mtim.tv_sec < best_t.tv_sec ||
-                      (st.st_mtim.tv_sec == best_t.tv_sec &&
-                       (st.st_mtim.tv_nsec < best_t.tv_nsec ||
-                        (st.st_mtim.tv_nsec == best_t.tv_nsec && strcmp(path, best) < 0)))))) {
-            free(path);
-            continue;
-        }
-        free(best);
-        best = path;
-        best_t = st.st_mtim;
-    }
-    closedir(d);
-    return best;
-}
-
-/* The measured costs of every job's cases into c[j][i] (NAN: not
- * measured), from the sources in order of preference, a later one winning
- * (cost.h): each suite's baseline, the newest results file of
- * --results-dir, the --shard-times files; each file read once. *from gets a
- * bit per source that gave a cost (1, 2, 4). Returns 0, or -1 with the
- * error set. */
-static int jobs_measured(double *const *c, unsigned *from, const dev_exec *x,
-                         const br_devices_sources *src) {
-    const br_session *main = x->main;
-    long got;
-    for (size_t j = 0; j < x->n_jobs; j++) {
-        char *base = br_baseline_path(src ? src->baseline_dir : NULL, &x->runs[j]);
-        struct stat st;
-        got = base && stat(base, &st) == 0 ? costs_from(&c[j], base, 0, &x->jobs[j], 1, main) : 0;
-        free(base);
-        if (got < 0)
-            return -1;
-        *from |= got > 0 ? 1u : 0u;
-    }
-    char *newest = newest_results(src ? src->results_dir : NULL);
-    got = newest ? costs_from(c, newest, 0, x->jobs, x->n_jobs, main) : 0;
-    free(newest);
-    if (got < 0)
-        return -1;
-    *from |= got > 0 ? 2u : 0u;
-    for (size_t f = 0; f < main->opts.n_device_times; f++) {
-        if ((got = costs_from(c, main->opts.device_times[f], 1, x->jobs, x->n_jobs, main)) < 0)
-            return -1; /* "--shard-times: FILE: why" */
-        *from |= got > 0 ? 4u : 0u;
-    }
-    return 0;
 }
 
 /* The cost of each item (plan/cost.h): its measured wall time from the
@@ -689,7 +241,7 @@ static int item_costs(double *cost, size_t *n_measured, unsigned *from, const de
             c[j][i] = NAN;
     }
     if (rc == 0 && !x->d->plain) /* one device: the order does not change its busy time */
-        rc = jobs_measured(c, from, x, src);
+        rc = br_devices_measured_costs(c, from, x->runs, x->jobs, x->n_jobs, x->main, src);
     for (size_t it = 0; rc == 0 && it < x->n_items; it++) {
         work[it] = br_cost_declared(&x->jobs[x->items[it].job], x->items[it].index);
         cost[it] = c[x->items[it].job][x->items[it].index];
@@ -765,7 +317,7 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
                                 job->suite.path);
         if (br_job_run_begin(&x->runs[j], job, main) != 0)
             return -1;
-        if (job->suite.budget_ns > 0 && !main->opts.quiet && !x->d->plain)
+        if (job->suite.budget_ns > 0 && !br_session_opts(main)->quiet && !x->d->plain)
             br_log(BR_LOG_WARN,
                    "benchrun: warning: %s: the suite's budget is not applied with --devices\n",
                    job->suite.path);
@@ -778,7 +330,7 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
             if (why != BR_STAGE_NONE) {
                 if (br_driver_settle(r, why, job, i, main) != 0)
                     return -1;
-                main->cases_done++; /* for the budget: a case that costs no time */
+                x->l->cases_done++; /* for the budget: a case that costs no time */
             } else if (gpu) {
                 x->items[x->n_items++] = (dev_item){j, i};
             } else {
@@ -796,8 +348,9 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
  * test-only: as if the host had N CPUs, one core each), and --host-lane is
  * not `after`. Returns 1, or 0 with why[0..len) saying why not. */
 static int lane_fits(char *why, size_t len, const br_session *m, unsigned n_dev) {
+    const br_cpu_choice *cpu = br_session_cpu(m);
     why[0] = '\0';
-    if (m->opts.host_lane == BR_HOST_LANE_AFTER) {
+    if (br_session_opts(m)->host_lane == BR_HOST_LANE_AFTER) {
         snprintf(why, len, "--host-lane after");
         return 0;
     }
@@ -805,11 +358,11 @@ static int lane_fits(char *why, size_t len, const br_session *m, unsigned n_dev)
     long free_cpus;
     if (fake && fake[0])
         free_cpus = atol(fake) - 1;
-    else if (m->cpu.cpu < 0) {
+    else if (cpu->cpu < 0) {
         snprintf(why, len, "--cpu off: nothing keeps the GPU workers off the host cases' CPU");
         return 0;
     } else
-        free_cpus = m->cpu.shares_core ? 0 : br_cpu_set_count(&m->cpu.parent);
+        free_cpus = cpu->shares_core ? 0 : br_cpu_set_count(&cpu->parent);
     long need = (long)n_dev + 1;
     if (free_cpus < need) {
         snprintf(why, len,
@@ -830,7 +383,7 @@ static void choose_host_lane(dev_exec *x) {
     if (x->n_items == x->n_par || !x->n_par || !lane_fits(x->why, sizeof x->why, m, x->d->n))
         return;
     x->beside = 1;
-    x->pin = !x->d->fake && m->cpu.cpu >= 0;
+    x->pin = !x->d->fake && br_session_cpu(m)->cpu >= 0;
 }
 
 /* The plan on standard error: the devices, the order's source and, by
@@ -838,16 +391,17 @@ static void choose_host_lane(dev_exec *x) {
  * run. */
 static void say_plan(const dev_exec *x, const double *cost, size_t n_measured, unsigned from,
                      const br_session *main) {
-    if (main->opts.quiet)
+    const br_cpu_choice *cpu = br_session_cpu(main);
+    if (br_session_opts(main)->quiet)
         return;
     if (x->d->plain) { /* one line: where the host cases run */
         char lanes[128];
-        br_cpu_list_format(lanes, sizeof lanes, &main->cpu.parent);
+        br_cpu_list_format(lanes, sizeof lanes, &cpu->parent);
         if (x->pin)
             br_log(BR_LOG_NOTE,
                    "benchrun: %zu host case(s) beside the GPU cases, one at a time on CPU %d "
                    "(the GPU cases' lane on CPU(s) %s)\n",
-                   x->n_items - x->n_par, main->cpu.cpu, lanes);
+                   x->n_items - x->n_par, cpu->cpu, lanes);
         else
             br_log(BR_LOG_NOTE, "benchrun: %zu host case(s) beside the GPU cases, one at a time\n",
                    x->n_items - x->n_par);
@@ -881,12 +435,12 @@ static void say_plan(const dev_exec *x, const double *cost, size_t n_measured, u
     size_t n_host = x->n_items - x->n_par;
     if (n_host && n < sizeof line) {
         char lanes[128];
-        br_cpu_list_format(lanes, sizeof lanes, &main->cpu.parent);
+        br_cpu_list_format(lanes, sizeof lanes, &cpu->parent);
         if (x->beside && x->pin)
             snprintf(line + n, sizeof line - n,
                      "; %zu host case(s) beside them, one at a time on CPU %d (the devices' "
                      "lanes on CPU(s) %s)",
-                     n_host, main->cpu.cpu, lanes);
+                     n_host, cpu->cpu, lanes);
         else if (x->beside)
             snprintf(line + n, sizeof line - n, "; %zu host case(s) beside them, one at a time",
                      n_host);
@@ -948,7 +502,7 @@ static void run_lanes(dev_exec *x) {
 /* Run the lanes (run_lanes), the progress line cleared after them. */
 static void run_all(dev_exec *x) {
     run_lanes(x);
-    if (x->main->opts.progress)
+    if (br_session_opts(x->main)->progress)
         br_log(BR_LOG_PROGRESS, "\r\033[K");
 }
 
@@ -973,7 +527,7 @@ static int settle_rest(dev_exec *x) {
 
 /* Per device, and for the host lane: cases measured and their wall time. */
 static void say_devices(const dev_exec *x, const br_session *main) {
-    if (main->opts.quiet || x->d->plain)
+    if (br_session_opts(main)->quiet || x->d->plain)
         return;
     for (unsigned k = 0; k < x->d->n; k++) {
         const dev_slot *s = &x->d->slot[k];
@@ -994,12 +548,12 @@ static void say_devices(const dev_exec *x, const br_session *main) {
  * one-GPU run; none with fake devices), bound as the first device, its
  * clock of the budget the main one's. Returns 0, or -1 with the error set. */
 static int host_lane_open(dev_exec *x) {
-    br_run_opts o = x->main->opts;
+    br_run_opts o = *br_session_opts(x->main);
     if (x->d->fake)
         o.cpu = -1;
     if (br_session_open(&x->host.session, &o) != 0)
         return -1;
-    br_session_bind(x->host.session, x->d->slot[0].session->visible);
+    br_session_bind(x->host.session, br_session_visible(x->d->slot[0].session));
     x->host.index = -1;
     snprintf(x->host.uuid, sizeof x->host.uuid, "host");
     return 0;
@@ -1034,15 +588,17 @@ int br_devices_open_plain(br_devset **out, br_session *main, const br_job *jobs,
     dev_slot *s = &d->slot[0];
     s->session = main;
     s->index = 0;
-    snprintf(s->name, sizeof s->name, "%s", fake ? "benchrun fake device" : main->device.name);
-    snprintf(s->uuid, sizeof s->uuid, "%s", fake ? "FAKE-0" : main->device.uuid);
+    snprintf(s->name, sizeof s->name, "%s",
+             fake ? "benchrun fake device" : br_session_device(main)->name);
+    snprintf(s->uuid, sizeof s->uuid, "%s", fake ? "FAKE-0" : br_session_device(main)->uuid);
     *out = d;
     return 0;
 }
 
 int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_session *main,
-                       br_devset *d, const br_devices_sources *src) {
+                       br_driver_ledger *l, br_devset *d, const br_devices_sources *src) {
     dev_exec x = {.main = main,
+                  .l = l,
                   .runs = runs,
                   .jobs = jobs,
                   .n_jobs = n_jobs,
@@ -1076,16 +632,12 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
         goto done;
     choose_host_lane(&x);
     say_plan(&x, cost, n_measured, from, main);
-    if (main->start_ns == 0)
-        main->start_ns = br_now_ns();
     /* Every lane's cases note their start after the invocation's (began_ns). */
-    for (unsigned k = 0; k < d->n; k++)
-        d->slot[k].session->start_ns = main->start_ns;
-    x.host.session->start_ns = main->start_ns;
+    br_driver_start(l);
     run_all(&x);
     say_devices(&x, main);
-    if (!main->opts.quiet)
-        br_driver_budget_note(&x.tally, NULL, main->opts.budget_ns, 0);
+    if (!br_session_opts(main)->quiet)
+        br_driver_budget_note(&x.tally, NULL, br_session_opts(main)->budget_ns, 0);
     if (settle_rest(&x) != 0)
         goto done;
     for (size_t j = 0; j < n_jobs; j++)

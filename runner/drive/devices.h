@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* devices.h - a run over several GPUs of one host (--devices all|0,2,5):
+/* A run over several GPUs of one host (--devices all|0,2,5):
  * one session (device query, timers, CUPTI, clock probe and throttle
  * check) and so one worker process per device, bound to it by
  * CUDA_VISIBLE_DEVICES set in the worker before CUDA starts; the cases of
@@ -41,6 +41,7 @@
 
 #include <stddef.h>
 
+#include "driver.h"
 #include "model/run.h"
 #include "worker/session.h"
 
@@ -99,9 +100,10 @@ typedef struct br_devices_sources {
  * br_run_dispose, also after a failure). A case whose worker crashed is run
  * once more on another device; a device at fault is retired
  * (plan/devsched.h); cases no device is left to run fail. Returns 0, or -1
- * with the error set (out of memory, a cost file that cannot be read). */
+ * with the error set (out of memory, a cost file that cannot be read).
+ * l: the invocation's ledger, shared by every lane under their lock. */
 int br_devices_execute(br_run *runs, const struct br_job *jobs, size_t n_jobs, br_session *main,
-                       br_devset *d, const br_devices_sources *src);
+                       br_driver_ledger *l, br_devset *d, const br_devices_sources *src);
 
 #ifdef __cplusplus
 }

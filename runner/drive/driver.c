@@ -13,7 +13,6 @@
 #include "model/settings.h"
 #include "plan/job.h"
 #include "worker/proto.h"
-#include "worker/session_impl.h"
 
 br_stage br_driver_unrunnable(const br_job *job, size_t i) {
     br_case_status st = br_job_case_ref(job, i)->status;
@@ -43,8 +42,9 @@ int br_driver_settle(br_case_result *r, br_stage why, const br_job *job, size_t 
         return br_driver_set(r, BR_STATUS_FAILED, why,
                              br_strfmt("%s: %s", ref->mh->source, ref->mh->message));
     case BR_STAGE_NO_GPU:
-        return br_driver_set(r, BR_STATUS_SKIPPED, why,
-                             br_strdup(s && s->gpu_why[0] ? s->gpu_why : "no usable GPU"));
+        return br_driver_set(
+            r, BR_STATUS_SKIPPED, why,
+            br_strdup(s && br_session_gpu_why(s)[0] ? br_session_gpu_why(s) : "no usable GPU"));
     case BR_STAGE_BUDGET:
         return br_driver_set(r, BR_STATUS_SKIPPED, why,
                              br_strdup("the time budget was spent before this case"));
@@ -65,16 +65,21 @@ int br_driver_interrupted(br_run *run, const br_job *job, size_t i) {
     return br_driver_settle(&run->cases[i], BR_STAGE_INTERRUPTED, job, i, NULL);
 }
 
-int br_driver_plan(br_budget_case *bc, br_session *s, const br_job *job, unsigned devices,
-                   double suite_left_ns, size_t suite_cases_left) {
+void br_driver_start(br_driver_ledger *l) {
+    if (l->start_ns == 0)
+        l->start_ns = br_now_ns();
+}
+
+int br_driver_plan(br_budget_case *bc, br_driver_ledger *l, const br_run_opts *o, const br_job *job,
+                   unsigned devices, double suite_left_ns, size_t suite_cases_left) {
     const br_suite *suite = &job->suite;
-    size_t total = s->opts.total_cases > 0 ? s->opts.total_cases : job->plan.n_cases;
+    size_t total = o->total_cases > 0 ? o->total_cases : job->plan.n_cases;
     double left = INFINITY;
     size_t cases_left = 1;
     int any = 0;
-    if (s->opts.budget_ns > 0) {
-        left = (s->opts.budget_ns - (br_now_ns() - s->start_ns)) * (devices ? devices : 1);
-        cases_left = total > s->cases_done ? total - s->cases_done : 1;
+    if (o->budget_ns > 0) {
+        left = (o->budget_ns - (br_now_ns() - l->start_ns)) * (devices ? devices : 1);
+        cases_left = total > l->cases_done ? total - l->cases_done : 1;
         any = 1;
     }
     if (suite->budget_ns > 0 && suite_cases_left > 0) {
@@ -84,10 +89,10 @@ int br_driver_plan(br_budget_case *bc, br_session *s, const br_job *job, unsigne
         }
         any = 1;
     }
-    s->cases_done++;
+    l->cases_done++;
     if (!any)
         return 0;
-    double overhead = s->n_overhead ? s->overhead_ns / (double)s->n_overhead : 0;
+    double overhead = l->n_overhead ? l->overhead_ns / (double)l->n_overhead : 0;
     br_budget_plan(bc, &suite->measure, suite->warmup_ns, br_measure_modes(&suite->measure), left,
                    cases_left, overhead);
     return 1;
@@ -106,8 +111,9 @@ static void wall_close(br_case_wall *w, double total_ns) {
     w->other_ns = total_ns > sum ? total_ns - sum : 0;
 }
 
-int br_driver_measure(br_case_result *r, br_worker_result *how, br_session *s, const br_job *job,
-                      size_t i, const br_budget_case *bc) {
+int br_driver_measure(br_case_result *r, br_worker_result *how, br_session *s,
+                      const br_driver_ledger *l, const br_job *job, size_t i,
+                      const br_budget_case *bc) {
     *how = BR_WORKER_OK;
     br_stage why = br_driver_unrunnable(job, i);
     if (why == BR_STAGE_NONE && bc && bc->skip)
@@ -125,12 +131,12 @@ int br_driver_measure(br_case_result *r, br_worker_result *how, br_session *s, c
     *how = br_case_exec(r, job, s, i, &cfg, warmup_ns);
     if (*how != BR_WORKER_STOPPED) {
         wall_close(&r->wall, br_now_ns() - t0);
-        r->wall.began_ns = s->start_ns > 0 ? t0 - s->start_ns : NAN;
+        r->wall.began_ns = l->start_ns > 0 ? t0 - l->start_ns : NAN;
     }
     return 0;
 }
 
-void br_driver_count(br_driver_tally *t, br_session *s, const br_case_result *r,
+void br_driver_count(br_driver_tally *t, br_driver_ledger *l, const br_case_result *r,
                      const br_budget_case *bc) {
     if (r->stage == BR_STAGE_BUDGET) {
         t->n_skipped++;
@@ -143,8 +149,8 @@ void br_driver_count(br_driver_tally *t, br_session *s, const br_case_result *r,
     for (size_t m = 0; m < 2; m++)
         if (tm[m]->present)
             inside += tm[m]->warmup_ns + tm[m]->measure_ns;
-    s->overhead_ns += r->wall.total_ns > inside ? r->wall.total_ns - inside : 0;
-    s->n_overhead++;
+    l->overhead_ns += r->wall.total_ns > inside ? r->wall.total_ns - inside : 0;
+    l->n_overhead++;
     if (bc && bc->shortened) {
         t->n_shortened++;
         if (bc->timeout_ns < t->min_timeout_ns)
@@ -182,11 +188,12 @@ int br_driver_close(br_run *run, const br_session *main, const br_session *measu
         no_gpu |=
             run->cases[i].status == BR_STATUS_SKIPPED && run->cases[i].stage == BR_STAGE_NO_GPU;
     if (no_gpu && !run->gpu_skip_reason &&
-        !(run->gpu_skip_reason = br_strdup(main->gpu_why[0] ? main->gpu_why : "no usable GPU")))
+        !(run->gpu_skip_reason =
+              br_strdup(br_session_gpu_why(main)[0] ? br_session_gpu_why(main) : "no usable GPU")))
         return -1;
-    run->gpu_clock = measured->gpu_clock;
-    if (measured->clock_note[0] && !run->clock_note &&
-        !(run->clock_note = br_strdup(measured->clock_note)))
+    run->gpu_clock = br_session_gpu_clock(measured);
+    const char *note = br_session_clock_note(measured);
+    if (note[0] && !run->clock_note && !(run->clock_note = br_strdup(note)))
         return -1;
     br_run_derive(run);
     return 0;

@@ -32,6 +32,22 @@ extern "C" {
 
 struct br_job; /* plan/job.h: a suite ready to run */
 
+/* The invocation's progress and time budget, kept by the drivers beside
+ * the session that measures (one ledger for all the lanes of a run over
+ * several devices, read and written under their lock). Start it as
+ * BR_DRIVER_LEDGER_INIT. */
+typedef struct br_driver_ledger {
+    size_t cases_done;  /* cases of the invocation started (or settled) so far */
+    double start_ns;    /* when the invocation's first case started (br_now_ns); 0 before */
+    double overhead_ns; /* summed time of cases outside warmup and sampling, ns */
+    size_t n_overhead;  /* cases in overhead_ns */
+} br_driver_ledger;
+#define BR_DRIVER_LEDGER_INIT                                                                      \
+    { 0, 0, 0, 0 }
+
+/* Note the invocation's start in l (now, unless noted already). */
+void br_driver_start(br_driver_ledger *l);
+
 /* Why case i of a built job gets no worker, by its module's build:
  * BR_STAGE_COMPILE (the module did not build), BR_STAGE_NO_GPU (GPU code,
  * no usable GPU), or BR_STAGE_NONE when it is to be measured. */
@@ -70,38 +86,40 @@ typedef struct br_driver_tally {
 #define BR_DRIVER_TALLY_INIT                                                                       \
     { 0, 0, INFINITY }
 
-/* Before the next case of job in s's invocation: plan it under the time
- * budgets, and count it as started (s->cases_done). The invocation's
- * budget (--budget, s->opts.budget_ns) leaves what is left of it since
- * s->start_ns, spent by `devices` devices at once (1 for one), to the cases
- * not started (s->opts.total_cases, or job's plan when 0, less
- * s->cases_done); the suite's own `budget` leaves suite_left_ns (ns) to
- * suite_cases_left cases of its run (0: not applied). The tighter allowance
- * per case wins; br_budget_plan plans the case with it, the modes the suite
- * measures and the mean overhead of the cases measured so far (s->overhead_ns
- * over s->n_overhead). Returns 1 with *bc filled when a budget applies,
- * else 0. */
-int br_driver_plan(br_budget_case *bc, br_session *s, const struct br_job *job, unsigned devices,
-                   double suite_left_ns, size_t suite_cases_left);
+/* Before the next case of job in the invocation of ledger l and options
+ * o: plan it under the time budgets, and count it as started
+ * (l->cases_done). The invocation's budget (--budget, o->budget_ns) leaves
+ * what is left of it since l->start_ns, spent by `devices` devices at once
+ * (1 for one), to the cases not started (o->total_cases, or job's plan
+ * when 0, less l->cases_done); the suite's own `budget` leaves
+ * suite_left_ns (ns) to suite_cases_left cases of its run (0: not
+ * applied). The tighter allowance per case wins; br_budget_plan plans the
+ * case with it, the modes the suite measures and the mean overhead of the
+ * cases measured so far (l->overhead_ns over l->n_overhead). Returns 1 with
+ * *bc filled when a budget applies, else 0. */
+int br_driver_plan(br_budget_case *bc, br_driver_ledger *l, const br_run_opts *o,
+                   const struct br_job *job, unsigned devices, double suite_left_ns,
+                   size_t suite_cases_left);
 
 /* Case i of job (*r from br_case_init) in s's worker, or settled without
  * one: by its module's build (br_driver_unrunnable), then when bc (NULL: no
  * budget) says the budget is spent. A case sent to the worker is measured
  * with the suite's settings, the warmup, min_time and timeout shortened as
  * bc says, and its wall time closed (br_case_wall: the worker's phases, the
- * rest as other_ns) and its start noted (began_ns, after s->start_ns; NAN
+ * rest as other_ns) and its start noted (began_ns, after l->start_ns; NAN
  * when that is 0). *how gets the worker's outcome (worker/proto.h
  * br_case_exec; BR_WORKER_OK for a settled case too); for BR_WORKER_STOPPED
  * (an interrupt) *r is as it was. Returns 0, or -1 with the error set (out
  * of memory settling it). */
 int br_driver_measure(br_case_result *r, br_worker_result *how, br_session *s,
-                      const struct br_job *job, size_t i, const br_budget_case *bc);
+                      const br_driver_ledger *l, const struct br_job *job, size_t i,
+                      const br_budget_case *bc);
 
 /* After case r ended (br_driver_measure) under budget bc (NULL: none): a
  * case the budget skipped counts in t->n_skipped; a case the worker had
- * adds its time outside warmup and sampling to s's overhead mean, and,
+ * adds its time outside warmup and sampling to l's overhead mean, and,
  * when bc shortened it, counts in t->n_shortened. */
-void br_driver_count(br_driver_tally *t, br_session *s, const br_case_result *r,
+void br_driver_count(br_driver_tally *t, br_driver_ledger *l, const br_case_result *r,
                      const br_budget_case *bc);
 
 /* The note on standard error of what a budget of budget_ns (ns) cost, by

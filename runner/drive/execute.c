@@ -18,7 +18,6 @@
 #include "plan/job.h"
 #include "results/gitinfo.h"
 #include "worker/proto.h"
-#include "worker/session_impl.h"
 
 /* The git blob id of the file at path into out ("" when it cannot be read). */
 static void source_sha(char out[41], const char *path) {
@@ -51,7 +50,7 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     out->warmup_ns = suite->warmup_ns;
     out->measure = suite->measure;
     out->regression = suite->regression;
-    out->host = s->host;
+    out->host = *br_session_host(s);
     out->n_params = suite->n_params;
     out->param_names = calloc(suite->n_params ? suite->n_params : 1, sizeof *out->param_names);
     out->n_kernels = suite->n_kernels;
@@ -65,10 +64,10 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     out->peak_kind = suite->peak;
     out->peak_gbps = NAN;
     out->peak_gflops = NAN;
-    for (size_t i = 0; s->gpu_ok && i < b->n_mods; i++) {
+    for (size_t i = 0; br_session_gpu_ok(s) && i < b->n_mods; i++) {
         if (b->mods[i].is_gpu) {
             out->has_device = 1;
-            out->device = s->device;
+            out->device = *br_session_device(s);
         }
     }
     if (out->has_device) {
@@ -85,26 +84,26 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
             return -1;
         source_sha(rk->source_sha, rk->source);
     }
-    out->gpu_clock = s->gpu_clock;
+    out->gpu_clock = br_session_gpu_clock(s);
     return 0;
 }
 
-void br_job_progress(const br_session *s, const br_run *run, const br_case_result *r,
-                     size_t total) {
-    if (!s->opts.progress || total < s->cases_done + 1)
+void br_job_progress(const br_driver_ledger *l, const br_run_opts *o, const br_run *run,
+                     const br_case_result *r, size_t total) {
+    if (!o->progress || total < l->cases_done + 1)
         return;
     char line[512], elapsed[32], eta[32];
-    double spent = br_now_ns() - s->start_ns;
+    double spent = br_now_ns() - l->start_ns;
     br_format_clock(elapsed, sizeof elapsed, spent);
-    if (s->cases_done > 0) {
-        double rest = spent / (double)s->cases_done * (double)(total - s->cases_done);
-        if (s->opts.budget_ns > 0 && rest > s->opts.budget_ns - spent)
-            rest = s->opts.budget_ns - spent;
+    if (l->cases_done > 0) {
+        double rest = spent / (double)l->cases_done * (double)(total - l->cases_done);
+        if (o->budget_ns > 0 && rest > o->budget_ns - spent)
+            rest = o->budget_ns - spent;
         br_format_clock(eta, sizeof eta, rest > 0 ? rest : 0);
     } else {
         snprintf(eta, sizeof eta, "?");
     }
-    int n = snprintf(line, sizeof line, "[%zu/%zu] ", s->cases_done + 1, total);
+    int n = snprintf(line, sizeof line, "[%zu/%zu] ", l->cases_done + 1, total);
     if (n > 0 && (size_t)n < sizeof line)
         br_run_case_label(line + n, sizeof line - (size_t)n, run, r);
     /* One terminal line: cut the case description to leave room for the times. */
@@ -139,22 +138,23 @@ int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
  * job_start): settled without a worker or measured in one. Returns 0, 1
  * when interrupted, -1 with the error set. */
 static int execute_case(br_run *out, br_driver_tally *tally, const br_job *job, br_session *s,
-                        size_t i, double job_start, size_t total) {
+                        br_driver_ledger *l, size_t i, double job_start, size_t total) {
     br_case_result *r = &out->cases[i];
-    br_job_progress(s, out, r, total);
+    const br_run_opts *o = br_session_opts(s);
+    br_job_progress(l, o, out, r, total);
     br_budget_case bc;
-    int budgeted = br_driver_plan(&bc, s, job, 1, job->suite.budget_ns - (br_now_ns() - job_start),
-                                  job->plan.n_cases - i);
+    int budgeted = br_driver_plan(
+        &bc, l, o, job, 1, job->suite.budget_ns - (br_now_ns() - job_start), job->plan.n_cases - i);
     br_worker_result how;
-    if (br_driver_measure(r, &how, s, job, i, budgeted ? &bc : NULL) != 0)
+    if (br_driver_measure(r, &how, s, l, job, i, budgeted ? &bc : NULL) != 0)
         return -1;
     if (how == BR_WORKER_STOPPED)
         return 1; /* interrupted: this case did not finish */
-    br_driver_count(tally, s, r, budgeted ? &bc : NULL);
+    br_driver_count(tally, l, r, budgeted ? &bc : NULL);
     return 0;
 }
 
-int br_job_execute(br_run *out, const br_job *job, br_session *s) {
+int br_job_execute(br_run *out, const br_job *job, br_session *s, br_driver_ledger *l) {
     const br_suite *suite = &job->suite;
     memset(out, 0, sizeof *out);
     if (!job->built)
@@ -162,31 +162,32 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s) {
     if (br_job_run_begin(out, job, s) != 0)
         return -1;
     br_driver_tally tally = BR_DRIVER_TALLY_INIT;
+    const br_run_opts *o = br_session_opts(s);
     double job_start = br_now_ns();
-    size_t total = s->opts.total_cases > 0 ? s->opts.total_cases : job->plan.n_cases;
-    if (s->start_ns == 0)
-        s->start_ns = job_start;
+    size_t total = o->total_cases > 0 ? o->total_cases : job->plan.n_cases;
+    if (l->start_ns == 0)
+        l->start_ns = job_start;
     size_t i = 0;
     for (; i < job->plan.n_cases && !br_stop_signal(); i++) {
         if (br_case_init(&out->cases[i], job, i) != 0)
             return -1;
-        int rc = execute_case(out, &tally, job, s, i, job_start, total);
+        int rc = execute_case(out, &tally, job, s, l, i, job_start, total);
         if (rc < 0)
             return -1;
         if (rc > 0)
             break;
     }
-    if (s->opts.progress)
+    if (o->progress)
         br_log(BR_LOG_PROGRESS, "\r\033[K");
     for (; br_stop_signal() && i < job->plan.n_cases; i++)
         if (br_driver_interrupted(out, job, i) != 0)
             return -1;
-    if (!s->opts.quiet)
-        br_driver_budget_note(
-            &tally, suite->path,
-            suite->budget_ns > 0 && (s->opts.budget_ns <= 0 || suite->budget_ns < s->opts.budget_ns)
-                ? suite->budget_ns
-                : s->opts.budget_ns,
-            suite->measure.timeout_ns);
+    if (!o->quiet)
+        br_driver_budget_note(&tally, suite->path,
+                              suite->budget_ns > 0 &&
+                                      (o->budget_ns <= 0 || suite->budget_ns < o->budget_ns)
+                                  ? suite->budget_ns
+                                  : o->budget_ns,
+                              suite->measure.timeout_ns);
     return br_driver_close(out, s, s);
 }

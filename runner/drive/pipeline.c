@@ -28,9 +28,10 @@ typedef struct pipeline {
     const br_run **run_ptrs;
     size_t n_jobs, n_runs;
     br_session *session;
-    br_devset *devices; /* --devices, or one GPU's host lane: the devices of the run;
-                           NULL: the cases one after another */
-    double devices_ns;  /* --devices: the time br_devices_open took, ns; 0 without */
+    br_driver_ledger ledger; /* the invocation's progress and budget, beside the session */
+    br_devset *devices;      /* --devices, or one GPU's host lane: the devices of the run;
+                                NULL: the cases one after another */
+    double devices_ns;       /* --devices: the time br_devices_open took, ns; 0 without */
 } pipeline;
 
 int br_exit_status(const br_outcome *o) {
@@ -177,14 +178,14 @@ static int build_and_execute(pipeline *p) {
         return -1;
     }
     br_devices_sources src = {p->o->gate.dir, p->o->outputs.results_dir};
-    if (p->devices &&
-        br_devices_execute(p->runs, p->jobs, n_built, p->session, p->devices, &src) != 0) {
+    if (p->devices && br_devices_execute(p->runs, p->jobs, n_built, p->session, &p->ledger,
+                                         p->devices, &src) != 0) {
         br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
         free(build_ns);
         return -1;
     }
     for (size_t i = 0; i < n_built; i++) {
-        if (!p->devices && br_job_execute(&p->runs[i], &p->jobs[i], p->session) != 0) {
+        if (!p->devices && br_job_execute(&p->runs[i], &p->jobs[i], p->session, &p->ledger) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
             free(build_ns);
             return -1;

@@ -18,38 +18,6 @@ extern "C" {
 
 struct br_job; /* plan/job.h: a suite ready to run */
 
-/* What a worker is asked (br_session_ask's kind). */
-enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
-
-/* Ask the session's worker (started when none runs) for the device
- * (BR_REQ_DEVICE: fills the session's gpu_ok, gpu_why, device, gpu_arch) or
- * the measured peak (BR_REQ_PEAK: fills its peak_gbps, GB/s). Returns 0, or
- * -1 with the error set. */
-int br_session_ask(br_session *s, int kind);
-
-/* Whether a GPU is usable, found out once (in a worker when benchrun has CUDA). */
-int br_session_gpu(br_session *s);
-
-/* The measured peak, GB/s, once per session, from the worker; NAN with a
- * warning when it cannot be had. */
-double br_session_measured_peak(br_session *s);
-
-/* What a build is for: a run measures its cases; a check (benchrun check)
- * only builds and resolves. */
-typedef enum br_build_purpose { BR_BUILD_RUN, BR_BUILD_CHECK } br_build_purpose;
-
-/* Build (br_job_build) one job for this session: when the job has GPU
- * sources, first finds out about the GPU (in a worker, once per session);
- * hands the build the target (cache, architecture, compile jobs, memory);
- * then retires the worker, since one forked before the modules were loaded
- * does not have them. Without a usable GPU, a run compiles no GPU source
- * (its cases are skipped, so its host cases wait on no nvcc) and says so
- * once per session, naming benchrun check; a check compiles them (nvcc's
- * default target), so their compile errors and kernel names show on any
- * machine. Every driver builds through here: this is that policy's one
- * place. Returns br_job_build's result (0, or -1 with the error set). */
-int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose);
-
 /* What case i of job is, before it runs: kernel, combination, a copy of its
  * parameter values (r->params, owned by *r), bytes and flops. Returns 0, or
  * -1 (out of memory). */

@@ -17,6 +17,7 @@
 #include "platform/device.h"
 #include "measure/measure.h"
 #include "platform/peak.h"
+#include "plan/job.h"
 #include "model/settings.h"
 #include "model/stats.h"
 
@@ -100,7 +101,6 @@ void br_session_query_gpu_here(br_session *s) {
     s->gpu_ok = 1;
 }
 
-/* End the session's worker (one that ended, or that must not serve on). */
 void br_session_drop_worker(br_session *s) {
     br_worker_stop(s->worker);
     s->worker = NULL;
@@ -162,6 +162,132 @@ void *br_session_timer(br_session *s, br_backend b) {
     s->timer_failed[b] = 1;
     snprintf(s->timer_error[b], sizeof s->timer_error[b], "%s", br_error_get());
     return NULL;
+}
+
+/* ---- what the drivers read ----------------------------------------------------------- */
+
+const br_run_opts *br_session_opts(const br_session *s) {
+    return &s->opts;
+}
+
+int br_session_gpu_ok(const br_session *s) {
+    return s->gpu_ok;
+}
+
+const char *br_session_gpu_why(const br_session *s) {
+    return s->gpu_why;
+}
+
+const br_device *br_session_device(const br_session *s) {
+    return &s->device;
+}
+
+const br_host *br_session_host(const br_session *s) {
+    return &s->host;
+}
+
+const br_cpu_choice *br_session_cpu(const br_session *s) {
+    return &s->cpu;
+}
+
+br_clock br_session_gpu_clock(const br_session *s) {
+    return s->gpu_clock;
+}
+
+const char *br_session_clock_note(const br_session *s) {
+    return s->clock_note;
+}
+
+const char *br_session_visible(const br_session *s) {
+    return s->visible;
+}
+
+int br_session_device_count(const br_session *s) {
+    return s->device_count;
+}
+
+/* ---- what the drivers ask ------------------------------------------------------------ */
+
+/* Find out once whether a GPU is usable: in a worker when benchrun has
+ * CUDA, so the parent never initialises it. */
+int br_session_gpu(br_session *s) {
+    if (s->gpu_checked)
+        return s->gpu_ok;
+    s->gpu_checked = 1;
+#if BR_HAVE_CUDA
+    if (br_session_ask(s, BR_REQ_DEVICE) != 0) {
+        s->gpu_ok = 0;
+        snprintf(s->gpu_why, sizeof s->gpu_why, "cannot query the GPU: %s", br_error_get());
+    }
+    /* The modules are loaded after this: a worker for the cases is forked then. */
+    br_session_drop_worker(s);
+#else
+    br_session_query_gpu_here(s);
+#endif
+    return s->gpu_ok;
+}
+
+/* The measured peak (measure_peak_here), GB/s, once per session, from the
+ * worker; NAN with a warning when it cannot be had. */
+double br_session_measured_peak(br_session *s) {
+    if (s->peak_tried)
+        return s->peak_gbps;
+    s->peak_tried = 1;
+    if (br_session_ask(s, BR_REQ_PEAK) != 0) { /* else the reply set peak_gbps */
+        s->peak_gbps = NAN;
+        br_log(BR_LOG_WARN, "benchrun: warning: cannot measure the peak bandwidth: %s\n",
+               br_error_get());
+    }
+    return s->peak_gbps;
+}
+
+/* Once per session, unless quiet: the GPU sources of a run without a
+ * usable GPU were not compiled (br_session_build_job), naming those of
+ * job's first variant and what compiles them. */
+static void gpu_build_note(br_session *s, const br_job *job) {
+    const struct br_job_build *b = job->built;
+    size_t n_src = job->suite.n_sources, n = 0;
+    char names[256] = "";
+    if (s->gpu_build_noted || s->opts.quiet || !b)
+        return;
+    for (size_t i = 0; i < n_src && i < b->n_mods; i++) {
+        const br_module_handle *h = &b->mods[i];
+        if (!h->is_gpu || h->state != BR_MODULE_SKIPPED)
+            continue;
+        size_t used = strlen(names);
+        if (used < sizeof names)
+            snprintf(names + used, sizeof names - used, "%s%s", n ? ", " : "", h->source);
+        n++;
+    }
+    if (!n)
+        return;
+    s->gpu_build_noted = 1;
+    br_log(BR_LOG_NOTE,
+           "benchrun: no usable GPU: %s not compiled, %s cases skipped (benchrun check "
+           "compiles %s)\n",
+           names, n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+}
+
+int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
+    if (br_job_needs_gpu(job))
+        br_session_gpu(s);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    br_build_target t = {
+        .cache_dir = s->cache_dir,
+        .gpu_arch = s->gpu_ok ? s->gpu_arch : NULL,
+        .compile_without_gpu = purpose == BR_BUILD_CHECK,
+        .gpu_why = s->gpu_why,
+        .jobs = s->opts.jobs > 0 ? s->opts.jobs : (ncpu > 0 ? (int)ncpu : 1),
+        .quiet = s->opts.quiet,
+        .progress = s->opts.progress,
+        .gpu_mem_bytes = s->gpu_ok ? (double)s->device.global_mem_bytes : 0,
+        .gpu_name = s->gpu_ok ? s->device.name : "",
+    };
+    int rc = br_job_build(job, &t);
+    br_session_drop_worker(s);
+    if (rc == 0 && purpose == BR_BUILD_RUN && !s->gpu_ok)
+        gpu_build_note(s, job);
+    return rc;
 }
 
 /* ---- the measured peak ------------------------------------------------------------- */

@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 #include "compile/resolve.h"
-#include "plan/run_opts.h"
 #include "model/types.h"
+#include "plan/run_opts.h"
+#include "platform/cpupin.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,6 +41,85 @@ void br_session_close(br_session *s);
  * starts CUDA. Call before the session's first worker (its GPU query);
  * NULL or "" unbinds. For --devices (measure/devices.h). */
 void br_session_bind(br_session *s, const char *visible);
+
+/* ---- what the drivers read (read-only; the session owns every pointer) -------------- */
+
+/* The invocation's options the session was opened with. */
+const br_run_opts *br_session_opts(const br_session *s);
+
+/* Whether the session's device query (br_session_gpu) found a usable GPU;
+ * 0 before it ran. */
+int br_session_gpu_ok(const br_session *s);
+
+/* Why no GPU is usable ("" when one is, or before the query). */
+const char *br_session_gpu_why(const br_session *s);
+
+/* The device the session's workers see (meaningful when br_session_gpu_ok). */
+const br_device *br_session_device(const br_session *s);
+
+/* The host the session measures on: CPU model, governor, the CPU chosen
+ * for host cases. */
+const br_host *br_session_host(const br_session *s);
+
+/* Where host cases are measured (cpu, -1: not pinned) and where the parent
+ * and the drivers stay meanwhile (parent). */
+const br_cpu_choice *br_session_cpu(const br_session *s);
+
+/* The clock of GPU headline times, resolved when the GPU timer opened
+ * (BR_CLOCK_EVENTS before), and why the kernel clock is not used although
+ * wanted ("" otherwise). */
+br_clock br_session_gpu_clock(const br_session *s);
+const char *br_session_clock_note(const br_session *s);
+
+/* CUDA_VISIBLE_DEVICES of the session's workers (br_session_bind; "" unbound). */
+const char *br_session_visible(const br_session *s);
+
+/* The CUDA devices the session's worker saw (0 without CUDA, or before
+ * the query). */
+int br_session_device_count(const br_session *s);
+
+/* End the session's worker, if one runs (the next question starts one). */
+void br_session_drop_worker(br_session *s);
+
+/* Take src's device query (br_session_gpu: gpu_ok, gpu_why, device,
+ * gpu_arch, device_count) into dst and mark dst's done, so that dst starts
+ * no worker to ask again (a fork and a CUDA initialisation, ~0.2-0.4 s on
+ * an H100). src must have been queried. Only where dst's workers would see
+ * as their device 0 the device src's saw as its device 0 (the caller's
+ * check): dst bound as src is (`visible` alike), or src unbound and dst
+ * bound to the first device that the environment's CUDA_VISIBLE_DEVICES
+ * lists (or to "0" without it). A bound dst sees one device: its
+ * device_count is then 1 where src found a usable GPU, as dst's own query
+ * would say. dst's GPU clock choice, which a query gives back as it was,
+ * is kept. */
+void br_session_adopt_query(br_session *dst, const br_session *src);
+
+/* ---- what the drivers ask (each answered once per session, in a worker) ------------- */
+
+/* Whether a GPU is usable, found out once (in a worker when benchrun has CUDA). */
+int br_session_gpu(br_session *s);
+
+/* The measured peak, GB/s, once per session, from the worker; NAN with a
+ * warning when it cannot be had. */
+double br_session_measured_peak(br_session *s);
+
+struct br_job; /* plan/job.h: a suite ready to run */
+
+/* What a build is for: a run measures its cases; a check (benchrun check)
+ * only builds and resolves. */
+typedef enum br_build_purpose { BR_BUILD_RUN, BR_BUILD_CHECK } br_build_purpose;
+
+/* Build (br_job_build) one job for this session: when the job has GPU
+ * sources, first finds out about the GPU (in a worker, once per session);
+ * hands the build the target (cache, architecture, compile jobs, memory);
+ * then retires the worker, since one forked before the modules were loaded
+ * does not have them. Without a usable GPU, a run compiles no GPU source
+ * (its cases are skipped, so its host cases wait on no nvcc) and says so
+ * once per session, naming benchrun check; a check compiles them (nvcc's
+ * default target), so their compile errors and kernel names show on any
+ * machine. Every driver builds through here: this is that policy's one
+ * place. Returns br_job_build's result (0, or -1 with the error set). */
+int br_session_build_job(br_session *s, struct br_job *job, br_build_purpose purpose);
 
 #ifdef __cplusplus
 }

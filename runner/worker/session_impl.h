@@ -29,13 +29,7 @@ struct br_session {
     void *timer_state[2]; /* indexed by br_backend */
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
-    br_clock gpu_clock; /* GPU headline clock, resolved when the GPU timer opens */
-    /* The invocation's progress and time budget, kept by the drivers
-     * (drive/driver.h br_driver_plan, br_driver_count). */
-    size_t cases_done;    /* cases of the invocation started (or settled) so far */
-    double start_ns;      /* when the invocation's first case started; 0 before */
-    double overhead_ns;   /* summed time of cases outside warmup and sampling */
-    size_t n_overhead;    /* cases in overhead_ns */
+    br_clock gpu_clock;   /* GPU headline clock, resolved when the GPU timer opens */
     char clock_note[600]; /* why the kernel clock is not used although wanted; "" otherwise */
     br_cpu_choice cpu;    /* where host cases are measured, and the parent meanwhile */
     int scaling_warned;   /* the host notes (CPU, frequency scaling) were given */
@@ -51,6 +45,15 @@ struct br_session {
     int device_count; /* CUDA devices the worker saw (BR_REQ_DEVICE); 0 without CUDA */
 };
 
+/* What a worker is asked (br_session_ask's kind; the protocol is proto.c's). */
+enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
+
+/* Ask the session's worker (started when none runs) for the device
+ * (BR_REQ_DEVICE: fills the session's gpu_ok, gpu_why, device, gpu_arch) or
+ * the measured peak (BR_REQ_PEAK: fills its peak_gbps, GB/s). Returns 0, or
+ * -1 with the error set. */
+int br_session_ask(br_session *s, int kind);
+
 /* The timer of a backend: CUDA events for the GPU, the monotonic clock for the host. */
 const br_timer_ops *br_session_timer_ops(br_backend b);
 
@@ -62,22 +65,6 @@ void *br_session_timer(br_session *s, br_backend b);
 /* Find out whether a GPU is usable, in this process (a worker: this
  * initialises CUDA); sets gpu_ok, gpu_why, device, gpu_arch. */
 void br_session_query_gpu_here(br_session *s);
-
-/* End the session's worker (one that ended, or that must not serve on). */
-void br_session_drop_worker(br_session *s);
-
-/* Take src's device query (br_session_gpu: gpu_ok, gpu_why, device,
- * gpu_arch, device_count) into dst and mark dst's done (gpu_checked), so
- * that dst starts no worker to ask again (a fork and a CUDA
- * initialisation, ~0.2-0.4 s on an H100). src must have been queried.
- * Only where dst's workers would see as their device 0 the device src's
- * saw as its device 0 (the caller's check): dst bound as src is
- * (`visible` alike), or src unbound and dst bound to the first device that
- * the environment's CUDA_VISIBLE_DEVICES lists (or to "0" without it). A
- * bound dst sees one device: its device_count is then 1 where src found a
- * usable GPU, as dst's own query would say. dst's GPU clock choice
- * (gpu_clock, clock_note), which a query gives back as it was, is kept. */
-void br_session_adopt_query(br_session *dst, const br_session *src);
 
 /* The device-to-device copy bandwidth of the session's GPU, GB/s, measured
  * in this process (a worker) or taken from the cache; NAN with a warning

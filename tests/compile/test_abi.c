@@ -59,7 +59,8 @@ Test(abi, a_version_1_module_runs_through_the_normal_build_path) {
     cr_assert_eq(br_job_prepare(&job, ABI_V1 "/abi_v1.yaml", &opts), 0, "%s", br_error_get());
     cr_assert_eq(br_session_open(&s, &opts), 0, "%s", br_error_get());
     cr_assert_eq(br_session_build_job(s, &job, BR_BUILD_RUN), 0, "%s", br_error_get());
-    cr_assert_eq(br_job_execute(&run, &job, s), 0, "%s", br_error_get());
+    cr_assert_eq(br_job_execute(&run, &job, s, &(br_driver_ledger)BR_DRIVER_LEDGER_INIT), 0, "%s",
+                 br_error_get());
     cr_assert_eq(run.n_cases, 4);
     for (size_t i = 0; i < run.n_cases; i++)
         cr_assert_eq(run.cases[i].status, BR_STATUS_OK, "case %zu: %s: %s", i,

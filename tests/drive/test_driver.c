@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_driver.c - what the drivers share (runner/drive/driver.c), on the
+/* What the drivers share (drive/driver.h), on the
  * host suite of tests/fixtures/devices (12 cases: warmup 1 ms, timeout 1 s,
  * cold only): the budgets' allowance per case (the invocation's, times the
  * devices spending it, or the suite's when tighter), what a case costs the
@@ -29,6 +29,7 @@ static char *cache;
 static br_run_opts opts;
 static br_job job;
 static br_session *s;
+static br_driver_ledger l; /* the invocation's, beside s */
 
 static void quiet_sink(void *ctx, br_log_level level, const char *msg) {
     (void)ctx;
@@ -51,6 +52,7 @@ static void open_job(double budget_ns, int build) {
     cr_assert_eq(br_job_prepare(&job, SUITE, &opts), 0, "%s", br_error_get());
     cr_assert_eq(job.plan.n_cases, (size_t)N_CASES);
     cr_assert_eq(br_session_open(&s, &opts), 0, "%s", br_error_get());
+    l = (br_driver_ledger)BR_DRIVER_LEDGER_INIT;
     if (build)
         cr_assert_eq(br_session_build_job(s, &job, BR_BUILD_RUN), 0, "%s", br_error_get());
 }
@@ -84,50 +86,50 @@ static br_budget_case plan_for(double allowance, size_t cases) {
 Test(driver, no_budget_plans_nothing_and_counts_the_case) {
     open_job(0, 0);
     br_budget_case bc;
-    cr_expect_eq(br_driver_plan(&bc, s, &job, 1, 0, 0), 0);
-    cr_expect_eq(br_driver_plan(&bc, s, &job, 1, 0, 0), 0);
-    cr_expect_eq(s->cases_done, 2u);
+    cr_expect_eq(br_driver_plan(&bc, &l, &opts, &job, 1, 0, 0), 0);
+    cr_expect_eq(br_driver_plan(&bc, &l, &opts, &job, 1, 0, 0), 0);
+    cr_expect_eq(l.cases_done, 2u);
 }
 
 Test(driver, the_invocation_budget_is_shared_by_the_cases_left_and_the_devices) {
     open_job(1.2e9, 0); /* 100 ms a case: far less than warmup + timeout (1.001 s) */
-    s->start_ns = br_now_ns();
+    l.start_ns = br_now_ns();
     br_budget_case bc;
-    cr_assert_eq(br_driver_plan(&bc, s, &job, 1, 0, 0), 1);
+    cr_assert_eq(br_driver_plan(&bc, &l, &opts, &job, 1, 0, 0), 1);
     br_budget_case want = plan_for(1.2e9 / N_CASES, N_CASES);
     cr_expect(bc.shortened && !bc.skip);
     cr_expect(fabs(bc.timeout_ns / want.timeout_ns - 1) < 0.01, "%g vs %g", bc.timeout_ns,
               want.timeout_ns);
     /* Two devices spend it at once: twice the time for each of the 11 left. */
-    cr_assert_eq(br_driver_plan(&bc, s, &job, 2, 0, 0), 1);
+    cr_assert_eq(br_driver_plan(&bc, &l, &opts, &job, 2, 0, 0), 1);
     want = plan_for(2 * 1.2e9 / (N_CASES - 1), N_CASES - 1);
     cr_expect(fabs(bc.timeout_ns / want.timeout_ns - 1) < 0.01, "%g vs %g", bc.timeout_ns,
               want.timeout_ns);
     cr_expect_gt(bc.timeout_ns, 1.9 * plan_for(1.2e9 / (N_CASES - 1), N_CASES - 1).timeout_ns);
     /* Spent: the next case is skipped. */
-    s->start_ns = br_now_ns() - 2e9;
-    cr_assert_eq(br_driver_plan(&bc, s, &job, 1, 0, 0), 1);
+    l.start_ns = br_now_ns() - 2e9;
+    cr_assert_eq(br_driver_plan(&bc, &l, &opts, &job, 1, 0, 0), 1);
     cr_expect(bc.skip);
 }
 
 Test(driver, the_tighter_of_the_suite_budget_and_the_invocation_budget_wins) {
     open_job(12e9, 0); /* 1 s a case: warmup + timeout nearly fit */
     job.suite.budget_ns = 1e9;
-    s->start_ns = br_now_ns();
+    l.start_ns = br_now_ns();
     br_budget_case bc;
     /* The suite's: 500 ms left for 5 cases, 100 ms each. */
-    cr_assert_eq(br_driver_plan(&bc, s, &job, 1, 0.5e9, 5), 1);
+    cr_assert_eq(br_driver_plan(&bc, &l, &opts, &job, 1, 0.5e9, 5), 1);
     br_budget_case want = plan_for(0.1e9, 5);
     cr_expect(fabs(bc.timeout_ns / want.timeout_ns - 1) < 0.01, "%g vs %g", bc.timeout_ns,
               want.timeout_ns);
     /* The suite's 10 s for 5 cases is looser: the invocation's applies. */
-    cr_assert_eq(br_driver_plan(&bc, s, &job, 1, 10e9, 5), 1);
+    cr_assert_eq(br_driver_plan(&bc, &l, &opts, &job, 1, 10e9, 5), 1);
     want = plan_for(12e9 / (N_CASES - 1), N_CASES - 1);
     cr_expect(fabs(bc.timeout_ns / want.timeout_ns - 1) < 0.01, "%g vs %g", bc.timeout_ns,
               want.timeout_ns);
     /* With --devices (suite_cases_left 0) the suite's budget is not applied. */
-    s->opts.budget_ns = 0;
-    cr_expect_eq(br_driver_plan(&bc, s, &job, 2, 0, 0), 0);
+    opts.budget_ns = 0;
+    cr_expect_eq(br_driver_plan(&bc, &l, &opts, &job, 2, 0, 0), 0);
 }
 
 Test(driver, a_case_costs_the_budget_its_time_outside_warmup_and_sampling) {
@@ -142,16 +144,16 @@ Test(driver, a_case_costs_the_budget_its_time_outside_warmup_and_sampling) {
     measured.cold.warmup_ns = 1e6;
     measured.cold.measure_ns = 4e6;
     br_budget_case shorter = {.timeout_ns = 30e6, .shortened = 1};
-    br_driver_count(&t, s, &skipped, NULL);
-    br_driver_count(&t, s, &settled, NULL);
-    br_driver_count(&t, s, &measured, &shorter);
+    br_driver_count(&t, &l, &skipped, NULL);
+    br_driver_count(&t, &l, &settled, NULL);
+    br_driver_count(&t, &l, &measured, &shorter);
     shorter.timeout_ns = 20e6;
-    br_driver_count(&t, s, &measured, &shorter);
+    br_driver_count(&t, &l, &measured, &shorter);
     cr_expect_eq(t.n_skipped, 1u);
     cr_expect_eq(t.n_shortened, 2u);
     cr_expect_eq(t.min_timeout_ns, 20e6);
-    cr_expect_eq(s->n_overhead, 2u);
-    cr_expect_eq(s->overhead_ns, 2 * 5e6);
+    cr_expect_eq(l.n_overhead, 2u);
+    cr_expect_eq(l.overhead_ns, 2 * 5e6);
 }
 
 Test(driver, a_case_is_measured_in_the_worker_or_skipped_by_the_budget_without_one) {
@@ -161,7 +163,7 @@ Test(driver, a_case_is_measured_in_the_worker_or_skipped_by_the_budget_without_o
     br_worker_result how;
     br_case_result *r = &run.cases[0];
     cr_assert_eq(br_case_init(r, &job, 0), 0);
-    cr_assert_eq(br_driver_measure(r, &how, s, &job, 0, NULL), 0, "%s", br_error_get());
+    cr_assert_eq(br_driver_measure(r, &how, s, &l, &job, 0, NULL), 0, "%s", br_error_get());
     cr_expect_eq(how, BR_WORKER_OK);
     cr_expect_eq(r->status, BR_STATUS_OK, "%s", r->message ? r->message : "");
     cr_expect(r->wall.present && r->wall.total_ns > 0);
@@ -173,7 +175,7 @@ Test(driver, a_case_is_measured_in_the_worker_or_skipped_by_the_budget_without_o
     br_budget_case spent = {.skip = 1};
     r = &run.cases[1];
     cr_assert_eq(br_case_init(r, &job, 1), 0);
-    cr_assert_eq(br_driver_measure(r, &how, s, &job, 1, &spent), 0);
+    cr_assert_eq(br_driver_measure(r, &how, s, &l, &job, 1, &spent), 0);
     cr_expect_eq(how, BR_WORKER_OK);
     cr_expect_eq(r->status, BR_STATUS_SKIPPED);
     cr_expect_eq(r->stage, BR_STAGE_BUDGET);
