@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_layers.c - the tree shows the flow: every #include "stage/x.h" of
+/* The tree shows the flow: every #include "stage/x.h" of
  * runner/ and reporters/ points down the flow (docs/architecture.md), lowest
  * floor first:
  *
@@ -8,7 +8,10 @@
  *
  * A file's stage is its folder (runner/<stage>/, reporters/). A stage may
  * include its own folder and the stages below it; and no two files include
- * each other's module, directly or around a longer loop (file cycles).
+ * each other's module, directly or around a longer loop (file cycles). A
+ * private header (x_impl.h: a module's fields, shared by the files of its
+ * family) is included only inside its own folder: worker/session_impl.h
+ * by worker/, drive/devices_impl.h by drive/.
  *
  * And no source under tests/ logs a Criterion warning: Criterion exits 1
  * when a test logged one, even when every test passed, so a test that
@@ -99,6 +102,12 @@ static int check_file(const char *path, const char *stage, const char *file) {
         if (to < 0)
             continue; /* not a stage (e.g. a system-style path) */
         add_edge(my_module, module_id(target, slash + 1));
+        size_t n = strlen(slash + 1);
+        if (to != me && n > 7 && strcmp(slash + 1 + n - 7, "_impl.h") == 0) {
+            fprintf(stderr, "%s:%d: %s includes %s/%s: a private header outside its folder\n", path,
+                    lineno, stage, target, slash + 1);
+            bad++;
+        }
         if (to > me) {
             fprintf(stderr, "%s:%d: %s includes %s/: an arrow up the flow\n", path, lineno, stage,
                     target);
@@ -223,6 +232,17 @@ Test(layers, an_arrow_up_is_caught) {
     const char *path = temp_source("#include \"base/error.h\"\n#include \"gate/baseline.h\"\n");
     cr_expect_eq(check_file(path, "model", "x.c"), 1);
     cr_expect_eq(check_file(path, "cli", "x.c"), 0);
+    remove(path);
+}
+
+/* The checker itself sees a private header included from another folder:
+ * drive/ including worker/session_impl.h (worker/ may). */
+Test(layers, a_private_header_from_another_folder_is_caught) {
+    reset_graph();
+    const char *path = temp_source("#include \"worker/session.h\"\n"
+                                   "#include \"worker/session_impl.h\"\n");
+    cr_expect_eq(check_file(path, "drive", "x.c"), 1);
+    cr_expect_eq(check_file(path, "worker", "x.c"), 0);
     remove(path);
 }
 
