@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abview.c - the words and figures of a `benchrun ab` comparison (abview.h). */
+/* The words and figures of a `benchrun ab` comparison (abview.h). */
 #include "abview.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abview.h - the words and figures of a `benchrun ab` comparison
+/* The words and figures of a `benchrun ab` comparison
  * (br_comparison.ab set) that the table and Markdown reporters show in
  * place of a baseline comparison's: the ratio NEW/OLD with its interval,
  * the sides, the rule. */

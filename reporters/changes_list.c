@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_changes.c - `benchrun history --changes`: the change points of
+/* `benchrun history --changes`: the change points of
  * each suite's cases as one list per suite (the view and its change points
- * are built by results/history.c and results/history_changes.c). */
+ * are built by history/history.c and history/history_changes.c). */
 #include "history_table.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* csv.c - the "csv" reporter: one row per case, RFC 4180 (csv_table.h).
+/* The "csv" reporter: one row per case, RFC 4180 (csv_table.h).
  *
  * Every column has its unit in its name: _ns (nanoseconds per execution),
  * _per_exec (per execution of the kernel), _per_s (per second; GB = 1e9
@@ -15,11 +15,11 @@
  *   speedup_ratio, intensity_flop_per_byte (flops / bytes), attainable_gflop_per_s
  *   (min(FP32 peak, intensity x the run's peak bandwidth)), roofline_pct (100
  *   gflop_per_s / attainable), bound ("memory" or "compute"): the roofline
- *   columns (results/roofline.h), for verified GPU cases with both bytes and
+ *   columns (model/roofline.h), for verified GPU cases with both bytes and
  *   flops; energy_j_per_exec (joules per execution), power_w (mean power, W),
  *   gflop_per_j, gb_per_j (work per joule), energy_spread_pct (max - min of the
  *   energy windows over their median): measured with --energy
- *   (measure/energy.h); git_sha, device,
+ *   (platform/energy.h); git_sha, device,
  *   then for each of the prefixes cold_ and batch_ (empty cells when that
  *   timing was not taken or the case is not OK): median_ns, mean_ns, min_ns,
  *   max_ns, stddev_ns, noise_pct (100 stddev / mean), q1_ns, q3_ns, iqr_ns,
@@ -91,7 +91,7 @@ static const char *cell_figure(char *buf, const br_csv_row *row, int arg) {
 
 enum { RF_INTENSITY, RF_ATTAINABLE, RF_PCT };
 
-/* The roofline figures of the case (results/roofline.h); empty without a point. */
+/* The roofline figures of the case (model/roofline.h); empty without a point. */
 static const char *cell_roofline(char *buf, const br_csv_row *row, int arg) {
     br_roofline_point p = br_roofline_case(row->run, row->c);
     const double figures[] = {p.intensity, p.attainable, p.pct};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* csv_samples.c - the "samples-csv" reporter: the kept samples in long
+/* The "samples-csv" reporter: the kept samples in long
  * format, one row per sample, RFC 4180 (csv_table.h). The per-case CSV
  * (csv.c) holds the statistics; this file holds what they were computed
  * from, for plots and your own statistics.

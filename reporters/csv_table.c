@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* csv_table.c - records, numbers and columns of the CSV reporters
+/* Records, numbers and columns of the CSV reporters
  * (csv_table.h). */
 #include "csv_table.h"
 

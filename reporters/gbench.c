@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gbench.c - the runs in Google Benchmark's JSON output format
+/* The runs in Google Benchmark's JSON output format
  * (--benchmark_format=json), so that tools which read that format can track
  * benchrun results: Google Benchmark's own tools/compare.py, the "googlecpp"
  * tool of github-action-benchmark and Bencher's cpp_google adapter.
@@ -159,7 +159,7 @@
 #include <jansson.h>
 
 #include "gbench_host.h"
-#include "json_string.h"
+#include "results/json_string.h"
 
 #include "base/error.h"
 #include "base/util.h"

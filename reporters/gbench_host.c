@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gbench_host.c - host facts for the Google Benchmark JSON context, read as
+/* Host facts for the Google Benchmark JSON context, read as
  * google/benchmark src/sysinfo.cc reads them on Linux (CpuScaling,
  * GetCPUCyclesPerSecond, GetCacheSizesFromKVFS, CountSetBitsInCPUMap,
  * GetLoadAvg). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gbench_host.h - the host facts Google Benchmark writes in its JSON
+/* The host facts Google Benchmark writes in its JSON
  * "context" and benchrun's results do not record (CPU clock, caches, load
  * average, every CPU's cpufreq governor), read the way Google Benchmark's
  * src/sysinfo.cc reads them on Linux. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gnuplot.c - drawing an SVG with gnuplot (gnuplot.h). */
+/* Drawing an SVG with gnuplot (gnuplot.h). */
 #include "gnuplot.h"
 
 #include <errno.h>

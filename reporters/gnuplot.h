@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gnuplot.h - drawing an SVG with gnuplot, shared by the plots of
+/* Drawing an SVG with gnuplot, shared by the plots of
  * `benchrun history --plot` (history_plot.c) and `--roofline`
  * (roofline_plot.c). */
 #ifndef BR_GNUPLOT_H

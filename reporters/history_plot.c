@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_plot.c - `benchrun history --plot`: the gnuplot script that
+/* `benchrun history --plot`: the gnuplot script that
  * draws one suite's history as an SVG, and gnuplot run on it. */
 #include "history_plot.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_plot.h - the gnuplot SVG of `benchrun history --plot`
- * (a view of the history model, results/history.h). */
+/* The gnuplot SVG of `benchrun history --plot`
+ * (a view of the history model, history/history.h). */
 #ifndef BR_HISTORY_PLOT_H
 #define BR_HISTORY_PLOT_H
 

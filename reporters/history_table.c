@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_table.c - `benchrun history`'s printed tables: one per suite,
+/* `benchrun history`'s printed tables: one per suite,
  * cases x runs, each cell the headline metric and its change against an
- * earlier run (the view is built by results/history.c). */
+ * earlier run (the view is built by history/history.c). */
 #include "history_table.h"
 
 #include <errno.h>

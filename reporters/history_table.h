@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_table.h - the printed tables of `benchrun history`
- * (a view of the history model, results/history.h). */
+/* The printed tables of `benchrun history`
+ * (a view of the history model, history/history.h). */
 #ifndef BR_HISTORY_TABLE_H
 #define BR_HISTORY_TABLE_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* json.c - the "json" reporter: the versioned results document of
- * results/json_write.c (also the format of baselines). */
+/* The "json" reporter: the versioned results document of
+ * results/run_write.c (also the format of baselines). */
 #include "reporter.h"
 
 #include "results/run_write.h"

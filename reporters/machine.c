@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* machine.c - one-line descriptions of the device and host (machine.h). */
+/* One-line descriptions of the device and host (machine.h). */
 #include "machine.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* machine.h - the one-line descriptions of the device and host records
- * (results/types.h) that titles show. A view: reads records, knows no
+/* The one-line descriptions of the device and host records
+ * (model/types.h) that titles show. A view: reads records, knows no
  * measurement. */
 #ifndef BR_MACHINE_H
 #define BR_MACHINE_H

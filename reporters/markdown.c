@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* markdown.c - the results, and the comparison with a baseline, as GitHub
+/* The results, and the comparison with a baseline, as GitHub
  * Flavored Markdown: fit for a pull-request comment or a CI job summary
  * ($GITHUB_STEP_SUMMARY). Per run:
  *

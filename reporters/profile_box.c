@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile_box.c - the box of `benchrun profile` (profile_box.h). */
+/* The box of `benchrun profile` (profile_box.h). */
 #include "profile_box.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile_box.h - the box `benchrun profile` prints: Nsight Compute's
- * figures of one case beside benchrun's own (results/profile.h). */
+/* The box `benchrun profile` prints: Nsight Compute's
+ * figures of one case beside benchrun's own (profile/ncu_profile.h). */
 #ifndef BR_PROFILE_BOX_H
 #define BR_PROFILE_BOX_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* reporter.c - the registry of output formats. */
+/* The registry of output formats. */
 #include "reporter.h"
 
 #include <math.h>

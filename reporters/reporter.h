@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* reporter.h - the one small interface every output format implements.
+/* The one small interface every output format implements.
  * A reporter only reads results; it never measures or changes them. */
 #ifndef BR_REPORTER_H
 #define BR_REPORTER_H

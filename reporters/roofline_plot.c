@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* roofline_plot.c - the roofline chart (roofline_plot.h). */
+/* The roofline chart (roofline_plot.h). */
 #include "roofline_plot.h"
 
 #include <errno.h>

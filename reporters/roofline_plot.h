@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* roofline_plot.h - the roofline chart of `--roofline FILE.svg`: every
- * case with a roofline point (results/roofline.h) of the runs drawn under
+/* The roofline chart of `--roofline FILE.svg`: every
+ * case with a roofline point (model/roofline.h) of the runs drawn under
  * its device's ceilings, through gnuplot. */
 #ifndef BR_ROOFLINE_PLOT_H
 #define BR_ROOFLINE_PLOT_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* site.c - the pages of `benchrun publish` (site.h): the front page, and
+/* The pages of `benchrun publish` (site.h): the front page, and
  * per suite and device the latest run, a page per kernel and per case;
  * the charts through one gnuplot script (site_chart.h). */
 #include "site.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* site.h - the pages of `benchrun publish`: a static site (HTML, CSS and
+/* The pages of `benchrun publish`: a static site (HTML, CSS and
  * SVG charts drawn by gnuplot) of a history (history/history.h), opened
  * from the file system or any web server, with nothing loaded from the
  * network. A view of the history model, as the table and the plot are.

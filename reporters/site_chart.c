@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* site_chart.c - one chart of the site (site.h): its gnuplot commands,
+/* One chart of the site (site.h): its gnuplot commands,
  * appended to the site's one script, and the SVG of links laid over it in
  * the page, both placing a point by the same margins and ranges. */
 #include "site_chart.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* site_chart.h - one chart of `benchrun publish`'s site (site.h): series
+/* One chart of `benchrun publish`'s site (site.h): series
  * of points, change points marked, drawn by gnuplot into an SVG, with an
  * SVG of links laid over it in the page at the same coordinates. */
 #ifndef BR_REPORTERS_SITE_CHART_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* table.c - the terminal report: one box per run, drawn with UTF-8 box
+/* The terminal report: one box per run, drawn with UTF-8 box
  * characters (or plain ASCII), followed by notes: which time the metric uses
  * (mode both), a legend of the flags used, one warning per flagged case and
  * timing, failed and skipped cases.

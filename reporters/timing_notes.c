@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timing_notes.c - the clock lines and the N/T/O flags with their warnings,
+/* The clock lines and the N/T/O flags with their warnings,
  * shared by the terminal table and the Markdown report (timing_notes.h). */
 #include "timing_notes.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timing_notes.h - what the terminal table and the Markdown report say
+/* What the terminal table and the Markdown report say
  * about a run's timings besides the figures: which clocks timed it, and the
  * flags (N, T, O) of timings that deserve a second look, with one warning
  * per flag. One text, two views (table.c, markdown.c). */
@@ -19,14 +19,14 @@
  *      disturbed
  *   D  a host timing discarded more than 1% of its samples as disturbed (an
  *      involuntary context switch, or the CPU far below its median
- *      frequency: measure/disturb.h); a few such samples on a shared
+ *      frequency: platform/disturb.h); a few such samples on a shared
  *      machine are routine, and are counted in the results all the same
  *   S  work escaped the clock: operations of its samples ran on another stream
- *      or context than the case's (results/suspect.h); the event time is not
+ *      or context than the case's (model/suspect.h); the event time is not
  *      to be trusted
  * and of a case:
  *   P  faster than physics: GB/s above the DRAM peak that L2 cannot explain,
- *      or GFLOP/s above the FP32 peak (results/suspect.h) */
+ *      or GFLOP/s above the FP32 peak (model/suspect.h) */
 enum {
     BR_FLAG_N = 1,
     BR_FLAG_T = 2,

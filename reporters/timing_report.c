@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timing_report.c - where a run's wall time went (timing_report.h). */
+/* Where a run's wall time went (timing_report.h). */
 #include "timing_report.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timing_report.h - where a run's wall time went (--timing-report): per
+/* Where a run's wall time went (--timing-report): per
  * phase the total seconds and the share of the whole, then the slowest
  * cases with their largest phases. Reads only the results (br_case_wall,
  * br_run.compile_ns) and the invocation's own phases, which the results do

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #define _XOPEN_SOURCE 700 /* wcwidth(3) */
-/* width.c - how many terminal columns a string takes: the display width the
+/* How many terminal columns a string takes: the display width the
  * terminal table (table.c) and the history tables pad with. */
 #include "reporter.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* error.h - benchrun's thread-local last error.
+/* Benchrun's thread-local last error.
  *
  * A failing function sets the message once, where the error is found, and
  * returns a negative value; callers pass the value up and leave the message

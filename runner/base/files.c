@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* files.c - bounded reads and outputs that replace only what they may
+/* Bounded reads and outputs that replace only what they may
  * (files.h). */
 #include "files.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* files.h - reading a file whole, and writing one so that a reader never
+/* Reading a file whole, and writing one so that a reader never
  * sees a part and nothing benchrun did not create is replaced.
  *
  * Reading: only a regular file is read (a FIFO, a device or a directory is

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lock.c - advisory file locks (lock.h). */
+/* Advisory file locks (lock.h). */
 #include "lock.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lock.h - an advisory lock that serializes read-modify-write of one file
+/* An advisory lock that serializes read-modify-write of one file
  * between processes: flock(2) on a lock file beside it. Two saves of one
  * baseline at once each read the old file, merge their cases and rename
  * the result over it; without the lock the later rename drops the

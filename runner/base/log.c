@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* log.c - the core's messages through one sink (log.h). */
+/* The core's messages through one sink (log.h). */
 #include "log.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* log.h - the one door through which the core reports to the user.
+/* The one door through which the core reports to the user.
  *
  * The core (every stage below runner/cli/) never prints: it calls br_log, and
  * the sink the command line installs decides what reaches the terminal (the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* name.c - enum name tables (name.h). */
+/* Enum name tables (name.h). */
 #include "name.h"
 
 #include <string.h>

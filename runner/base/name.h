@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* name.h - one table per enum, read both ways: value -> the name suites,
+/* One table per enum, read both ways: value -> the name suites,
  * the command line and results files use, and name -> value. The model is
  * libgit2's git_object_type2string / git_object_string2type (object.c).
  * A table is an array of br_name ended by an entry whose name is NULL. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* proc.c - finding, starting and waiting for programs (proc.h). */
+/* Finding, starting and waiting for programs (proc.h). */
 #include "proc.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* proc.h - the programs benchrun runs (the compilers, Nsight Compute's ncu,
+/* The programs benchrun runs (the compilers, Nsight Compute's ncu,
  * gnuplot): finding one on PATH, starting it with its output captured to a
  * file or passed through, and waiting for it, with a timeout where the
  * caller needs one (a progress line redrawn while a compiler runs).

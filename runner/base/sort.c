@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* sort.c - shared orderings and repeats by sorting (sort.h). */
+/* Shared orderings and repeats by sorting (sort.h). */
 #define _GNU_SOURCE /* qsort_r */
 #include "sort.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* sort.h - the orderings and the sort-then-scan search for repeats that the
+/* The orderings and the sort-then-scan search for repeats that the
  * modules share: one comparison of doubles for qsort, and the first item
  * that repeats an earlier one in O(n log n) rather than by comparing every
  * pair. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* strdist.c - edit distance for suggestions (strdist.h). */
+/* Edit distance for suggestions (strdist.h). */
 #include "strdist.h"
 
 size_t br_strdist(const char *a, size_t la, const char *b, size_t lb) {

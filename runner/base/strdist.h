@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* strdist.h - how far apart two names are, for "did you mean" suggestions
+/* How far apart two names are, for "did you mean" suggestions
  * (unknown suite keys, unknown options). */
 #ifndef BR_STRDIST_H
 #define BR_STRDIST_H

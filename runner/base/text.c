@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* text.c - controls, names and escaping (text.h). */
+/* Controls, names and escaping (text.h). */
 #define _GNU_SOURCE /* vasprintf */
 #include "text.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* text.h - text that reaches a terminal or names a file: the characters that
+/* Text that reaches a terminal or names a file: the characters that
  * must not (controls, bidirectional controls, bytes that are not UTF-8), a
  * name's rules, and the one escaping that messages and the table use.
  *

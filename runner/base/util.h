@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* util.h - small helpers shared by the modules: clocks, strings, paths,
+/* Small helpers shared by the modules: clocks, strings, paths,
  * hashing, signals and formatting (file reads and writes: files.h). */
 #ifndef BR_UTIL_H
 #define BR_UTIL_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_ab.c - `benchrun ab [options] OLD [NEW] SUITE.yaml...`: the options
+/* `benchrun ab [options] OLD [NEW] SUITE.yaml...`: the options
  * table, its checks, and the hand-over to the driver (drive/ab.h). */
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_bisect.c - `benchrun bisect [options] GOOD BAD SUITE.yaml`: the
+/* `benchrun bisect [options] GOOD BAD SUITE.yaml`: the
  * options table, its checks, and the hand-over to the driver
  * (drive/bisect.h). */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_check.c - `benchrun check [options] SUITE.yaml...`: the options, then
+/* `benchrun check [options] SUITE.yaml...`: the options, then
  * drive/check_suites.h (load, plan and build every suite as a run would,
  * and measure nothing). For editors and pre-commit hooks: what --list does
  * not find (a kernel that no source defines, a compile error) shows here,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_compare.c - `benchrun compare [options] OLD.json NEW.json`: the
+/* `benchrun compare [options] OLD.json NEW.json`: the
  * options, then drive/compare_files.h. */
 #include <stdio.h>
 #include <stdlib.h>

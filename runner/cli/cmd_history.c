@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_history.c - `benchrun history DIR`: the options, then
+/* `benchrun history DIR`: the options, then
  * drive/history_show.h. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_init.c - `benchrun init [DIR]`: the options, then drive/scaffold.h
+/* `benchrun init [DIR]`: the options, then drive/scaffold.h
  * with the templates embedded at build time (init_templates.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_merge.c - `benchrun merge (-o OUT.json | --results-dir DIR)
+/* `benchrun merge (-o OUT.json | --results-dir DIR)
  * PART.json...`: the options, then drive/merge_files.h. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_profile.c - `benchrun profile SUITE -k KERNEL -p NAME=VALUE [-- NCU
+/* `benchrun profile SUITE -k KERNEL -p NAME=VALUE [-- NCU
  * ARGS]`: the options, then drive/profile_case.h (one case under Nsight
  * Compute). */
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_publish.c - `benchrun publish`: options, then drive/publish.c. */
+/* `benchrun publish`: options, then drive/publish.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

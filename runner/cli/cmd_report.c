@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_report.c - `benchrun report [options] RESULTS.json`: the options,
+/* `benchrun report [options] RESULTS.json`: the options,
  * then drive/report_file.h (the gate, the table, the output files and
  * --save-baseline for a results file read back). */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cmd_run.c - `benchrun [options] SUITE.yaml...`: the options table, its
+/* `benchrun [options] SUITE.yaml...`: the options table, its
  * checks, and the hand-over to the pipeline (drive/pipeline.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* commands.c - the one table of benchrun's commands (commands.h), the
+/* The one table of benchrun's commands (commands.h), the
  * choice of command, the did-you-mean for a misspelt one and the short
  * usage. */
 #include "commands.h"

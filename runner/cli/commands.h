@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* commands.h - the commands of benchrun: one table (br_commands) that
+/* The commands of benchrun: one table (br_commands) that
  * main, the usage texts, the man page and the shell completion all read,
  * and each command's entry point and option table (cli/cmd_<name>.c).
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* common.c - what the subcommands share (common.h). */
+/* What the subcommands share (common.h). */
 #include "common.h"
 
 #include <langinfo.h>

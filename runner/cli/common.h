@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* common.h - what the subcommands share: the locale set-up, the option
+/* What the subcommands share: the locale set-up, the option
  * struct that run and compare parse into, and the rows they both have
  * (written once, here); the converters are convert.h's. */
 #ifndef BR_CLI_COMMON_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* convert.c - the value converters of the option tables (convert.h). */
+/* The value converters of the option tables (convert.h). */
 #include "convert.h"
 
 #include <stdlib.h>

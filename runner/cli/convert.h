@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* convert.h - the value converters of the option tables (br_opt_fn): each
+/* The value converters of the option tables (br_opt_fn): each
  * checks one option's argument and stores it at dst, the field of the
  * row's offset. Each returns 0, or -1 with the error set naming the
  * option (the parser says it as "<prog>: <error>"). */

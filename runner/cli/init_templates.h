@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* init_templates.h - the files `benchrun init` writes, embedded at build
+/* The files `benchrun init` writes, embedded at build
  * time from templates/init/ and schema/suite.schema.json
  * (cmake/embed_templates.cmake generates the table), so the installed
  * executable needs no source tree. */

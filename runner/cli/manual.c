@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* manual.c - benchrun's man page and bash completion, from the command
+/* Benchrun's man page and bash completion, from the command
  * table (commands.h) and each command's option table, and the lists only
  * the manual has: the environment, the files, the examples. */
 #include "commands.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* msg.c - the command line's door for messages (msg.h). */
+/* The command line's door for messages (msg.h). */
 #include "msg.h"
 
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* msg.h - the command line's door for messages: the sink of base/log.h
+/* The command line's door for messages: the sink of base/log.h
  * (the core's messages) and the CLI's own, with the "<prog>: " prefix. The
  * model is curl's tool_msgs.c. */
 #ifndef BR_CLI_MSG_H

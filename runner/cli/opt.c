@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opt.c - parse a command line by an option table (opt.h). The help text,
+/* Parse a command line by an option table (opt.h). The help text,
  * man page and completion are in opt_usage.c. */
 #include "opt.h"
 

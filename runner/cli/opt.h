@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opt.h - a command's options as data: one row per option (long name,
+/* A command's options as data: one row per option (long name,
  * short letter, kind, where the value goes, value name, help). Parsing,
  * the --help text, the man page and the bash completion all read the same
  * table. The models are libgit2's src/cli/opt.c + opt_usage.c and curl's

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opt_complete.c - an option table as a bash completion script: the
+/* An option table as a bash completion script: the
  * options of each command, and the values of each option (opt.h). */
 #include "opt.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opt_man.c - an option table as roff, the pieces of a man page (opt.h);
+/* An option table as roff, the pieces of a man page (opt.h);
  * cli/manual.c puts benchrun's page together from them. */
 #include "opt.h"
 

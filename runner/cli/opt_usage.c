@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* opt_usage.c - what an option table says to people: the --help text
+/* What an option table says to people: the --help text
  * (opt.h). The man page is opt_man.c's, the completion opt_complete.c's. */
 #include "opt.h"
 

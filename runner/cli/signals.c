@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* signals.c - SIGINT, SIGTERM and SIGPIPE for a run (signals.h). */
+/* SIGINT, SIGTERM and SIGPIPE for a run (signals.h). */
 #include "signals.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* signals.h - how benchrun answers SIGINT, SIGTERM and SIGPIPE. */
+/* How benchrun answers SIGINT, SIGTERM and SIGPIPE. */
 #ifndef BR_CLI_SIGNALS_H
 #define BR_CLI_SIGNALS_H
 

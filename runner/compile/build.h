@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* build.h - kernel modules: compile at run time into a content-addressed
+/* Kernel modules: compile at run time into a content-addressed
  * cache, then load with dlopen.
  *
  * A .cu source is compiled with nvcc for the present GPU's architecture, a .c

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* deps.c - the compiler's dependency file read, and the cache's record of
+/* The compiler's dependency file read, and the cache's record of
  * what each object was built from (deps.h). */
 #include "deps.h"
 

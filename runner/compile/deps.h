@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* deps.h - what a compiled module was built from, as the compiler itself
+/* What a compiled module was built from, as the compiler itself
  * says (ccache's "depend mode"): the compiler's dependency file (Makefile
  * rule syntax, written with -MMD/-MD -MF) read, and a record kept in the
  * cache of every dependency outside the system's own directories with the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* resolve.c - a job's kernels built and found (resolve.h): the compile of
+/* A job's kernels built and found (resolve.h): the compile of
  * every source per compile-time variant, the suite's kernel names matched
  * to the loaded modules, and the memory check before anything runs. */
 #include "resolve.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* resolve.h - a job's kernels: its sources compiled (or taken from the
+/* A job's kernels: its sources compiled (or taken from the
  * cache) and loaded once per compile-time variant, and each kernel of the
  * suite found in them.
  */

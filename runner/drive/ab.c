@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abrun.c - the driver of `benchrun ab` (abrun.h). */
+/* The driver of `benchrun ab` (ab.h). */
 #include "ab.h"
 
 #include <math.h>

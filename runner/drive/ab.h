@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abrun.h - the driver of `benchrun ab OLD [NEW] SUITE...`: each suite's
+/* The driver of `benchrun ab OLD [NEW] SUITE...`: each suite's
  * kernels built as they are at commit OLD (results/gittree.h: the commit's
  * files in a scratch directory under the compile cache) and at NEW (the work
  * tree as it is, or another commit), both into the same compile cache; the
  * two builds of every case measured in one worker session, alternating in
- * blocks (measure/ab.h); the ratio NEW/OLD of every case with its confidence
- * interval and the paired test's decision (results/abstats.h,
+ * blocks (ab.h); the ratio NEW/OLD of every case with its confidence
+ * interval and the paired test's decision (gate/abstats.h,
  * abcompare.h); the outputs; the exit status as the gate's. */
 #ifndef BR_ABRUN_H
 #define BR_ABRUN_H

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ab.h - the interleaved measurement of `benchrun ab`: the OLD and the NEW
+/* The interleaved measurement of `benchrun ab`: the OLD and the NEW
  * build of each case measured in one worker session, alternating in blocks
  * A B B A A B B A ... (A = OLD), so that whatever drifts on the machine
  * (clocks, temperature, neighbours) hits both builds alike. Each block is one
  * whole normal measurement of the case in the worker (br_case_exec: setup,
  * verify, warmup, samples under the suite's stopping rule, teardown), with
- * the settings of that side's suite. The statistics are results/abstats.h's.
+ * the settings of that side's suite. The statistics are gate/abstats.h's.
  */
 #ifndef BR_AB_H
 #define BR_AB_H
@@ -23,7 +23,7 @@ extern "C" {
 
 struct br_job; /* plan/job.h: a suite ready to run */
 
-/* Measure every pair of cases[0..n) (results/abcompare.h: old_case and
+/* Measure every pair of cases[0..n) (gate/abcompare.h: old_case and
  * new_case set, the medians filled here) in `blocks` blocks per side (>= 1),
  * beginning no case once br_now_ns() has passed deadline_ns (0: no bound;
  * the cases left are skipped on both sides, "not measured: the time bound
@@ -32,7 +32,7 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * forked after the builds, has both modules loaded). old_run and new_run
  * come from br_job_run_begin for old_job and new_job; their paired cases
  * are filled (kernel, params, status; for an OK case each timing the
- * blocks pooled, results/timingpool.h), the others are left to the caller.
+ * blocks pooled, gate/timingpool.h), the others are left to the caller.
  * The medians compared are those of NEW's headline timing (cold or batch)
  * on both sides. A case that fails on either side in any block is failed
  * there (stage and message of the block) and its partner skipped; a GPU

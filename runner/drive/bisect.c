@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect.c - the driver of `benchrun bisect` (bisect.h): the ends, step
+/* The driver of `benchrun bisect` (bisect.h): the ends, step
  * 0, the search, the answer and the outputs. */
 #include "bisect.h"
 

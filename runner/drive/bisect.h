@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect.h - the driver of `benchrun bisect GOOD BAD SUITE.yaml`: find the
+/* The driver of `benchrun bisect GOOD BAD SUITE.yaml`: find the
  * first commit on BAD's first-parent line after GOOD where the selected
  * cases got slower (or faster), by a binary search whose every step
  * measures the commit tested against the two ends of the range left, in

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_commit.c - one commit of `benchrun bisect` made ready to measure
+/* One commit of `benchrun bisect` made ready to measure
  * (bisect_commit.h). */
 #include "bisect_commit.h"
 
@@ -52,7 +52,8 @@ int br_bisect_commit_prepare(br_bisect_commit *c, const char *suite, const char 
     return 0;
 }
 
-/* Append "name=value" of case i's params to *buf in `order`. */
+/* Case i's identity: its kernel's name, then "name=value" of its params
+ * in `order`, each after sep. */
 static char *params_text(const br_job *job, size_t i, const size_t *order, const char *sep) {
     const int64_t *v = br_plan_params(&job->plan, job->plan.cases[i].combo);
     char *out = br_strdup(job->suite.kernels[job->plan.cases[i].kernel].text);
@@ -87,7 +88,14 @@ char *br_bisect_case_key(const br_job *job, size_t i) {
 }
 
 char *br_bisect_case_label(const br_job *job, size_t i) {
-    return params_text(job, i, NULL, " ");
+    size_t n = br_job_case_label(NULL, 0, job, i, 1);
+    char *label = malloc(n + 1);
+    if (!label) {
+        br_error_nomem();
+        return NULL;
+    }
+    br_job_case_label(label, n + 1, job, i, 1);
+    return label;
 }
 
 int br_bisect_commit_match(br_bisect_commit *c, char *const *keys, size_t n) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_commit.h - one commit of `benchrun bisect` made ready to
+/* One commit of `benchrun bisect` made ready to
  * measure: its files checked out (results/gittree.h), its suite loaded and
  * planned (plan/job.h), the searched cases found in its plan. */
 #ifndef BR_BISECT_COMMIT_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_measure.c - the interleaved blocks of one step of `benchrun
+/* The interleaved blocks of one step of `benchrun
  * bisect` (bisect_measure.h). */
 #include "bisect_measure.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_measure.h - the blocks of one step of `benchrun bisect`: two
+/* The blocks of one step of `benchrun bisect`: two
  * builds (the GOOD and the BAD end) or three (the good end, the commit
  * tested, the bad end) of the same cases, measured in one worker session
  * in rounds. A round measures every case once on each build, the builds in

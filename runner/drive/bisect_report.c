@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_report.c - what `benchrun bisect` found, as text, JSON and
+/* What `benchrun bisect` found, as text, JSON and
  * Markdown (bisect_report.h). */
 #include <errno.h>
 #include <jansson.h>

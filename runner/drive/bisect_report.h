@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_report.h - what `benchrun bisect` found, written out: the answer
+/* What `benchrun bisect` found, written out: the answer
  * and the table of steps as text, the whole result as JSON (layout version
  * 1: docs/bisect.md), and Markdown. */
 #ifndef BR_BISECT_REPORT_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_result.c - releasing what a search found (bisect_result.h). */
+/* Releasing what a search found (bisect_result.h). */
 #include "bisect_result.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisect_result.h - what a search of `benchrun bisect` found (drive/bisect.h
+/* What a search of `benchrun bisect` found (drive/bisect.h
  * makes it; drive/bisect_report.h writes it): the line of commits, each
  * one's class, the steps with their blocks' medians, and the answer. */
 #ifndef BR_BISECT_RESULT_H

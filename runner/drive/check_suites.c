@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* check_suites.c - suites prepared and built, nothing measured
+/* Suites prepared and built, nothing measured
  * (check_suites.h). */
 #include "check_suites.h"
 

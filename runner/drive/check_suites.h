@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* check_suites.h - what `benchrun check` does: every suite through the
+/* What `benchrun check` does: every suite through the
  * pipeline's prepare and build (br_pipeline_opts.check), measuring
  * nothing, and one summary line per suite. */
 #ifndef BR_CHECK_SUITES_H

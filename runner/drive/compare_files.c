@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* compare_files.c - two results files compared with the baseline rules
+/* Two results files compared with the baseline rules
  * (compare_files.h). */
 #include "compare_files.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* compare_files.h - what `benchrun compare OLD.json NEW.json` does: two
+/* What `benchrun compare OLD.json NEW.json` does: two
  * results files compared run by run (matched by suite name) with the
  * baseline rules (gate/baseline.h), NEW's table printed with the
  * comparison. */

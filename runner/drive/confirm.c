@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* confirm.c - the gate's A/B confirmation as a driver (confirm.h). */
+/* The gate's A/B confirmation as a driver (confirm.h). */
 #include "confirm.h"
 
 #include <math.h>

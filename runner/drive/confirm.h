@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* confirm.h - the regression gate's second stage as a driver: the cases a
+/* The regression gate's second stage as a driver: the cases a
  * run's comparison flagged, measured again interleaved against the
  * baseline's own commit by `benchrun ab`'s driver (ab.h), and decided by
  * that A/B (the rule and its false-alarm bound: gate/confirm.h). */

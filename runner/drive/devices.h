@@ -20,7 +20,7 @@
  * The build and a suite's measured peak use the main session, bound to
  * the first device (the header's device; % of peak is relative to it).
  * Devices of one run must be of one model: a baseline is per model
- * (results/baseline.h), and the run's header names one device. Each case
+ * (gate/baseline.h), and the run's header names one device. Each case
  * records the device that measured it (br_case_result.device_*).
  *
  * BENCHRUN_FAKE_DEVICES=N (test-only): the host has N fake devices

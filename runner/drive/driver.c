@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* driver.c - what the three drivers share (driver.h). */
+/* What the three drivers share (driver.h). */
 #include "driver.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* driver.h - what the three ways to measure a plan share: a plain run
+/* What the three ways to measure a plan share: a plain run
  * (execute.h), a run over several devices (devices.h) and the interleaved
  * blocks of `benchrun ab` (ab_measure.h). Each policy has its one
  * implementation here:

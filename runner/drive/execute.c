@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* execute.c - one suite's loop (execute.h): the run's header, then every
+/* One suite's loop (execute.h): the run's header, then every
  * case of a built job in plan order with its progress line, measured or
  * settled as the drivers' shared policies say (driver.h). */
 #include "execute.h"

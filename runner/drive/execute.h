@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* execute.h - measuring one built suite. */
+/* Measuring one built suite. */
 #ifndef BR_EXECUTE_H
 #define BR_EXECUTE_H
 

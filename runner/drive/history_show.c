@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_show.c - a results directory as tables and a plot
+/* A results directory as tables and a plot
  * (history_show.h). */
 #include "history_show.h"
 

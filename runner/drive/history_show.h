@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_show.h - what `benchrun history DIR` does: the results documents
+/* What `benchrun history DIR` does: the results documents
  * of a directory read (history/history.h) and shown as one table per suite
  * across commits, or as the list of change points, and drawn with gnuplot
  * (reporters/history_table.h, history_plot.h). */

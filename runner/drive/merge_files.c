@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* merge_files.c - the parts of a sharded plan merged and written
+/* The parts of a sharded plan merged and written
  * (merge_files.h). */
 #include "merge_files.h"
 

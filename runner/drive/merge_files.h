@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* merge_files.h - what `benchrun merge` does: the parts of a sharded plan
+/* What `benchrun merge` does: the parts of a sharded plan
  * (each written by benchrun --shard I/N --json PART.json) read, merged into
  * one results document (results/merge.h) and written. */
 #ifndef BR_MERGE_FILES_H

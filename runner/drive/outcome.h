@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* outcome.h - what one invocation of a driver came to (the pipeline, ab,
+/* What one invocation of a driver came to (the pipeline, ab,
  * report, compare): the command line maps it to the exit status
  * (br_exit_status, pipeline.h). */
 #ifndef BR_OUTCOME_H

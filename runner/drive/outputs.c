@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* outputs.c - where a run's results go (outputs.h). */
+/* Where a run's results go (outputs.h). */
 #include "outputs.h"
 
 #include <errno.h>

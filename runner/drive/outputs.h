@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* outputs.h - where a run's results go: the reporters' files (written
+/* Where a run's results go: the reporters' files (written
  * atomically), standard output, and the results directory
  * (<date>-<sha>[-N].json, never overwritten). */
 #ifndef BR_OUTPUTS_H

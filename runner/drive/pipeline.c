@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* pipeline.c - the driver of one invocation (pipeline.h). */
+/* The driver of one invocation (pipeline.h). */
 #include "pipeline.h"
 
 #include <stdio.h>
@@ -109,14 +109,10 @@ static void list_job(FILE *f, const br_job *j) {
     }
     fputc('\n', f);
     for (size_t i = 0; i < j->plan.n_cases; i++) {
-        const br_plan_case *c = &j->plan.cases[i];
-        const int64_t *v = br_plan_params(&j->plan, c->combo);
-        fprintf(f, "  %-20s", s->kernels[c->kernel].text);
-        for (size_t q = 0; q < s->n_params; q++) {
-            char val[32];
-            br_format_param(val, sizeof val, v[q]);
-            fprintf(f, " %s=%s", s->params[q].name, val);
-        }
+        char params[512];
+        br_job_case_label(params, sizeof params, j, i, 0);
+        fprintf(f, "  %-20s%s%s", s->kernels[j->plan.cases[i].kernel].text, s->n_params ? " " : "",
+                params);
         fputc('\n', f);
     }
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* pipeline.h - one invocation of `benchrun SUITE.yaml...` as a driver:
+/* One invocation of `benchrun SUITE.yaml...` as a driver:
  * prepare every suite -> build -> execute -> gate -> outputs. The command
  * line fills a br_pipeline_opts and maps the br_outcome to the exit status
  * (br_exit_status); tests run the pipeline in-process. */

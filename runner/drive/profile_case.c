@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile_case.c - one case under Nsight Compute (profile_case.h). The case
+/* One case under Nsight Compute (profile_case.h). The case
  * is measured once as usual (its table shows benchrun's own figures), then
  * benchrun runs it again under `ncu` with the settings profiling needs: cold
  * samples only, no warmup, a fixed number of samples, no launch hold (ncu
@@ -58,26 +58,13 @@ static void case_dispose(the_case *c) {
     br_job_dispose(&c->job);
 }
 
-/* "n=2^28 b=256": case i's parameters as reports show them, into buf. */
-static void params_label(char *buf, size_t len, const br_job *j, size_t i) {
-    const int64_t *v = br_plan_params(&j->plan, j->plan.cases[i].combo);
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t q = 0; q < j->suite.n_params && n < len; q++) {
-        char val[32];
-        br_format_param(val, sizeof val, v[q]);
-        n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", q ? " " : "", j->suite.params[q].name,
-                              val);
-    }
-}
-
 /* Say which cases match when more than one does. */
 static void list_matches(const br_job *j) {
     br_log(BR_LOG_ERROR, PROG ": %zu cases match; profile runs exactly one: narrow -k and -p:\n",
            j->plan.n_cases);
     for (size_t i = 0; i < j->plan.n_cases && i < 20; i++) {
         char where[256];
-        params_label(where, sizeof where, j, i);
+        br_job_case_label(where, sizeof where, j, i, 0);
         br_log(BR_LOG_ERROR, "  %s %s\n", j->suite.kernels[j->plan.cases[i].kernel].text, where);
     }
     if (j->plan.n_cases > 20)
@@ -92,7 +79,7 @@ static int pin_case(the_case *c) {
     c->kernel = j->suite.kernels[pc->kernel].text;
     c->bytes = j->bytes[0];
     c->flops = j->flops[0];
-    params_label(c->label, sizeof c->label, j, 0);
+    br_job_case_label(c->label, sizeof c->label, j, 0, 0);
     c->pins = calloc(2 * j->suite.n_params + 1, sizeof *c->pins);
     if (!c->pins)
         return br_error_nomem();

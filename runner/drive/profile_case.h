@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile_case.h - what `benchrun profile` does: exactly one GPU case,
+/* What `benchrun profile` does: exactly one GPU case,
  * measured once as benchrun does, then run under Nsight Compute (ncu) with
  * the NVTX range of the timed launches selected; ncu's figures printed
  * beside benchrun's in a box (and as JSON). */

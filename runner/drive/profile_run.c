@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile_run.c - finding ncu and running the processes of benchrun
+/* Finding ncu and running the processes of benchrun
  * profile (profile_run.h). */
 #include "profile_run.h"
 

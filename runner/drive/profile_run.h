@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile_run.h - the processes of `benchrun profile` (cmd_profile.c):
+/* The processes of `benchrun profile` (cmd_profile.c):
  * finding Nsight Compute, running a command with or without its output
  * captured, and reading what ncu said about itself. */
 #ifndef BR_CLI_PROFILE_RUN_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* publish.c - `benchrun publish` (publish.h): load, write the site into a
+/* `benchrun publish` (publish.h): load, write the site into a
  * temporary directory, swap it in. */
 #define _GNU_SOURCE /* renameat2 */
 #include "publish.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* publish.h - `benchrun publish RESULTS_DIR -o SITE`: the history of a
+/* `benchrun publish RESULTS_DIR -o SITE`: the history of a
  * results directory (read through its index, history/index.h) written as a
  * static site (reporters/site.h), atomically: into a temporary directory
  * beside SITE, then renamed over it. */

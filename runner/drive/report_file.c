@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* report_file.c - the gate, the outputs and the baselines of a results
+/* The gate, the outputs and the baselines of a results
  * file (report_file.h). */
 #include "report_file.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* report_file.h - what `benchrun report RESULTS.json` does: what a run does
+/* What `benchrun report RESULTS.json` does: what a run does
  * once it has measured (the gate against the baselines, the table and the
  * output files, --save-baseline), done for a results file read back: the
  * merge of a sharded plan's parts, or any --json output. */

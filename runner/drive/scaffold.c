@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* scaffold.c - the files of a new kernel repository written, never over
+/* The files of a new kernel repository written, never over
  * anything (scaffold.h). */
 #include "scaffold.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* scaffold.h - what `benchrun init` does: write the files of a new kernel
+/* What `benchrun init` does: write the files of a new kernel
  * repository (a suite, a host and a GPU kernel module, the suite schema,
  * baselines/, a GitHub Actions workflow) into a directory, never over
  * anything: every target is checked first, and when one exists nothing is

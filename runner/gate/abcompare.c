@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abcompare.c - NEW's run against OLD's from the interleaved blocks
+/* NEW's run against OLD's from the interleaved blocks
  * (abcompare.h). */
 #include "abcompare.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abcompare.h - the comparison of `benchrun ab`: NEW's run against OLD's,
+/* The comparison of `benchrun ab`: NEW's run against OLD's,
  * case by case, from the interleaved blocks' medians, with the statistics
  * and rules of abstats.h, as a br_comparison that the reporters show. */
 #ifndef BR_ABCOMPARE_H
@@ -18,7 +18,7 @@ extern "C" {
 typedef struct br_ab_case {
     size_t old_case, new_case; /* indices into the jobs' plans and the runs' cases */
     /* Per block pair k < n_pairs, the headline median (ns) of OLD's block
-     * and of NEW's (measure/ab.h fills them); owned: free both. */
+     * and of NEW's (drive/ab.h fills them); owned: free both. */
     double *old_med, *new_med;
     size_t n_pairs;
 } br_ab_case;

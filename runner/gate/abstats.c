@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abstats.c - the ratio, its interval, the paired test and the decision of
+/* The ratio, its interval, the paired test and the decision of
  * `benchrun ab` (method and sources in abstats.h). */
 #include "abstats.h"
 

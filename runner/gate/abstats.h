@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* abstats.h - the statistics of `benchrun ab`: the ratio NEW/OLD of one
+/* The statistics of `benchrun ab`: the ratio NEW/OLD of one
  * case from interleaved blocks, its confidence interval, the paired test and
  * the decision.
  *

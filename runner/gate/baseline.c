@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* baseline.c - baseline files: their names and paths, reading one, and
+/* Baseline files: their names and paths, reading one, and
  * saving (merging) one (file layout in baseline.h; comparing in compare.c). */
 #include "baseline.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* baseline.h - baselines per suite and device, and the regression gate.
+/* Baselines per suite and device, and the regression gate.
  *
- * A baseline is a results document (json_write.h, read back by
- * resultsfile.h) holding one run of one suite, kept in the repository at
+ * A baseline is a results document (results/run_write.h, read back by
+ * results/run_read.h) holding one run of one suite, kept in the repository at
  * baselines/<suite>/<device>.json. Comparing a run with its baseline, and
  * the rules of the regression gate, are in compare.h. Each save appends to
  * each case's run medians, which tell how far a rerun moves the case

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisectstats.c - the class of a midpoint of `benchrun bisect` (the rule
+/* The class of a midpoint of `benchrun bisect` (the rule
  * and its sources in bisectstats.h). */
 #include "bisectstats.h"
 

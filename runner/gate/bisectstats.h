@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* bisectstats.h - the statistics of `benchrun bisect`: is a commit between
+/* The statistics of `benchrun bisect`: is a commit between
  * a good and a bad one (times G and B, B the slower for a slowdown) good or
  * bad, from blocks measured interleaved in one session.
  *

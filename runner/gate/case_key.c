@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case_key.c - devices and case keys of baselines (case_key.h). */
+/* Devices and case keys of baselines (case_key.h). */
 #include "case_key.h"
 
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case_key.h - what a baseline files and finds a case under: the device a
+/* What a baseline files and finds a case under: the device a
  * run is filed under, and a case's key (kernel and parameters), with an
  * index to find cases by key. Shared by baselines (baseline.h) and the
  * comparison (compare.h). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* compare.c - the comparison of a run with its baseline: cases matched by
+/* The comparison of a run with its baseline: cases matched by
  * key, the suite's priors of the between-run variance fitted, each case
  * judged (rules in compare.h and drift.h). */
 #include "compare.h"

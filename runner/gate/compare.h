@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* compare.h - the regression gate: a run compared with its baseline.
+/* The regression gate: a run compared with its baseline.
  *
  * Comparing a run with its baseline (baseline.h) matches cases by kernel
  * name and parameter values and, per case, decides on the headline timing

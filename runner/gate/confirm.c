@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* confirm.c - the A/B stage of the regression gate (confirm.h). */
+/* The A/B stage of the regression gate (confirm.h). */
 #include "confirm.h"
 
 #include <math.h>

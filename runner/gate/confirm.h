@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* confirm.h - the second stage of the regression gate: the cases the
+/* The second stage of the regression gate: the cases the
  * screen against the saved baseline (or --history) found slower or faster,
  * measured again interleaved against the baseline's own commit (`benchrun
  * ab`'s blocks, abstats.h), and decided by that A/B.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* drift.c - the gate's decision for one case: between-run drift and
+/* The gate's decision for one case: between-run drift and
  * within-run uncertainty (the method, its sources and its false-alarm rate
  * are in drift.h). */
 #include "drift.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* drift.h - the regression gate's decision for one case: is the change of
+/* The regression gate's decision for one case: is the change of
  * its median beyond what a whole rerun moves it (the between-run drift),
  * given how well this run pins its own median (the within-run uncertainty)?
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* family.c - the Benjamini-Hochberg level of a comparison's cases (family.h). */
+/* The Benjamini-Hochberg level of a comparison's cases (family.h). */
 #include "family.h"
 
 #include <math.h>

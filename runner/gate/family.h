@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* family.h - the level each case of a comparison is judged at, so that the
+/* The level each case of a comparison is judged at, so that the
  * run, not each case, keeps the false-alarm rate.
  *
  * drift.h bounds a false `slower` at alpha / 2 per case. A run compares

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gate.c - the regression gate of a run (gate.h). */
+/* The regression gate of a run (gate.h). */
 #include "gate.h"
 
 #include <math.h>

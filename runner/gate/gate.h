@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gate.h - the regression gate of a run: the rules (the suite's, with the
+/* The regression gate of a run: the rules (the suite's, with the
  * command line's over them), the comparison with the baseline file and
  * --save-baseline. Used by the pipeline and by `benchrun compare`. */
 #ifndef BR_GATE_H

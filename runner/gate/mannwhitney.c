@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* mannwhitney.c - two-sided Mann-Whitney U test (see mannwhitney.h). */
+/* Two-sided Mann-Whitney U test (see mannwhitney.h). */
 #include "mannwhitney.h"
 
 #include <math.h>

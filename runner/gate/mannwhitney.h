@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* mannwhitney.h - two-sided Mann-Whitney U test (Wilcoxon rank-sum test). */
+/* Two-sided Mann-Whitney U test (Wilcoxon rank-sum test). */
 #ifndef BR_MANNWHITNEY_H
 #define BR_MANNWHITNEY_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* prior.c - the empirical-Bayes prior of the between-run variances and
+/* The empirical-Bayes prior of the between-run variances and
  * the moderated variance (method and sources in prior.h). */
 #include "prior.h"
 

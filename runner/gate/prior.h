@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* prior.h - borrowing strength across the cases of a suite: the
+/* Borrowing strength across the cases of a suite: the
  * empirical-Bayes prior of the between-run variances, and each case's
  * variance moderated toward it.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* scatter.c - Qn of the current run's log ratios: the drift of a baseline
+/* Qn of the current run's log ratios: the drift of a baseline
  * saved once (method and sources in scatter.h). */
 #include "scatter.h"
 

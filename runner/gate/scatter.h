@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* scatter.h - the between-run drift of a baseline saved once, read from the
+/* The between-run drift of a baseline saved once, read from the
  * current run itself.
  *
  * When a backend's cases have one run median each (a baseline saved once,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tdist.c - Student's t, the standard normal distribution, digamma and
+/* Student's t, the standard normal distribution, digamma and
  * trigamma (tdist.h). */
 #include "tdist.h"
 

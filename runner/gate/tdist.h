@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* tdist.h - Student's t and the standard normal distribution: the CDF and
+/* Student's t and the standard normal distribution: the CDF and
  * quantiles the regression gate's prediction interval (drift.h) and
  * `benchrun ab`'s interval (abstats.h) need; and the digamma and trigamma
  * functions the empirical-Bayes prior of the between-run variances is
@@ -23,7 +23,7 @@ double br_tdist_cdf(double t, double df);
 /* The p-quantile of Student's t with df > 0 degrees of freedom: the t with
  * br_tdist_cdf(t, df) = p, found by bracketing and bisection on the CDF (to
  * a relative 1e-12). NAN unless 0 < p < 1 and df > 0. Checked against
- * SciPy's scipy.stats.t.ppf in tests/results/test_tdist.c. */
+ * SciPy's scipy.stats.t.ppf in tests/gate/test_tdist.c. */
 double br_tdist_quantile(double p, double df);
 
 /* The p-quantile of the standard normal distribution (0 < p < 1; NAN

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timingpool.c - one timing from several blocks of the same case (timingpool.h). */
+/* One timing from several blocks of the same case (timingpool.h). */
 #include "timingpool.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timingpool.h - one timing from several measurements of the same case:
+/* One timing from several measurements of the same case:
  * `benchrun ab` measures each build of a case in several blocks, and its
  * results document holds, per case and side, the blocks pooled. */
 #ifndef BR_TIMINGPOOL_H

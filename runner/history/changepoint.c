@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* changepoint.c - change points of one series: E-divisive's q-statistic
+/* Change points of one series: E-divisive's q-statistic
  * of every split in O(m^2), Student's t test of the best split, recursive
  * bisection and the step floor (the method and its sources are in
  * changepoint.h). */

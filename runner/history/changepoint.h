@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* changepoint.h - change points of one series (a case's value across the
+/* Change points of one series (a case's value across the
  * runs of a history): E-divisive's split, tested by Student's t as Hunter
  * does; pure computation on an array of doubles, no I/O.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history.c - the history model: the runs of a directory of results
+/* The history model: the runs of a directory of results
  * documents read back, ordered and filtered, and one suite's view of them
  * (cases x runs, each cell judged against an earlier run). The table and
  * the plot that show a view are reporters (reporters/history_table.c,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history.h - `benchrun history DIR`: the results documents of many runs
+/* `benchrun history DIR`: the results documents of many runs
  * (the files `--results-dir DIR` writes, or any --json output) read back and
  * shown as one table per suite, each case's headline metric across commits,
  * with the change between runs judged by the baseline rules (baseline.h),
@@ -87,7 +87,7 @@ typedef struct br_history {
 } br_history;
 
 /* Read every *.json file directly in `dir` (results documents,
- * resultsfile.h) into *out (disposed by the caller with br_history_dispose,
+ * results/run_read.h) into *out (disposed by the caller with br_history_dispose,
  * also after a failure), keeping what `f` selects (NULL: everything), in
  * the order described at the top of this file. Returns 0, or -1 with the
  * error set:

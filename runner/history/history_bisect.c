@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_bisect.c - from a change point of `benchrun history --changes`
+/* From a change point of `benchrun history --changes`
  * to the `benchrun bisect` command that finds its commit (history.h). */
 #include <stdio.h>
 #include <stdlib.h>

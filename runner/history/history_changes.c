@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* history_changes.c - the change points of a history view: one series per
+/* The change points of a history view: one series per
  * case and device (changepoint.h), the result kept in the view for the
  * table, the list and the plot (history.h), and in the index's cache
  * (index.h) when the history was read through it. */

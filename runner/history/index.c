@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* index.c - the results directory's index in SQLite: open it (or replace
+/* The results directory's index in SQLite: open it (or replace
  * one that cannot be trusted) and bring it up to date with the files
  * (index.h has the choices; index_rows.c writes and reads the rows,
  * index_cp.c the change point cache). */

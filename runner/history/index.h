@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* index.h - the index of a results directory: each results file's
+/* The index of a results directory: each results file's
  * per-case summaries, read once and kept in SQLite beside the files
  * (DIR/.benchrun-index.sqlite), so that `benchrun history` and `benchrun
  * publish` read a year of nightlies in a second instead of parsing every

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* index_cp.c - the change point cache of the index: per suite, device and
+/* The change point cache of the index: per suite, device and
  * case, the change points of the last series analysed and its hash
  * (index.h). A row is seven doubles per change point (index, last, before,
  * after, step, p, q). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* index_impl.h - what the files of the index (index.c, index_sync.c,
+/* What the files of the index (index.c, index_sync.c,
  * index_rows.c, index_cp.c) share: the handle and SQLite helpers. Not for
  * use outside runner/history/index*.c. */
 #ifndef BR_HISTORY_INDEX_IMPL_H

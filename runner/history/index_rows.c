@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* index_rows.c - the rows of the index: a file's runs and their cases'
+/* The rows of the index: a file's runs and their cases'
  * summaries written (br_index_put_file), and read back as runs
  * (br_index_runs). Enums are stored by their names (model/types.h's
  * tables), so that the index reads as the JSON does. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* index_sync.c - bring the index up to date with the *.json files of its
+/* Bring the index up to date with the *.json files of its
  * directory (index.h): unchanged files by their stat, touched ones by
  * their content hash (their runs kept), new and changed ones parsed, each
  * in a transaction of its own, in which the file's stat and row are

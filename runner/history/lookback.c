@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lookback.c - a baseline from the last runs in a results directory
+/* A baseline from the last runs in a results directory
  * (lookback.h). */
 #include "lookback.h"
 

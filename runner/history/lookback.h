@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lookback.h - a baseline made from a results directory (`benchrun
+/* A baseline made from a results directory (`benchrun
  * --history DIR`): the last K runs of the suite on this device at other
  * commits, as Conbench compares a run with the distribution of its
  * lookback window (the last runs on the default branch; conbench,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* activity.c - the kernel clock's arithmetic: attribution of GPU operation
+/* The kernel clock's arithmetic: attribution of GPU operation
  * records to samples, and the per-name breakdown (see activity.h). */
 #include "activity.h"
 

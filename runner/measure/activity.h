@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* activity.h - the kernel clock's arithmetic: which GPU operations a sample
+/* The kernel clock's arithmetic: which GPU operations a sample
  * enqueued, and what they add up to. Pure C, no CUPTI: the collector
  * (cupti_collect.c) turns CUPTI activity records into the plain records below, and
  * the unit tests feed synthetic record streams.

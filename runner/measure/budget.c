@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* budget.c - fitting a run into a time budget (see budget.h). */
+/* Fitting a run into a time budget (see budget.h). */
 #include "budget.h"
 
 void br_budget_plan(br_budget_case *out, const br_measure_cfg *cfg, double warmup_ns, int modes,

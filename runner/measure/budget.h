@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* budget.h - fitting a run into a time budget (`budget: 10m`, --budget).
+/* Fitting a run into a time budget (`budget: 10m`, --budget).
  *
  * A case's measuring time is bounded by its settings: warmup, then per
  * measurement (cold, batch) samples until the stopping rule holds or the

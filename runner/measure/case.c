@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case.c - one case's life (case.h): the handle a module sees, then
+/* One case's life (case.h): the handle a module sees, then
  * setup, one checked execution, the timed measurements, verify, teardown. */
 #include "case.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case.h - one case's life in the process that runs it: the handle a
+/* One case's life in the process that runs it: the handle a
  * module sees (br_case_api), then setup, one checked execution, the timed
  * measurements, a second verify and teardown.
  */
@@ -55,7 +55,7 @@ uint64_t br_case_seed(const char *suite_name, const int64_t *values, size_t n_va
  * as a whole: every failure is the case's (status BR_STATUS_FAILED, with the
  * stage and the module's first message or the error). Fills out->wall's
  * phases from setup to teardown (start, other and total are the caller's).
- * Sets the worker's stage (worker.h) as it goes. */
+ * Sets the worker's stage (worker/process.h) as it goes. */
 void br_case_run(br_case_result *out, const br_case_ctx *ctx, const br_kernel *k,
                  const br_case_spec *spec);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cupti_collect.h - the kernel clock's collector: CUPTI activity records of the GPU
+/* The kernel clock's collector: CUPTI activity records of the GPU
  * operations (kernels, memcpys, memsets) each sample enqueued.
  *
  * CUPTI's activity API is process-wide, so this is a single collector. The

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gpu_kernels.h - the runner's own device code (built only with CUDA). */
+/* The runner's own device code (built only with CUDA). */
 #ifndef BR_GPU_KERNELS_H
 #define BR_GPU_KERNELS_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* measure.h - the measurement loop of the timing core, the same for every
+/* The measurement loop of the timing core, the same for every
  * timer backend: warmup by a time budget, then samples until the stopping
  * criterion holds, with throttled samples discarded.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nvtx.c - NVTX ranges in the benchrun domain (nvtx.h). */
+/* NVTX ranges in the benchrun domain (nvtx.h). */
 #include "nvtx.h"
 
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* nvtx.h - NVTX ranges around what benchrun times, so Nsight Systems shows
+/* NVTX ranges around what benchrun times, so Nsight Systems shows
  * them and Nsight Compute selects their kernels (`ncu --nvtx --nvtx-include
  * "benchrun@sample/"`). NVTX 3 is header-only and ships with the CUDA Toolkit
  * (nvtx3/nvToolsExt.h); its calls cost a function-pointer check when no tool

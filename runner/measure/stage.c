@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* stage.c - the announced stage of a case (stage.h). */
+/* The announced stage of a case (stage.h). */
 #include "stage.h"
 
 static volatile int *slot_at;

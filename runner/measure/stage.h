@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* stage.h - where a case is in its lifecycle (BR_STAGE_SETUP, _RUN,
+/* Where a case is in its lifecycle (BR_STAGE_SETUP, _RUN,
  * _VERIFY, ...), announced by the timing core so that whoever runs it (the
  * worker process, worker/process.h) can say where a fault happened. The
  * announcement goes to a slot that the runner binds; without one it goes

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* timer.h - timer backends of the timing core.
+/* Timer backends of the timing core.
  *
  * A timer takes one sample of a case: it applies the cache policy, holds the
  * GPU's stream while the work is enqueued, times one execution (cold) or many

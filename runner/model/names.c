@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* names.c - the name tables of types.h: one per enum, the only place its
+/* The name tables of types.h: one per enum, the only place its
  * names are spelt. Suites, the command line, results files and reports all
  * read them through base/name.h. */
 #include "types.h"

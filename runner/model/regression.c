@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* regression.c - the regression settings' defaults and check (regression.h). */
+/* The regression settings' defaults and check (regression.h). */
 #include "regression.h"
 
 #include <math.h>

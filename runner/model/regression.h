@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* regression.h - the regression settings (br_regression_cfg, types.h):
+/* The regression settings (br_regression_cfg, types.h):
  * their one set of defaults and their one check, which the suite loader,
  * the results reader, the gate and the baseline all use. The confirmation's
  * mode and time bound are options of the command line alone (gate/gate.h,

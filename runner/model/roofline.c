@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* roofline.c - the roofline arithmetic (roofline.h). */
+/* The roofline arithmetic (roofline.h). */
 #include "roofline.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* roofline.h - where a case sits under the roofline of its device (Williams,
+/* Where a case sits under the roofline of its device (Williams,
  * Waterman and Patterson, "Roofline: an insightful visual performance model
  * for multicore architectures", CACM 52(4), 2009): arithmetic intensity I =
  * FLOP / byte of one execution (the suite's `flops` and `bytes`), the

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* results.c - counting, derived figures and disposal of a run's results. */
+/* Counting, derived figures and disposal of a run's results. */
 #include "run.h"
 
 #include "base/error.h"
 #include "base/util.h"
-#include "shard.h"
+#include "shard_record.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -314,7 +314,7 @@ void br_op_stats_free(br_op_stat *v, size_t n) {
     free(v);
 }
 
-/* Free what *c owns and zero it (results.h). */
+/* Free what *c owns and zero it (run.h). */
 void br_case_dispose(br_case_result *c) {
     if (!c)
         return;

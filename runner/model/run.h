@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* results.h - what one run of one suite measured: self-contained (it owns
+/* What one run of one suite measured: self-contained (it owns
  * copies of every string it needs), so reporters read nothing but this and a
  * result can later be rebuilt from its JSON without the suite. */
 #ifndef BR_RESULTS_H
@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-/* Version of the JSON results schema (json_write.c). */
+/* Version of the JSON results schema (results/run_write.c). */
 #define BR_SCHEMA_VERSION 4
 /* The oldest schema br_results_load still reads. */
 #define BR_SCHEMA_VERSION_MIN 2
@@ -60,7 +60,7 @@ typedef struct br_timing {
     /* Work that escapes the clock (CUPTI collected only): operations of the
      * kept samples that ran on a stream other than the case's, or in another
      * CUDA context; CUDA events on the case's stream do not see them (flag S,
-     * results/suspect.h). 0 without CUPTI (kernel_ns NULL). */
+     * suspect.h). 0 without CUPTI (kernel_ns NULL). */
     size_t n_other_stream;
     size_t n_other_context;
     char *escaped_op;      /* owned; the name of the first such operation; NULL when none */
@@ -74,7 +74,7 @@ typedef struct br_timing {
      * elsewhere. Owned. */
     double *run_medians;
     size_t n_run_medians;
-    /* Host cases (measure/disturb.h): the CPU's effective frequency over
+    /* Host cases (platform/disturb.h): the CPU's effective frequency over
      * each kept sample, MHz (NAN when not measured; owned, parallel to
      * samples; NULL for GPU cases and where no sample's was measured), its
      * median over the kept samples (NAN when none), and the samples
@@ -99,7 +99,7 @@ typedef struct br_timing {
 #define BR_RUN_MEDIANS_MAX BR_REGRESSION_KEEP_MAX
 
 /* Energy per execution of a GPU case, from NVML's total energy counter
- * (measure/energy.h has the method): several windows of back-to-back
+ * (platform/energy.h has the method): several windows of back-to-back
  * executions, each at least BR_ENERGY_WINDOW_NS long and bounded by two
  * updates of the counter. */
 typedef struct br_energy {

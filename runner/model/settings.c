@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* settings.c - the measurement settings: defaults, layers, the one check
+/* The measurement settings: defaults, layers, the one check
  * of their rules, and the command line's option values (settings.h). */
 #include "settings.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* settings.h - the measurement settings: their defaults, the layers that
+/* The measurement settings: their defaults, the layers that
  * set them (the suite file, then the command line), and the one check of
  * their rules.
  *

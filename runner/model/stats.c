@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* stats.c - summary statistics of a sample set (see stats.h). */
+/* Summary statistics of a sample set (see stats.h). */
 #include "stats.h"
 
 #include <math.h>

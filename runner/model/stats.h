@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* stats.h - summary statistics of a sample set. */
+/* Summary statistics of a sample set. */
 #ifndef BR_STATS_H
 #define BR_STATS_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* suspect.c - flags N, S and P (suspect.h). */
+/* Flags N, S and P (suspect.h). */
 #include "suspect.h"
 
 #include <math.h>

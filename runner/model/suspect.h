@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* suspect.h - figures that cannot be trusted, decided from the results
+/* Figures that cannot be trusted, decided from the results
  * alone (pure functions, shared by every reporter and unit-tested on
  * synthetic records):
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* types.h - the vocabulary every stage shares: the enums of suites,
+/* The vocabulary every stage shares: the enums of suites,
  * measurements and results (each with its name table, read both ways through
  * base/name.h), the measurement and regression settings, and the records of
  * the device and host. The model is libgit2's git2/types.h. It includes
@@ -192,7 +192,7 @@ typedef enum br_stage {
     BR_STAGE_SETUP,       /* the module's setup; or no worker could be started */
     BR_STAGE_RUN,         /* an execution or the samples */
     BR_STAGE_VERIFY,      /* the module's verify */
-    BR_STAGE_ENERGY,      /* the energy windows (measure/energy.h) */
+    BR_STAGE_ENERGY,      /* the energy windows (platform/energy.h) */
     BR_STAGE_TEARDOWN,    /* the module's teardown */
     BR_STAGE_NO_GPU,      /* skipped: a GPU case without a usable GPU */
     BR_STAGE_BUDGET,      /* skipped: the time budget was spent */
@@ -267,10 +267,10 @@ typedef struct br_host {
     char governor[64]; /* cpufreq governor of the host cases' CPU (CPU 0 when not pinned),
                           e.g. "performance" */
     char hostname[256];
-    int pinned;       /* 1: host cases were measured pinned to CPU `cpu` (measure/cpupin.h) */
+    int pinned;       /* 1: host cases were measured pinned to CPU `cpu` (platform/cpupin.h) */
     int cpu;          /* that CPU; meaningful when pinned */
     int freq_scaling; /* 1: some CPU's governor is not "performance" (frequency scaling on),
-                         0: none is, -1 unknown (measure/cpufreq.h) */
+                         0: none is, -1 unknown (platform/cpufreq.h) */
     int turbo;        /* turbo / boost: 1 on, 0 off, -1 unknown */
 } br_host;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cost.c - what a case costs to measure (cost.h). */
+/* What a case costs to measure (cost.h). */
 #include "cost.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cost.h - what a case costs to measure, for the longest-first orders of
+/* What a case costs to measure, for the longest-first orders of
  * --shard (shard.h) and --devices (drive/devices.h): one definition for
  * both.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* device_list.c - the list of --devices (device_list.h). */
+/* The list of --devices (device_list.h). */
 #include "device_list.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* device_list.h - the list of GPUs a --devices run measures on ("all", or
+/* The list of GPUs a --devices run measures on ("all", or
  * indices such as 0,2,5), read by the command line's converter (to refuse a
  * bad list before anything runs) and by drive/devices.c (to open them). */
 #ifndef BR_DEVICE_LIST_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* devsched.c - which device runs which case (devsched.h). */
+/* Which device runs which case (devsched.h). */
 #include "devsched.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* devsched.h - which device runs which case when a run uses several GPUs
+/* Which device runs which case when a run uses several GPUs
  * (--devices): a pure scheduler, with no processes, threads or clocks in it,
  * so that its rules are tested without a GPU.
  *

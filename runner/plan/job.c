@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* job.c - a suite ready to run (job.h): loaded, overridden, planned, with
+/* A suite ready to run (job.h): loaded, overridden, planned, with
  * the per-case expressions evaluated and the compile-time variants found. */
 #include "job.h"
 
@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "model/run.h"
 #include "results/shardinfo.h"
 #include "suite/expr.h"
 
@@ -137,4 +138,15 @@ void br_job_dispose(br_job *j) {
         j->built_free(j->built);
     br_run_shard_free(j->shard);
     memset(j, 0, sizeof *j);
+}
+
+size_t br_job_case_label(char *buf, size_t len, const br_job *job, size_t i, int with_kernel) {
+    const br_suite *s = &job->suite;
+    const br_plan_case *c = &job->plan.cases[i];
+    const char *names[BR_SUITE_MAX_PARAMS];
+    size_t n = s->n_params < BR_SUITE_MAX_PARAMS ? s->n_params : BR_SUITE_MAX_PARAMS;
+    for (size_t q = 0; q < n; q++)
+        names[q] = s->params[q].name;
+    return br_case_label(buf, len, with_kernel ? s->kernels[c->kernel].text : NULL, names,
+                         br_plan_params(&job->plan, c->combo), n);
 }

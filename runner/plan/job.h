@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* job.h - a suite ready to run: loaded, overridden by the command line,
+/* A suite ready to run: loaded, overridden by the command line,
  * expanded into its plan, with bytes, flops and memory evaluated for every
  * case and the compile-time variants found.
  *
@@ -52,6 +52,12 @@ int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts);
 
 /* Release what *j owns; accepts NULL. */
 void br_job_dispose(br_job *j);
+
+/* br_case_label (model/run.h) of case i of job's plan: its kernel's name
+ * when with_kernel, then each of the suite's parameters ("reduce n=2^20
+ * b=256"), into buf[0..len) (cut to fit). Returns the length of the whole
+ * label, as snprintf does. */
+size_t br_job_case_label(char *buf, size_t len, const br_job *job, size_t i, int with_kernel);
 
 #ifdef __cplusplus
 }

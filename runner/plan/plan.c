@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* plan.c - expand a suite into cases (see plan.h). */
+/* Expand a suite into cases (see plan.h). */
 #include "plan.h"
 
 #include "suite/expr.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* plan.h - expand a suite into cases: the cartesian product of the params'
+/* Expand a suite into cases: the cartesian product of the params'
  * axes (a parameter of its own, or a zipped group whose members advance
  * together; first axis outermost), less the combinations the suite's
  * `where` condition rejects, crossed with the kernels (innermost, suite

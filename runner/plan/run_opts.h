@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* run_opts.h - the settings of one invocation that the stages read: what
+/* The settings of one invocation that the stages read: what
  * the plan selects (-k, -p), the command line's measurement settings laid
  * over each suite's, and how the session builds and measures. Filled by the
  * command line; read by plan/job.c, compile/ and measure/. */
@@ -47,12 +47,12 @@ typedef struct br_run_opts {
                            budget (0: each job counts its own) */
     int progress;       /* 1: an updating progress line on stderr (a terminal, not quiet) */
     int energy;         /* 1: measure energy per execution of GPU cases (--energy;
-                           measure/energy.h) */
-    /* --cpu: where host cases are measured (measure/cpupin.h): 0 (the
+                           platform/energy.h) */
+    /* --cpu: where host cases are measured (platform/cpupin.h): 0 (the
      * default) a CPU benchrun chooses, N + 1 CPU N, -1 no pinning (off). */
     int cpu;
     int host_lane;       /* --host-lane (br_host_lane): where host cases run beside GPU cases */
-    const char *devices; /* --devices: "all" or "0,2,5" (measure/devices.h); NULL: one GPU,
+    const char *devices; /* --devices: "all" or "0,2,5" (drive/devices.h); NULL: one GPU,
                             the single-worker path */
     const char *const *device_times; /* results files whose measured times order the cases
                                         of --devices (--shard-times); may be NULL */

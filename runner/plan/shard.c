@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shard.c - the I-th of N parts of an invocation's plan (shard.h). */
+/* The I-th of N parts of an invocation's plan (shard.h). */
 #include "shard.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shard.h - `--shard I/N`: the I-th of N parts of an invocation's plan (every
+/* `--shard I/N`: the I-th of N parts of an invocation's plan (every
  * suite given), chosen by a rule that depends on nothing but the cases (and
  * their measured costs, when given), so that every machine that runs the
  * same invocation cuts it the same way, whatever order the suites are given

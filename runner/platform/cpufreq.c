@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpufreq.c - governor, turbo and per-sample CPU readings (cpufreq.h). */
+/* Governor, turbo and per-sample CPU readings (cpufreq.h). */
 #define _GNU_SOURCE
 #include "cpufreq.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpufreq.h - the host CPU's frequency: the scaling governor and turbo
+/* The host CPU's frequency: the scaling governor and turbo
  * state of the machine, and, per host sample, the involuntary context
  * switches and the effective frequency of the CPU that ran it.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpupin.c - the host cases' CPU and pinning to it (cpupin.h). */
+/* The host cases' CPU and pinning to it (cpupin.h). */
 #define _GNU_SOURCE
 #include "cpupin.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cpupin.h - which CPU measures the host cases, and pinning to it.
+/* Which CPU measures the host cases, and pinning to it.
  *
  * A host case is timed with the wall clock, so whatever else runs on its
  * CPU (another process, the parent's own bookkeeping, an SMT sibling

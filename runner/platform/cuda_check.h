@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cuda_check.h - every CUDA runtime call in the runner goes through
+/* Every CUDA runtime call in the runner goes through
  * BR_CUDA(call), which records the call's text, file and line in the last
  * error when it fails. Only for files built with the CUDA toolkit. */
 #ifndef BR_CUDA_CHECK_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* device.h - what benchrun records about the machine it measures on. */
+/* What benchrun records about the machine it measures on. */
 #ifndef BR_DEVICE_H
 #define BR_DEVICE_H
 

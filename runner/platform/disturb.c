@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* disturb.c - disturbed host samples (disturb.h). */
+/* Disturbed host samples (disturb.h). */
 #include "disturb.h"
 
 #include <math.h>

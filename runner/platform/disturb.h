@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* disturb.h - which host samples were disturbed: the thread was switched
+/* Which host samples were disturbed: the thread was switched
  * out while the clock ran (an involuntary context switch: another thread
  * had its CPU, for more than BR_DISTURB_OFFCPU of the sample's wall time),
  * or the CPU ran far below its usual frequency (a frequency

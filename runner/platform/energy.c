@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* energy.c - energy per execution from NVML's counter (energy.h). */
+/* Energy per execution from NVML's counter (energy.h). */
 #include "energy.h"
 
 #include <dlfcn.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* energy.h - energy per execution from NVML's total energy counter.
+/* Energy per execution from NVML's total energy counter.
  *
  * The counter (nvmlDeviceGetTotalEnergyConsumption: millijoules since the
  * driver was loaded, Volta and newer; NVML API Reference Guide, "Device

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* peak.c - the cache of measured peak bandwidths (see peak.h for the file). */
+/* The cache of measured peak bandwidths (see peak.h for the file). */
 #include "peak.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* peak.h - the cache of measured peak bandwidths.
+/* The cache of measured peak bandwidths.
  *
  * A suite with `peak: measured` reports % of peak relative to the
  * device-to-device copy bandwidth benchrun measures once per device. The

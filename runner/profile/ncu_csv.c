@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ncu_csv.c - the launches of `ncu --csv --page raw` output (ncu_csv.h). */
+/* The launches of `ncu --csv --page raw` output (ncu_csv.h). */
 #include "ncu_csv.h"
 
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* ncu_csv.h - the launches of an Nsight Compute report printed as
+/* The launches of an Nsight Compute report printed as
  * `ncu --csv --page raw` (with or without --print-units base): the metrics
  * that `benchrun profile` reads, in base units.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile.c - one case's Nsight Compute profile summed up (profile.h). */
+/* One case's Nsight Compute profile summed up (ncu_profile.h). */
 #include "ncu_profile.h"
 
 #include <math.h>

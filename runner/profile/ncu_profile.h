@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* profile.h - what `benchrun profile` found for one case: Nsight Compute's
+/* What `benchrun profile` found for one case: Nsight Compute's
  * launches summed up per kernel and per execution, beside the suite's
  * declared bytes and benchrun's own median of the same case; the check of
  * the declared bytes against what DRAM moved; the profile's JSON document.

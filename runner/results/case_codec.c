@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case_codec.c - one case's result as a message (case_codec.h), through the
- * per-case writer and reader of the results document (json_case.h). */
+/* One case's result as a message (case_codec.h), through the
+ * per-case writer and reader of the results document (case_json.h). */
 #include "case_codec.h"
 
 #include <math.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case_codec.h - one case's result as a typed message: what the worker
+/* One case's result as a typed message: what the worker
  * process sends its parent (measure/). Written and read by the same per-case
- * writer and reader as the results document (json_case.h), so a case crosses
+ * writer and reader as the results document (case_json.h), so a case crosses
  * the process boundary in the document's own form:
  *
  *   {"schema_version": BR_SCHEMA_VERSION, "case": <a case object of a results
- *    document (json_write.c), with "kernel": "" and "params": {}>}
+ *    document (run_write.c), with "kernel": "" and "params": {}>}
  *
  * compact, reals with 17 significant digits (every double round-trips). */
 #ifndef BR_CASE_CODEC_H

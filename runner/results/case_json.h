@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* json_case.h - inside results/: the per-case writer and reader that the
- * results document (json_write.c, json_read.c) and the worker's case message
+/* Inside results/: the per-case writer and reader that the
+ * results document (run_write.c, run_read.c) and the worker's case message
  * (case_codec.c) share, so that one codec writes and reads a case. */
 #ifndef BR_JSON_CASE_H
 #define BR_JSON_CASE_H
@@ -33,7 +33,7 @@ typedef struct br_json_name_index {
 } br_json_name_index;
 
 /* Case *c of run *r as the JSON object of a results document's "cases"
- * (layout in json_write.c): new reference, or NULL (and b->failed set) when
+ * (layout in run_write.c): new reference, or NULL (and b->failed set) when
  * out of memory. Reads r's kernels, param names, git SHA and date. */
 json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_result *c);
 
@@ -41,7 +41,7 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
  * for the caller to dispose with r): its kernel is looked up in `sorted`
  * (r->n_kernels entries), its params are r's, its timings recomputed from the
  * samples (c->schema says which keys are read). Returns 0, or -1 with the
- * error set (jsonread.h). */
+ * error set (json_checked.h). */
 int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
                       br_case_result *k);
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gitinfo.c - the git commit a suite was run at, read through libgit2. */
+/* The git commit a suite was run at, read through libgit2. */
 #include "gitinfo.h"
 
 #include "base/error.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gitinfo.h - the git commit a suite was run at, read through libgit2. */
+/* The git commit a suite was run at, read through libgit2. */
 #ifndef BR_GITINFO_H
 #define BR_GITINFO_H
 

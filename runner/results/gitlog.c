@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gitlog.c - the first-parent line between two commits, through libgit2
+/* The first-parent line between two commits, through libgit2
  * (gitlog.h). */
 #include "gitlog.h"
 

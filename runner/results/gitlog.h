@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gitlog.h - the first-parent line of commits between two revisions,
+/* The first-parent line of commits between two revisions,
  * through libgit2: what `benchrun bisect GOOD BAD` searches, and how many
  * commits a change point of `benchrun history --changes` spans.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gittree.c - a commit's files in a scratch directory, through libgit2
+/* A commit's files in a scratch directory, through libgit2
  * (gittree.h). */
 #define _XOPEN_SOURCE 700 /* nftw(3) */
 #include "gittree.h"

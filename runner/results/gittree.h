@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gittree.h - the files of a git commit in a scratch directory, through
+/* The files of a git commit in a scratch directory, through
  * libgit2: `benchrun ab` builds a suite's kernels as they are at a commit.
  *
  * The commit's whole tree is checked out (git_checkout_tree with a target

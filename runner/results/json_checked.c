@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* jsonread.c - checked access to a jansson document with the JSON path in
- * every message (jsonread.h). */
+/* Checked access to a jansson document with the JSON path in
+ * every message (json_checked.h). */
 #include "json_checked.h"
 
 #include <limits.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* jsonread.h - checked access to a jansson document: every value read is
+/* Checked access to a jansson document: every value read is
  * type-checked, and an error names the file, the JSON path of the bad value
  * (runs[0].cases[3].cold.samples_ns[7]) and what was expected. Errors in the
  * structure (a missing key) name the path of the object that lacks it. The
  * reader holds the path it is at in a small buffer (br_json_ctx.path) that
- * grows and shrinks as it descends. Used by the results reader (json_read.c)
+ * grows and shrinks as it descends. Used by the results reader (run_read.c)
  * and the case codec (case_codec.c). Every function returning int returns 0,
  * or -1 with the error set ("NAME: PATH: message"). */
 #ifndef BR_JSONREAD_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* json_text.h - a JSON string from C text that may hold bytes that are not
+/* A JSON string from C text that may hold bytes that are not
  * UTF-8 (a compiler's output, a host or device name): shared by the results
- * writer (json_write.c) and the JSON reporters. */
+ * writer (run_write.c) and the JSON reporters. */
 #ifndef BR_JSON_TEXT_H
 #define BR_JSON_TEXT_H
 

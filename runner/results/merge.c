@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* merge.c - the parts of a sharded plan merged into one run per suite
+/* The parts of a sharded plan merged into one run per suite
  * (merge.h). */
 #include "merge.h"
 
@@ -242,14 +242,11 @@ static int same_case(const br_run *r, const br_case_result *c, size_t kernel, co
            (r->n_params == 0 || memcmp(c->params, v, r->n_params * sizeof *v) == 0);
 }
 
-/* "kernel n=1024, m=2" of a case into buf. */
+/* "kernel n=1024 m=2" of a case into buf (br_case_label). */
 static void describe(char *buf, size_t len, const br_run *r, size_t kernel, const int64_t *v) {
-    int n = snprintf(buf, len, "%s", kernel < r->n_kernels ? r->kernels[kernel].name : "?");
-    for (size_t p = 0; p < r->n_params && n > 0 && (size_t)n < len; p++) {
-        char val[32];
-        br_format_param(val, sizeof val, v[p]);
-        n += snprintf(buf + n, len - (size_t)n, "%s%s=%s", p ? ", " : " ", r->param_names[p], val);
-    }
+    br_case_label(buf, len,
+                  kernel < r->n_kernels && r->kernels[kernel].name ? r->kernels[kernel].name : "?",
+                  (const char *const *)r->param_names, v, r->n_params);
 }
 
 /* The cases of run r (of part `path`) sorted by key; a case twice is refused. */

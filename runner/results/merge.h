@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* merge.h - the parts of a sharded plan (results documents written with
+/* The parts of a sharded plan (results documents written with
  * `benchrun --shard I/N`, shardinfo.h) merged into one results document, as
  * if one machine had run the whole plan: `benchrun merge`.
  *
@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-/* One part: a results document read back (resultsfile.h). */
+/* One part: a results document read back (run_read.h). */
 typedef struct br_merge_part {
     const char *path; /* for messages */
     br_run *runs;     /* br_merge moves cases and headers out of them; free with

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* json_read.c - the results document of json_write.c read back into the
- * model of results.h with jansson, through the checked access of jsonread.h
- * (what is checked and rebuilt: resultsfile.h). */
+/* The results document of run_write.c read back into the
+ * model of model/run.h with jansson, through the checked access of json_checked.h
+ * (what is checked and rebuilt: run_read.h). */
 #include "run_read.h"
 
 #include <ctype.h>
@@ -449,7 +449,7 @@ static int load_ns(br_json_ctx *c, const json_t *a, const char *key, double *out
  * switches) of a timing of n samples into *dst. */
 static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, const char *unit,
                     double **dst, size_t n) {
-    int any_mhz = 0; /* a host timing's column is all null: kept as NULL (results.h) */
+    int any_mhz = 0; /* a host timing's column is all null: kept as NULL (model/run.h) */
     for (size_t i = 0; i < json_array_size(mhz) && !any_mhz; i++)
         any_mhz = !json_is_null(json_array_get(mhz, i));
     if (!any_mhz && json_array_size(mhz) == n)
@@ -659,7 +659,7 @@ static int load_wall(br_json_ctx *c, const json_t *o, br_case_wall *w) {
     return 0;
 }
 
-/* One case (json_case.h). */
+/* One case (case_json.h). */
 int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
                       br_case_result *k) {
     const char *kernel, *commit, *date;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* resultsfile.h - read a results document (json_write.h: the json
+/* Read a results document (run_write.h: the json
  * reporter's output, also the format of baselines) back into the in-memory
- * model of results.h. Implemented in json_read.c. */
+ * model of model/run.h. Implemented in run_read.c. */
 #ifndef BR_RESULTSFILE_H
 #define BR_RESULTSFILE_H
 
@@ -17,7 +17,7 @@ extern "C" {
 #define BR_RESULTS_MAX_BYTES ((size_t)1 << 30)
 
 /* Read the results document at `path` (written by the json reporter,
- * results/json_write.c; schema BR_SCHEMA_VERSION_MIN to BR_SCHEMA_VERSION) into a
+ * run_write.c; schema BR_SCHEMA_VERSION_MIN to BR_SCHEMA_VERSION) into a
  * newly allocated array of runs, one per element of "runs", in file order.
  * Files over BR_RESULTS_MAX_BYTES are refused. See br_results_parse for what
  * is checked and rebuilt. On success *out_runs (owned by the caller: release

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* json_write.c - the versioned results document (schema BR_SCHEMA_VERSION), built
+/* The versioned results document (schema BR_SCHEMA_VERSION), built
  * with jansson. Not-a-number and absent values are null; times are ns,
  * clocks MHz, throughput GB/s and GFLOP/s (1e9 units per second).
  *
@@ -24,7 +24,7 @@
  *              ("stage": a name of types.h's br_stage_names, null for a case measured),
  *    "comparison": comparison (only when the run was compared with a baseline)}]}
  *
- * wall (where the case's wall time went, ns; results.h br_case_wall; left
+ * wall (where the case's wall time went, ns; model/run.h br_case_wall; left
  * out when the case never reached a worker; added within schema 4, optional
  * to readers): {"start_ns", "setup_ns", "first_run_ns", "verify_ns",
  * "warmup_ns", "cold_ns", "batch_ns", "teardown_ns", "other_ns",
@@ -48,7 +48,7 @@
  * "bandwidth_gbps" (the run's peak bandwidth, theoretical or measured as
  * "peak" says)}. Derived, like "gbps": readers recompute it.
  *
- * "energy" (null unless measured: --energy on a GPU case; measure/energy.h):
+ * "energy" (null unless measured: --energy on a GPU case; platform/energy.h):
  * {"j_per_exec" (J), "watts" (W), "spread" (fraction), "windows",
  * "window_ns", "executions" (per window), "gflop_per_j", "gb_per_j" (derived
  * from flops and bytes; null without them)}.
@@ -62,7 +62,7 @@
  * during each kept sample] | null, "n_switched" and "n_slow" (samples
  * discarded as disturbed: an involuntary context switch; the CPU far below
  * its median frequency), "slow_min_mhz" and "disturbed_kept" (true: every
- * sample was disturbed and they were kept; measure/disturb.h). These were
+ * sample was disturbed and they were kept; platform/disturb.h). These were
  * added within schema 4 and are optional to readers.
  *
  * "gpu_clock" is the clock of the GPU cases' headline samples (a run whose
@@ -92,7 +92,7 @@
  * operation's name, or null), "event_ns", "kernel_ns", "span_ns", "ops": [one per kept
  * sample, per execution; null for a sample CUPTI lost records of] | null
  * (CUDA event time, kernel time, first start to last end, GPU operations;
- * see results.h), "breakdown": [{"name", "kind": "kernel" | "memcpy" |
+ * see model/run.h), "breakdown": [{"name", "kind": "kernel" | "memcpy" |
  * "memset", "count", "per_execution", "median_ns", "share"}] | null (each
  * distinct GPU operation, by share; see activity.h), "run_medians": [ns, ...]
  * (baselines only: the median of each of the last regression.keep saves,
@@ -784,7 +784,7 @@ static int write_cases(FILE *f, br_json_builder *b, const br_run *r) {
 }
 
 /* The document less its cases is dumped first; the cases are streamed into
- * it (json_write.h). */
+ * it (run_write.h). */
 int br_results_write(FILE *f, const br_run *const *runs, size_t n_runs) {
     int rc = -1;
     br_json_builder b = {0};

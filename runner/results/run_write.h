@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* json_write.h - write runs as the versioned results document (schema
- * BR_SCHEMA_VERSION; layout at the top of json_write.c). It is the "json"
+/* Write runs as the versioned results document (schema
+ * BR_SCHEMA_VERSION; layout at the top of run_write.c). It is the "json"
  * reporter's output (reporters/json.c is an adapter over it) and the format
- * of baselines; resultsfile.h reads it back. */
+ * of baselines; run_read.h reads it back. */
 #ifndef BR_JSON_WRITE_H
 #define BR_JSON_WRITE_H
 

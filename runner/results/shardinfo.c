@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shardinfo.c - a run's shard record: memory, identity, JSON (shardinfo.h). */
+/* A run's shard record: memory, identity, JSON (shardinfo.h). */
 #include "shardinfo.h"
 
 #include <stdlib.h>

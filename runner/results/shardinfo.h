@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shardinfo.h - a run's place in a sharded plan (`benchrun --shard I/N`):
+/* A run's place in a sharded plan (`benchrun --shard I/N`):
  * which part of how many it is, the identity of the plan it is a part of,
  * and the suite's whole plan with the shard of every case, so that a merge
  * of the parts (merge.h) knows every case that should be there even when a
  * part is missing. A merged run keeps the identity and says which parts
  * were merged and which were missing. Written into and read from a run's
- * "shard" member of the results document (json_write.c, json_read.c). */
+ * "shard" member of the results document (run_write.c, run_read.c). */
 #ifndef BR_SHARDINFO_H
 #define BR_SHARDINFO_H
 
@@ -17,7 +17,7 @@
 #include "case_json.h"
 #include "json_checked.h"
 #include "model/run.h"
-#include "model/shard.h"
+#include "model/shard_record.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,7 +45,7 @@ json_t *br_shard_json_write(br_json_builder *b, const br_run *r);
  * params are already read into r) into r->shard (newly allocated; left NULL
  * when the member is absent or null). Checked: index in 1..count or null,
  * count in 1..BR_SHARD_MAX, each plan case's kernel index, shard and one
- * integer per param. Returns 0, or -1 with the error set (jsonread.h: the
+ * integer per param. Returns 0, or -1 with the error set (json_checked.h: the
  * JSON path of the bad value). */
 int br_shard_json_read(br_json_ctx *c, const json_t *run, br_run *r);
 

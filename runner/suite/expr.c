@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* expr.c - integer arithmetic expressions over suite parameters (see expr.h).
+/* Integer arithmetic expressions over suite parameters (see expr.h).
  *
  * A recursive-descent parser that evaluates as it parses (or only checks, for
  * br_expr_check). Every error names the column of the offending token.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* expr.h - integer expressions over suite parameters: arithmetic (bytes,
+/* Integer expressions over suite parameters: arithmetic (bytes,
  * flops) and conditions (`where:`).
  *
  * Grammar (C's precedence, lowest first; `^` binds tightest and is

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* flags.c - the compiler keys of a suite: cflags, nvcc_flags, include_dirs
+/* The compiler keys of a suite: cflags, nvcc_flags, include_dirs
  * (see flags.h). */
 #include "flags.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* flags.h - the compiler keys of a suite, cflags, nvcc_flags and
+/* The compiler keys of a suite, cflags, nvcc_flags and
  * include_dirs (internal to suite/). What they mean is described at the
  * members of br_suite in suite.h. */
 #ifndef BR_SUITE_FLAGS_H

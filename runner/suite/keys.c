@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* keys.c - reading a mapping through a key table (see keys.h). */
+/* Reading a mapping through a key table (see keys.h). */
 #include "keys.h"
 
 #include "base/sort.h"

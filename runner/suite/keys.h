@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* keys.h - a mapping of a suite read through a key table (internal to
+/* A mapping of a suite read through a key table (internal to
  * suite/), the way curl reads its options through aliases[]:
  *
  *   static const br_key_spec root_keys[] = {{"name", load_name, 1}, ...};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* load.c - the suite format: the keys of a suite file read into the suite
+/* The suite format: the keys of a suite file read into the suite
  * model (see suite.h).
  *
  * Two steps. yamltree.c turns the file into a tree of nodes that keep their

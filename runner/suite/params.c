@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* params.c - a suite's params and defines: lists, linear and power-of-two
+/* A suite's params and defines: lists, linear and power-of-two
  * ranges, zipped groups (see params.h). */
 #include "params.h"
 

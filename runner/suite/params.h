@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* params.h - the params and defines keys of a suite (internal to suite/).
+/* The params and defines keys of a suite (internal to suite/).
  * The forms a parameter takes are described at br_param in suite.h. */
 #ifndef BR_SUITE_PARAMS_H
 #define BR_SUITE_PARAMS_H

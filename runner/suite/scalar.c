@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* scalar.c - typed scalars of a suite (see scalar.h): integers, durations,
+/* Typed scalars of a suite (see scalar.h): integers, durations,
  * fractions, booleans, modes, with the messages that say what was expected
  * and what was found ("did you mean ..." for a near miss). The command line
  * reads its values through the same functions (br_parse_duration, ...). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* scalar.h - typed scalars of a suite file (internal to suite/).
+/* Typed scalars of a suite file (internal to suite/).
  *
  * Each reader takes a node of the tree (yamltree.h), checks it and stores
  * the value; on a wrong value it sets the error at the node's position with

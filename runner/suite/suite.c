@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* suite.c - the suite model's accessors and memory (suite.h); the loader
+/* The suite model's accessors and memory (suite.h); the loader
  * that fills it is load.c. */
 #include "suite.h"
 

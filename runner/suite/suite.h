@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* suite.h - the suite model: a YAML suite file parsed with libyaml.
+/* The suite model: a YAML suite file parsed with libyaml.
  *
  * Every value keeps the file:line:column it came from, so later stages can
  * report errors against the suite text. The model knows nothing of CUDA.

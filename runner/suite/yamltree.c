@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* yamltree.c - the libyaml event stream as a tree of positioned nodes (see
+/* The libyaml event stream as a tree of positioned nodes (see
  * yamltree.h). */
 #include "yamltree.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* yamltree.h - a YAML suite file as a small tree of nodes that keep their
+/* A YAML suite file as a small tree of nodes that keep their
  * file positions (internal to suite/).
  *
  * br_yaml_read turns the libyaml event stream into the tree and refuses on

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* worker.c - a forked worker process that serves requests (worker.h). */
+/* A forked worker process that serves requests (process.h). */
 #define _GNU_SOURCE
 #include "process.h"
 

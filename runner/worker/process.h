@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* worker.h - a worker process that serves requests for its parent, so that
+/* A worker process that serves requests for its parent, so that
  * code which may crash, hang or poison its process (a kernel module's
  * segfault, a sticky CUDA error, an endless loop) costs the parent nothing.
  *

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case_proto.c - the worker's request and reply (case_proto.h): the
+/* The worker's request and reply (proto.h): the
  * parent asks for the device, the measured peak or one case; the worker
  * answers with the session fields it found out and, for a case, its result
  * as a typed case message (results/case_codec.h: the results document's own

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* case_proto.h - the worker's request and reply: every CUDA call and every
- * case runs in a worker process (worker.h), forked after the builds; the
+/* The worker's request and reply: every CUDA call and every
+ * case runs in a worker process (process.h), forked after the builds; the
  * parent asks it for the device, the measured peak or one case.
  */
 #ifndef BR_CASE_PROTO_H

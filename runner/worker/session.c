@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* session.c - what the suites of one invocation share (session.h): the
+/* What the suites of one invocation share (session.h): the
  * device, the timers, the GPU clock choice and the measured peak. */
 #include "session_impl.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* session.h - what the suites of one invocation share: the device (found out in a worker process),
+/* What the suites of one invocation share: the device (found out in a worker process),
  * the timers, the GPU clock choice and the measured peak.
  */
 #ifndef BR_SESSION_H
@@ -39,7 +39,7 @@ void br_session_close(br_session *s);
 /* Bind the session's workers to one device: CUDA_VISIBLE_DEVICES=visible
  * (an index or UUID, at most 127 bytes) is set in each worker before it
  * starts CUDA. Call before the session's first worker (its GPU query);
- * NULL or "" unbinds. For --devices (measure/devices.h). */
+ * NULL or "" unbinds. For --devices (drive/devices.h). */
 void br_session_bind(br_session *s, const char *visible);
 
 /* ---- what the drivers read (read-only; the session owns every pointer) -------------- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* session_impl.h - the session's fields and the functions that the other
- * parts of the timing core (case_proto.c, execute.c) and the build's
+/* The session's fields and the functions that the other
+ * parts of the timing core (proto.c, execute.c) and the build's
  * kernel resolution share; not for use outside the runner's core.
  */
 #ifndef BR_SESSION_IMPL_H
@@ -35,7 +35,7 @@ struct br_session {
     int scaling_warned;   /* the host notes (CPU, frequency scaling) were given */
     int gpu_build_noted;  /* the note that GPU sources are not compiled was given */
     /* The worker process that makes every CUDA call and runs the cases
-     * (worker.h); NULL when none runs. The session's fields above that the
+     * (process.h); NULL when none runs. The session's fields above that the
      * worker sets (device, gpu_clock, clock_note, peak_gbps) come back in
      * its replies; its timers live in its own copy of the session. */
     br_worker *worker;

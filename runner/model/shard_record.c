@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shard.c - the memory of a run's shard record (shard.h). */
-#include "shard.h"
+/* The memory of a run's shard record (shard.h). */
+#include "shard_record.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* shard.h - a run's place in a sharded plan (`benchrun --shard I/N`): the
+/* A run's place in a sharded plan (`benchrun --shard I/N`): the
  * types of the shard record that a run carries (br_run.shard) and their
  * memory. Its identity, JSON and merge live in results/ (shardinfo.h,
  * merge.h); the cut of a plan into shards in plan/shard.h. */
-#ifndef BR_MODEL_SHARD_H
-#define BR_MODEL_SHARD_H
+#ifndef BR_MODEL_SHARD_RECORD_H
+#define BR_MODEL_SHARD_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>
