@@ -14,14 +14,20 @@
 #include <yaml.h>
 
 #include "e2e_util.h"
+#include <git2.h>
 #include "platform/device.h"
 
 #define TEMPLATES BR_SOURCE_DIR "/templates/init"
 
 /* The scaffold's layout (fixed: the docs and other tools name these). */
 static const char *const layout[] = {
-    ".github/workflows/benchrun.yml", "baselines/README.md",      "kernels/example.cu",
-    "kernels/example_cpu.c",          "schema/suite.schema.json", "suites/example.yaml",
+    ".github/workflows/benchrun.yml",
+    ".gitignore",
+    "baselines/README.md",
+    "kernels/example.cu",
+    "kernels/example_cpu.c",
+    "schema/suite.schema.json",
+    "suites/example.yaml",
 };
 
 /* Where the template of a file of the layout is: the schema is the
@@ -320,6 +326,54 @@ Test(init, the_scaffold_passes_check_and_runs) {
     free(cache);
     if (!nvcc)
         cr_skip_test("no nvcc: kernels/example.cu was not compiled (its cases were skipped)");
+}
+
+/* In a git repository, the scaffold's .gitignore keeps out what benchrun
+ * writes that is no history: the lock a save of a baseline leaves, local
+ * results, the site, the history index; the suite, the kernels and the
+ * baseline itself are kept (asked of libgit2, as git would answer). */
+Test(init, its_gitignore_keeps_the_save_lock_and_results_out_of_git) {
+    git_libgit2_init();
+    git_repository *repo = NULL;
+    cr_assert_eq(git_repository_init(&repo, tmp, 0), 0);
+    e2e_result r = run_init(tmp, NULL);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    e2e_free(&r);
+    char *cache = br_strfmt("--cache-dir=%s/.cache", tmp);
+    const char *save[] = {cache, "-q",      "--save-baseline",     "-k", "saxpy_cpu",
+                          "-p",  "n=65536", "suites/example.yaml", NULL};
+    cr_assert_eq(e2e_run(&r, tmp, save), 0);
+    cr_assert_eq(r.status, 0, "save: exit %d\nstderr:\n%s", r.status, r.err);
+    e2e_free(&r);
+    /* The lock file the save left beside its baseline. */
+    char *dir = br_strfmt("%s/baselines/example", tmp), *lock = NULL, *base = NULL;
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "no %s", dir);
+    for (struct dirent *e; (e = readdir(d));) {
+        char **slot = br_has_suffix(e->d_name, ".lock")   ? &lock
+                      : br_has_suffix(e->d_name, ".json") ? &base
+                                                          : NULL;
+        if (slot && !*slot)
+            *slot = br_strfmt("baselines/example/%s", e->d_name);
+    }
+    closedir(d);
+    cr_assert_not_null(base, "no baseline in %s", dir);
+    cr_assert_not_null(lock, "the save left no lock file in %s", dir);
+    const char *out[] = {lock, "results/run.json", "site/index.html", ".benchrun-index.sqlite"};
+    const char *in[] = {base, "suites/example.yaml", "kernels/example.cu", ".gitignore"};
+    for (size_t i = 0; i < 4; i++) {
+        int ignored = -1;
+        cr_assert_eq(git_ignore_path_is_ignored(&ignored, repo, out[i]), 0);
+        cr_expect_eq(ignored, 1, "%s is not ignored", out[i]);
+        cr_assert_eq(git_ignore_path_is_ignored(&ignored, repo, in[i]), 0);
+        cr_expect_eq(ignored, 0, "%s is ignored", in[i]);
+    }
+    free(lock);
+    free(base);
+    free(dir);
+    free(cache);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
 }
 
 /* ---- the workflow, through libyaml --------------------------------------- */
