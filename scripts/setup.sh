@@ -61,10 +61,31 @@ build=${BR_BUILD_DIR:-build}
 tests_arg=()
 if [ "$tests" -eq 1 ]; then tests_arg=(-DBR_BUILD_TESTS=ON)
 elif ! pc criterion; then tests_arg=(-DBR_BUILD_TESTS=OFF); fi
+
+# One line per phase, as apt or cargo print; cmake's and make's output goes to
+# a log, named (with its last lines) when a phase fails.
+mkdir -p "$build"
+log="$build/setup.log"
+: >"$log"
+phase() {
+  local what=$1 t0=$SECONDS
+  shift
+  printf 'setup: %s ...' "$what" >&2
+  if "$@" >>"$log" 2>&1; then
+    printf ' done in %d s\n' $((SECONDS - t0)) >&2
+  else
+    printf ' failed (%d s); the whole output is in %s, its end:\n' $((SECONDS - t0)) "$log" >&2
+    tail -n 25 "$log" >&2
+    exit 1
+  fi
+}
 # shellcheck disable=SC2086
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${tests_arg[@]}" ${BR_CMAKE_ARGS:-} >/dev/null
+phase "configure ($build)" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${tests_arg[@]}" ${BR_CMAKE_ARGS:-}
 if [ "$tests" -eq 1 ]; then
-  cmake --build "$build" -j "$(nproc)"
+  n_tests=$(find tests -name 'test_*.c' | wc -l)
+  phase "build benchrun, its $n_tests tests, man pages and completion ($(nproc) jobs)" \
+    cmake --build "$build" -j "$(nproc)"
 else
-  cmake --build "$build" -j "$(nproc)" --target benchrun
+  phase "build benchrun ($(nproc) jobs)" cmake --build "$build" -j "$(nproc)" --target benchrun
 fi
+echo "setup: done: $build/benchrun" >&2

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Check README.md and docs/*.md: every relative link points at an existing
-file (and, with #anchor, at a heading of a Markdown file), and every fenced
-block announced by <!-- file: PATH --> is PATH's text, byte for byte.
+file (and, with #anchor, at a heading of a Markdown file), every fenced
+block announced by <!-- file: PATH --> is PATH's text, byte for byte, and
+README.md and docs/install.md name every Debian package scripts/setup.sh
+installs.
 
     check_docs.py [SOURCE_DIR]
 
@@ -92,9 +94,31 @@ def check(root):
     return problems
 
 
+def setup_packages(root):
+    """The Debian packages scripts/setup.sh installs when missing."""
+    text = open(os.path.join(root, "scripts", "setup.sh"), encoding="utf-8").read()
+    found = []
+    for group in re.findall(r"missing\+=\(([^)]*)\)", text):
+        found += [w for w in group.split() if w not in found]
+    return found
+
+
+def check_packages(root):
+    """README.md and docs/install.md name each package setup.sh installs."""
+    problems, pkgs = [], setup_packages(root)
+    if len(pkgs) < 5:
+        problems.append(f"scripts/setup.sh: only {pkgs} found as packages it installs")
+    for page in ("README.md", os.path.join("docs", "install.md")):
+        text = open(os.path.join(root, page), encoding="utf-8").read()
+        for pkg in pkgs:
+            if not re.search(r"(?<![\w-])" + re.escape(pkg) + r"(?![\w-])", text):
+                problems.append(f"{page}: does not name {pkg}, which scripts/setup.sh installs")
+    return problems
+
+
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.getcwd()
-    problems = check(root)
+    problems = check(root) + check_packages(root)
     for p in problems:
         print(p)
     print(f"{len(pages(root))} page(s), {len(problems)} problem(s)")
