@@ -477,7 +477,7 @@ static void put_comparison(FILE *f, const br_comparison *c) {
             "<th align=\"right\">%s</th>%s"
             "<th align=\"right\">p</th><th>status</th></tr></thead>\n"
             "<tbody>\n",
-            c->ab ? "OLD" : "baseline", c->ab ? "NEW" : "now",
+            c->ab ? "OLD geo. mean" : "baseline", c->ab ? "NEW geo. mean" : "now",
             c->ab ? "NEW/OLD [interval]" : "change", c->ab ? "" : "<th align=\"right\">MDE</th>");
     for (size_t i = 0; i < c->n_entries; i++)
         if (!c->entries[i].not_compared)

@@ -771,10 +771,12 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
         (!drop && set_cell(t, 0, C_MDE, "MDE") < 0) || set_cell(t, 0, c_p, "p") < 0 ||
         set_cell(t, 0, c_status, "status") < 0)
         goto done;
-    snprintf(buf, sizeof buf, "%s %s (%ss)", cmp->ab ? "OLD" : "baseline", clock, g->micro);
+    /* ab: the geometric means of the blocks' medians, whose quotient is NEW/OLD. */
+    snprintf(buf, sizeof buf, "%s %s%s (%ss)", cmp->ab ? "OLD" : "baseline", clock,
+             cmp->ab ? ", geo. mean" : "", g->micro);
     if (set_cell(t, 0, C_BASE, buf) < 0)
         goto done;
-    snprintf(buf, sizeof buf, "%s (%ss)", cmp->ab ? "NEW" : "now", g->micro);
+    snprintf(buf, sizeof buf, "%s (%ss)", cmp->ab ? "NEW geo. mean" : "now", g->micro);
     if (set_cell(t, 0, C_NOW, buf) < 0)
         goto done;
     size_t row = 0;

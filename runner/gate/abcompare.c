@@ -42,6 +42,22 @@ static const char *unmeasured_why(const br_case_result *o, const br_case_result 
     return "no timing of the compared mode on both sides";
 }
 
+/* The geometric mean, ns, of side's block medians (0: old, 1: new) over
+ * the pairs br_ab_stats_compute uses (both medians finite and > 0); NAN
+ * when none is. */
+static double geo_mean(const double *old_med, const double *new_med, size_t n, int side) {
+    double sum = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(old_med[i] > 0) || !(new_med[i] > 0) || !isfinite(old_med[i]) ||
+            !isfinite(new_med[i]))
+            continue;
+        sum += log(side ? new_med[i] : old_med[i]);
+        used++;
+    }
+    return used ? exp(sum / (double)used) : NAN;
+}
+
 /* Entry e of paired case c. Returns 0, or -1 with the error set. */
 static int judge_pair(br_compare_entry *e, const br_run *old, const br_run *cur,
                       const br_ab_case *c, br_mode clock, double threshold, double alpha) {
@@ -58,8 +74,11 @@ static int judge_pair(br_compare_entry *e, const br_run *old, const br_run *cur,
         e->why = unmeasured_why(o, n);
         return 0;
     }
-    e->base_median = ot->stats.median;
-    e->cur_median = nt->stats.median;
+    /* OLD and NEW as the geometric means of the blocks' medians, whose
+     * quotient is the paired ratio the verdict judges (exp of the mean
+     * log-ratio): the columns cannot point the other way. */
+    e->base_median = geo_mean(c->old_med, c->new_med, c->n_pairs, 0);
+    e->cur_median = geo_mean(c->old_med, c->new_med, c->n_pairs, 1);
     e->base_n = ot->n_samples;
     e->cur_n = nt->n_samples;
     br_ab_stats st;

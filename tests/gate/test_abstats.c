@@ -135,6 +135,31 @@ Test(abstats, the_comparison_pairs_cases_and_marks_the_rest) {
     free_run(&cur);
 }
 
+/* The newcomer's table: OLD's and NEW's pooled medians (2134.0 vs 2105.8)
+ * pointed the other way from the paired ratio (1.051x). The columns are
+ * now the geometric means of the blocks' medians, whose quotient is the
+ * ratio the verdict judges, whatever the pooled samples say. */
+Test(abstats, the_old_and_new_columns_cannot_contradict_the_ratio) {
+    br_run old, cur;
+    const int64_t n[] = {1};
+    make_run(&old, n, 1, 2134.0); /* pooled medians: NEW reads faster */
+    make_run(&cur, n, 1, 2105.8);
+    /* Blocks: NEW slower in every pair but one, where OLD had a slow block. */
+    double om[6] = {2000, 2010, 1990, 2005, 2400, 2000},
+           nm[6] = {2110, 2115, 2095, 2110, 2105, 2100};
+    br_ab_case pair = {.old_case = 0, .new_case = 0, .old_med = om, .new_med = nm, .n_pairs = 6};
+    br_comparison c;
+    cr_assert_eq(br_ab_compare(&c, &old, &cur, &pair, 1, 0.005, 0.05, "HEAD~1", NULL), 0, "%s",
+                 br_error_get());
+    const br_compare_entry *e = &c.entries[0];
+    cr_assert_gt(e->ratio, 1.0, "the paired ratio says NEW is slower: %g", e->ratio);
+    cr_expect_gt(e->cur_median, e->base_median, "NEW %g, OLD %g", e->cur_median, e->base_median);
+    cr_expect_float_eq(e->cur_median / e->base_median, e->ratio, 1e-12 * e->ratio);
+    br_comparison_dispose(&c);
+    free_run(&old);
+    free_run(&cur);
+}
+
 /* Cases skipped for want of a GPU are not compared, as the gate does
  * (br_compare_skipped_no_gpu): not counted as unknown, summed up in
  * n_no_gpu; a case skipped for another reason stays unknown. */
