@@ -5,9 +5,17 @@
 
 #include <stdio.h>
 
+#include "base/util.h"
+
 /* The summary line of one suite from its outcome. Returns 1 when the
  * suite passes. */
 static int summarize(const char *path, const br_outcome *out) {
+    if (out->stopped) {
+        char sig[32];
+        br_signal_name(sig, sizeof sig, out->stopped);
+        printf("%s: interrupted (%s): not checked\n", path, sig);
+        return 0;
+    }
     if (out->error) {
         printf("%s: FAILED: bad input (see above)\n", path);
         return 0;
@@ -38,8 +46,10 @@ int br_check_suites(const br_pipeline_opts *p) {
         br_outcome out;
         br_pipeline_run(&out, &one);
         if (!summarize(p->suites[i], &out) || br_exit_status(&out) != 0)
-            status = 2;
+            status = out.stopped ? br_exit_status(&out) : 2;
         fflush(stdout); /* each line before the next suite's messages on stderr */
+        if (out.stopped)
+            break; /* the suites after it are not checked */
     }
     return status;
 }

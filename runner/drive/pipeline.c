@@ -39,10 +39,10 @@ int br_exit_status(const br_outcome *o) {
         return EXIT_BAD_INPUT;
     if (o->listed)
         return EXIT_OK;
+    if (o->stopped) /* a run's or a check's: what failed then was the interrupt's doing */
+        return 128 + o->stopped;
     if (o->checked)
         return o->failed || o->modules_failed ? EXIT_BAD_INPUT : EXIT_OK;
-    if (o->stopped)
-        return 128 + o->stopped;
     if (o->failed || o->write_failed)
         return EXIT_CASE_FAILED;
     if (o->bad_baseline)
@@ -204,7 +204,7 @@ static int check_all(br_outcome *out, pipeline *p) {
         br_log(BR_LOG_ERROR, "benchrun: %s\n", br_error_get());
         return -1;
     }
-    for (size_t i = 0; i < p->n_jobs; i++) {
+    for (size_t i = 0; i < p->n_jobs && !br_stop_signal(); i++) {
         const br_job *j = &p->jobs[i];
         if (br_session_build_job(p->session, &p->jobs[i], BR_BUILD_CHECK) != 0) {
             br_log(BR_LOG_ERROR, "%s\n", br_error_get());
@@ -224,6 +224,7 @@ static int check_all(br_outcome *out, pipeline *p) {
         }
     }
     out->checked = 1;
+    out->stopped = br_stop_signal(); /* a compile the interrupt killed is no failure */
     return 0;
 }
 
@@ -359,6 +360,8 @@ int br_pipeline_run(br_outcome *out, const br_pipeline_opts *o) {
         goto done;
     }
     if (o->check) {
+        if (o->before_measure) /* an interrupt during the builds: said as a run says it */
+            o->before_measure();
         rc = check_all(out, &p);
         goto done;
     }

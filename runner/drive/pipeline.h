@@ -32,7 +32,8 @@ typedef struct br_pipeline_opts {
     int timing_report;   /* --timing-report: after the summary, where the wall time went
                             (reporters/timing_report.h), on stderr */
     /* Called (when not NULL) once every suite is prepared, before the
-     * session opens: the command line installs its signal handlers. */
+     * session opens (a run's and a check's): the command line installs its
+     * signal handlers. */
     void (*before_measure)(void);
 } br_pipeline_opts;
 

@@ -30,20 +30,46 @@ static void find_work_tree(br_run *r) {
         snprintf(r->git.workdir, sizeof r->git.workdir, "%s", gi.workdir);
 }
 
-/* The gate for every run, as the pipeline does it: rules, comparison. */
-static void report_gate(br_outcome *out, br_run *runs, size_t n, const br_pipeline_opts *p) {
-    const br_gate_opts *g = &p->gate;
+/* The baseline the run was compared with when it was measured (the
+ * results file records its path), for a gate without --baseline: *g as
+ * given, with that baseline when it is still there. A recorded baseline
+ * that is gone is said, and under --fail-on slower or any fails the
+ * report (exit 2): it should exist, and finding none is no pass. Returns 0,
+ * or -1 when it is gone. */
+static int recorded_baseline(br_gate_opts *g, const char *recorded, const char *path) {
+    if (g->baseline || !recorded || !recorded[0])
+        return 0;
+    if (access(recorded, R_OK) == 0) {
+        g->baseline = recorded;
+        return 0;
+    }
+    br_log(g->fail_on == BR_FAIL_ON_NEVER ? BR_LOG_WARN : BR_LOG_ERROR,
+           PROG ": %s: the run was compared with %s, which is not there now (moved, or another "
+                "machine's path): name it with --baseline FILE%s\n",
+           path, recorded, g->fail_on == BR_FAIL_ON_NEVER ? "" : "; not compared, exit 2");
+    return -1;
+}
+
+/* The gate for every run, as the pipeline does it: rules, comparison; the
+ * baseline the results file recorded, else the one beside the suite's work
+ * tree. path: the results file's. */
+static void report_gate(br_outcome *out, br_run *runs, size_t n, const br_pipeline_opts *p,
+                        const char *path) {
     for (size_t i = 0; i < n; i++) {
+        br_gate_opts gate = p->gate, *g = &gate;
         br_run *r = &runs[i];
         size_t a, b, c;
         br_run_count(r, &a, &b, &c);
         out->ok += a, out->failed += b, out->skipped += c;
-        br_comparison_dispose(r->comparison); /* a results file may carry one */
+        const char *recorded = r->compared_with;
+        br_comparison_dispose(r->comparison); /* made again below */
         free(r->comparison);
         r->comparison = NULL;
         r->regression = br_gate_rules(r, g);
         find_work_tree(r);
-        if (g->no_compare)
+        int gone = !g->no_compare && !g->save && recorded_baseline(g, recorded, path) != 0;
+        out->bad_baseline |= gone && g->fail_on != BR_FAIL_ON_NEVER;
+        if (g->no_compare || gone)
             continue;
         if (br_gate_attach(r, g, p->run.quiet) < 0) {
             br_log(BR_LOG_ERROR, PROG ": %s\n", br_error_get());
@@ -84,7 +110,8 @@ static void say_missing(const br_run *runs, size_t n) {
 }
 
 /* Gate, write, save the loaded runs[0..n) (n > 0). */
-static void report_runs(br_outcome *out, br_run *runs, size_t n, const br_pipeline_opts *p) {
+static void report_runs(br_outcome *out, br_run *runs, size_t n, const br_pipeline_opts *p,
+                        const char *path) {
     const br_run **ptrs = calloc(n, sizeof *ptrs);
     if (!ptrs) {
         br_log(BR_LOG_ERROR, PROG ": out of memory\n");
@@ -93,7 +120,7 @@ static void report_runs(br_outcome *out, br_run *runs, size_t n, const br_pipeli
     }
     for (size_t i = 0; i < n; i++)
         ptrs[i] = &runs[i];
-    report_gate(out, runs, n, p);
+    report_gate(out, runs, n, p, path);
     if (br_outputs_write(&p->outputs, ptrs, n, p->run.quiet) != 0)
         out->write_failed = 1;
     report_save(out, runs, n, p);
@@ -118,7 +145,7 @@ int br_report_file(br_outcome *out, const char *path, const br_pipeline_opts *p)
         br_log(BR_LOG_ERROR, PROG ": --baseline names one file, and %s holds %zu runs\n", path, n);
         out->error = 1;
     } else {
-        report_runs(out, runs, n, p);
+        report_runs(out, runs, n, p, path);
     }
     br_results_free(runs, n);
     return out->error ? -1 : 0;

@@ -359,6 +359,7 @@ void br_run_dispose(br_run *r) {
     free(r->gpu_skip_reason);
     free(r->clock_note);
     free(r->interrupted);
+    free(r->compared_with);
     for (size_t i = 0; r->cases && i < r->n_cases; i++)
         br_case_dispose(&r->cases[i]);
     free(r->cases);

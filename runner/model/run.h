@@ -387,6 +387,9 @@ typedef struct br_run {
 
     br_regression_cfg regression; /* the rules a comparison of this run uses */
     br_comparison *comparison;    /* owned; this run against its baseline; NULL when not compared */
+    /* Read back from a results file: the path of the baseline the run was
+     * compared with when it was measured (owned); NULL when none was. */
+    char *compared_with;
 } br_run;
 
 /* A parameter value as reports show it: "2^k" for exact powers of two >= 2^10

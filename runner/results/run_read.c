@@ -826,6 +826,21 @@ static const struct run_part {
 };
 #define N_PARTS (sizeof run_parts / sizeof run_parts[0])
 
+/* The baseline the run was compared with when measured ("comparison":
+ * {"baseline": PATH}) into r->compared_with; the rest of the comparison is
+ * the gate's to make again. */
+static int load_compared(br_json_ctx *c, const json_t *o, br_run *r) {
+    json_t *cmp;
+    if (br_json_get_container(c, o, "comparison", OPT, JSON_OBJECT, &cmp) != 0)
+        return -1;
+    if (!cmp)
+        return 0;
+    size_t old = br_json_push_key(c, "comparison");
+    int rc = br_json_get_dup(c, cmp, "baseline", OPT, &r->compared_with);
+    br_json_pop(c, old);
+    return rc;
+}
+
 /* One element of "runs" into *r (zeroed by the caller; partly filled on
  * failure, for the caller to dispose). The members are checked in file order
  * first (so a run missing two reports the first), then read. */
@@ -869,7 +884,8 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     if (load_kernels(c, kernels, r, &sorted) != 0)
         goto done;
     br_json_pop(c, old);
-    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0)
+    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0 ||
+        load_compared(c, o, r) != 0)
         goto done;
     br_run_derive(r);
     rc = 0;

@@ -105,6 +105,43 @@ static void save_baseline(void) {
     br_results_free(runs, n);
 }
 
+/* `benchrun report` of a results file finds the baseline the run was
+ * compared with (the file records its path), from any directory: the
+ * newcomer's report from another directory said "no baseline for this
+ * suite and device yet" and exited 0 where the repository's exited 3. A
+ * recorded baseline that is gone is said and fails the report (exit 2),
+ * and --fail-on never only says it. */
+Test(e2e_baseline, report_finds_the_recorded_baseline_from_any_directory) {
+    save_baseline();
+    plant_run_medians(base_path);
+    char *json = br_strfmt("%s/slow.json", tmp), *moved = br_strfmt("%s.moved", base_path);
+    setenv("BR_TEST_SUM_PASSES", "8", 1);
+    const char *args[] = {cache_arg, dir_arg, "--confirm",    "never",
+                          "--json",  json,    E2E "/ok.yaml", NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 3, "exit %d\nstderr:\n%s", r.status, r.err);
+    e2e_free(&r);
+    const char *report[] = {"report", "-q", json, NULL};
+    cr_assert_eq(e2e_run(&r, "/", report), 0);
+    cr_expect_eq(r.status, 3, "from /: exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_expect(strstr(r.out, "vs baseline: 2 slower"), "stdout:\n%s", r.out);
+    e2e_free(&r);
+    cr_assert_eq(rename(base_path, moved), 0);
+    cr_assert_eq(e2e_run(&r, "/", report), 0);
+    cr_expect_eq(r.status, 2, "a gone baseline: exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "which is not there now"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    const char *never[] = {"report", "-q", "--fail-on", "never", json, NULL};
+    cr_assert_eq(e2e_run(&r, "/", never), 0);
+    cr_expect_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "which is not there now"), "stderr:\n%s", r.err);
+    e2e_free(&r);
+    cr_assert_eq(rename(moved, base_path), 0);
+    free(moved);
+    free(json);
+}
+
 Test(e2e_baseline, a_planted_slowdown_is_slower_and_exits_3) {
     save_baseline();
     plant_run_medians(base_path);
