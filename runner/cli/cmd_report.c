@@ -14,11 +14,11 @@
 #define AT   BR_CLI_AT
 
 static const br_opt_spec report_opts[] = {
-    BR_CLI_ROW_CSV,
-    BR_CLI_ROW_JSON,
-    BR_CLI_ROW_MARKDOWN,
-    BR_CLI_ROW_GBENCH,
+    /* the reporters' rows end in commas of their own */
+    /* clang-format off */
+    BR_CLI_ROWS_REPORTERS_REPORT
     BR_CLI_ROW_ROOFLINE,
+    /* clang-format on */
     {BR_OPT_FLAG, "energy", 0, AT(p.outputs.energy), NULL,
      "show the energy columns (cases measured with --energy)", .flag_value = 1},
     BR_CLI_ROW_ASCII,

@@ -52,16 +52,14 @@ static const br_opt_spec run_opts[] = {
      "also write the results as DIR/<date>-<commit>.json\n"
      "(never overwritten; see benchrun history)",
      br_cli_dir},
-    BR_CLI_ROW_CSV,
-    BR_CLI_ROW_OUTPUT("samples-csv", samples_csv,
-                      "also write every kept sample as CSV, one row per sample"),
-    BR_CLI_ROW_JSON,
-    BR_CLI_ROW_MARKDOWN,
-    BR_CLI_ROW_GBENCH,
+    /* the reporters' rows end in commas of their own */
+    /* clang-format off */
+    BR_CLI_ROWS_REPORTERS
     {BR_OPT_FLAG, "gbench-repetitions", 0, AT(p.outputs.gbench_repetitions), NULL,
      "write --gbench with each sample as a repetition,\n"
      "plus mean/median/stddev/cv (compare.py's U test)",
      .flag_value = 1},
+    /* clang-format on */
     BR_CLI_ROW_ROOFLINE,
     {BR_OPT_FLAG, "energy", 0, AT(p.run.energy), NULL,
      "also measure energy per execution of GPU cases through\n"

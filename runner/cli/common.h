@@ -106,15 +106,20 @@ void br_cli_opts_dispose(br_cli_opts *o);
 /* An output file of a reporter: one row, checked before the command runs. */
 #define BR_CLI_ROW_OUTPUT(name, field, help)                                                       \
     { BR_OPT_VALUE, name, 0, BR_CLI_AT(p.outputs.field), "FILE", help, .output = 1 }
-#define BR_CLI_ROW_CSV                                                                             \
-    BR_CLI_ROW_OUTPUT("csv", csv, "also write the results as CSV ('-': standard output)")
-#define BR_CLI_ROW_JSON                                                                            \
-    BR_CLI_ROW_OUTPUT("json", json, "also write the results as JSON ('-': standard output)")
-#define BR_CLI_ROW_MARKDOWN                                                                        \
-    BR_CLI_ROW_OUTPUT("markdown", markdown, "also write the results and the comparison as Markdown")
+/* The rows of the reporters of files (reporters/reporter.h's
+ * BR_REPORTER_FILES): every one for `benchrun`, those with in_report 1 for
+ * `benchrun report`. */
+#define BR_CLI_ROW_REPORTER(id, name, help, in_report) BR_CLI_ROW_OUTPUT(name, id, help),
+#define BR_CLI_ROWS_REPORTERS                          BR_REPORTER_FILES(BR_CLI_ROW_REPORTER)
+#define BR_CLI_IF_1(...)                               __VA_ARGS__
+#define BR_CLI_IF_0(...)
+#define BR_CLI_ROW_REPORTER_REPORT(id, name, help, in_report)                                      \
+    BR_CLI_IF_##in_report(BR_CLI_ROW_OUTPUT(name, id, help), )
+#define BR_CLI_ROWS_REPORTERS_REPORT BR_REPORTER_FILES(BR_CLI_ROW_REPORTER_REPORT)
+/* One reporter's row, for the commands that offer some of them. */
+#define BR_CLI_ROW_JSON            BR_CLI_ROW_OUTPUT("json", json, BR_REPORTER_HELP_JSON)
+#define BR_CLI_ROW_MARKDOWN        BR_CLI_ROW_OUTPUT("markdown", markdown, BR_REPORTER_HELP_MARKDOWN)
 #define BR_CLI_ROW_GBENCH_AS(help) BR_CLI_ROW_OUTPUT("gbench", gbench, help)
-#define BR_CLI_ROW_GBENCH                                                                          \
-    BR_CLI_ROW_GBENCH_AS("also write the results in Google Benchmark's JSON format")
 #define BR_CLI_ROW_ROOFLINE                                                                        \
     {                                                                                              \
         BR_OPT_FN, "roofline", 0, BR_CLI_AT(p.outputs.roofline), "FILE.svg",                       \
