@@ -35,33 +35,6 @@ static int blocks_opt(void *dst, const char *option, const char *arg) {
 
 static int ab_check(void *dst, const br_opt_parsed *a);
 
-static const br_opt_spec ab_opts[] = {
-    {BR_OPT_FN, "blocks", 0, offsetof(ab_cli, blocks), "N",
-     "measure each build of each case N times (even; default 6),\n"
-     "alternating A B B A ...; more blocks, a narrower interval",
-     blocks_opt},
-    BR_CLI_ROW_KERNEL(AT(patterns),
-                      "compare only kernels whose name matches the glob (repeatable)"),
-    BR_CLI_ROW_PARAM(AT(params), "set a parameter in every suite that has it, on both sides\n"
-                                 "(as for benchrun; repeatable)"),
-    BR_CLI_ROW_THRESHOLD_AS("smallest change that counts (default 0.5%): slower when the\n"
-                            "whole interval lies above 1 + PCT"),
-    BR_CLI_ROW_ALPHA_INTERVAL,
-    BR_CLI_ROW_FAIL_ON,
-    BR_CLI_ROW_JSON,
-    BR_CLI_ROW_MARKDOWN,
-    BR_CLI_ROW_GBENCH_AS("also write both runs in Google Benchmark's JSON format"),
-    BR_CLI_ROW_CACHE_DIR_CHECKOUT("compile cache (default as for benchrun); OLD's files are\n"
-                                  "checked out into DIR/ab/<commit> while the command runs"),
-    BR_CLI_ROW_JOBS,
-    BR_CLI_ROW_ASCII,
-    BR_CLI_ROW_QUIET,
-    BR_CLI_ROW_HELP,
-    {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nmeasurement of every block (each replaces the suite's setting on both sides):\n"},
-    BR_CLI_ROWS_BLOCK_MEASURE,
-    {BR_OPT_END}};
-
 const br_opt_cmd br_cmd_ab_spec = {
     .prog = PROG,
     .synopsis = "[options] OLD [NEW] SUITE.yaml...",
@@ -72,11 +45,40 @@ const br_opt_cmd br_cmd_ab_spec = {
              "both alike, and print per case the ratio NEW/OLD with its confidence interval\n"
              "and the verdict of a paired t test on the blocks (docs/baselines.md).\n"
              "The second argument is NEW unless it ends in .yaml or .yml or names a file.\n",
-    .opts = ab_opts,
     .exit_status = "0 nothing slower; 1 a case failed; 2 bad input or usage (an\n"
                    "unknown revision, a suite or source missing at a commit, a kernel on one side\n"
                    "only); 3 a case is slower (see --fail-on); 130 / 143 interrupted.\n",
     .check = ab_check,
+    .opts =
+        (const br_opt_spec[]){
+            {BR_OPT_FN, "blocks", 0, offsetof(ab_cli, blocks), "N",
+             "measure each build of each case N times (even; default 6),\n"
+             "alternating A B B A ...; more blocks, a narrower interval",
+             blocks_opt},
+            BR_CLI_ROW_KERNEL(AT(patterns),
+                              "compare only kernels whose name matches the glob (repeatable)"),
+            BR_CLI_ROW_PARAM(AT(params),
+                             "set a parameter in every suite that has it, on both sides\n"
+                             "(as for benchrun; repeatable)"),
+            BR_CLI_ROW_THRESHOLD_AS("smallest change that counts (default 0.5%): slower when the\n"
+                                    "whole interval lies above 1 + PCT"),
+            BR_CLI_ROW_ALPHA_INTERVAL,
+            BR_CLI_ROW_FAIL_ON,
+            BR_CLI_ROW_JSON,
+            BR_CLI_ROW_MARKDOWN,
+            BR_CLI_ROW_GBENCH_AS("also write both runs in Google Benchmark's JSON format"),
+            BR_CLI_ROW_CACHE_DIR_CHECKOUT(
+                "compile cache (default as for benchrun); OLD's files are\n"
+                "checked out into DIR/ab/<commit> while the command runs"),
+            BR_CLI_ROW_JOBS,
+            BR_CLI_ROW_ASCII,
+            BR_CLI_ROW_QUIET,
+            BR_CLI_ROW_HELP,
+            {BR_OPT_SECTION, NULL, 0, 0, NULL,
+             "\nmeasurement of every block (each replaces the suite's setting on both sides):\n"},
+            BR_CLI_ROWS_BLOCK_MEASURE,
+            {BR_OPT_END},
+        },
 };
 
 /* OLD [NEW] SUITE... into o. Returns 0, or -1 after a message. */

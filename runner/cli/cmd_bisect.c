@@ -39,33 +39,6 @@ static int blocks_opt(void *dst, const char *option, const char *arg) {
 
 static int bisect_check(void *dst, const br_opt_parsed *a);
 
-static const br_opt_spec bisect_opts[] = {
-    BR_CLI_ROW_KERNEL(AT(patterns), "search only kernels whose name matches the glob (repeatable)"),
-    BR_CLI_ROW_PARAM(AT(params), "set a parameter, at every commit (as for benchrun; repeatable)"),
-    {BR_OPT_FN, "blocks", 0, offsetof(bisect_cli, blocks), "N",
-     "measure each commit of a step N times per look (even;\n"
-     "default 6), in rounds G M B, B M G ...",
-     blocks_opt},
-    {BR_OPT_FN, "max-blocks", 0, offsetof(bisect_cli, max_blocks), "N",
-     "while a commit cannot be classed, measure N blocks of it\n"
-     "at most (even; default 24), then skip it as undecided",
-     blocks_opt},
-    BR_CLI_ROW_THRESHOLD_AS("smallest change between GOOD and BAD that is searched\n"
-                            "(default 0.5%)"),
-    BR_CLI_ROW_ALPHA_INTERVAL,
-    BR_CLI_ROW_JSON,
-    BR_CLI_ROW_MARKDOWN,
-    BR_CLI_ROW_CACHE_DIR_CHECKOUT("compile cache (default as for benchrun); each commit's files\n"
-                                  "are checked out into DIR/bisect/<commit> while it is needed"),
-    BR_CLI_ROW_JOBS,
-    BR_CLI_ROW_ASCII,
-    BR_CLI_ROW_QUIET,
-    BR_CLI_ROW_HELP,
-    {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nmeasurement of every block (each replaces the suite's setting at every commit):\n"},
-    BR_CLI_ROWS_BLOCK_MEASURE,
-    {BR_OPT_END}};
-
 const br_opt_cmd br_cmd_bisect_spec = {
     .prog = PROG,
     .synopsis = "[options] GOOD BAD SUITE.yaml",
@@ -77,12 +50,42 @@ const br_opt_cmd br_cmd_bisect_spec = {
              "(docs/bisect.md). A commit that does not build or verify is skipped, as git\n"
              "bisect skip does. Prints the first bad commit with the ratio of its step and\n"
              "the steps taken. Several cases (-k, -p select them): their geometric mean.\n",
-    .opts = bisect_opts,
     .exit_status = "0 found, or no change between GOOD and BAD; 1 the case fails at\n"
                    "GOOD or BAD, or an output could not be written; 2 bad input or usage (an\n"
                    "unknown commit, GOOD not an ancestor of BAD, the suite or a source missing at\n"
                    "one end, no case selected); 130 / 143 interrupted.\n",
     .check = bisect_check,
+    .opts =
+        (const br_opt_spec[]){
+            BR_CLI_ROW_KERNEL(AT(patterns),
+                              "search only kernels whose name matches the glob (repeatable)"),
+            BR_CLI_ROW_PARAM(AT(params),
+                             "set a parameter, at every commit (as for benchrun; repeatable)"),
+            {BR_OPT_FN, "blocks", 0, offsetof(bisect_cli, blocks), "N",
+             "measure each commit of a step N times per look (even;\n"
+             "default 6), in rounds G M B, B M G ...",
+             blocks_opt},
+            {BR_OPT_FN, "max-blocks", 0, offsetof(bisect_cli, max_blocks), "N",
+             "while a commit cannot be classed, measure N blocks of it\n"
+             "at most (even; default 24), then skip it as undecided",
+             blocks_opt},
+            BR_CLI_ROW_THRESHOLD_AS("smallest change between GOOD and BAD that is searched\n"
+                                    "(default 0.5%)"),
+            BR_CLI_ROW_ALPHA_INTERVAL,
+            BR_CLI_ROW_JSON,
+            BR_CLI_ROW_MARKDOWN,
+            BR_CLI_ROW_CACHE_DIR_CHECKOUT(
+                "compile cache (default as for benchrun); each commit's files\n"
+                "are checked out into DIR/bisect/<commit> while it is needed"),
+            BR_CLI_ROW_JOBS,
+            BR_CLI_ROW_ASCII,
+            BR_CLI_ROW_QUIET,
+            BR_CLI_ROW_HELP,
+            {BR_OPT_SECTION, NULL, 0, 0, NULL,
+             "\nmeasurement of every block (each replaces the suite's setting at every commit):\n"},
+            BR_CLI_ROWS_BLOCK_MEASURE,
+            {BR_OPT_END},
+        },
 };
 
 /* GOOD BAD SUITE into o. Returns 0, or -1 after a message. */

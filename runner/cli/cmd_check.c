@@ -15,15 +15,6 @@
 #define PROG "benchrun check"
 #define AT   BR_CLI_AT
 
-static const br_opt_spec check_opts[] = {
-    BR_CLI_ROW_KERNEL(AT(patterns), "check only kernels whose name matches the glob (repeatable)"),
-    BR_CLI_ROW_PARAM(AT(params), "set a parameter, as benchrun -p does (repeatable)"),
-    BR_CLI_ROW_CACHE_DIR(AT(p.run.cache_dir)),
-    BR_CLI_ROW_JOBS,
-    BR_CLI_ROW_QUIET,
-    BR_CLI_ROW_HELP,
-    {BR_OPT_END}};
-
 const br_opt_cmd br_cmd_check_spec = {
     .prog = PROG,
     .synopsis = "[options] SUITE.yaml...",
@@ -31,12 +22,22 @@ const br_opt_cmd br_cmd_check_spec = {
              "without measuring anything: bad keys, unknown kernels and compile errors\n"
              "show with the run's messages (file:line:column, the compiler's\n"
              "diagnostics). One line per suite on standard output.\n",
-    .opts = check_opts,
     .exit_status = "0 every suite would run; 2 a suite has bad input, a kernel\n"
                    "no source defines, or a source that does not compile.\n",
     .compact = 1,
     .min_args = 1,
     .args_bad = "no suite file given (usage: benchrun check SUITE.yaml...)",
+    .opts =
+        (const br_opt_spec[]){
+            BR_CLI_ROW_KERNEL(AT(patterns),
+                              "check only kernels whose name matches the glob (repeatable)"),
+            BR_CLI_ROW_PARAM(AT(params), "set a parameter, as benchrun -p does (repeatable)"),
+            BR_CLI_ROW_CACHE_DIR(AT(p.run.cache_dir)),
+            BR_CLI_ROW_JOBS,
+            BR_CLI_ROW_QUIET,
+            BR_CLI_ROW_HELP,
+            {BR_OPT_END},
+        },
 };
 
 static int check_go(br_cli_opts *o, const br_opt_parsed *a) {

@@ -11,31 +11,29 @@
 
 #define PROG "benchrun compare"
 
-/* clang-format off */
-static const br_opt_spec compare_opts[] = {
-    BR_CLI_ROW_THRESHOLD,
-    BR_CLI_ROW_ALPHA,
-    BR_CLI_ROW_FAIL_ON,
-    BR_CLI_ROW_FORCE_DEVICE,
-    BR_CLI_ROW_MARKDOWN,
-    BR_CLI_ROW_JSON,
-    BR_CLI_ROW_ASCII,
-    BR_CLI_ROW_QUIET,
-    BR_CLI_ROW_HELP,
-    {BR_OPT_END}};
-/* clang-format on */
-
 const br_opt_cmd br_cmd_compare_spec = {
     .prog = PROG,
     .synopsis = "[options] OLD.json NEW.json",
     .about = "Compare two results files (--json output or baselines) with the baseline\n"
              "rules and print NEW's table with the comparison.\n",
-    .opts = compare_opts,
     .exit_status = "0 nothing slower; 2 bad input; 3 a case is slower.\n",
     .compact = 1,
     .min_args = 2,
     .max_args = 2,
     .args_bad = "expected two results files, OLD.json NEW.json",
+    .opts =
+        (const br_opt_spec[]){
+            BR_CLI_ROW_THRESHOLD,
+            BR_CLI_ROW_ALPHA,
+            BR_CLI_ROW_FAIL_ON,
+            BR_CLI_ROW_FORCE_DEVICE,
+            BR_CLI_ROW_MARKDOWN,
+            BR_CLI_ROW_JSON,
+            BR_CLI_ROW_ASCII,
+            BR_CLI_ROW_QUIET,
+            BR_CLI_ROW_HELP,
+            {BR_OPT_END},
+        },
 };
 
 static int compare_go(br_cli_opts *o, const br_opt_parsed *a) {

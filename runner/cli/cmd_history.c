@@ -37,30 +37,6 @@ static int parse_last(void *dst, const char *option, const char *arg) {
 
 #define AT(field) offsetof(history_opts, field)
 
-static const br_opt_spec history_opts_spec[] = {
-    {BR_OPT_LIST, "kernel", 'k', AT(globs), "GLOB",
-     "only kernels matching the fnmatch(3) glob (repeatable)"},
-    {BR_OPT_FN, "param", 'p', AT(params), "N=V",
-     "only cases with parameter N = V, or one of N=[A,B,...]", br_cli_param},
-    {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
-    {BR_OPT_FN, "last", 0, AT(last), "N", "only the newest N runs of each suite", parse_last},
-    {BR_OPT_FLAG, "changes", 0, AT(changes), NULL,
-     "list the change points of each case (E-divisive split,\n"
-     "t test) instead of the table",
-     .flag_value = 1},
-    {BR_OPT_FLAG, "neighbours", 0, AT(neighbours), NULL,
-     "mark each run against the previous run (the baseline\n"
-     "rules; reads every file's samples)",
-     .flag_value = 1},
-    {BR_OPT_VALUE, "plot", 0, AT(plot), "FILE.svg",
-     "also draw the newest run against problem size and every\n"
-     "case across commits, change points circled, with gnuplot\n"
-     "(one suite)"},
-    {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL,
-     "plain ASCII (the default when the locale is not UTF-8)", .flag_value = 1},
-    BR_CLI_ROW_HELP_AS(1),
-    {BR_OPT_END}};
-
 /* One directory, and the options that cannot go together: 0, or -1 after
  * a message. */
 static int history_check(void *dst, const br_opt_parsed *a) {
@@ -91,9 +67,34 @@ const br_opt_cmd br_cmd_history_spec = {
              "of one device (E-divisive split, Student's t test: Hunter, Fleming et al. 2023).\n"
              "The summaries are read once into DIR/.benchrun-index.sqlite (SQLite), kept\n"
              "up to date with the files, and safe to delete.\n",
-    .opts = history_opts_spec,
     .exit_status = "0 ok; 1 the plot could not be drawn; 2 bad input or usage.\n",
     .check = history_check,
+    .opts =
+        (const br_opt_spec[]){
+            {BR_OPT_LIST, "kernel", 'k', AT(globs), "GLOB",
+             "only kernels matching the fnmatch(3) glob (repeatable)"},
+            {BR_OPT_FN, "param", 'p', AT(params), "N=V",
+             "only cases with parameter N = V, or one of N=[A,B,...]", br_cli_param},
+            {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
+            {BR_OPT_FN, "last", 0, AT(last), "N", "only the newest N runs of each suite",
+             parse_last},
+            {BR_OPT_FLAG, "changes", 0, AT(changes), NULL,
+             "list the change points of each case (E-divisive split,\n"
+             "t test) instead of the table",
+             .flag_value = 1},
+            {BR_OPT_FLAG, "neighbours", 0, AT(neighbours), NULL,
+             "mark each run against the previous run (the baseline\n"
+             "rules; reads every file's samples)",
+             .flag_value = 1},
+            {BR_OPT_VALUE, "plot", 0, AT(plot), "FILE.svg",
+             "also draw the newest run against problem size and every\n"
+             "case across commits, change points circled, with gnuplot\n"
+             "(one suite)"},
+            {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL,
+             "plain ASCII (the default when the locale is not UTF-8)", .flag_value = 1},
+            BR_CLI_ROW_HELP_AS(1),
+            {BR_OPT_END},
+        },
 };
 
 int br_cmd_history(int argc, char **argv) {

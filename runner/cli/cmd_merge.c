@@ -13,17 +13,6 @@
 
 #define AT(field) offsetof(br_merge_opts, field)
 
-static const br_opt_spec merge_opts_spec[] = {
-    {BR_OPT_VALUE, "output", 'o', AT(output), "FILE",
-     "write the merged results document to FILE (atomically)", .output = 1},
-    {BR_OPT_FN, "results-dir", 0, AT(results_dir), "DIR",
-     "write it as DIR/<date>-<commit>.json, as benchrun\n"
-     "--results-dir does (never overwritten; see benchrun history)",
-     br_cli_dir},
-    BR_CLI_ROW_QUIET_AT(AT(quiet), "only errors on standard error"),
-    BR_CLI_ROW_HELP,
-    {BR_OPT_END}};
-
 /* Where the merged file goes: 0, or -1 after a message. */
 static int merge_check(void *dst, const br_opt_parsed *a) {
     const br_merge_opts *o = dst;
@@ -43,7 +32,6 @@ const br_opt_cmd br_cmd_merge_spec = {
              "version, -k and -p, shard count and rule, device model and settings; a case\n"
              "may not appear twice. A shard that gave no part (or a part without some of its\n"
              "cases) leaves those cases in the merged file, skipped with stage \"missing\".\n",
-    .opts = merge_opts_spec,
     .foot = "Then: benchrun report MERGED.json [--markdown F] [--gbench F] [--save-baseline]\n"
             "compares it with the baselines; benchrun history DIR reads it.\n",
     .exit_status =
@@ -54,6 +42,18 @@ const br_opt_cmd br_cmd_merge_spec = {
     .min_args = 1,
     .args_bad = "expected the parts to merge, PART.json...",
     .check = merge_check,
+    .opts =
+        (const br_opt_spec[]){
+            {BR_OPT_VALUE, "output", 'o', AT(output), "FILE",
+             "write the merged results document to FILE (atomically)", .output = 1},
+            {BR_OPT_FN, "results-dir", 0, AT(results_dir), "DIR",
+             "write it as DIR/<date>-<commit>.json, as benchrun\n"
+             "--results-dir does (never overwritten; see benchrun history)",
+             br_cli_dir},
+            BR_CLI_ROW_QUIET_AT(AT(quiet), "only errors on standard error"),
+            BR_CLI_ROW_HELP,
+            {BR_OPT_END},
+        },
 };
 
 int br_cmd_merge(int argc, char **argv) {

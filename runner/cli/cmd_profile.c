@@ -56,23 +56,6 @@ static int set_opt(void *dst, const char *option, const char *arg) {
     return 0;
 }
 
-static const br_opt_spec profile_table[] = {
-    BR_CLI_ROW_KERNEL(AT(patterns), "the kernel to profile (a glob, as benchrun -k; repeatable)"),
-    BR_CLI_ROW_PARAM(AT(params), "set a parameter, as benchrun -p does (repeatable)"),
-    {BR_OPT_FN, "tool", 0, AT(tool), "TOOL", "the profiler: ncu (Nsight Compute, the default)",
-     tool_opt, .values = "ncu"},
-    {BR_OPT_FN, "set", 0, AT(set), "SET", "ncu's section set: basic or full (default: ncu's own)",
-     set_opt, .values = "basic full"},
-    {BR_OPT_FN, "samples", 0, AT(samples), "N", "executions to profile (default 3)", samples_opt},
-    {BR_OPT_VALUE, "json", 0, AT(json), "FILE",
-     "also write the profile as JSON ('-': standard output)", .output = 1},
-    {BR_OPT_VALUE, "raw", 0, AT(raw), "FILE", "also keep ncu's output (its CSV) in FILE"},
-    BR_CLI_ROW_CACHE_DIR(AT(cache_dir)),
-    {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL, "plain ASCII box", .flag_value = 1},
-    BR_CLI_ROW_QUIET_AT(AT(quiet), "no progress messages on standard error"),
-    BR_CLI_ROW_HELP,
-    {BR_OPT_END}};
-
 /* One suite, a kernel, and what goes to ncu: 0, or -1 after a message. */
 static int profile_check(void *dst, const br_opt_parsed *a) {
     const profile_opts *o = dst;
@@ -98,7 +81,6 @@ const br_opt_cmd br_cmd_profile_spec = {
              "L2 hit rate. ncu is $BENCHRUN_NCU, else ncu on PATH, else\n"
              "/usr/local/cuda/bin/ncu; arguments after -- go to ncu (the GPU clocks are\n"
              "left unlocked, --clock-control none, unless they say otherwise).\n",
-    .opts = profile_table,
     .exit_status = "0 profiled; 1 the case failed; 2 bad usage, not exactly one\n"
                    "case, no ncu, or ncu failed (without access to the GPU's counters, say).\n",
     .min_args = 1,
@@ -106,6 +88,27 @@ const br_opt_cmd br_cmd_profile_spec = {
     .args_bad = "expected one suite file, found %zu (usage: benchrun profile SUITE.yaml -k KERNEL "
                 "-p NAME=VALUE)",
     .check = profile_check,
+    .opts =
+        (const br_opt_spec[]){
+            BR_CLI_ROW_KERNEL(AT(patterns),
+                              "the kernel to profile (a glob, as benchrun -k; repeatable)"),
+            BR_CLI_ROW_PARAM(AT(params), "set a parameter, as benchrun -p does (repeatable)"),
+            {BR_OPT_FN, "tool", 0, AT(tool), "TOOL",
+             "the profiler: ncu (Nsight Compute, the default)", tool_opt, .values = "ncu"},
+            {BR_OPT_FN, "set", 0, AT(set), "SET",
+             "ncu's section set: basic or full (default: ncu's own)", set_opt,
+             .values = "basic full"},
+            {BR_OPT_FN, "samples", 0, AT(samples), "N", "executions to profile (default 3)",
+             samples_opt},
+            {BR_OPT_VALUE, "json", 0, AT(json), "FILE",
+             "also write the profile as JSON ('-': standard output)", .output = 1},
+            {BR_OPT_VALUE, "raw", 0, AT(raw), "FILE", "also keep ncu's output (its CSV) in FILE"},
+            BR_CLI_ROW_CACHE_DIR(AT(cache_dir)),
+            {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL, "plain ASCII box", .flag_value = 1},
+            BR_CLI_ROW_QUIET_AT(AT(quiet), "no progress messages on standard error"),
+            BR_CLI_ROW_HELP,
+            {BR_OPT_END},
+        },
 };
 
 /* argv up to "--" is benchrun's; what follows goes to ncu. */

@@ -21,18 +21,6 @@ typedef struct publish_opts {
 
 #define AT(field) offsetof(publish_opts, field)
 
-static const br_opt_spec publish_opts_spec[] = {
-    {BR_OPT_VALUE, "output", 'o', AT(out), "SITE",
-     "the site's directory (new, or one publish wrote: replaced\nwhole)"},
-    {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
-    {BR_OPT_VALUE, "against", 0, AT(against), "COMMIT",
-     "compare the latest run with the run at COMMIT (a SHA\nprefix; default: the oldest run)"},
-    {BR_OPT_VALUE, "commit-url", 0, AT(commit_url), "PATTERN",
-     "link each commit to PATTERN with %s replaced by its SHA\n"
-     "(https://github.com/OWNER/REPO/commit/%s)"},
-    BR_CLI_ROW_HELP_AS(1),
-    {BR_OPT_END}};
-
 /* One results directory, and -o SITE: 0, or -1 after a message. */
 static int publish_check(void *dst, const br_opt_parsed *a) {
     const publish_opts *o = dst;
@@ -57,9 +45,22 @@ const br_opt_cmd br_cmd_publish_spec = {
              "and load nothing from the network. A file that is not a results document is\n"
              "skipped with a message; the site is written into a temporary directory, then\n"
              "renamed into place.\n",
-    .opts = publish_opts_spec,
     .exit_status = "0 written; 2 bad input or usage, or the site could not be written.\n",
     .check = publish_check,
+    .opts =
+        (const br_opt_spec[]){
+            {BR_OPT_VALUE, "output", 'o', AT(out), "SITE",
+             "the site's directory (new, or one publish wrote: replaced\nwhole)"},
+            {BR_OPT_VALUE, "suite", 0, AT(suite), "NAME", "only runs of suite NAME"},
+            {BR_OPT_VALUE, "against", 0, AT(against), "COMMIT",
+             "compare the latest run with the run at COMMIT (a SHA\nprefix; default: the oldest "
+             "run)"},
+            {BR_OPT_VALUE, "commit-url", 0, AT(commit_url), "PATTERN",
+             "link each commit to PATTERN with %s replaced by its SHA\n"
+             "(https://github.com/OWNER/REPO/commit/%s)"},
+            BR_CLI_ROW_HELP_AS(1),
+            {BR_OPT_END},
+        },
 };
 
 /* Write the site; the exit status. */
