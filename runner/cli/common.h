@@ -21,7 +21,9 @@ int br_cli_locale(void);
 /* ANSI colours on fd: a terminal, and NO_COLOR unset or empty (no-color.org). */
 int br_cli_use_color(int fd);
 
-/* What `benchrun` and `benchrun compare` parse into. */
+/* What the commands over the pipeline's options parse into: benchrun,
+ * check, compare and report (ab and bisect begin their own structs with
+ * it). */
 typedef struct br_cli_opts {
     br_pipeline_opts p;
     br_opt_list patterns; /* -k */
