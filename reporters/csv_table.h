@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the two CSV reporters share (csv.c: one row per case;
- * csv_samples.c: one row per sample): RFC 4180 records (CRLF, a field with a
+ * One row per sample): RFC 4180 records (CRLF, a field with a
  * comma, a double quote, CR or LF quoted, quotes doubled), exact numbers, and
  * columns described by a table of cell functions.
  *

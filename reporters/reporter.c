@@ -5,18 +5,16 @@
 #include <math.h>
 #include <string.h>
 
-/* Defined in table.c, csv.c, json.c, gbench.c and markdown.c. */
+/* Each defined in the reporter's own file: the table, and the reporters
+ * of files (BR_REPORTER_FILES). */
 extern const br_reporter br_reporter_table;
-extern const br_reporter br_reporter_csv;
-extern const br_reporter br_reporter_samples_csv; /* csv_samples.c */
-extern const br_reporter br_reporter_json;
-extern const br_reporter br_reporter_gbench;
-extern const br_reporter br_reporter_markdown;
+#define DECLARE(id, name, help, in_report) extern const br_reporter br_reporter_##id;
+BR_REPORTER_FILES(DECLARE)
+#undef DECLARE
 
-static const br_reporter *const registry[] = {
-    &br_reporter_table,  &br_reporter_csv,      &br_reporter_json,
-    &br_reporter_gbench, &br_reporter_markdown, &br_reporter_samples_csv,
-};
+#define ENTRY(id, name, help, in_report) &br_reporter_##id,
+static const br_reporter *const registry[] = {&br_reporter_table, BR_REPORTER_FILES(ENTRY)};
+#undef ENTRY
 
 /* The built-in reporter called `name` ("table", "csv", "json", "gbench", "markdown"), or NULL when
  * there is none or name is NULL. The result is static. */

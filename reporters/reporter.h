@@ -64,6 +64,25 @@ const char *br_report_peak_head(const br_run *r);
  * measured with --energy); the table shows them only with --energy. */
 int br_report_has_energy(const br_run *r);
 
+/* The help of the reporters' options that several commands offer. */
+#define BR_REPORTER_HELP_JSON     "also write the results as JSON ('-': standard output)"
+#define BR_REPORTER_HELP_MARKDOWN "also write the results and the comparison as Markdown"
+
+/* The reporters that write a run's results to a file, one row each:
+ * X(id, name, help, in_report) is br_reporter_<id> (defined in the
+ * reporter's own file, its name `name`), the option --<name> FILE of
+ * `benchrun` with `help` (and of `benchrun report` when in_report is 1),
+ * and the path br_outputs.<id> (drive/) that the option fills, checked
+ * before the command runs and written after it. A new reporter of files
+ * is its own file here and one row of this list. The rows' order is the
+ * order of the options in --help and of the outputs' checks and writes. */
+#define BR_REPORTER_FILES(X)                                                                       \
+    X(csv, "csv", "also write the results as CSV ('-': standard output)", 1)                       \
+    X(samples_csv, "samples-csv", "also write every kept sample as CSV, one row per sample", 0)    \
+    X(json, "json", BR_REPORTER_HELP_JSON, 1)                                                      \
+    X(markdown, "markdown", BR_REPORTER_HELP_MARKDOWN, 1)                                          \
+    X(gbench, "gbench", "also write the results in Google Benchmark's JSON format", 1)
+
 /* The reporter called `name`, or NULL when there is none. */
 const br_reporter *br_reporter_find(const char *name);
 

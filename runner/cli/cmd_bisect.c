@@ -2,16 +2,11 @@
 /* `benchrun bisect [options] GOOD BAD SUITE.yaml`: the
  * options table, its checks, and the hand-over to the driver
  * (drive/bisect.h). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/error.h"
 #include "base/files.h"
-#include "base/util.h"
 #include "commands.h"
 #include "common.h"
 #include "drive/bisect.h"
@@ -31,6 +26,7 @@
 typedef struct bisect_cli {
     br_cli_opts c;
     size_t blocks, max_blocks;
+    br_bisect_opts bisect; /* GOOD BAD SUITE, split by bisect_check */
 } bisect_cli;
 
 #define AT BR_CLI_AT
@@ -41,44 +37,7 @@ static int blocks_opt(void *dst, const char *option, const char *arg) {
                              "the rounds pair up G M B, B M G");
 }
 
-/* Rows name their leading fields in order and leave the rest zero. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-static const br_opt_spec bisect_opts[] = {
-    {BR_OPT_LIST, "kernel", 'k', AT(patterns), "PATTERN",
-     "search only kernels whose name matches the glob (repeatable)"},
-    {BR_OPT_FN, "param", 'p', AT(params), "NAME=VALUE",
-     "set a parameter, at every commit (as for benchrun; repeatable)", br_cli_param_unique},
-    {BR_OPT_FN, "blocks", 0, offsetof(bisect_cli, blocks), "N",
-     "measure each commit of a step N times per look (even;\n"
-     "default 6), in rounds G M B, B M G ...",
-     blocks_opt},
-    {BR_OPT_FN, "max-blocks", 0, offsetof(bisect_cli, max_blocks), "N",
-     "while a commit cannot be classed, measure N blocks of it\n"
-     "at most (even; default 24), then skip it as undecided",
-     blocks_opt},
-    {BR_OPT_FN, "threshold", 0, AT(p.gate.threshold), "PCT",
-     "smallest change between GOOD and BAD that is searched\n"
-     "(default 0.5%)",
-     br_cli_fraction_or_zero},
-    {BR_OPT_FN, "alpha", 0, AT(p.gate.alpha), "P",
-     "1 - the intervals' confidence level (default 0.05: 95%)", br_cli_fraction},
-    BR_CLI_ROW_JSON,
-    BR_CLI_ROW_MARKDOWN,
-    {BR_OPT_FN, "cache-dir", 0, AT(p.run.cache_dir), "DIR",
-     "compile cache (default as for benchrun); each commit's files\n"
-     "are checked out into DIR/bisect/<commit> while it is needed",
-     br_cli_dir},
-    {BR_OPT_FN, "jobs", 'j', AT(p.run.jobs), "N",
-     "compile at most N kernel sources at once (default: CPUs)", br_cli_jobs},
-    BR_CLI_ROW_ASCII,
-    BR_CLI_ROW_QUIET,
-    BR_CLI_ROW_HELP,
-    {BR_OPT_SECTION, NULL, 0, 0, NULL,
-     "\nmeasurement of every block (each replaces the suite's setting at every commit):\n"},
-    BR_CLI_ROWS_BLOCK_MEASURE,
-    {BR_OPT_END}};
-#pragma GCC diagnostic pop
+static int bisect_check(void *dst, const br_opt_parsed *a);
 
 const br_opt_cmd br_cmd_bisect_spec = {
     .prog = PROG,
@@ -91,24 +50,48 @@ const br_opt_cmd br_cmd_bisect_spec = {
              "(docs/bisect.md). A commit that does not build or verify is skipped, as git\n"
              "bisect skip does. Prints the first bad commit with the ratio of its step and\n"
              "the steps taken. Several cases (-k, -p select them): their geometric mean.\n",
-    .opts = bisect_opts,
     .exit_status = "0 found, or no change between GOOD and BAD; 1 the case fails at\n"
                    "GOOD or BAD, or an output could not be written; 2 bad input or usage (an\n"
                    "unknown commit, GOOD not an ancestor of BAD, the suite or a source missing at\n"
                    "one end, no case selected); 130 / 143 interrupted.\n",
+    .check = bisect_check,
+    .opts =
+        (const br_opt_spec[]){
+            BR_CLI_ROW_KERNEL(AT(patterns),
+                              "search only kernels whose name matches the glob (repeatable)"),
+            BR_CLI_ROW_PARAM(AT(params),
+                             "set a parameter, at every commit (as for benchrun; repeatable)"),
+            {BR_OPT_FN, "blocks", 0, offsetof(bisect_cli, blocks), "N",
+             "measure each commit of a step N times per look (even;\n"
+             "default 6), in rounds G M B, B M G ...",
+             blocks_opt},
+            {BR_OPT_FN, "max-blocks", 0, offsetof(bisect_cli, max_blocks), "N",
+             "while a commit cannot be classed, measure N blocks of it\n"
+             "at most (even; default 24), then skip it as undecided",
+             blocks_opt},
+            BR_CLI_ROW_THRESHOLD_AS("smallest change between GOOD and BAD that is searched\n"
+                                    "(default 0.5%)"),
+            BR_CLI_ROW_ALPHA_INTERVAL,
+            BR_CLI_ROW_JSON,
+            BR_CLI_ROW_MARKDOWN,
+            BR_CLI_ROW_CACHE_DIR_CHECKOUT(
+                "compile cache (default as for benchrun); each commit's files\n"
+                "are checked out into DIR/bisect/<commit> while it is needed"),
+            BR_CLI_ROW_JOBS,
+            BR_CLI_ROW_ASCII,
+            BR_CLI_ROW_QUIET,
+            BR_CLI_ROW_HELP,
+            {BR_OPT_SECTION, NULL, 0, 0, NULL,
+             "\nmeasurement of every block (each replaces the suite's setting at every commit):\n"},
+            BR_CLI_ROWS_BLOCK_MEASURE,
+            {BR_OPT_END},
+        },
 };
-
-/* Whether `arg` names a suite file rather than a revision. */
-static int is_suite_arg(const char *arg) {
-    struct stat st;
-    return br_has_suffix(arg, ".yaml") || br_has_suffix(arg, ".yml") ||
-           (stat(arg, &st) == 0 && S_ISREG(st.st_mode));
-}
 
 /* GOOD BAD SUITE into o. Returns 0, or -1 after a message. */
 static int split_args(br_bisect_opts *o, const char **args, size_t n) {
     for (size_t i = 0; i < n && i < 2; i++)
-        if (is_suite_arg(args[i])) {
+        if (br_cli_is_suite_arg(args[i])) {
             br_msg_error(PROG,
                          "'%s' is a suite file: give GOOD and BAD first (benchrun bisect "
                          "HEAD~20 HEAD %s)",
@@ -126,15 +109,14 @@ static int split_args(br_bisect_opts *o, const char **args, size_t n) {
     return 0;
 }
 
-/* The checks that need every option: 0, or -1 after a message. */
-static int check_bisect(const bisect_cli *x) {
-    const br_pipeline_opts *p = &x->c.p;
-    if (br_output_check("--json", p->outputs.json) != 0 ||
-        br_output_check("--markdown", p->outputs.markdown) != 0) {
-        fprintf(stderr, "%s\n", br_error_get());
+/* GOOD BAD SUITE into x->bisect, and the outputs and blocks: 0, or -1
+ * after a message. */
+static int bisect_check(void *dst, const br_opt_parsed *a) {
+    bisect_cli *x = dst;
+    const br_outputs *out = &x->c.p.outputs;
+    if (split_args(&x->bisect, a->args, a->n_args) != 0)
         return -1;
-    }
-    if (br_path_is_stdout(p->outputs.json) && br_path_is_stdout(p->outputs.markdown)) {
+    if (br_path_is_stdout(out->json) && br_path_is_stdout(out->markdown)) {
         br_msg_error(PROG, "--json - and --markdown - cannot both take standard output");
         return -1;
     }
@@ -145,39 +127,25 @@ static int check_bisect(const bisect_cli *x) {
     return 0;
 }
 
-/* Parse, check and run. Returns the exit status. */
-static int bisect_main(bisect_cli *x, br_opt_parsed *a, int argc, char **argv) {
-    switch (br_opt_parse(a, &br_cmd_bisect_spec, x, argc, argv)) {
-    case BR_PARSE_OK:
-        break;
-    case BR_PARSE_HELP:
-        br_opt_help(stdout, &br_cmd_bisect_spec);
-        return 0;
-    default:
-        return 2;
-    }
-    br_bisect_opts o = {0};
-    if (split_args(&o, a->args, a->n_args) != 0 || check_bisect(x) != 0)
-        return 2;
-    br_pipeline_opts *p = &x->c.p;
-    o.blocks = x->blocks;
-    o.max_blocks = x->max_blocks                           ? x->max_blocks
-                   : x->blocks > BISECT_DEFAULT_MAX_BLOCKS ? x->blocks
-                                                           : BISECT_DEFAULT_MAX_BLOCKS;
-    o.threshold = p->gate.threshold;
-    o.alpha = p->gate.alpha;
-    o.run = p->run;
-    o.run.patterns = x->c.patterns.items;
-    o.run.n_patterns = x->c.patterns.n;
-    o.run.params = x->c.params.items;
-    o.run.n_params = x->c.params.n;
-    o.run.progress = !p->run.quiet && isatty(STDERR_FILENO);
-    o.json = p->outputs.json;
-    o.markdown = p->outputs.markdown;
-    o.ascii = p->outputs.ascii;
-    o.before_measure = br_cli_signals_arm;
+static int bisect_go(br_cli_opts *c, const br_opt_parsed *a) {
+    (void)a;
+    bisect_cli *x = (bisect_cli *)c;
+    br_bisect_opts *o = &x->bisect;
+    const br_pipeline_opts *p = &c->p;
+    o->blocks = x->blocks;
+    o->max_blocks = x->max_blocks                           ? x->max_blocks
+                    : x->blocks > BISECT_DEFAULT_MAX_BLOCKS ? x->blocks
+                                                            : BISECT_DEFAULT_MAX_BLOCKS;
+    o->threshold = p->gate.threshold;
+    o->alpha = p->gate.alpha;
+    o->run = p->run;
+    o->run.progress = !p->run.quiet && isatty(STDERR_FILENO);
+    o->json = p->outputs.json;
+    o->markdown = p->outputs.markdown;
+    o->ascii = p->outputs.ascii;
+    o->before_measure = br_cli_signals_arm;
     br_bisect_outcome got;
-    br_bisect_run(&got, &o);
+    br_bisect_run(&got, o);
     br_outcome out = {.error = got.error,
                       .failed = got.failed ? 1 : 0,
                       .stopped = got.stopped,
@@ -186,14 +154,8 @@ static int bisect_main(bisect_cli *x, br_opt_parsed *a, int argc, char **argv) {
 }
 
 int br_cmd_bisect(int argc, char **argv) {
-    bisect_cli x;
+    /* max_blocks 0: given, or BISECT_DEFAULT_MAX_BLOCKS (at least --blocks) */
+    bisect_cli x = {.blocks = BISECT_DEFAULT_BLOCKS};
     br_cli_opts_init(&x.c);
-    x.c.p.outputs.ascii = br_cli_locale();
-    x.blocks = BISECT_DEFAULT_BLOCKS;
-    x.max_blocks = 0; /* given, or BISECT_DEFAULT_MAX_BLOCKS (at least --blocks) */
-    br_opt_parsed a = {0};
-    int status = bisect_main(&x, &a, argc, argv);
-    free(a.args);
-    br_cli_opts_dispose(&x.c);
-    return status;
+    return br_cli_run(&x.c, &br_cmd_bisect_spec, argc, argv, bisect_go);
 }

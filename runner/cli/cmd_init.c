@@ -5,18 +5,23 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "common.h"
 #include "drive/scaffold.h"
 #include "init_templates.h"
 #include "msg.h"
 
 #define PROG "benchrun init"
 
-/* Rows name their leading fields in order and leave the rest zero. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-static const br_opt_spec init_opts[] = {{BR_OPT_HELP, "help", 'h', 0, NULL, "show this help"},
-                                        {BR_OPT_END}};
-#pragma GCC diagnostic pop
+static const br_opt_spec init_opts[] = {BR_CLI_ROW_HELP, {BR_OPT_END}};
+
+/* The directory, when given, is a name: 0, or -1 after a message. */
+static int init_check(void *dst, const br_opt_parsed *a) {
+    (void)dst;
+    if (a->n_args == 0 || a->args[0][0])
+        return 0;
+    br_msg_error(PROG, "expected a directory name, found ''");
+    return -1;
+}
 
 const br_opt_cmd br_cmd_init_spec = {
     .prog = PROG,
@@ -30,28 +35,18 @@ const br_opt_cmd br_cmd_init_spec = {
              "and writes nothing.\n",
     .opts = init_opts,
     .exit_status = "0 written; 2 a file exists, or bad usage.\n",
+    .max_args = 1,
+    .args_bad = "expected at most one directory, found %zu arguments",
+    .check = init_check,
 };
 
 int br_cmd_init(int argc, char **argv) {
     br_opt_parsed a;
-    int dummy = 0, status = 2;
-    switch (br_opt_parse(&a, &br_cmd_init_spec, &dummy, argc, argv)) {
-    case BR_PARSE_HELP:
-        br_opt_help(stdout, &br_cmd_init_spec);
-        status = 0;
-        break;
-    case BR_PARSE_OK:
-        if (a.n_args > 1)
-            br_msg_error(PROG, "expected at most one directory, found %zu arguments", a.n_args);
-        else if (a.n_args == 1 && !a.args[0][0])
-            br_msg_error(PROG, "expected a directory name, found ''");
-        else
-            status = br_scaffold_write(a.n_args ? a.args[0] : ".", br_init_templates,
-                                       br_init_n_templates);
-        break;
-    default:
-        break;
-    }
+    int nothing = 0; /* init has no option but --help */
+    int status = br_cli_parse(&a, &br_cmd_init_spec, &nothing, argc, argv);
+    if (status == BR_CLI_GO_ON)
+        status =
+            br_scaffold_write(a.n_args ? a.args[0] : ".", br_init_templates, br_init_n_templates);
     free(a.args);
     return status;
 }

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/error.h"
 #include "commands.h"
 #include "common.h"
 #include "drive/merge_files.h"
@@ -14,20 +13,15 @@
 
 #define AT(field) offsetof(br_merge_opts, field)
 
-/* Rows name their leading fields in order and leave the rest zero. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-static const br_opt_spec merge_opts_spec[] = {
-    {BR_OPT_VALUE, "output", 'o', AT(output), "FILE",
-     "write the merged results document to FILE (atomically)"},
-    {BR_OPT_FN, "results-dir", 0, AT(results_dir), "DIR",
-     "write it as DIR/<date>-<commit>.json, as benchrun\n"
-     "--results-dir does (never overwritten; see benchrun history)",
-     br_cli_dir},
-    {BR_OPT_FLAG, "quiet", 'q', AT(quiet), NULL, "only errors on standard error", .flag_value = 1},
-    {BR_OPT_HELP, "help", 'h', 0, NULL, "show this help"},
-    {BR_OPT_END}};
-#pragma GCC diagnostic pop
+/* Where the merged file goes: 0, or -1 after a message. */
+static int merge_check(void *dst, const br_opt_parsed *a) {
+    const br_merge_opts *o = dst;
+    (void)a;
+    if (o->output || o->results_dir)
+        return 0;
+    br_msg_error(PROG, "say where the merged file goes: -o OUT.json or --results-dir DIR");
+    return -1;
+}
 
 const br_opt_cmd br_cmd_merge_spec = {
     .prog = PROG,
@@ -38,7 +32,6 @@ const br_opt_cmd br_cmd_merge_spec = {
              "version, -k and -p, shard count and rule, device model and settings; a case\n"
              "may not appear twice. A shard that gave no part (or a part without some of its\n"
              "cases) leaves those cases in the merged file, skipped with stage \"missing\".\n",
-    .opts = merge_opts_spec,
     .foot = "Then: benchrun report MERGED.json [--markdown F] [--gbench F] [--save-baseline]\n"
             "compares it with the baselines; benchrun history DIR reads it.\n",
     .exit_status =
@@ -46,30 +39,29 @@ const br_opt_cmd br_cmd_merge_spec = {
         "missing (a shard gave no results or was interrupted) or failed, or the output\n"
         "could not be written (the merged file is written whenever the parts agree);\n"
         "2 bad input or usage: parts of different plans, a case twice (nothing written).\n",
+    .min_args = 1,
+    .args_bad = "expected the parts to merge, PART.json...",
+    .check = merge_check,
+    .opts =
+        (const br_opt_spec[]){
+            {BR_OPT_VALUE, "output", 'o', AT(output), "FILE",
+             "write the merged results document to FILE (atomically)", .output = 1},
+            {BR_OPT_FN, "results-dir", 0, AT(results_dir), "DIR",
+             "write it as DIR/<date>-<commit>.json, as benchrun\n"
+             "--results-dir does (never overwritten; see benchrun history)",
+             br_cli_dir},
+            BR_CLI_ROW_QUIET_AT(AT(quiet), "only errors on standard error"),
+            BR_CLI_ROW_HELP,
+            {BR_OPT_END},
+        },
 };
 
 int br_cmd_merge(int argc, char **argv) {
     br_merge_opts o = {0};
     br_opt_parsed a;
-    int status = 2;
-    switch (br_opt_parse(&a, &br_cmd_merge_spec, &o, argc, argv)) {
-    case BR_PARSE_HELP:
-        br_opt_help(stdout, &br_cmd_merge_spec);
-        status = 0;
-        break;
-    case BR_PARSE_OK:
-        if (a.n_args == 0)
-            br_msg_error(PROG, "expected the parts to merge, PART.json...");
-        else if (!o.output && !o.results_dir)
-            br_msg_error(PROG, "say where the merged file goes: -o OUT.json or --results-dir DIR");
-        else if (br_output_check("--output", o.output) != 0)
-            fprintf(stderr, "%s\n", br_error_get());
-        else
-            status = br_merge_files(&o, a.args, a.n_args);
-        break;
-    default:
-        break;
-    }
+    int status = br_cli_parse(&a, &br_cmd_merge_spec, &o, argc, argv);
+    if (status == BR_CLI_GO_ON)
+        status = br_merge_files(&o, a.args, a.n_args);
     free(a.args);
     return status;
 }

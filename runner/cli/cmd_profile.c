@@ -25,6 +25,7 @@ typedef struct profile_opts {
     const char *cache_dir;
     int samples; /* executions to profile */
     int ascii, quiet;
+    size_t n_extra; /* the arguments after "--", for ncu */
 } profile_opts;
 
 #define AT(field) offsetof(profile_opts, field)
@@ -55,31 +56,18 @@ static int set_opt(void *dst, const char *option, const char *arg) {
     return 0;
 }
 
-/* Rows name their leading fields in order and leave the rest zero. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-static const br_opt_spec profile_table[] = {
-    {BR_OPT_LIST, "kernel", 'k', AT(patterns), "PATTERN",
-     "the kernel to profile (a glob, as benchrun -k; repeatable)"},
-    {BR_OPT_FN, "param", 'p', AT(params), "NAME=VALUE",
-     "set a parameter, as benchrun -p does (repeatable)", br_cli_param_unique},
-    {BR_OPT_FN, "tool", 0, AT(tool), "TOOL", "the profiler: ncu (Nsight Compute, the default)",
-     tool_opt, .values = "ncu"},
-    {BR_OPT_FN, "set", 0, AT(set), "SET", "ncu's section set: basic or full (default: ncu's own)",
-     set_opt, .values = "basic full"},
-    {BR_OPT_FN, "samples", 0, AT(samples), "N", "executions to profile (default 3)", samples_opt},
-    {BR_OPT_VALUE, "json", 0, AT(json), "FILE",
-     "also write the profile as JSON ('-': standard output)"},
-    {BR_OPT_VALUE, "raw", 0, AT(raw), "FILE", "also keep ncu's output (its CSV) in FILE"},
-    {BR_OPT_VALUE, "cache-dir", 0, AT(cache_dir), "DIR",
-     "compile cache (default $XDG_CACHE_HOME/benchrun,\n"
-     "else ~/.cache/benchrun)"},
-    {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL, "plain ASCII box", .flag_value = 1},
-    {BR_OPT_FLAG, "quiet", 'q', AT(quiet), NULL, "no progress messages on standard error",
-     .flag_value = 1},
-    BR_CLI_ROW_HELP,
-    {BR_OPT_END}};
-#pragma GCC diagnostic pop
+/* One suite, a kernel, and what goes to ncu: 0, or -1 after a message. */
+static int profile_check(void *dst, const br_opt_parsed *a) {
+    const profile_opts *o = dst;
+    (void)a;
+    if (o->n_extra > 128)
+        br_msg_error(PROG, "%zu arguments after --: at most 128 go to ncu", o->n_extra);
+    else if (o->patterns.n == 0)
+        br_msg_error(PROG, "give the kernel to profile with -k KERNEL");
+    else
+        return 0;
+    return -1;
+}
 
 const br_opt_cmd br_cmd_profile_spec = {
     .prog = PROG,
@@ -93,9 +81,34 @@ const br_opt_cmd br_cmd_profile_spec = {
              "L2 hit rate. ncu is $BENCHRUN_NCU, else ncu on PATH, else\n"
              "/usr/local/cuda/bin/ncu; arguments after -- go to ncu (the GPU clocks are\n"
              "left unlocked, --clock-control none, unless they say otherwise).\n",
-    .opts = profile_table,
     .exit_status = "0 profiled; 1 the case failed; 2 bad usage, not exactly one\n"
                    "case, no ncu, or ncu failed (without access to the GPU's counters, say).\n",
+    .min_args = 1,
+    .max_args = 1,
+    .args_bad = "expected one suite file, found %zu (usage: benchrun profile SUITE.yaml -k KERNEL "
+                "-p NAME=VALUE)",
+    .check = profile_check,
+    .opts =
+        (const br_opt_spec[]){
+            BR_CLI_ROW_KERNEL(AT(patterns),
+                              "the kernel to profile (a glob, as benchrun -k; repeatable)"),
+            BR_CLI_ROW_PARAM(AT(params), "set a parameter, as benchrun -p does (repeatable)"),
+            {BR_OPT_FN, "tool", 0, AT(tool), "TOOL",
+             "the profiler: ncu (Nsight Compute, the default)", tool_opt, .values = "ncu"},
+            {BR_OPT_FN, "set", 0, AT(set), "SET",
+             "ncu's section set: basic or full (default: ncu's own)", set_opt,
+             .values = "basic full"},
+            {BR_OPT_FN, "samples", 0, AT(samples), "N", "executions to profile (default 3)",
+             samples_opt},
+            {BR_OPT_VALUE, "json", 0, AT(json), "FILE",
+             "also write the profile as JSON ('-': standard output)", .output = 1},
+            {BR_OPT_VALUE, "raw", 0, AT(raw), "FILE", "also keep ncu's output (its CSV) in FILE"},
+            BR_CLI_ROW_CACHE_DIR(AT(cache_dir)),
+            {BR_OPT_FLAG, "ascii", 0, AT(ascii), NULL, "plain ASCII box", .flag_value = 1},
+            BR_CLI_ROW_QUIET_AT(AT(quiet), "no progress messages on standard error"),
+            BR_CLI_ROW_HELP,
+            {BR_OPT_END},
+        },
 };
 
 /* argv up to "--" is benchrun's; what follows goes to ncu. */
@@ -115,46 +128,24 @@ int br_cmd_profile(int argc, char **argv) {
     profile_opts o = {.samples = 3};
     o.ascii = br_cli_locale();
     char **extra;
-    size_t n_extra;
-    int own_argc = split_extra(argc, argv, &extra, &n_extra);
+    int own_argc = split_extra(argc, argv, &extra, &o.n_extra);
     br_opt_parsed a;
-    int status = 2;
-    switch (br_opt_parse(&a, &br_cmd_profile_spec, &o, own_argc, argv)) {
-    case BR_PARSE_HELP:
-        br_opt_help(stdout, &br_cmd_profile_spec);
-        status = 0;
-        break;
-    case BR_PARSE_OK:
-        if (a.n_args != 1)
-            br_msg_error(PROG,
-                         "expected one suite file, found %zu (usage: benchrun profile "
-                         "SUITE.yaml -k KERNEL -p NAME=VALUE)",
-                         a.n_args);
-        else if (n_extra > 128)
-            br_msg_error(PROG, "%zu arguments after --: at most 128 go to ncu", n_extra);
-        else if (o.patterns.n == 0)
-            br_msg_error(PROG, "give the kernel to profile with -k KERNEL");
-        else if (o.json && br_output_check("--json", o.json) != 0)
-            fprintf(stderr, "%s\n", br_error_get());
-        else
-            status = br_profile_case(&(br_profile_opts){.suite = a.args[0],
-                                                        .patterns = o.patterns.items,
-                                                        .n_patterns = o.patterns.n,
-                                                        .params = o.params.items,
-                                                        .n_params = o.params.n,
-                                                        .set = o.set,
-                                                        .json = o.json,
-                                                        .raw = o.raw,
-                                                        .cache_dir = o.cache_dir,
-                                                        .samples = o.samples,
-                                                        .ascii = o.ascii,
-                                                        .quiet = o.quiet,
-                                                        .extra = extra,
-                                                        .n_extra = n_extra});
-        break;
-    default:
-        break;
-    }
+    int status = br_cli_parse(&a, &br_cmd_profile_spec, &o, own_argc, argv);
+    if (status == BR_CLI_GO_ON)
+        status = br_profile_case(&(br_profile_opts){.suite = a.args[0],
+                                                    .patterns = o.patterns.items,
+                                                    .n_patterns = o.patterns.n,
+                                                    .params = o.params.items,
+                                                    .n_params = o.params.n,
+                                                    .set = o.set,
+                                                    .json = o.json,
+                                                    .raw = o.raw,
+                                                    .cache_dir = o.cache_dir,
+                                                    .samples = o.samples,
+                                                    .ascii = o.ascii,
+                                                    .quiet = o.quiet,
+                                                    .extra = extra,
+                                                    .n_extra = o.n_extra});
     free(a.args);
     br_opt_list_free(&o.patterns);
     br_cli_params_dispose(&o.params);

@@ -59,6 +59,9 @@ typedef struct br_opt_spec {
     const char *values;     /* the fixed words the value may be, space-separated, for the
                                completion of a row that is no BR_OPT_ENUM ("all" of
                                --devices); NULL: none (an open value: br_opt_unvalued) */
+    int output;             /* 1: the value (a const char * at offset) is a file an output is
+                               written to, refused before the command runs when it cannot be
+                               written (br_cli_parse) */
 } br_opt_spec;
 
 /* A repeatable option's values (pointers into argv). */
@@ -96,6 +99,19 @@ typedef struct br_opt_cmd {
     int compact;             /* 1: --help lists the options on "options:" lines, not one per row */
     const br_opt_note *env;  /* the environment variables read ({NULL} ends), or NULL */
     void (*more)(FILE *f);   /* writes a section after about (the commands), or NULL */
+    /* How many positionals: min_args to max_args (0: no upper bound); any
+     * other count is a usage error that br_cli_parse says as args_bad after
+     * "<prog>: ", a "%zu" in it replaced by the count.
+     * args_bad NULL: the count is not checked here. */
+    size_t min_args, max_args;
+    const char *args_bad;
+    /* The checks that need every option and the positionals, over the
+     * struct parsed into (dst): 0, or -1 after a message on stderr. NULL:
+     * none. Run by br_cli_parse before the output rows are checked. */
+    int (*check)(void *dst, const br_opt_parsed *a);
+    /* A hidden action row's work (--man, --completion): the exit status.
+     * NULL: the command has no action rows. */
+    int (*action)(const br_opt_parsed *a);
 } br_opt_cmd;
 
 /* Parse argv[1..argc) (argv[0] is the command's name) by cmd->opts into

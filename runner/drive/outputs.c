@@ -3,6 +3,7 @@
 #include "outputs.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -101,8 +102,17 @@ int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
     return rc == 0 ? 0 : -1;
 }
 
-static int is_stdout(const char *path) {
-    return br_path_is_stdout(path);
+/* The reporters of files: each one's name and its path in br_outputs. */
+#define FILE_ROW(id, name, help, in_report) {name, offsetof(br_outputs, id)},
+static const struct {
+    const char *reporter;
+    size_t at;
+} files[] = {BR_REPORTER_FILES(FILE_ROW)};
+#undef FILE_ROW
+#define N_FILES (sizeof files / sizeof files[0])
+
+static const char *file_path(const br_outputs *o, size_t i) {
+    return *(const char *const *)((const char *)o + files[i].at);
 }
 
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {
@@ -110,23 +120,19 @@ int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, i
                            .color = o->color,
                            .gbench_repetitions = o->gbench_repetitions,
                            .energy = o->energy};
-    int stdout_taken = is_stdout(o->csv) || is_stdout(o->json) || is_stdout(o->markdown) ||
-                       is_stdout(o->gbench) || is_stdout(o->samples_csv);
+    int stdout_taken = 0;
+    for (size_t i = 0; i < N_FILES; i++)
+        stdout_taken |= br_path_is_stdout(file_path(o, i));
     int failed = 0;
     if (!stdout_taken && br_output_emit("table", "-", runs, n, &opts) != 0)
         failed++;
     opts.color = 0;
-    if (o->csv && br_output_emit("csv", o->csv, runs, n, &opts) != 0)
-        failed++;
-    if (o->samples_csv && br_output_emit("samples-csv", o->samples_csv, runs, n, &opts) != 0)
-        failed++;
-    if (o->json && br_output_emit("json", o->json, runs, n, &opts) != 0)
-        failed++;
+    for (size_t i = 0; i < N_FILES; i++) {
+        const char *path = file_path(o, i);
+        if (path && br_output_emit(files[i].reporter, path, runs, n, &opts) != 0)
+            failed++;
+    }
     if (o->results_dir && br_output_save_results(o->results_dir, runs, n, &opts, quiet) != 0)
-        failed++;
-    if (o->markdown && br_output_emit("markdown", o->markdown, runs, n, &opts) != 0)
-        failed++;
-    if (o->gbench && br_output_emit("gbench", o->gbench, runs, n, &opts) != 0)
         failed++;
     if (o->roofline) {
         if (br_roofline_plot(runs, n, o->roofline) != 0) {

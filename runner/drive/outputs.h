@@ -10,8 +10,11 @@
 
 /* The outputs asked for; each path NULL when not asked, "-" for stdout. */
 typedef struct br_outputs {
-    const char *csv, *json, *markdown, *gbench;
-    const char *samples_csv; /* --samples-csv FILE: one row per sample */
+    /* A path per reporter of files: csv, samples_csv, json, markdown, gbench
+     * (reporters/reporter.h's BR_REPORTER_FILES, in its order). */
+#define BR_OUTPUTS_PATH(id, name, help, in_report) const char *id;
+    BR_REPORTER_FILES(BR_OUTPUTS_PATH)
+#undef BR_OUTPUTS_PATH
     const char *results_dir; /* --results-dir DIR */
     int ascii;               /* plain ASCII table */
     int color;               /* ANSI colours on the table (a terminal, NO_COLOR unset) */
@@ -43,9 +46,10 @@ int br_output_save_results(const char *dir, const br_run *const *runs, size_t n,
                            const br_report_opts *opts, int quiet);
 
 /* Write every output of o for runs[0..n): the table on stdout unless an
- * output takes it, then CSV, the samples CSV, JSON, the results directory,
- * Markdown, Google Benchmark JSON and the roofline chart. Returns the number of outputs that failed
- * (each said on stderr). */
+ * output takes it, then each reporter's file in BR_REPORTER_FILES's order
+ * (CSV, the samples CSV, JSON, Markdown, Google Benchmark JSON), the results
+ * directory and the roofline chart. Returns the number of outputs that
+ * failed (each said on stderr). */
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet);
 
 #endif

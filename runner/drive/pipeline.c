@@ -15,6 +15,7 @@
 #include "gate/baseline.h"
 #include "gate/compare.h"
 #include "history/lookback.h"
+#include "model/settings.h"
 #include "reporters/timing_report.h"
 
 enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
@@ -33,6 +34,12 @@ typedef struct pipeline {
                                 NULL: the cases one after another */
     double devices_ns;       /* --devices: the time br_devices_open took, ns; 0 without */
 } pipeline;
+
+void br_pipeline_opts_init(br_pipeline_opts *o) {
+    memset(o, 0, sizeof *o);
+    br_measure_layer_init(&o->run.measure);
+    br_gate_opts_init(&o->gate);
+}
 
 int br_exit_status(const br_outcome *o) {
     if (o->error)

@@ -37,6 +37,12 @@ typedef struct br_pipeline_opts {
     void (*before_measure)(void);
 } br_pipeline_opts;
 
+/* *o with nothing asked for: no suites, outputs or shard, the run's
+ * measurement layer empty (br_measure_layer_init) and the gate's defaults
+ * (br_gate_opts_init). The one initialiser of the struct: a field with a
+ * default other than zero gets it here. */
+void br_pipeline_opts_init(br_pipeline_opts *o);
+
 /* Run the invocation o: prepare every suite (all checked before any runs),
  * print the plan and stop for o->list, build every suite and stop for
  * o->check (compiler diagnostics through br_log), else build every suite, execute,

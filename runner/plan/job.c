@@ -91,9 +91,7 @@ static int find_variants(br_job *j) {
 
 int br_job_prepare(br_job *out, const char *path, const br_run_opts *opts) {
     memset(out, 0, sizeof *out);
-    if (br_suite_load(&out->suite, path) != 0)
-        return -1;
-    if (br_suite_apply_measure(&out->suite, &opts->measure) != 0)
+    if (br_suite_load_over(&out->suite, path, &opts->measure) != 0)
         return -1;
     if (br_plan_apply_overrides(&out->suite, opts->params, opts->n_params, NULL) != 0)
         return -1;

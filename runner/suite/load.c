@@ -386,8 +386,9 @@ static int load_setting(br_measure_layer *l, br_setting f, const br_node *x) {
  * order of br_setting (warmup, cache and watchdog are root keys). */
 #define MEASURE_KEYS BR_SETTING_WARMUP
 
-/* `measure`: its keys into the loader's layer, then the rules between
- * them (over the defaults), before the root keys that follow. */
+/* `measure`: its keys into the loader's layer (each value range-checked as
+ * it is set; the rules between the settings are checked once, in
+ * load_root, over every layer). */
 static int load_measure(void *ctx, const br_node *v) {
     if (v->kind != BR_NODE_MAP)
         return br_expected(v, "a mapping with min_samples, min_time, max_noise, timeout, "
@@ -403,12 +404,7 @@ static int load_measure(void *ctx, const br_node *v) {
             if (br_key_is(br_map_key(v, i), names[f]) &&
                 load_setting(l, (br_setting)f, br_map_value(v, i)) < 0)
                 return -1;
-    br_measure_settings tmp;
-    br_measure_origins o;
-    br_measure_settings_defaults(&tmp);
-    br_measure_origins_init(&o, suite_of(ctx)->path);
-    br_measure_settings_apply(&tmp, &o, l);
-    return br_measure_settings_check(&tmp, &o);
+    return 0;
 }
 
 /* The metric names in the order messages list them. */
@@ -594,9 +590,15 @@ static int check_exprs(br_suite *s, const br_node *metric) {
     return 0;
 }
 
-int br_suite_apply_measure(br_suite *s, const br_measure_layer *l) {
+/* Lay the suite's layer, then the command line's (over; NULL: none), over
+ * s's defaults, origins into s->measure_from, and check the result once
+ * (br_measure_settings_check: a rule the suite breaks alone is said first,
+ * at its key). Returns 0, or -1 with the error set. */
+static int apply_measure(br_suite *s, const br_measure_layer *suite, const br_measure_layer *over) {
     br_measure_settings m = {s->measure, s->warmup_ns, s->cache, s->watchdog_ns};
-    br_measure_settings_apply(&m, &s->measure_from, l);
+    br_measure_settings_apply(&m, &s->measure_from, suite);
+    if (over)
+        br_measure_settings_apply(&m, &s->measure_from, over);
     s->measure = m.cfg;
     s->warmup_ns = m.warmup_ns;
     s->cache = m.cache;
@@ -620,8 +622,9 @@ static int check_user_flags(const br_suite *s, const br_node *root) {
     return 0;
 }
 
-/* Check the top-level mapping and fill the model. */
-static int load_root(br_suite *s, const br_node *root) {
+/* Check the top-level mapping and fill the model, the measurement settings
+ * with `over` laid over the suite's. */
+static int load_root(br_suite *s, const br_node *root, const br_measure_layer *over) {
     br_pos start = {s->path, 1, 1};
     if (!root)
         return br_error_at(start, "empty suite: expected a mapping with the keys name, source "
@@ -631,7 +634,7 @@ static int load_root(br_suite *s, const br_node *root) {
     loader l = {.s = s};
     if (br_keys_load(&l, root, root_keys, COUNT(root_keys), "") < 0)
         return -1;
-    if (br_suite_apply_measure(s, &l.measure) < 0) /* checked in load_measure: passes */
+    if (apply_measure(s, &l.measure, over) < 0) /* the one check of the settings */
         return -1;
     if ((l.bytes && load_work(s, &s->bytes, l.bytes, "bytes") < 0) ||
         (l.flops && load_work(s, &s->flops, l.flops, "flops") < 0) ||
@@ -650,9 +653,13 @@ static int load_root(br_suite *s, const br_node *root) {
     return check_exprs(s, l.metric);
 }
 
+int br_suite_load(br_suite *out, const char *path) {
+    return br_suite_load_over(out, path, NULL);
+}
+
 /* Load and check the suite at `path`; see suite.h. Returns 0 or -1 with the
  * error set; *out is disposed by the caller either way. */
-int br_suite_load(br_suite *out, const char *path) {
+int br_suite_load_over(br_suite *out, const char *path, const br_measure_layer *over) {
     int rc = -1;
     char *buf = NULL;
     size_t len = 0;
@@ -685,7 +692,7 @@ int br_suite_load(br_suite *out, const char *path) {
     size_t skip = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     if (br_yaml_read(&root, out->path, (const unsigned char *)buf + skip, len - skip) < 0)
         goto done;
-    if (load_root(out, root) < 0)
+    if (load_root(out, root, over) < 0)
         goto done;
     rc = 0;
 done:

@@ -120,7 +120,7 @@ typedef struct br_suite {
     br_measure_cfg measure;
     /* where measure, cache, warmup_ns and watchdog_ns came from (the
      * suite's keys or the defaults; path borrowed from `path`), for the
-     * command line's layer and its check (plan/job.c) */
+     * command line's layer and the one check (br_suite_load_over) */
     br_measure_origins measure_from;
     br_regression_cfg regression;
 } br_suite;
@@ -136,12 +136,15 @@ typedef struct br_suite {
  * what was expected, and for a misspelt key a suggestion. */
 int br_suite_load(br_suite *out, const char *path);
 
-/* Lay l over s's measurement settings (measure, warmup_ns, cache,
- * watchdog_ns; br_measure_settings_apply, origins into s->measure_from),
- * then check them all (br_measure_settings_check: a rule that an option
- * breaks names s's file and the options). Returns 0, or -1 with the error
- * set (s then holds the settings that broke the rule). */
-int br_suite_apply_measure(br_suite *s, const br_measure_layer *l);
+/* br_suite_load with the command line's measurement settings: the layer
+ * `over` (NULL, or an empty layer: none) laid over the suite's (measure,
+ * warmup_ns, cache, watchdog_ns; br_measure_settings_apply, origins into
+ * s->measure_from). The settings of every layer are checked once, here, at
+ * load (br_measure_settings_check: a rule the suite breaks alone is named
+ * at its key and said first; one an option breaks names the suite file and
+ * the options). Returns 0, or -1 with the error set; *out is disposed by
+ * the caller either way. */
+int br_suite_load_over(br_suite *out, const char *path, const br_measure_layer *over);
 
 /* The `bytes` (or `flops`) expression of kernel `kernel` (index into
  * kernels): the per-kernel one, else the common one; NULL when absent.

@@ -174,11 +174,9 @@ Test(check, the_man_page_and_the_completion_list_check_and_init) {
  * one a run would measure; the cases of broken.c's module would fail). */
 static br_pipeline_opts check_opts_for(const char *const *suites) {
     br_pipeline_opts o;
-    memset(&o, 0, sizeof o);
+    br_pipeline_opts_init(&o);
     o.suites = suites;
     o.n_suites = 1;
-    br_measure_layer_init(&o.run.measure);
-    br_gate_opts_init(&o.gate);
     o.run.quiet = 1;
     o.run.cache_dir = cache_arg + strlen("--cache-dir=");
     o.check = 1;

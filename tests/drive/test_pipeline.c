@@ -2,7 +2,9 @@
 /* test_pipeline.c - the pipeline (runner/pipeline.c) in-process on the host
  * kernels of tests/fixtures/e2e: the outcome and the exit status. */
 #include <criterion/criterion.h>
+
 #include <criterion/redirect.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,16 +32,31 @@ static void teardown(void) {
 /* Options for the suites given, quiet, no comparison, the table to a file. */
 static br_pipeline_opts opts_for(const char *const *suites, size_t n) {
     br_pipeline_opts o;
-    memset(&o, 0, sizeof o);
+    br_pipeline_opts_init(&o);
     o.suites = suites;
     o.n_suites = n;
-    br_measure_layer_init(&o.run.measure);
-    br_gate_opts_init(&o.gate);
     o.gate.no_compare = 1;
     o.run.quiet = 1;
     o.run.cache_dir = cache;
     o.outputs.ascii = 1;
     return o;
+}
+
+Test(pipeline, opts_init_asks_for_nothing_with_the_gates_defaults) {
+    br_pipeline_opts o;
+    memset(&o, 0xA5, sizeof o);
+    br_pipeline_opts_init(&o);
+    cr_expect_null(o.suites);
+    cr_expect_eq(o.n_suites, 0);
+    cr_expect_eq(o.run.measure.set, 0u, "the measurement layer sets nothing");
+    cr_expect_null(o.outputs.json);
+    cr_expect_null(o.outputs.csv);
+    cr_expect_eq(o.list, 0);
+    cr_expect_eq(o.shard.index, 0);
+    cr_expect_eq(o.gate.fail_on, BR_FAIL_ON_SLOWER);
+    cr_expect_eq(o.gate.confirm, BR_CONFIRM_AUTO);
+    cr_expect(isnan(o.gate.threshold) && isnan(o.gate.alpha), "the suite's rules unless given");
+    cr_expect_gt(o.gate.confirm_timeout_ns, 0);
 }
 
 Test(pipeline, a_host_suite_runs_through_and_exits_0, .init = cr_redirect_stdout,
