@@ -130,11 +130,20 @@ static br_parse_result apply(br_opt_parsed *out, const br_opt_cmd *cmd, void *ds
     return BR_PARSE_OK;
 }
 
+/* An unknown option, said in one line: a close name (in the form given,
+ * "--json=x.json" for "--jsn=x.json"), or the benchrun way to what another
+ * tool's flag does. */
 static br_parse_result unknown(const br_opt_cmd *cmd, const char *arg) {
-    const char *s = arg[1] == '-' ? br_opt_suggest(cmd->opts, arg + 2) : NULL;
+    const char *name = arg[1] == '-' ? arg + 2 : NULL, *eq = name ? strchr(name, '=') : NULL;
+    size_t len = name ? (eq ? (size_t)(eq - name) : strlen(name)) : 0;
+    char typed[128];
+    snprintf(typed, sizeof typed, "%.*s", (int)len, name ? name : "");
+    const char *s = name ? br_opt_suggest(cmd->opts, typed) : NULL, *tool, *here;
     fprintf(stderr, "%s: unknown option '%s'", cmd->prog, arg);
     if (s)
-        fprintf(stderr, "; did you mean '--%s'?", s);
+        fprintf(stderr, "; did you mean '--%s%s'?", s, eq ? eq : "");
+    else if (name && br_opt_foreign(name, len, &tool, &here))
+        fprintf(stderr, "; --%s is %s: here, %s", typed, tool, here);
     fprintf(stderr, "\ntry '%s --help'\n", cmd->prog);
     return BR_PARSE_BAD;
 }

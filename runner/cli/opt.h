@@ -133,6 +133,12 @@ void br_opt_list_free(br_opt_list *l);
  * small edit distance, or NULL. */
 const char *br_opt_suggest(const br_opt_spec *opts, const char *text);
 
+/* Whether name[0..len) (a long option without its dashes) is a flag of a
+ * tool benchrun users know (Google Benchmark, hyperfine, pytest-benchmark,
+ * NVBench): 1 with *tool ("hyperfine's") and *here (benchrun's way to the
+ * same end; both static), else 0. */
+int br_opt_foreign(const char *name, size_t len, const char **tool, const char **here);
+
 /* Write cmd's --help text to f (the layout of br_opt_cmd); the option rows
  * with their continuations aligned at column 24. */
 void br_opt_help(FILE *f, const br_opt_cmd *cmd);

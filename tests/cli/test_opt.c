@@ -101,6 +101,43 @@ Test(opt, a_mistyped_option_is_one_line_with_a_suggestion, .init = cr_redirect_s
                             "try 'prog --help'\n");
 }
 
+/* The newcomer's --jsn=x.json got no suggestion (the value was part of
+ * the name compared); it gets one, in the form typed. */
+Test(opt, a_mistyped_option_with_a_value_is_suggested_with_it, .init = cr_redirect_stderr) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *args[] = {"--fial-on=never", NULL};
+    cr_assert_eq(parse(&o, &a, args), BR_PARSE_BAD);
+    free(a.args);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("prog: unknown option '--fial-on=never'; did you mean "
+                            "'--fail-on=never'?\n"
+                            "try 'prog --help'\n");
+}
+
+/* A flag of Google Benchmark, hyperfine, pytest-benchmark or NVBench gets
+ * benchrun's way to the same end. */
+Test(opt, another_tools_flag_gets_a_pointer, .init = cr_redirect_stderr) {
+    t_opts o;
+    br_opt_parsed a;
+    const char *args[] = {"--benchmark_filter=BM_x", NULL};
+    cr_assert_eq(parse(&o, &a, args), BR_PARSE_BAD);
+    free(a.args);
+    fflush(stderr);
+    cr_assert_stderr_eq_str("prog: unknown option '--benchmark_filter=BM_x'; --benchmark_filter is "
+                            "Google Benchmark's: here, -k KERNEL (a glob; -p NAME=VALUE picks "
+                            "sizes)\ntry 'prog --help'\n");
+    const char *tool, *here;
+    const char *flags[] = {"export-json", "benchmark-compare", "axis", "benchmark_out"};
+    const char *tools[] = {"hyperfine's", "pytest-benchmark's", "NVBench's", "Google Benchmark's"};
+    for (size_t i = 0; i < 4; i++) {
+        cr_assert(br_opt_foreign(flags[i], strlen(flags[i]), &tool, &here), "%s", flags[i]);
+        cr_expect_str_eq(tool, tools[i]);
+        cr_expect(strstr(here, "--") || strstr(here, "benchrun") || strstr(here, "-p"), "%s", here);
+    }
+    cr_expect_not(br_opt_foreign("jsn", 3, &tool, &here));
+}
+
 Test(opt, an_unknown_option_without_a_close_one_has_no_suggestion, .init = cr_redirect_stderr) {
     t_opts o;
     br_opt_parsed a;
