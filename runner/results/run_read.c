@@ -772,6 +772,12 @@ static int assign_combos(br_json_ctx *c, br_run *r) {
     return 0;
 }
 
+/* The baseline the run was compared with ("comparison": {"baseline":
+ * PATH}); the rest of the comparison is the gate's to make again. */
+static int load_compared(br_json_ctx *c, const json_t *o, br_run *r) {
+    return br_json_get_dup(c, o, "baseline", OPT, &r->compared_with);
+}
+
 static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
     return GET_NAME(c, o, "kind", OPT, br_peak_names, BR_PEAK_THEORETICAL, &r->peak_kind) ||
                    br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
@@ -801,7 +807,7 @@ static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_i
     return assign_combos(c, r);
 }
 
-/* The members of a run between "date" and "kernels", in file order: the key,
+/* The members of a run but "kernels" and "cases", in file order: the key,
  * its JSON type, whether it is required (REQ_FROM_3: from schema 3 on), and
  * the function that reads an object or array, or for a string the offset of
  * the br_run member that gets a copy. */
@@ -823,23 +829,9 @@ static const struct run_part {
     {"interrupted", JSON_STRING, OPT, NULL, offsetof(br_run, interrupted)},
     {"host", JSON_OBJECT, OPT, load_host, 0},
     {"params", JSON_ARRAY, REQ, load_params, 0},
+    {"comparison", JSON_OBJECT, OPT, load_compared, 0},
 };
 #define N_PARTS (sizeof run_parts / sizeof run_parts[0])
-
-/* The baseline the run was compared with when measured ("comparison":
- * {"baseline": PATH}) into r->compared_with; the rest of the comparison is
- * the gate's to make again. */
-static int load_compared(br_json_ctx *c, const json_t *o, br_run *r) {
-    json_t *cmp;
-    if (br_json_get_container(c, o, "comparison", OPT, JSON_OBJECT, &cmp) != 0)
-        return -1;
-    if (!cmp)
-        return 0;
-    size_t old = br_json_push_key(c, "comparison");
-    int rc = br_json_get_dup(c, cmp, "baseline", OPT, &r->compared_with);
-    br_json_pop(c, old);
-    return rc;
-}
 
 /* One element of "runs" into *r (zeroed by the caller; partly filled on
  * failure, for the caller to dispose). The members are checked in file order
@@ -884,8 +876,7 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     if (load_kernels(c, kernels, r, &sorted) != 0)
         goto done;
     br_json_pop(c, old);
-    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0 ||
-        load_compared(c, o, r) != 0)
+    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0)
         goto done;
     br_run_derive(r);
     rc = 0;
