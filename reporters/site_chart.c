@@ -4,6 +4,7 @@
  * the page, both placing a point by the same margins and ranges. */
 #include "site_chart.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 /* The plot area in screen fractions (gnuplot's `at screen`). */
 #define L 0.10
 #define R 0.97
-#define B 0.17
+#define B 0.25 /* under the plot: the tics, the x label, then the key */
 #define T 0.88
 
 static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"};
@@ -49,6 +50,31 @@ static void ranges(const br_site_chart *c, double *x0, double *x1, double *y0, d
     *y1 += 0.08 * dy;
 }
 
+/* A tic label as gnuplot's enhanced text: an exponent in braces ("2^15"
+ * as "2^{15}", or gnuplot raises the 1 alone), the characters enhanced
+ * text would read (_ @ & ~ { } \\) escaped. */
+static void put_tic(FILE *f, const char *label) {
+    char buf[256];
+    size_t n = 0;
+    for (const char *s = label; *s && n + 8 < sizeof buf; s++) {
+        if (*s == '^' && (isdigit((unsigned char)s[1]) || s[1] == '-')) {
+            buf[n++] = '^';
+            buf[n++] = '{';
+            for (s++; (isdigit((unsigned char)*s) || *s == '-') && n + 2 < sizeof buf; s++)
+                buf[n++] = *s;
+            buf[n++] = '}';
+            s--;
+        } else if (strchr("_@&~{}\\", *s)) {
+            buf[n++] = '\\';
+            buf[n++] = *s;
+        } else {
+            buf[n++] = *s;
+        }
+    }
+    buf[n] = '\0';
+    br_gnuplot_string(f, buf);
+}
+
 int br_site_chart_script(FILE *f, const br_site_chart *c, const char *svg_path) {
     double x0, x1, y0, y1;
     ranges(c, &x0, &x1, &y0, &y1);
@@ -59,7 +85,8 @@ int br_site_chart_script(FILE *f, const br_site_chart *c, const char *svg_path) 
     fprintf(f,
             "\nset lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
             "set tmargin at screen %g\nset xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n"
-            "set grid lc rgb \"#dddddd\"\nset key top left horizontal noenhanced\n"
+            "set grid lc rgb \"#dddddd\"\n"
+            "set key at screen 0.5,0.01 center bottom horizontal noenhanced\n"
             "set border 3\nset tics nomirror\n",
             L, R, B, T, x0, x1, y0, y1);
     fputs("set title noenhanced ", f);
@@ -71,7 +98,7 @@ int br_site_chart_script(FILE *f, const br_site_chart *c, const char *svg_path) 
     fputs("\nset xtics (", f);
     for (size_t k = 0; k < c->n_tics; k++) {
         fputs(k ? ", " : "", f);
-        br_gnuplot_string(f, c->tics[k].label);
+        put_tic(f, c->tics[k].label);
         fprintf(f, " %.17g", c->tics[k].x);
     }
     fputs(")\n", f);
