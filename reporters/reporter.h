@@ -19,6 +19,9 @@ typedef struct br_report_opts {
     int gbench_repetitions; /* 1: gbench writes each kept sample as a repetition, plus the
                                mean/median/stddev/cv aggregates (--gbench-repetitions) */
     int energy; /* 1: the table shows the energy columns: J/exec, W, GB/J or GFLOP/J (--energy) */
+    int rows_shown; /* 1: each run's box and notes were printed as its cases finished
+                       (table_live.h): the table shows only what follows them, the
+                       comparison with the baseline */
 } br_report_opts;
 
 typedef struct br_reporter {

@@ -47,6 +47,7 @@
  * right border straight; control characters in a cell or title line are
  * shown as spaces. */
 #include "reporter.h"
+#include "table_impl.h"
 #include "machine.h"
 #include "timing_notes.h"
 #include "base/text.h"
@@ -62,20 +63,11 @@
 #include "base/error.h"
 #include "model/roofline.h"
 
-typedef struct glyphs {
-    const char *tl, *tr, *bl, *br; /* corners of the box */
-    const char *hh, *vv;           /* double (outer) lines */
-    const char *hh_l, *hh_r;       /* ╠ ╣: the rule under the title */
-    const char *h, *v, *cross;     /* single (inner) lines */
-    const char *h_l, *h_r;         /* ╟ ╢: rules between rows */
-    const char *dot, *dash, *times, *micro;
-} glyphs;
-
-static const glyphs utf8_glyphs = {
+const glyphs br_tbl_utf8 = {
     "╔", "╗", "╚", "╝", "═", "║", "╠", "╣", "─", "│", "┼", "╟", "╢", "·", "–", "×", "µ",
 };
 
-static const glyphs ascii_glyphs = {
+const glyphs br_tbl_ascii = {
     "+", "+", "+", "+", "=", "|", "+", "+", "-", "|", "+", "+", "+", ".", "-", "x", "u",
 };
 
@@ -90,18 +82,7 @@ static void format_us(char *buf, size_t len, double us) {
     snprintf(buf, len, "%.*f", decimals, us);
 }
 
-/* The cells of one box: row 0 is the header. */
-typedef struct table {
-    size_t n_cols, n_rows; /* n_rows counts the header */
-    char **cells;          /* n_rows x n_cols, owned */
-    size_t *combo;         /* per row: the case's combination (row 0 unused) */
-    size_t *width;         /* per column, display columns */
-    int *right;            /* per column: 1 right-aligned (numbers) */
-    const char **color;    /* per row: ANSI colour of column color_col, or NULL; may be NULL */
-    size_t color_col;
-} table;
-
-static void table_dispose(table *t) {
+void br_tbl_table_dispose(table *t) {
     for (size_t i = 0; t->cells && i < t->n_rows * t->n_cols; i++)
         free(t->cells[i]);
     free(t->cells);
@@ -113,7 +94,7 @@ static void table_dispose(table *t) {
 
 /* Allocate t's cells, combos, widths, alignments (and row colours when
  * `color`) for t->n_rows x t->n_cols. Returns 0, or -1 with the error set. */
-static int table_alloc(table *t, int color) {
+int br_tbl_table_alloc(table *t, int color) {
     t->cells = calloc(t->n_rows * t->n_cols, sizeof *t->cells);
     t->combo = calloc(t->n_rows, sizeof *t->combo);
     t->width = calloc(t->n_cols, sizeof *t->width);
@@ -125,7 +106,7 @@ static int table_alloc(table *t, int color) {
 }
 
 /* Set each column's width to its widest cell. */
-static void table_fit(table *t) {
+void br_tbl_table_fit(table *t) {
     for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
         size_t w = br_report_display_width(t->cells[i]);
         if (w > t->width[i % t->n_cols])
@@ -153,7 +134,7 @@ static char *one_line(const char *text) {
     return s;
 }
 
-static int set_cell(table *t, size_t row, size_t col, const char *text) {
+int br_tbl_set_cell(table *t, size_t row, size_t col, const char *text) {
     char *s = one_line(text);
     if (!s)
         return br_error_set("out of memory formatting the table");
@@ -240,7 +221,7 @@ static char *peak_line(const br_run *r, int *none) {
  *   and br_run.peak_gflops; format_flops_peak), followed by " (`peak:
  *   measured` is for GB/s only)" when the suite asked for a measured peak
  * Returns the number of lines, or -1 with the error set. */
-static int make_title(char *lines[5], const br_run *r, const glyphs *g, int ascii) {
+int br_tbl_make_title(char *lines[5], const br_run *r, const glyphs *g, int ascii) {
     int n_lines = -1, n_clock;
     char *desc = NULL;
     lines[0] = lines[1] = lines[2] = lines[3] = lines[4] = NULL;
@@ -298,21 +279,8 @@ static int shown(const br_case_result *c, const br_timing *t) {
     return c->status == BR_STATUS_OK && t->present;
 }
 
-/* The columns of a run's table: which there are and where. */
-typedef struct tcols {
-    size_t n_times;    /* time columns: 1, or 2 in mode both */
-    int time_batch[2]; /* per time column: 1 when it shows the batch timing */
-    const char *time_head[2];
-    int has_events, has_metric, has_peak;
-    br_metric metric2; /* a second metric column (both bytes and flops), or BR_METRIC_NONE */
-    int has_roof;      /* intensity, bound, % roofline (a GPU case with both bytes and flops) */
-    int has_energy;    /* J/exec, W, GB/J or GFLOP/J (--energy) */
-    size_t time, events, noise, metric, metric2_col, peak, roof, energy, speedup,
-        flags; /* column indices */
-} tcols;
-
 /* The columns of run r's table; `energy`: the energy columns were asked for. */
-static tcols table_cols(const br_run *r, int energy) {
+tcols br_tbl_table_cols(const br_run *r, int energy) {
     br_mode mode = shown_mode(r);
     tcols k = {mode == BR_MODE_BOTH ? 2 : 1,
                {mode == BR_MODE_BATCH, 1},
@@ -350,44 +318,45 @@ static tcols table_cols(const br_run *r, int energy) {
 }
 
 /* The header row of run r's table. Returns 0, or -1 with the error set. */
-static int table_header(table *t, const br_run *r, const glyphs *g, const tcols *k) {
+int br_tbl_table_header(table *t, const br_run *r, const glyphs *g, const tcols *k) {
     char buf[128];
-    if (set_cell(t, 0, 0, "kernel") < 0)
+    if (br_tbl_set_cell(t, 0, 0, "kernel") < 0)
         return -1;
     for (size_t p = 0; p < r->n_params; p++) {
-        if (set_cell(t, 0, 1 + p, r->param_names[p] ? r->param_names[p] : "?") < 0)
+        if (br_tbl_set_cell(t, 0, 1 + p, r->param_names[p] ? r->param_names[p] : "?") < 0)
             return -1;
     }
     for (size_t i = 0; i < k->n_times; i++) {
         snprintf(buf, sizeof buf, "%s (%ss)", k->time_head[i], g->micro);
-        if (set_cell(t, 0, k->time + i, buf) < 0)
+        if (br_tbl_set_cell(t, 0, k->time + i, buf) < 0)
             return -1;
     }
     if (k->has_events) {
         snprintf(buf, sizeof buf, "events (%ss)", g->micro);
-        if (set_cell(t, 0, k->events, buf) < 0)
+        if (br_tbl_set_cell(t, 0, k->events, buf) < 0)
             return -1;
     }
-    if (set_cell(t, 0, k->noise, "noise") < 0)
+    if (br_tbl_set_cell(t, 0, k->noise, "noise") < 0)
         return -1;
-    if (k->has_metric && set_cell(t, 0, k->metric, br_metric_name(r->metric)) < 0)
+    if (k->has_metric && br_tbl_set_cell(t, 0, k->metric, br_metric_name(r->metric)) < 0)
         return -1;
     if (k->metric2 != BR_METRIC_NONE &&
-        set_cell(t, 0, k->metric2_col, br_metric_name(k->metric2)) < 0)
+        br_tbl_set_cell(t, 0, k->metric2_col, br_metric_name(k->metric2)) < 0)
         return -1;
-    if (k->has_peak && set_cell(t, 0, k->peak, br_report_peak_head(r)) < 0)
+    if (k->has_peak && br_tbl_set_cell(t, 0, k->peak, br_report_peak_head(r)) < 0)
         return -1;
-    if (k->has_roof &&
-        (set_cell(t, 0, k->roof, "FLOP/B") < 0 || set_cell(t, 0, k->roof + 1, "bound") < 0 ||
-         set_cell(t, 0, k->roof + 2, "% roof") < 0))
+    if (k->has_roof && (br_tbl_set_cell(t, 0, k->roof, "FLOP/B") < 0 ||
+                        br_tbl_set_cell(t, 0, k->roof + 1, "bound") < 0 ||
+                        br_tbl_set_cell(t, 0, k->roof + 2, "% roof") < 0))
         return -1;
-    if (k->has_energy &&
-        (set_cell(t, 0, k->energy, "J/exec") < 0 || set_cell(t, 0, k->energy + 1, "W") < 0 ||
-         set_cell(t, 0, k->energy + 2, r->metric == BR_METRIC_GFLOPS ? "GFLOP/J" : "GB/J") < 0))
+    if (k->has_energy && (br_tbl_set_cell(t, 0, k->energy, "J/exec") < 0 ||
+                          br_tbl_set_cell(t, 0, k->energy + 1, "W") < 0 ||
+                          br_tbl_set_cell(t, 0, k->energy + 2,
+                                          r->metric == BR_METRIC_GFLOPS ? "GFLOP/J" : "GB/J") < 0))
         return -1;
-    if (set_cell(t, 0, k->speedup, "speedup") < 0)
+    if (br_tbl_set_cell(t, 0, k->speedup, "speedup") < 0)
         return -1;
-    return set_cell(t, 0, k->flags, "!") < 0 ? -1 : 0;
+    return br_tbl_set_cell(t, 0, k->flags, "!") < 0 ? -1 : 0;
 }
 
 /* The time and events cells of case c (row `row`). Returns 0, or -1 with
@@ -404,7 +373,7 @@ static int table_times(table *t, size_t row, const br_run *r, const br_case_resu
             format_us(buf, sizeof buf, tm->stats.median / 1000.0);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, k->time + i, buf) < 0)
+        if (br_tbl_set_cell(t, row, k->time + i, buf) < 0)
             return -1;
     }
     const br_timing *head = br_case_headline(r, c);
@@ -413,7 +382,7 @@ static int table_times(table *t, size_t row, const br_run *r, const br_case_resu
             format_us(buf, sizeof buf, head->event_median_ns / 1000.0);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, k->events, buf) < 0)
+        if (br_tbl_set_cell(t, row, k->events, buf) < 0)
             return -1;
     }
     return 0;
@@ -427,7 +396,7 @@ static int set_number(table *t, size_t row, size_t col, double v, int decimals, 
         snprintf(buf, sizeof buf, "%.*f%s", decimals, v, suffix);
     else
         snprintf(buf, sizeof buf, "%s", g->dash);
-    return set_cell(t, row, col, buf);
+    return br_tbl_set_cell(t, row, col, buf);
 }
 
 /* Significant digits for a figure that spans decades (intensity, joules). */
@@ -437,7 +406,7 @@ static int set_sig(table *t, size_t row, size_t col, double v, const glyphs *g) 
         snprintf(buf, sizeof buf, "%.3g", v);
     else
         snprintf(buf, sizeof buf, "%s", g->dash);
-    return set_cell(t, row, col, buf);
+    return br_tbl_set_cell(t, row, col, buf);
 }
 
 /* The roofline and energy cells of case c (row `row`). Returns 0, or -1
@@ -448,7 +417,7 @@ static int table_roof_energy(table *t, size_t row, const br_run *r, const br_cas
         br_roofline_point p = br_roofline_case(r, c);
         const char *bound = br_bound_name(p.bound);
         if (set_sig(t, row, k->roof, p.intensity, g) < 0 ||
-            set_cell(t, row, k->roof + 1, bound ? bound : g->dash) < 0 ||
+            br_tbl_set_cell(t, row, k->roof + 1, bound ? bound : g->dash) < 0 ||
             set_number(t, row, k->roof + 2, p.pct, 1, "%", g) < 0)
             return -1;
     }
@@ -467,17 +436,17 @@ static int table_roof_energy(table *t, size_t row, const br_run *r, const br_cas
 }
 
 /* The row of case c (row `row`). Returns 0, or -1 with the error set. */
-static int table_row(table *t, size_t row, const br_run *r, const br_case_result *c,
+int br_tbl_table_row(table *t, size_t row, const br_run *r, const br_case_result *c,
                      const glyphs *g, const tcols *k) {
     char buf[128];
     int ok = c->status == BR_STATUS_OK;
     t->combo[row] = c->combo;
     const char *kname = c->kernel < r->n_kernels ? r->kernels[c->kernel].name : NULL;
-    if (set_cell(t, row, 0, kname ? kname : "?") < 0)
+    if (br_tbl_set_cell(t, row, 0, kname ? kname : "?") < 0)
         return -1;
     for (size_t p = 0; p < r->n_params; p++) {
         br_format_param(buf, sizeof buf, c->params[p]);
-        if (set_cell(t, row, 1 + p, buf) < 0)
+        if (br_tbl_set_cell(t, row, 1 + p, buf) < 0)
             return -1;
     }
     if (table_times(t, row, r, c, g, k) < 0)
@@ -487,7 +456,7 @@ static int table_row(table *t, size_t row, const br_run *r, const br_case_result
         snprintf(buf, sizeof buf, "%.1f%%", 100.0 * head->stats.noise);
     else
         snprintf(buf, sizeof buf, "%s", g->dash);
-    if (set_cell(t, row, k->noise, buf) < 0)
+    if (br_tbl_set_cell(t, row, k->noise, buf) < 0)
         return -1;
     if (k->has_metric && set_number(t, row, k->metric,
                                     ok ? br_report_metric_value(c, r->metric) : NAN, 1, "", g) < 0)
@@ -501,7 +470,7 @@ static int table_row(table *t, size_t row, const br_run *r, const br_case_result
             snprintf(buf, sizeof buf, "%.1f%%", c->pct_peak);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, k->peak, buf) < 0)
+        if (br_tbl_set_cell(t, row, k->peak, buf) < 0)
             return -1;
     }
     if (table_roof_energy(t, row, r, c, g, k) < 0)
@@ -510,42 +479,42 @@ static int table_row(table *t, size_t row, const br_run *r, const br_case_result
         snprintf(buf, sizeof buf, "%.2f%s", c->speedup, g->times);
     else
         snprintf(buf, sizeof buf, "%s", g->dash);
-    if (set_cell(t, row, k->speedup, buf) < 0)
+    if (br_tbl_set_cell(t, row, k->speedup, buf) < 0)
         return -1;
     br_report_flag_letters(buf, sizeof buf, br_report_case_flags(r, c));
-    return set_cell(t, row, k->flags, buf) < 0 ? -1 : 0;
+    return br_tbl_set_cell(t, row, k->flags, buf) < 0 ? -1 : 0;
 }
 
 /* Fill *t with the header and one row per case that is not skipped;
  * `energy`: show the energy columns (--energy). */
 static int table_build(table *t, const br_run *r, const glyphs *g, int energy) {
-    tcols k = table_cols(r, energy);
+    tcols k = br_tbl_table_cols(r, energy);
     t->n_cols = k.flags + 1;
     t->n_rows = 1;
     for (size_t i = 0; i < r->n_cases; i++)
         t->n_rows += r->cases[i].status != BR_STATUS_SKIPPED;
-    if (table_alloc(t, 0) < 0)
+    if (br_tbl_table_alloc(t, 0) < 0)
         return -1;
     for (size_t c = 1; c < k.flags; c++)
         t->right[c] = c != k.roof + 1 || !k.has_roof; /* the bound is a word */
-    if (table_header(t, r, g, &k) < 0)
+    if (br_tbl_table_header(t, r, g, &k) < 0)
         return -1;
     size_t row = 1;
     for (size_t i = 0; i < r->n_cases; i++) {
         const br_case_result *c = &r->cases[i];
         if (c->status == BR_STATUS_SKIPPED)
             continue;
-        if (table_row(t, row, r, c, g, &k) < 0)
+        if (br_tbl_table_row(t, row, r, c, g, &k) < 0)
             return -1;
         row++;
     }
-    table_fit(t);
+    br_tbl_table_fit(t);
     return 0;
 }
 
 /* A rule across the columns: left, then per column fill (width + 2) joined
  * by `cross`, the slack, then right. */
-static void put_rule(FILE *f, const table *t, size_t slack, const char *left, const char *fill,
+void br_tbl_put_rule(FILE *f, const table *t, size_t slack, const char *left, const char *fill,
                      const char *cross, const char *right) {
     fputs(left, f);
     for (size_t c = 0; c < t->n_cols; c++) {
@@ -558,11 +527,12 @@ static void put_rule(FILE *f, const table *t, size_t slack, const char *left, co
     fputc('\n', f);
 }
 
-static void put_row(FILE *f, const table *t, size_t row, size_t slack, const glyphs *g) {
+void br_tbl_put_row(FILE *f, const table *t, size_t row, size_t slack, const glyphs *g) {
     fputs(g->vv, f);
     for (size_t c = 0; c < t->n_cols; c++) {
         const char *s = t->cells[row * t->n_cols + c];
-        size_t pad = t->width[c] - br_report_display_width(s);
+        size_t w = br_report_display_width(s);
+        size_t pad = w < t->width[c] ? t->width[c] - w : 0; /* a wider cell: the row is longer */
         if (c > 0)
             fputs(g->v, f);
         fputc(' ', f);
@@ -600,7 +570,7 @@ static void put_timing_warnings(FILE *f, const br_run *r, const br_case_result *
 /* Under the table: which time the metric uses (mode both), the legend of the
  * flags used and one warning per flagged case, timing and flag; then one line
  * per failed case and one note on the skipped ones. */
-static void put_notes(FILE *f, const br_run *r) {
+void br_tbl_put_notes(FILE *f, const br_run *r) {
     char label[512];
     if (shown_mode(r) == BR_MODE_BOTH) {
         const char *which = r->measure.headline == BR_MODE_BATCH ? "batch" : "cold";
@@ -701,8 +671,8 @@ static void put_box(FILE *f, table *t, char **title, int n_title, const glyphs *
         put_n(f, " ", inner - br_report_display_width(title[i]) - 1);
         fprintf(f, "%s\n", g->vv);
     }
-    put_rule(f, t, slack, g->hh_l, g->hh, g->hh, g->hh_r);
-    put_row(f, t, 0, slack, g);
+    br_tbl_put_rule(f, t, slack, g->hh_l, g->hh, g->hh, g->hh_r);
+    br_tbl_put_row(f, t, 0, slack, g);
     /* Rules separate parameter combinations, unless every combination has a
      * single row (then a rule after each row would only be noise). */
     int grouped = 0;
@@ -710,8 +680,8 @@ static void put_box(FILE *f, table *t, char **title, int n_title, const glyphs *
         grouped |= t->combo[row] == t->combo[row - 1];
     for (size_t row = 1; row < t->n_rows; row++) {
         if (row == 1 || (grouped && t->combo[row] != t->combo[row - 1]))
-            put_rule(f, t, slack, g->h_l, g->h, g->cross, g->h_r);
-        put_row(f, t, row, slack, g);
+            br_tbl_put_rule(f, t, slack, g->h_l, g->h, g->cross, g->h_r);
+        br_tbl_put_row(f, t, row, slack, g);
     }
     fputs(g->bl, f);
     put_n(f, g->hh, inner);
@@ -762,22 +732,23 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
     t->n_cols = N_COLS - drop;
     t->n_rows = 1 + shown;
     t->color_col = c_status;
-    if (table_alloc(t, color) < 0)
+    if (br_tbl_table_alloc(t, color) < 0)
         goto done;
     t->right[C_BASE] = t->right[C_NOW] = t->right[C_CHANGE] = t->right[C_MDE] = t->right[c_p] = 1;
     const char *clock = cmp->clock == BR_MODE_BATCH ? "batch" : "cold";
-    if (set_cell(t, 0, C_KERNEL, "kernel") < 0 || set_cell(t, 0, C_PARAMS, "params") < 0 ||
-        set_cell(t, 0, C_CHANGE, cmp->ab ? "NEW/OLD [interval]" : "change") < 0 ||
-        (!drop && set_cell(t, 0, C_MDE, "MDE") < 0) || set_cell(t, 0, c_p, "p") < 0 ||
-        set_cell(t, 0, c_status, "status") < 0)
+    if (br_tbl_set_cell(t, 0, C_KERNEL, "kernel") < 0 ||
+        br_tbl_set_cell(t, 0, C_PARAMS, "params") < 0 ||
+        br_tbl_set_cell(t, 0, C_CHANGE, cmp->ab ? "NEW/OLD [interval]" : "change") < 0 ||
+        (!drop && br_tbl_set_cell(t, 0, C_MDE, "MDE") < 0) || br_tbl_set_cell(t, 0, c_p, "p") < 0 ||
+        br_tbl_set_cell(t, 0, c_status, "status") < 0)
         goto done;
     /* ab: the geometric means of the blocks' medians, whose quotient is NEW/OLD. */
     snprintf(buf, sizeof buf, "%s %s%s (%ss)", cmp->ab ? "OLD" : "baseline", clock,
              cmp->ab ? ", geo. mean" : "", g->micro);
-    if (set_cell(t, 0, C_BASE, buf) < 0)
+    if (br_tbl_set_cell(t, 0, C_BASE, buf) < 0)
         goto done;
     snprintf(buf, sizeof buf, "%s (%ss)", cmp->ab ? "NEW geo. mean" : "now", g->micro);
-    if (set_cell(t, 0, C_NOW, buf) < 0)
+    if (br_tbl_set_cell(t, 0, C_NOW, buf) < 0)
         goto done;
     size_t row = 0;
     for (size_t i = 0; i < cmp->n_entries; i++) {
@@ -786,20 +757,20 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
             continue;
         row++;
         t->combo[row] = row; /* no grouping rules */
-        if (set_cell(t, row, C_KERNEL, e->kernel ? e->kernel : "?") < 0 ||
-            set_cell(t, row, C_PARAMS, e->params && e->params[0] ? e->params : g->dash) < 0)
+        if (br_tbl_set_cell(t, row, C_KERNEL, e->kernel ? e->kernel : "?") < 0 ||
+            br_tbl_set_cell(t, row, C_PARAMS, e->params && e->params[0] ? e->params : g->dash) < 0)
             goto done;
         if (isfinite(e->base_median))
             format_us(buf, sizeof buf, e->base_median / 1000.0);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, C_BASE, buf) < 0)
+        if (br_tbl_set_cell(t, row, C_BASE, buf) < 0)
             goto done;
         if (isfinite(e->cur_median))
             format_us(buf, sizeof buf, e->cur_median / 1000.0);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, C_NOW, buf) < 0)
+        if (br_tbl_set_cell(t, row, C_NOW, buf) < 0)
             goto done;
         if (cmp->ab)
             br_abview_ratio(buf, sizeof buf, e, g->times, g->dash);
@@ -807,21 +778,21 @@ static int comparison_build(table *t, const br_run *r, const glyphs *g, int colo
             snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * e->change);
         else
             snprintf(buf, sizeof buf, "%s", g->dash);
-        if (set_cell(t, row, C_CHANGE, buf) < 0)
+        if (br_tbl_set_cell(t, row, C_CHANGE, buf) < 0)
             goto done;
         br_report_mde(buf, sizeof buf, e, g->dash);
-        if (!drop && set_cell(t, row, C_MDE, buf) < 0)
+        if (!drop && br_tbl_set_cell(t, row, C_MDE, buf) < 0)
             goto done;
         format_p(buf, sizeof buf, br_report_change_p(e));
-        if (set_cell(t, row, c_p, strcmp(buf, "-") == 0 ? g->dash : buf) < 0)
+        if (br_tbl_set_cell(t, row, c_p, strcmp(buf, "-") == 0 ? g->dash : buf) < 0)
             goto done;
         br_report_change_status(buf, sizeof buf, e);
-        if (set_cell(t, row, c_status, buf) < 0)
+        if (br_tbl_set_cell(t, row, c_status, buf) < 0)
             goto done;
         if (t->color)
             t->color[row] = change_color(e->status);
     }
-    table_fit(t);
+    br_tbl_table_fit(t);
     rc = 0;
 done:
     return rc;
@@ -891,29 +862,32 @@ static int put_comparison(FILE *f, const br_run *r, const glyphs *g, int color) 
         br_text_fprintf(f, "%s\n", confirm);
     rc = 0;
 done:
-    table_dispose(&t);
+    br_tbl_table_dispose(&t);
     free(title[0]);
     free(title[1]);
     free(title[2]);
     return rc;
 }
 
-static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color, int energy) {
+static int write_run(FILE *f, const br_run *r, const glyphs *g, int ascii, int color, int energy,
+                     int rows_shown) {
+    if (rows_shown) /* the box and the notes are on the terminal already */
+        return r->comparison ? put_comparison(f, r, g, color) : 0;
     int rc = -1;
     table t = {0};
     char *title[5] = {NULL, NULL, NULL, NULL, NULL};
-    int n_title = make_title(title, r, g, ascii);
+    int n_title = br_tbl_make_title(title, r, g, ascii);
     if (n_title < 0)
         goto done;
     if (table_build(&t, r, g, energy) < 0)
         goto done;
     put_box(f, &t, title, n_title, g, 0);
-    put_notes(f, r);
+    br_tbl_put_notes(f, r);
     if (r->comparison && put_comparison(f, r, g, color) < 0)
         goto done;
     rc = 0;
 done:
-    table_dispose(&t);
+    br_tbl_table_dispose(&t);
     for (int i = 0; i < 5; i++)
         free(title[i]);
     return rc;
@@ -923,12 +897,12 @@ done:
  * Returns 0, or -1 with the error set (out of memory, write error). */
 static int table_write(FILE *f, const br_run *const *runs, size_t n_runs,
                        const br_report_opts *opts) {
-    const glyphs *g = opts && opts->ascii ? &ascii_glyphs : &utf8_glyphs;
+    const glyphs *g = opts && opts->ascii ? &br_tbl_ascii : &br_tbl_utf8;
     for (size_t i = 0; i < n_runs; i++) {
-        if (i > 0)
+        if (i > 0 && !(opts && opts->rows_shown))
             fputc('\n', f);
-        if (write_run(f, runs[i], g, opts && opts->ascii, opts && opts->color,
-                      opts && opts->energy) < 0)
+        if (write_run(f, runs[i], g, opts && opts->ascii, opts && opts->color, opts && opts->energy,
+                      opts && opts->rows_shown) < 0)
             return -1;
     }
     if (fflush(f) != 0 || ferror(f))

@@ -131,6 +131,7 @@ static void settle_item(dev_thread *t, size_t it, br_case_result *r, br_worker_r
     *dst = *r;
     x->recorded[it] = 1;
     slot->ran++;
+    br_driver_tell_case(x->l, &x->runs[item->job], item->index);
     for (unsigned k = 0; !t->host && k < x->d->n; k++) {
         if (br_devsched_retired(&x->sched, k) && !x->announced[k]) {
             x->announced[k] = 1;
@@ -196,7 +197,8 @@ static void *lane_thread(void *arg) {
         const br_job *job = &x->jobs[x->items[it].job];
         const br_run *run = &x->runs[x->items[it].job];
         const br_run_opts *o = br_session_opts(x->main);
-        br_job_progress(x->l, o, run, &run->cases[x->items[it].index], o->total_cases);
+        br_job_progress(x->l, o, run, &run->cases[x->items[it].index],
+                        br_driver_total(x->l, o, job));
         /* The suite's own budget is not applied over several devices (said once). */
         int budgeted = br_driver_plan(&bc, x->l, o, job, lanes_spending(x), 0, 0);
         pthread_mutex_unlock(&x->lock);
@@ -321,16 +323,17 @@ static int begin_each(dev_exec *x, dev_item *host, size_t *n_host, size_t n_jobs
             br_log(BR_LOG_WARN,
                    "benchrun: warning: %s: the suite's budget is not applied with --devices\n",
                    job->suite.path);
-        for (size_t i = 0; i < job->plan.n_cases; i++) {
-            br_case_result *r = &x->runs[j].cases[i];
-            if (br_case_init(r, job, i) != 0)
+        for (size_t i = 0; i < job->plan.n_cases; i++)
+            if (br_case_init(&x->runs[j].cases[i], job, i) != 0)
                 return -1;
+        br_driver_tell_begun(x->l, &x->runs[j]);
+        for (size_t i = 0; i < job->plan.n_cases; i++) {
             int gpu = case_on_device(job, i, x->d->fake);
             br_stage why = br_driver_unrunnable(job, i);
             if (why != BR_STAGE_NONE) {
-                if (br_driver_settle(r, why, job, i, main) != 0)
-                    return -1;
-                x->l->cases_done++; /* for the budget: a case that costs no time */
+                if (br_driver_settle(&x->runs[j].cases[i], why, job, i, main) != 0)
+                    return -1; /* no worker: not one of the ledger's total */
+                br_driver_tell_case(x->l, &x->runs[j], i);
             } else if (gpu) {
                 x->items[x->n_items++] = (dev_item){j, i};
             } else {
@@ -521,6 +524,7 @@ static int settle_rest(dev_exec *x) {
                                              br_strdup("not run: every device of --devices "
                                                        "was retired")) != 0)
             return -1;
+        br_driver_tell_case(x->l, run, i);
     }
     return 0;
 }
@@ -640,9 +644,11 @@ int br_devices_execute(br_run *runs, const br_job *jobs, size_t n_jobs, br_sessi
         br_driver_budget_note(&x.tally, NULL, br_session_opts(main)->budget_ns, 0);
     if (settle_rest(&x) != 0)
         goto done;
-    for (size_t j = 0; j < n_jobs; j++)
+    for (size_t j = 0; j < n_jobs; j++) {
         if (br_driver_close(&runs[j], main, d->slot[0].session) != 0)
             goto done;
+        br_driver_tell_ended(l, &runs[j]);
+    }
     rc = 0;
 done:
     br_session_close(x.host.session);

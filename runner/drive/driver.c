@@ -70,10 +70,37 @@ void br_driver_start(br_driver_ledger *l) {
         l->start_ns = br_now_ns();
 }
 
+void br_driver_tell_begun(const br_driver_ledger *l, br_run *run) {
+    if (l->watch && l->watch->begun)
+        l->watch->begun(l->watch->ctx, run);
+}
+
+void br_driver_tell_case(const br_driver_ledger *l, br_run *run, size_t i) {
+    if (l->watch && l->watch->case_done)
+        l->watch->case_done(l->watch->ctx, run, i);
+}
+
+void br_driver_tell_ended(const br_driver_ledger *l, br_run *run) {
+    if (l->watch && l->watch->ended)
+        l->watch->ended(l->watch->ctx, run);
+}
+
+size_t br_driver_count_runnable(const br_job *jobs, size_t n) {
+    size_t runnable = 0;
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; jobs[j].built && i < jobs[j].plan.n_cases; i++)
+            runnable += br_driver_unrunnable(&jobs[j], i) == BR_STAGE_NONE;
+    return runnable;
+}
+
+size_t br_driver_total(const br_driver_ledger *l, const br_run_opts *o, const br_job *job) {
+    return l->total > 0 ? l->total : o->total_cases > 0 ? o->total_cases : job->plan.n_cases;
+}
+
 int br_driver_plan(br_budget_case *bc, br_driver_ledger *l, const br_run_opts *o, const br_job *job,
                    unsigned devices, double suite_left_ns, size_t suite_cases_left) {
     const br_suite *suite = &job->suite;
-    size_t total = o->total_cases > 0 ? o->total_cases : job->plan.n_cases;
+    size_t total = br_driver_total(l, o, job);
     double left = INFINITY;
     size_t cases_left = 1;
     int any = 0;

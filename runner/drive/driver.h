@@ -32,21 +32,50 @@ extern "C" {
 
 struct br_job; /* plan/job.h: a suite ready to run */
 
+/* Who watches the runs as they go (a terminal's table, its rows printed
+ * as the cases finish): the drivers call it with the run's cases in place,
+ * from one thread at a time (a run over several devices: under its lock).
+ * NULL members are not called. */
+typedef struct br_driver_watch {
+    void *ctx;
+    void (*begun)(void *ctx, br_run *run);               /* the header and every case's identity */
+    void (*case_done)(void *ctx, br_run *run, size_t i); /* run->cases[i] is final */
+    void (*ended)(void *ctx, br_run *run);               /* closed (br_driver_close) */
+} br_driver_watch;
+
 /* The invocation's progress and time budget, kept by the drivers beside
  * the session that measures (one ledger for all the lanes of a run over
  * several devices, read and written under their lock). Start it as
  * BR_DRIVER_LEDGER_INIT. */
 typedef struct br_driver_ledger {
-    size_t cases_done;  /* cases of the invocation started (or settled) so far */
+    size_t total;       /* cases of the invocation to be measured: those that get a worker,
+                           not those settled without one (br_driver_unrunnable); 0: unknown
+                           (the options' total_cases, else the job's plan) */
+    size_t cases_done;  /* cases of the invocation started so far, of `total` */
     double start_ns;    /* when the invocation's first case started (br_now_ns); 0 before */
     double overhead_ns; /* summed time of cases outside warmup and sampling, ns */
     size_t n_overhead;  /* cases in overhead_ns */
+    const br_driver_watch *watch; /* NULL: nobody watches */
 } br_driver_ledger;
 #define BR_DRIVER_LEDGER_INIT                                                                      \
-    { 0, 0, 0, 0 }
+    { 0, 0, 0, 0, 0, NULL }
 
 /* Note the invocation's start in l (now, unless noted already). */
 void br_driver_start(br_driver_ledger *l);
+
+/* Tell l's watcher (if any) that run began, that its case i is final, or
+ * that it ended. */
+void br_driver_tell_begun(const br_driver_ledger *l, br_run *run);
+void br_driver_tell_case(const br_driver_ledger *l, br_run *run, size_t i);
+void br_driver_tell_ended(const br_driver_ledger *l, br_run *run);
+
+/* The cases of the built jobs[0..n) that will get a worker (the others are
+ * settled without one: br_driver_unrunnable), for l->total. */
+size_t br_driver_count_runnable(const struct br_job *jobs, size_t n);
+
+/* The invocation's total for the progress line and the budget: l->total,
+ * else o->total_cases, else job's plan. */
+size_t br_driver_total(const br_driver_ledger *l, const br_run_opts *o, const struct br_job *job);
 
 /* Why case i of a built job gets no worker, by its module's build:
  * BR_STAGE_COMPILE (the module did not build), BR_STAGE_NO_GPU (GPU code,

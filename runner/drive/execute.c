@@ -141,6 +141,9 @@ static int execute_case(br_run *out, br_driver_tally *tally, const br_job *job, 
                         br_driver_ledger *l, size_t i, double job_start, size_t total) {
     br_case_result *r = &out->cases[i];
     const br_run_opts *o = br_session_opts(s);
+    br_stage why = br_driver_unrunnable(job, i);
+    if (why != BR_STAGE_NONE) /* no worker: neither counted nor shown as a step */
+        return br_driver_settle(r, why, job, i, s) != 0 ? -1 : 0;
     br_job_progress(l, o, out, r, total);
     br_budget_case bc;
     int budgeted = br_driver_plan(
@@ -164,18 +167,21 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s, br_driver_ledg
     br_driver_tally tally = BR_DRIVER_TALLY_INIT;
     const br_run_opts *o = br_session_opts(s);
     double job_start = br_now_ns();
-    size_t total = o->total_cases > 0 ? o->total_cases : job->plan.n_cases;
+    size_t total = br_driver_total(l, o, job);
     if (l->start_ns == 0)
         l->start_ns = job_start;
-    size_t i = 0;
-    for (; i < job->plan.n_cases && !br_stop_signal(); i++) {
+    for (size_t i = 0; i < job->plan.n_cases; i++) /* every case's identity, for the watcher */
         if (br_case_init(&out->cases[i], job, i) != 0)
             return -1;
+    br_driver_tell_begun(l, out);
+    size_t i = 0;
+    for (; i < job->plan.n_cases && !br_stop_signal(); i++) {
         int rc = execute_case(out, &tally, job, s, l, i, job_start, total);
         if (rc < 0)
             return -1;
         if (rc > 0)
             break;
+        br_driver_tell_case(l, out, i);
     }
     if (o->progress)
         br_log(BR_LOG_PROGRESS, "\r\033[K");
@@ -189,5 +195,8 @@ int br_job_execute(br_run *out, const br_job *job, br_session *s, br_driver_ledg
                                   ? suite->budget_ns
                                   : o->budget_ns,
                               suite->measure.timeout_ns);
-    return br_driver_close(out, s, s);
+    if (br_driver_close(out, s, s) != 0)
+        return -1;
+    br_driver_tell_ended(l, out);
+    return 0;
 }

@@ -115,18 +115,24 @@ static const char *file_path(const br_outputs *o, size_t i) {
     return *(const char *const *)((const char *)o + files[i].at);
 }
 
+int br_outputs_table_on_stdout(const br_outputs *o) {
+    for (size_t i = 0; i < N_FILES; i++)
+        if (br_path_is_stdout(file_path(o, i)))
+            return 0;
+    return 1;
+}
+
 int br_outputs_write(const br_outputs *o, const br_run *const *runs, size_t n, int quiet) {
     br_report_opts opts = {.ascii = o->ascii,
                            .color = o->color,
                            .gbench_repetitions = o->gbench_repetitions,
-                           .energy = o->energy};
-    int stdout_taken = 0;
-    for (size_t i = 0; i < N_FILES; i++)
-        stdout_taken |= br_path_is_stdout(file_path(o, i));
+                           .energy = o->energy,
+                           .rows_shown = o->rows_shown};
     int failed = 0;
-    if (!stdout_taken && br_output_emit("table", "-", runs, n, &opts) != 0)
+    if (br_outputs_table_on_stdout(o) && br_output_emit("table", "-", runs, n, &opts) != 0)
         failed++;
     opts.color = 0;
+    opts.rows_shown = 0;
     for (size_t i = 0; i < N_FILES; i++) {
         const char *path = file_path(o, i);
         if (path && br_output_emit(files[i].reporter, path, runs, n, &opts) != 0)

@@ -21,7 +21,12 @@ typedef struct br_outputs {
     int gbench_repetitions;  /* --gbench-repetitions: samples as repetitions (gbench.c) */
     const char *roofline;    /* --roofline FILE.svg: the roofline chart (roofline_plot.h) */
     int energy;              /* --energy: the table shows the energy columns */
+    int rows_shown;          /* the runs' boxes were printed as their cases finished (a terminal):
+                                the table adds only the comparisons (reporters/table_live.h) */
 } br_outputs;
+
+/* Whether the table goes to standard output: no output file is "-". */
+int br_outputs_table_on_stdout(const br_outputs *o);
 
 /* Write runs[0..n) with reporter `name` to path ("-": stdout) atomically.
  * Returns 0; -1 with the error set for no such reporter; -1 after

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/log.h"
@@ -16,6 +17,7 @@
 #include "gate/compare.h"
 #include "history/lookback.h"
 #include "model/settings.h"
+#include "reporters/table_live.h"
 #include "reporters/timing_report.h"
 
 enum { EXIT_OK = 0, EXIT_CASE_FAILED = 1, EXIT_BAD_INPUT = 2, EXIT_SLOWER = 3 };
@@ -30,6 +32,8 @@ typedef struct pipeline {
     size_t n_jobs, n_runs;
     br_session *session;
     br_driver_ledger ledger; /* the invocation's progress and budget, beside the session */
+    br_table_live *live;     /* a terminal's table, its rows as the cases finish; or NULL */
+    br_driver_watch watch;   /* live's callbacks, the ledger's watcher */
     br_devset *devices;      /* --devices, or one GPU's host lane: the devices of the run;
                                 NULL: the cases one after another */
     double devices_ns;       /* --devices: the time br_devices_open took, ns; 0 without */
@@ -139,6 +143,20 @@ static void list_all(const pipeline *p) {
         br_shard_list_summary(stdout, p->jobs, p->n_jobs);
 }
 
+/* On a terminal that the table goes to, its rows as the cases finish
+ * (reporters/table_live.h): the runs one after another, or one run over
+ * the devices (several runs' cases would finish interleaved). */
+static void watch_live(pipeline *p, size_t n_built) {
+    if (!isatty(STDOUT_FILENO) || !br_outputs_table_on_stdout(&p->o->outputs) ||
+        (p->devices && n_built > 1) || br_stop_signal())
+        return;
+    if (!(p->live = br_table_live_new(stdout, p->o->outputs.ascii)))
+        return; /* out of memory: the whole table at the end, as piped */
+    p->watch =
+        (br_driver_watch){p->live, br_table_live_begun, br_table_live_case, br_table_live_ended};
+    p->ledger.watch = &p->watch;
+}
+
 /* Build every suite's kernels and resolve their names before measuring
  * anything (a bad kernel name in the last suite runs nothing), then
  * execute. After an interrupt the suites built list their cases as
@@ -173,6 +191,9 @@ static int build_and_execute(pipeline *p) {
         }
         build_ns[n_built] = br_now_ns() - t0;
     }
+    /* The progress line counts the cases that will be measured, not those
+     * settled without a worker (no usable GPU, a module that did not build). */
+    p->ledger.total = br_driver_count_runnable(p->jobs, n_built);
     /* One GPU: the host cases beside the GPU cases where they fit (devices.h). */
     if (!p->devices && !br_stop_signal() &&
         br_devices_open_plain(&p->devices, p->session, p->jobs, n_built) != 0) {
@@ -180,6 +201,7 @@ static int build_and_execute(pipeline *p) {
         free(build_ns);
         return -1;
     }
+    watch_live(p, n_built);
     br_devices_sources src = {p->o->gate.dir, p->o->outputs.results_dir};
     if (p->devices && br_devices_execute(p->runs, p->jobs, n_built, p->session, &p->ledger,
                                          p->devices, &src) != 0) {
@@ -331,6 +353,7 @@ static void pipeline_dispose(pipeline *p) {
         br_job_dispose(&p->jobs[i]);
     br_devices_close(p->devices);
     br_session_close(p->session);
+    br_table_live_free(p->live);
     free(p->runs);
     free(p->run_ptrs);
     free(p->jobs);
@@ -379,7 +402,9 @@ int br_pipeline_run(br_outcome *out, const br_pipeline_opts *o) {
     out->stopped = br_stop_signal(); /* what the outputs say, and the exit status */
     double t_out = br_now_ns();
     gate_all(out, &p);
-    if (br_outputs_write(&o->outputs, p.run_ptrs, p.n_runs, p.ro.quiet) != 0)
+    br_outputs outs = o->outputs;
+    outs.rows_shown = p.live && p.n_runs && br_table_live_runs(p.live) == p.n_runs;
+    if (br_outputs_write(&outs, p.run_ptrs, p.n_runs, p.ro.quiet) != 0)
         out->write_failed = 1;
     save_all(out, &p);
     inv.outputs_ns = br_now_ns() - t_out;

@@ -147,6 +147,37 @@ static void fill_peak_gflops(br_run *r) {
  * has_device and a finite peak > 0; speedup = headline median of the first
  * kernel at the same combo / this median. Everything not applicable is NAN.
  * Accepts NULL. */
+/* The derived figures of case c of r (its speedup against the reference
+ * case of its combination, found through ref[0..n_ref) when given, else by
+ * searching). */
+static void derive_case(br_run *r, br_case_result *c, const size_t *ref, size_t n_ref) {
+    c->gbps = NAN;
+    c->gflops = NAN;
+    c->pct_peak = NAN;
+    c->speedup = NAN;
+
+    double median = case_median(r, c);
+    if (isnan(median))
+        return;
+    if (isfinite(c->bytes))
+        c->gbps = c->bytes / median;
+    if (isfinite(c->flops))
+        c->gflops = c->flops / median;
+
+    int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
+    if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && positive_peak(r->peak_gbps) &&
+        isfinite(c->gbps))
+        c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
+    else if (gpu && r->has_device && r->metric == BR_METRIC_GFLOPS &&
+             positive_peak(r->peak_gflops) && isfinite(c->gflops))
+        c->pct_peak = 100.0 * c->gflops / r->peak_gflops;
+
+    const br_case_result *rc = reference_case(r, c->combo, ref, n_ref);
+    double ref_median = rc ? case_median(r, rc) : NAN;
+    if (!isnan(ref_median))
+        c->speedup = ref_median / median;
+}
+
 void br_run_derive(br_run *r) {
     if (!r)
         return;
@@ -161,35 +192,16 @@ void br_run_derive(br_run *r) {
     for (size_t i = r->n_cases; ref && i-- > 0;)
         if (r->cases[i].kernel == 0 && r->cases[i].combo < n_ref)
             ref[r->cases[i].combo] = i + 1; /* backwards: the first one wins */
-    for (size_t i = 0; i < r->n_cases; i++) {
-        br_case_result *c = &r->cases[i];
-        c->gbps = NAN;
-        c->gflops = NAN;
-        c->pct_peak = NAN;
-        c->speedup = NAN;
-
-        double median = case_median(r, c);
-        if (isnan(median))
-            continue;
-        if (isfinite(c->bytes))
-            c->gbps = c->bytes / median;
-        if (isfinite(c->flops))
-            c->gflops = c->flops / median;
-
-        int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
-        if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && positive_peak(r->peak_gbps) &&
-            isfinite(c->gbps))
-            c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
-        else if (gpu && r->has_device && r->metric == BR_METRIC_GFLOPS &&
-                 positive_peak(r->peak_gflops) && isfinite(c->gflops))
-            c->pct_peak = 100.0 * c->gflops / r->peak_gflops;
-
-        const br_case_result *rc = reference_case(r, c->combo, ref, n_ref);
-        double ref_median = rc ? case_median(r, rc) : NAN;
-        if (!isnan(ref_median))
-            c->speedup = ref_median / median;
-    }
+    for (size_t i = 0; i < r->n_cases; i++)
+        derive_case(r, &r->cases[i], ref, n_ref);
     free(ref);
+}
+
+void br_run_derive_case(br_run *r, size_t i) {
+    if (!r || i >= r->n_cases)
+        return;
+    fill_peak_gflops(r);
+    derive_case(r, &r->cases[i], NULL, 0);
 }
 
 double br_energy_per_joule(double amount, const br_energy *e) {

@@ -460,6 +460,10 @@ void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_ski
  * none, or when that peak or figure is not a positive number. */
 void br_run_derive(br_run *r);
 
+/* br_run_derive for case i of r alone (its reference case searched for:
+ * O(n_cases)), for a case shown as it finishes; out of range: nothing. */
+void br_run_derive_case(br_run *r, size_t i);
+
 /* Release what *r owns; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r);
 

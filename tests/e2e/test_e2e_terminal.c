@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_e2e_terminal.c - benchrun on a terminal (a pseudo-terminal), as a
+/* benchrun on a terminal (a pseudo-terminal), as a
  * user sees it: the compile shows on the progress line with its module and
  * time, and no note lands inside the progress line. */
 #include <criterion/criterion.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "e2e_util.h"
+#include "platform/device.h"
 #include "pty_screen.h"
 
 #define SUITE BR_SOURCE_DIR "/docs/examples/axpy/axpy.yaml"
@@ -77,6 +78,74 @@ Test(terminal, compile_progress_shows_and_no_note_lands_inside_the_progress_line
     }
     cr_expect_geq(notes, 3, "building, the CPU, the summary: %s", raw);
     free(screen);
+    free(raw);
+    free(cache);
+    e2e_rmtree(dir);
+    free(dir);
+}
+
+/* The table on a terminal: the box's top comes when the run begins, each
+ * case's row as soon as the case is measured (before the next case's
+ * progress line), the box closes at the end, and it is printed once (the
+ * newcomer waited for the last case to see any row). */
+Test(terminal, rows_are_printed_as_the_cases_finish) {
+    char *dir = e2e_tmpdir();
+    char *cache = br_strfmt("%s/cache", dir);
+    const char *args[] = {SUITE,      "--cache-dir", cache,        "--no-compare",
+                          "-k",       "saxpy",       "-p",         "n=[2^12,2^14,2^16]",
+                          "--warmup", "2ms",         "--min-time", "10ms",
+                          NULL};
+    char *raw = NULL;
+    size_t len = 0;
+    int status = run_on_terminal(&raw, &len, args);
+    cr_assert_not_null(raw);
+    cr_assert_eq(status, 0, "%s", raw);
+    const char *top = strstr(raw, "╔"), *row1 = strstr(raw, "║ saxpy  │ 2^12");
+    const char *second = strstr(raw, "[2/3] saxpy n=2^14"), *third = strstr(raw, "[3/3]");
+    const char *row2 = strstr(raw, "║ saxpy  │ 2^14"), *bottom = strstr(raw, "╚");
+    cr_assert(top && row1 && second && third && row2 && bottom, "%s", raw);
+    cr_expect_lt(top, row1, "the box's top before the first row");
+    cr_expect_lt(row1, second, "the first row before the second case's progress line");
+    cr_expect_lt(row2, third, "the second row before the third case's progress line");
+    cr_expect_lt(row2, bottom, "the box closes at the end");
+    cr_expect_null(strstr(top + 1, "╔"), "one box, printed once:\n%s", raw);
+    /* What the terminal shows: the rows between the heads and the bottom,
+     * no progress line left inside the box. */
+    char *screen = pty_screen(raw, len);
+    const char *heads = strstr(screen, "║ kernel"), *end = strstr(screen, "╚");
+    cr_assert(heads && end, "%s", screen);
+    for (const char *p = heads; p < end; p = strchr(p, '\n') + 1)
+        cr_expect(strncmp(p, "║", strlen("║")) == 0 || strncmp(p, "╟", strlen("╟")) == 0 ||
+                      strncmp(p, "benchrun:", 9) == 0,
+                  "a line inside the box: '%.60s'", p);
+    free(screen);
+    free(raw);
+    free(cache);
+    e2e_rmtree(dir);
+    free(dir);
+}
+
+/* The progress counter counts the cases that will be measured: without a
+ * GPU the GPU case of a mixed suite is no step of it (the newcomer's
+ * [k/42] counted 35 GPU cases that never ran). */
+Test(terminal, the_counter_counts_only_the_cases_that_run) {
+    char *dir = e2e_tmpdir();
+    char *cache = br_strfmt("%s/cache", dir);
+    const char *args[] = {BR_FIXTURES_DIR "/e2e/gpu_mixed.yaml", "--cache-dir", cache,
+                          "--no-compare", NULL};
+    char why[256];
+    int gpu = br_device_available(why, sizeof why);
+    char *raw = NULL;
+    size_t len = 0;
+    int status = run_on_terminal(&raw, &len, args);
+    cr_assert_not_null(raw);
+    cr_assert_eq(status, 0, "%s", raw);
+    if (gpu) {
+        cr_expect(strstr(raw, "[1/2] "), "%s", raw);
+    } else {
+        cr_expect(strstr(raw, "[1/1] sum_ok"), "%s", raw);
+        cr_expect_null(strstr(raw, "/2] "), "a skipped case counted:\n%s", raw);
+    }
     free(raw);
     free(cache);
     e2e_rmtree(dir);
