@@ -40,25 +40,25 @@ suite() { # N: a suite of N trivial host cases
 printf 'import json, sys\nfor f in sys.argv[1:]:\n    with open(f) as h:\n        json.load(h)\n' >"$work/parse.py"
 pyparse=("python3" "$work/parse.py")
 
-# once CMD...: "WALL_S RSS_KIB" of one run (its exit status ignored)
+# once CMD...: "WALL_S RSS_KIB CPU_S" of one run (its exit status noted)
 once() {
   local t0 t1
   t0=$(date +%s%N)
   local rc=0
-  /usr/bin/time -f '%M' -o "$work/time" "$@" >/dev/null 2>"$work/err" || rc=$?
+  /usr/bin/time -f '%M %U %S' -o "$work/time" "$@" >/dev/null 2>"$work/err" || rc=$?
   t1=$(date +%s%N)
   [ $rc -eq 0 ] || echo "bench-overhead: $1 exited $rc: $(grep -v '^Command exited' "$work/err" | tail -1)" >&2
-  echo "$(awk "BEGIN{printf \"%.4f\", ($t1 - $t0) / 1e9}") $(tail -1 "$work/time")"
+  tail -1 "$work/time" | awk -v ns=$((t1 - t0)) '{printf "%.4f %d %.2f\n", ns / 1e9, $1, $2 + $3}'
 }
 # best CMD...: the best wall time of 3 (1 when over 2 s), with its run's RSS
 best() {
-  local r w b="" brss=0
+  local r w b="" best=""
   for _ in 1 2 3; do
-    r=$(once "$@"); w=${r% *}
-    if [ -z "$b" ] || awk "BEGIN{exit !($w < $b)}"; then b=$w brss=${r#* }; fi
+    r=$(once "$@"); w=${r%% *}
+    if [ -z "$b" ] || awk "BEGIN{exit !($w < $b)}"; then b=$w best=$r; fi
     awk "BEGIN{exit !($w > 2)}" && break
   done
-  echo "$b $brss"
+  echo "$best"
 }
 ratio() { awk "BEGIN{printf \"%.2f\", $1 / ($2 > 0 ? $2 : 0.0001)}"; }
 line() { printf '%-44s %s\n' "$1" "$2"; }
@@ -75,8 +75,9 @@ for n in 1 100 1000; do
   B[$n]=$(best "$exe" -q --no-compare --cache-dir "$cache" "$work/t$n.yaml")
   G[$n]=$(BENCH_CASES=$n best "$work/anchor" --benchmark_min_time=0.001)
 done
-w() { echo "${1% *}"; }
-r() { echo "${1#* }"; }
+w() { echo "$1" | cut -d' ' -f1; } # wall s
+r() { echo "$1" | cut -d' ' -f2; } # peak RSS KiB
+u() { echo "$1" | cut -d' ' -f3; } # CPU s (user + sys)
 line "run of 1 trivial case" "$(w "${B[1]}") s, gbench $(w "${G[1]}") s: $(ratio "$(w "${B[1]}")" "$(w "${G[1]}")")x"
 line "run of 100 trivial cases" "$(w "${B[100]}") s, gbench $(w "${G[100]}") s: $(ratio "$(w "${B[100]}")" "$(w "${G[100]}")")x"
 per=$(awk "BEGIN{printf \"%.2f\", 1000 * ($(w "${B[100]}") - $(w "${B[1]}")) / 99}")
@@ -99,6 +100,7 @@ for n in 10000 20000; do
   p=$(best "${pyparse[@]}" "$1" "$2")
   kib=$(( ($(stat -c %s "$1") + $(stat -c %s "$2")) / 1024 ))
   line "compare ${n%000}k vs ${n%000}k cases" "$(w "$c") s, python $(w "$p") s: $(ratio "$(w "$c")" "$(w "$p")")x"
+  line "  CPU time (user + sys)" "$(u "$c") s, python $(u "$p") s: $(ratio "$(u "$c")" "$(u "$p")")x"
   line "  peak RSS / the two files' size" "$(mib "$(r "$c")") / $(mib $kib): $(ratio "$(r "$c")" $kib)x"
 done
 
@@ -111,6 +113,7 @@ hist() { # DIR RUNS CASES LABEL
   c=$(once "$exe" history "$d" --ascii)
   p=$(best "${pyparse[@]}" "$d"/*.json)
   line "history $4, cold" "$(w "$c") s, python $(w "$p") s: $(ratio "$(w "$c")" "$(w "$p")")x"
+  line "  CPU time (user + sys)" "$(u "$c") s, python $(u "$p") s: $(ratio "$(u "$c")" "$(u "$p")")x"
   "$exe" history "$d" --changes --ascii >/dev/null 2>&1 || true
   wc=$(best "$exe" history "$d" --changes --ascii)
   line "history $4 --changes, warm" "$(w "$wc") s: $(ratio "$(w "$wc")" "$(w "$p")")x python's parse"
