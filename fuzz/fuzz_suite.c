@@ -19,7 +19,6 @@
 #include "worker/session.h"
 #include "plan/job.h"
 
-#include <git2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +51,6 @@ static char root[256];       /* the per-process temporary directory */
 static char suite_path[300]; /* where each input is written */
 
 static void cleanup(void) {
-    git_libgit2_shutdown();
     char path[400];
     for (size_t i = 0; i < sizeof sources / sizeof sources[0]; i++) {
         snprintf(path, sizeof path, "%s/s/%s", root, sources[i]);
@@ -92,10 +90,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         fclose(f);
     }
     snprintf(suite_path, sizeof suite_path, "%s/s/suite.yaml", root);
-    atexit(cleanup);
-    /* Hold libgit2 initialized: br_hash_blob's own init/shutdown pair would
-     * otherwise set up (and tear down) its TLS library for every input. */
-    git_libgit2_init();
+    atexit(cleanup); /* libgit2: started once for the process by the runner (base/gitlib.h) */
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <git2.h>
 
 #include "error.h"
+#include "gitlib.h"
 
 double br_now_ns(void) {
     struct timespec ts;
@@ -172,14 +173,14 @@ int br_mkdir_p(const char *path) {
 
 int br_hash_blob(char out[41], const void *data, size_t len) {
     git_oid oid;
-    git_libgit2_init();
+    if (br_gitlib_init() != 0)
+        return -1;
     int rc = git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
     if (rc == 0)
         git_oid_tostr(out, 41, &oid);
     else
         br_error_set("cannot hash %zu bytes: %s", len,
                      git_error_last() ? git_error_last()->message : "libgit2 error");
-    git_libgit2_shutdown();
     return rc == 0 ? 0 : -1;
 }
 

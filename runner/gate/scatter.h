@@ -19,7 +19,9 @@
  * distances |x_i - x_j|, k = h(h-1)/2, h = floor(n/2) + 1, times the
  * small-sample factor d_n (C. Croux and P. J. Rousseeuw, "Time-efficient
  * algorithms for two highly robust estimators of scale", Computational
- * Statistics 1, 1992; the values of R's robustbase::Qn). It needs no centre,
+ * Statistics 1, 1992; robustbase 0.95 uses finer simulated factors), found
+ * by that paper's selection in O(n log n) time and O(n) memory rather than
+ * by sorting all n(n-1)/2 distances. It needs no centre,
  * breaks down only when half the cases move apart, and is 82% efficient at
  * the normal (MAD: 37%), so a step that slows some cases by 4% and others by
  * 10% (the H100 copy suite with 10% more bytes) leaves it at the drift of
@@ -64,9 +66,9 @@ typedef struct br_scatter {
     double df;  /* its degrees of freedom: BR_SCATTER_DF_PER_CASE (n - 1) */
 } br_scatter;
 
-/* Qn of the n finite values x (NANs skipped) with its small-sample
- * factor, as above; NAN with fewer than 2 finite values or out of memory.
- * Pure. */
+/* Qn of the n finite values x (NANs and infinities skipped) with its
+ * small-sample factor, as above: O(n log n) time, 7 n doubles or words of
+ * memory. NAN with fewer than 2 finite values or out of memory. Pure. */
 double br_scatter_qn(const double *x, size_t n);
 
 /* The scatter of the log ratios x[0..n) (NAN: a case not compared, left

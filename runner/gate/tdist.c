@@ -80,10 +80,24 @@ static double invert(double (*cdf)(double, double), double param, double p) {
     return sign * 0.5 * (lo + hi);
 }
 
+/* Quantiles asked for lately, per thread: a comparison asks for the same
+ * (p, df) for every case of a backend (one df from its scatter), and each
+ * costs some 60 evaluations of the CDF. */
+#define QUANTILE_MEMO 8
+
 double br_tdist_quantile(double p, double df) {
+    static _Thread_local struct { double p, df, q; } memo[QUANTILE_MEMO];
+    static _Thread_local unsigned next;
     if (!(p > 0 && p < 1) || !(df > 0))
         return NAN;
-    return invert(br_tdist_cdf, df, p);
+    for (unsigned i = 0; i < QUANTILE_MEMO; i++)
+        if (memo[i].p == p && memo[i].df == df)
+            return memo[i].q;
+    double q = invert(br_tdist_cdf, df, p);
+    memo[next % QUANTILE_MEMO].p = p;
+    memo[next % QUANTILE_MEMO].df = df;
+    memo[next++ % QUANTILE_MEMO].q = q;
+    return q;
 }
 
 static double normal_cdf(double x, double unused) {

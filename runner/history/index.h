@@ -22,10 +22,13 @@
  *     another layout (user_version) is never trusted: it is replaced by a
  *     new one, built from the files.
  *   - Concurrent processes (two nightlies finishing at once, a publish
- *     during a history) rely on SQLite's own locking: each file's rows go
- *     in one transaction (BEGIN IMMEDIATE, a busy timeout of 60 s). The
- *     listing, the rows read before it and the file's bytes are all older
- *     than that lock, so under it the sync checks them again: a file is
+ *     during a history) rely on SQLite's own locking: a sync that has
+ *     files to store or forget does it all in one transaction (BEGIN
+ *     IMMEDIATE, a busy timeout of 60 s), in which the new and changed
+ *     files are read in batches on a thread per CPU (a cold year of
+ *     nightlies is parse-bound; issue 43). The listing and the rows read
+ *     before it are older than that lock, and so may be a file's bytes
+ *     against its writer, so under it the sync checks them again: a file is
  *     stored only if its stat (size, mtime, inode, taken before reading
  *     it) is still the file's, else read again (a few times; a file still
  *     being written is left to the next sync); a row is removed only if

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Bring the index up to date with the *.json files of its
  * directory (index.h): unchanged files by their stat, touched ones by
- * their content hash (their runs kept), new and changed ones parsed, each
- * in a transaction of its own, in which the file's stat and row are
- * checked again (another process may have changed either since they were
- * read). */
+ * their content hash (their runs kept), new and changed ones parsed on a
+ * thread per CPU, and all stored in one transaction, in which each file's
+ * stat and row are checked again (another process may have changed either
+ * since they were read). */
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/error.h"
 #include "base/util.h"
@@ -195,14 +198,13 @@ static int read_one(reading *r, const char *path, const char *known_hash) {
     return rc;
 }
 
-/* In one transaction: store reading r of file `name` taken at stamp `at`,
- * unless the file changed since `at` (PUT_AGAIN, *at its new stamp) or is
- * gone (PUT_GONE), or the index holds other content for it and r was not
- * parsed (PUT_PARSE). Returns the outcome, or -1 with the error set. */
-static int commit_one(br_index *ix, br_index_stats *s, const char *name, const char *path,
-                      stamp *at, const reading *r) {
-    if (br_index_exec(ix, "BEGIN IMMEDIATE") != 0)
-        return -1;
+/* Under the sync's transaction: store reading r of file `name` taken at
+ * stamp `at`, unless the file changed since `at` (PUT_AGAIN, *at its new
+ * stamp) or is gone (PUT_GONE), or the index holds other content for it
+ * and r was not parsed (PUT_PARSE). Returns the outcome, or -1 with the
+ * error set. */
+static int store_one(br_index *ix, br_index_stats *s, const char *name, const char *path, stamp *at,
+                     const reading *r) {
     /* Under the lock: the file as it is now, and its row as stored now. */
     struct stat sb;
     char hash[41];
@@ -226,10 +228,6 @@ static int commit_one(br_index *ix, br_index_stats *s, const char *name, const c
         out = PUT_DONE;
         s->parsed++;
     }
-    if (out != PUT_DONE || br_index_exec(ix, "COMMIT") != 0) {
-        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-        return out == PUT_DONE ? -1 : out;
-    }
     return out;
 }
 
@@ -237,21 +235,32 @@ static int commit_one(br_index *ix, br_index_stats *s, const char *name, const c
  * sync leaves it to the next one (whoever is writing it). */
 #define READ_TRIES 8
 
-/* Index one file whose stamp (`at`, taken before reading) differs from
- * its row k (NULL: none): hash its bytes, parse them unless k holds that
- * content, and store them only if the file did not change meanwhile
- * (checked under the index's lock, so that a slow reader never writes
- * over what another process read later). Returns 0 (indexed, or left to
- * the next sync), 1 when the file is gone, -1 with the error set. */
-static int index_file(br_index *ix, br_index_stats *s, const char *name, const char *path, stamp at,
-                      const known *k) {
-    const char *known_hash = k ? k->hash : NULL;
+/* A file to index: its stamp (`at`, taken before reading) differs from
+ * its row k (NULL: none). */
+typedef struct pending {
+    const char *name;
+    char *path;
+    stamp at;
+    known *k;
+    reading r;   /* the first reading, made by a parse thread */
+    int read_rc; /* read_one's return */
+    char *error; /* its error when -1 */
+} pending;
+
+/* Store a file's first reading p->r, and read it again while it changes
+ * under the reader (or its row changed and it must be parsed after all):
+ * a slow reader never writes over what another process read later.
+ * Returns 0 (indexed, or left to the next sync), 1 when the file is gone,
+ * -1 with the error set. */
+static int index_file(br_index *ix, br_index_stats *s, pending *p) {
+    const char *known_hash = p->k ? p->k->hash : NULL;
+    int rc = p->read_rc;
     for (int t = 0; t < READ_TRIES; t++) {
-        reading r;
-        int rc = read_one(&r, path, known_hash);
+        if (t > 0)
+            rc = read_one(&p->r, p->path, known_hash);
         if (rc == 0)
-            rc = commit_one(ix, s, name, path, &at, &r);
-        reading_free(&r);
+            rc = store_one(ix, s, p->name, p->path, &p->at, &p->r);
+        reading_free(&p->r);
         if (rc < 0)
             return -1;
         if (rc == PUT_DONE || rc == PUT_GONE)
@@ -263,25 +272,20 @@ static int index_file(br_index *ix, br_index_stats *s, const char *name, const c
 }
 
 /* Forget the files of k that left the directory: each checked again
- * under the index's lock, since the listing may be older than a file that
- * another process wrote and indexed meanwhile. */
+ * under the sync's transaction, since the listing may be older than a file
+ * that another process wrote and indexed meanwhile. */
 static int forget_gone(br_index *ix, br_index_stats *s, known *k, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (k[i].seen || !k[i].name)
             continue;
         char *path = br_path_join(ix->dir, k[i].name);
-        if (!path || br_index_exec(ix, "BEGIN IMMEDIATE") != 0) {
-            free(path);
+        if (!path)
             return -1;
-        }
         struct stat sb;
         int gone = stat(path, &sb) != 0 || !S_ISREG(sb.st_mode);
         free(path);
-        int ok = !gone || br_index_put_file(ix, k[i].name, 0, 0, 0, NULL, NULL, 0, NULL) == 0;
-        if (!ok || br_index_exec(ix, "COMMIT") != 0) {
-            sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+        if (gone && br_index_put_file(ix, k[i].name, 0, 0, 0, NULL, NULL, 0, NULL) != 0)
             return -1;
-        }
         s->removed += gone;
     }
     return 0;
@@ -317,6 +321,92 @@ static int collect_bad(br_index *ix) {
     return rc == SQLITE_DONE ? 0 : br_index_fail(ix, "reading the index");
 }
 
+/* The parse threads: each reads (hashes, parses) the next file of p[0..n). */
+typedef struct readers {
+    pending *p;
+    size_t n, next;
+    pthread_mutex_t lock;
+} readers;
+
+static void *reader_main(void *arg) {
+    readers *rd = arg;
+    for (;;) {
+        pthread_mutex_lock(&rd->lock);
+        size_t i = rd->next++;
+        pthread_mutex_unlock(&rd->lock);
+        if (i >= rd->n)
+            return NULL;
+        pending *p = &rd->p[i];
+        p->read_rc = read_one(&p->r, p->path, p->k ? p->k->hash : NULL);
+        if (p->read_rc < 0 && !(p->error = br_strdup(br_error_get()))) /* errors are per thread */
+            p->error = NULL;
+    }
+}
+
+/* Threads that parse files at once: one per CPU, at most this many. */
+#define MAX_READERS 16
+/* Files read ahead of the transaction at a time (their runs are held). */
+#define BATCH_PER_READER 8
+
+/* Read p[0..n) on one thread per CPU (this one among them). */
+static void read_all(pending *p, size_t n) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t t = cpus < 1 ? 1 : cpus > MAX_READERS ? MAX_READERS : (size_t)cpus;
+    t = t < n ? t : n;
+    readers rd = {p, n, 0, PTHREAD_MUTEX_INITIALIZER};
+    pthread_t th[MAX_READERS];
+    int started[MAX_READERS] = {0};
+    json_object_seed(0); /* before any thread makes a JSON object (jansson's advice) */
+    for (size_t k = 1; k < t; k++)
+        started[k] = pthread_create(&th[k], NULL, reader_main, &rd) == 0;
+    reader_main(&rd);
+    for (size_t k = 1; k < t; k++)
+        if (started[k])
+            pthread_join(th[k], NULL);
+}
+
+/* Index the pending files p[0..n) and forget the rows of files that left,
+ * all in one transaction: the files read in batches on parallel threads,
+ * each stored (or read again) under the lock in name order. */
+static int index_pending(br_index *ix, br_index_stats *s, pending *p, size_t n, known *k,
+                         size_t n_k) {
+    if (br_index_exec(ix, "BEGIN IMMEDIATE") != 0)
+        return -1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t batch = BATCH_PER_READER * (cpus < 1 ? 1 : cpus > MAX_READERS ? MAX_READERS : cpus);
+    int rc = 0;
+    for (size_t b = 0; b < n && rc == 0; b += batch) {
+        size_t m = n - b < batch ? n - b : batch;
+        read_all(p + b, m);
+        for (size_t i = b; i < b + m && rc == 0; i++) {
+            if (p[i].read_rc < 0 && p[i].error)
+                br_error_set("%s", p[i].error);
+            int gone = index_file(ix, s, &p[i]);
+            if (gone < 0)
+                rc = -1;
+            s->files += gone == 0;
+            if (p[i].k && gone == 0)
+                p[i].k->seen = 1;
+        }
+    }
+    if (rc != 0 || forget_gone(ix, s, k, n_k) != 0 || br_index_exec(ix, "COMMIT") != 0) {
+        char keep[BR_ERROR_MAX];
+        snprintf(keep, sizeof keep, "%s", br_error_get());
+        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+        return br_error_set("%s", keep);
+    }
+    return 0;
+}
+
+static void pending_free(pending *p, size_t n) {
+    for (size_t i = 0; p && i < n; i++) {
+        reading_free(&p[i].r);
+        free(p[i].path);
+        free(p[i].error);
+    }
+    free(p);
+}
+
 int br_index_sync(br_index *ix, br_index_stats *st) {
     br_index_stats local = {0};
     br_index_stats *s = st ? st : &local;
@@ -325,13 +415,17 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
     s->in_memory = ix->in_memory;
     struct dirent **names = NULL;
     known *k = NULL;
-    size_t n_k = 0;
+    pending *p = NULL;
+    size_t n_k = 0, n_p = 0, unseen = 0;
     char *path = NULL;
     int n_names = scandir(ix->dir, &names, is_json_name, alphasort), rc = -1;
     if (n_names < 0)
         return br_error_set("%s: cannot open directory: %s", ix->dir, strerror(errno));
-    if (read_known(&k, &n_k, ix) != 0)
+    if (read_known(&k, &n_k, ix) != 0 || !(p = calloc(n_names + 1, sizeof *p))) {
+        if (!p && k)
+            br_error_nomem();
         goto done;
+    }
     for (int i = 0; i < n_names; i++) {
         const char *name = names[i]->d_name;
         struct stat sb;
@@ -346,23 +440,28 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
         if (there && S_ISREG(sb.st_mode)) {
             stamp at = stamp_of(&sb);
             stamp row = {e ? e->size : 0, e ? e->mtime_ns : 0, e ? e->ino : 0};
-            int gone =
-                e && e->hash && same_stamp(row, at) ? 0 : index_file(ix, s, name, path, at, e);
-            if (gone < 0)
-                goto done;
-            s->files += !gone;
-            if (e && !gone)
+            if (e && e->hash && same_stamp(row, at)) {
+                s->files++;
                 e->seen = 1;
+            } else {
+                p[n_p++] = (pending){.name = name, .path = path, .at = at, .k = e};
+                path = NULL;
+            }
         }
         free(path);
         path = NULL;
     }
-    if (forget_gone(ix, s, k, n_k) != 0 || collect_bad(ix) != 0)
+    for (size_t i = 0; i < n_k; i++)
+        unseen += !k[i].seen && k[i].name;
+    if ((n_p || unseen) && index_pending(ix, s, p, n_p, k, n_k) != 0)
+        goto done;
+    if (collect_bad(ix) != 0)
         goto done;
     s->bad = ix->n_bad;
     rc = 0;
 done:
     free(path);
+    pending_free(p, n_p);
     known_free(k, n_k);
     for (int i = 0; i < n_names; i++)
         free(names[i]);

@@ -3,6 +3,7 @@
 #include "gitinfo.h"
 
 #include "base/error.h"
+#include "base/gitlib.h"
 
 #include <git2.h>
 
@@ -149,7 +150,6 @@ done:
  * then zeroed. Initializes and shuts down libgit2 (balanced) itself. */
 int br_gitinfo_read(br_gitinfo *out, const char *path) {
     int rc = -1;
-    int inited = 0;
     char *copy = NULL;
     git_repository *repo = NULL;
 
@@ -170,11 +170,8 @@ int br_gitinfo_read(br_gitinfo *out, const char *path) {
         dir = dirname(copy);
     }
 
-    if (git_libgit2_init() < 0) {
-        git_fail();
+    if (br_gitlib_init() != 0)
         goto done;
-    }
-    inited = 1;
 
     int err = git_repository_open_ext(&repo, dir, 0, NULL);
     if (err == GIT_ENOTFOUND) {
@@ -213,8 +210,6 @@ done:
     if (rc != 0)
         memset(out, 0, sizeof *out);
     git_repository_free(repo);
-    if (inited)
-        git_libgit2_shutdown();
     free(copy);
     return rc;
 }

@@ -11,7 +11,7 @@ extern "C" {
 
 /* Describe the repository that holds `path` (a file or directory; the search
  * walks up from it as git does) into *out. Not being in a repository is not
- * an error: out->present = 0. Calls git_libgit2_init itself. Returns 0, or -1
+ * an error: out->present = 0. Starts libgit2 (base/gitlib.h). Returns 0, or -1
  * with the error set (a repository that libgit2 cannot read). */
 int br_gitinfo_read(br_gitinfo *out, const char *path);
 

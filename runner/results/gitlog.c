@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "base/error.h"
+#include "base/gitlib.h"
 #include "base/util.h"
 #include "gittree.h"
 
@@ -138,12 +139,8 @@ int br_gitlog_first_parents(br_gitlog *out, const char *path, const char *good, 
     memset(out, 0, sizeof *out);
     git_repository *repo = NULL;
     git_commit *gc = NULL, *bc = NULL;
-    int rc = -1, inited = git_libgit2_init() >= 0;
-    if (!inited) {
-        git_fail("libgit2");
-        goto done;
-    }
-    if (br_git_open_worktree(&repo, &out->workdir, path, NULL) != 0 ||
+    int rc = -1;
+    if (br_gitlib_init() != 0 || br_git_open_worktree(&repo, &out->workdir, path, NULL) != 0 ||
         lookup(&gc, repo, good, out->workdir) != 0 || lookup(&bc, repo, bad, out->workdir) != 0)
         goto done;
     if (git_oid_equal(git_commit_id(gc), git_commit_id(bc))) {
@@ -164,8 +161,6 @@ done:
     git_commit_free(gc);
     git_commit_free(bc);
     git_repository_free(repo);
-    if (inited)
-        git_libgit2_shutdown();
     if (rc != 0) {
         br_error_kind kind = br_error_kind_get();
         char keep[BR_ERROR_MAX];

@@ -34,8 +34,8 @@ typedef struct br_gitlog {
 /* Read into *out (dispose with br_gitlog_dispose, also after a failure)
  * the first-parent line from `good` to `bad` (any revisions git
  * understands, peeled to commits) in the repository that holds `path` (a
- * file or directory; found walking up, as git does). Calls
- * git_libgit2_init itself. Returns 0, or -1 with the error set, of kind
+ * file or directory; found walking up, as git does). Starts
+ * libgit2 (base/gitlib.h). Returns 0, or -1 with the error set, of kind
  * BR_E_INPUT for bad input:
  *   "PATH: not in a git repository" / "PATH: in a bare repository"
  *   "REV: no such commit in DIR (git: ...)"

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/gitlib.h"
 #include "base/util.h"
 
 /* Set the error from libgit2's last error, prefixed by `what`. Returns -1. */
@@ -213,12 +214,8 @@ int br_gittree_checkout(br_gittree *out, const char *path, const char *rev,
     out->lock_fd = -1;
     git_repository *repo = NULL;
     git_tree *tree = NULL;
-    int rc = -1, inited = git_libgit2_init() >= 0;
-    if (!inited) {
-        git_fail("libgit2");
-        goto done;
-    }
-    if (!(out->rev = br_strdup(rev)) ||
+    int rc = -1;
+    if (br_gitlib_init() != 0 || !(out->rev = br_strdup(rev)) ||
         br_git_open_worktree(&repo, &out->workdir, path,
                              " (benchrun ab reads the commits of the repository that "
                              "holds the suite)") != 0 ||
@@ -230,8 +227,6 @@ int br_gittree_checkout(br_gittree *out, const char *path, const char *rev,
 done:
     git_tree_free(tree);
     git_repository_free(repo);
-    if (inited)
-        git_libgit2_shutdown();
     if (rc != 0) {
         char keep[BR_ERROR_MAX];
         snprintf(keep, sizeof keep, "%s", br_error_get());
@@ -306,8 +301,8 @@ void br_gittree_remove(br_gittree *t) {
 }
 
 int br_git_has_commit(const char *path, const char *sha) {
-    if (git_libgit2_init() < 0)
-        return git_fail("libgit2");
+    if (br_gitlib_init() != 0)
+        return -1;
     git_repository *repo = NULL;
     char *workdir = NULL;
     int rc = br_git_open_worktree(&repo, &workdir, path, NULL);
@@ -323,6 +318,5 @@ int br_git_has_commit(const char *path, const char *sha) {
     }
     git_repository_free(repo);
     free(workdir);
-    git_libgit2_shutdown();
     return rc;
 }

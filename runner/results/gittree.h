@@ -34,7 +34,7 @@ typedef struct br_gittree {
  * one, a branch or tag; peeled to a commit) in the repository that holds
  * `path` (a file or directory; found as git does, walking up), and check
  * out the commit's tree into a directory under `scratch_root` (created when
- * missing). Calls git_libgit2_init itself. Returns 0 with *out filled
+ * missing). Starts libgit2 (base/gitlib.h). Returns 0 with *out filled
  * (release with br_gittree_remove), or -1 with the error set and *out
  * zeroed (lock_fd -1): not in a repository, a bare repository, an unknown
  * revision or one that is not a commit (these set kind BR_E_INPUT), or a

@@ -19,6 +19,7 @@
 
 #include "base/error.h"
 #include "case_json.h"
+#include "case_spans.h"
 #include "json_checked.h"
 #include "shardinfo.h"
 #include "model/stats.h"
@@ -790,17 +791,36 @@ static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
  * then the combos numbered. Each case's tree is freed once read (replaced
  * by null in a): the tree of a large document is several times its size,
  * and the cases' results then take its place instead of adding to it. */
-static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_index *sorted) {
-    size_t n = json_array_size(a);
+/* Case i of the array a, or with spans (the array then empty) parsed from
+ * its span of the text; NULL (error set) when that is not JSON. */
+static json_t *case_at(br_json_ctx *c, json_t *a, size_t i, const char *text,
+                       const br_case_spans *sp) {
+    if (!sp)
+        return json_incref(json_array_get(a, i));
+    json_error_t err;
+    json_t *o =
+        json_loadb(text + sp->start[i], sp->end[i] - sp->start[i], JSON_REJECT_DUPLICATES, &err);
+    if (!o)
+        br_json_fail(c, "%s", err.text);
+    return o;
+}
+
+static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_index *sorted,
+                      const char *text, const br_case_spans *sp) {
+    size_t n = sp ? sp->n : json_array_size(a);
     if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases)))
         return br_json_fail(c, "out of memory");
     r->n_cases = n;
     size_t old = br_json_push_key(c, "cases");
     for (size_t i = 0; i < n; i++) {
         size_t at = br_json_push_index(c, i);
-        if (br_json_case_read(c, json_array_get(a, i), r, sorted, &r->cases[i]) != 0)
+        json_t *o = case_at(c, a, i, text, sp);
+        int rc = o ? br_json_case_read(c, o, r, sorted, &r->cases[i]) : -1;
+        json_decref(o);
+        if (rc != 0)
             return -1;
-        json_array_set_new(a, i, json_null());
+        if (!sp)
+            json_array_set_new(a, i, json_null());
         br_json_pop(c, at);
     }
     br_json_pop(c, old);
@@ -836,7 +856,8 @@ static const struct run_part {
 /* One element of "runs" into *r (zeroed by the caller; partly filled on
  * failure, for the caller to dispose). The members are checked in file order
  * first (so a run missing two reports the first), then read. */
-static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
+static int load_run(br_json_ctx *c, const json_t *o, br_run *r, const char *text,
+                    const br_case_spans *sp) {
     int rc = -1;
     br_json_name_index *sorted = NULL;
     json_t *part[N_PARTS], *kernels, *cases;
@@ -876,7 +897,8 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r) {
     if (load_kernels(c, kernels, r, &sorted) != 0)
         goto done;
     br_json_pop(c, old);
-    if (load_cases(c, cases, r, sorted) != 0 || br_shard_json_read(c, o, r) != 0)
+    if ((sp && json_array_size(cases) != 0) || load_cases(c, cases, r, sorted, text, sp) != 0 ||
+        br_shard_json_read(c, o, r) != 0)
         goto done;
     br_run_derive(r);
     rc = 0;
@@ -896,84 +918,116 @@ void br_results_free(br_run *runs, size_t n) {
     free(runs);
 }
 
-/* br_results_parse; when owned is not NULL it is text's buffer, freed (and
- * set to NULL) as soon as jansson has parsed it, before the runs are built. */
-static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t len,
-                      const char *name, char **owned) {
-    int rc = -1;
-    json_t *doc = NULL;
+/* The runs of the document doc into *out_runs, *out_n; with spans
+ * (doc parsed without its cases), each run's cases from its spans of text. */
+static int load_doc(br_json_ctx *c, br_run **out_runs, size_t *out_n, json_t *doc, const char *text,
+                    const br_case_spans *sp, size_t n_sp) {
     br_run *runs = NULL;
     size_t n = 0;
-    br_json_ctx c = {.name = name ? name : "<input>"};
-    *out_runs = NULL;
-    *out_n = 0;
-    if (!text)
-        return br_error_set("%s: no text to read", c.name);
-    if (len > BR_RESULTS_MAX_BYTES)
-        return br_error_set("%s: file is larger than the limit of %zu bytes", c.name,
-                            BR_RESULTS_MAX_BYTES);
-    size_t blank = 0;
-    while (blank < len && strchr(" \t\r\n", text[blank]) && text[blank] != '\0')
-        blank++;
-    if (blank == len)
-        return br_error_set("%s: empty file (expected a JSON results document)", c.name);
-
-    json_error_t err;
-    doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-    if (owned) {
-        free(*owned);
-        *owned = NULL;
-    }
-    if (!doc) {
-        br_error_at((br_pos){c.name, err.line, err.column}, "%s", err.text);
-        goto done;
-    }
-    if (!json_is_object(doc)) {
-        br_json_fail(&c, "expected an object (a results document), found %s", br_json_kind(doc));
-        goto done;
-    }
+    int rc = -1;
     json_t *v, *arr;
-    if (br_json_member(&c, doc, "schema_version", REQ, &v) != 0)
-        goto done;
-    if (!json_is_integer(v)) {
-        br_json_fail_key(&c, "schema_version", "expected an integer, found %s", br_json_kind(v));
-        goto done;
-    }
-    c.schema = (long long)json_integer_value(v);
-    if (c.schema > BR_SCHEMA_VERSION) {
-        br_json_fail(&c, "written by a newer benchrun; schema %lld, this benchrun reads %d to %d",
-                     c.schema, BR_SCHEMA_VERSION_MIN, BR_SCHEMA_VERSION);
-        goto done;
-    }
-    if (c.schema < BR_SCHEMA_VERSION_MIN) {
-        br_json_fail(&c, "schema %lld is no longer read; this benchrun reads %d to %d", c.schema,
-                     BR_SCHEMA_VERSION_MIN, BR_SCHEMA_VERSION);
-        goto done;
-    }
-    if (br_json_get_container(&c, doc, "runs", REQ, JSON_ARRAY, &arr) != 0)
-        goto done;
+    if (!json_is_object(doc))
+        return br_json_fail(c, "expected an object (a results document), found %s",
+                            br_json_kind(doc));
+    if (br_json_member(c, doc, "schema_version", REQ, &v) != 0)
+        return -1;
+    if (!json_is_integer(v))
+        return br_json_fail_key(c, "schema_version", "expected an integer, found %s",
+                                br_json_kind(v));
+    c->schema = (long long)json_integer_value(v);
+    if (c->schema > BR_SCHEMA_VERSION)
+        return br_json_fail(
+            c, "written by a newer benchrun; schema %lld, this benchrun reads %d to %d", c->schema,
+            BR_SCHEMA_VERSION_MIN, BR_SCHEMA_VERSION);
+    if (c->schema < BR_SCHEMA_VERSION_MIN)
+        return br_json_fail(c, "schema %lld is no longer read; this benchrun reads %d to %d",
+                            c->schema, BR_SCHEMA_VERSION_MIN, BR_SCHEMA_VERSION);
+    if (br_json_get_container(c, doc, "runs", REQ, JSON_ARRAY, &arr) != 0)
+        return -1;
     size_t want = json_array_size(arr);
-    if (want > 0 && !(runs = calloc(want, sizeof *runs))) {
-        br_json_fail(&c, "out of memory");
-        goto done;
-    }
+    if (sp && want != n_sp)
+        return br_json_fail(c, "runs: the scan found %zu", n_sp); /* the caller parses again */
+    if (want > 0 && !(runs = calloc(want, sizeof *runs)))
+        return br_json_fail(c, "out of memory");
     n = want;
-    size_t old = br_json_push_key(&c, "runs");
+    size_t old = br_json_push_key(c, "runs");
     for (size_t i = 0; i < n; i++) {
-        size_t at = br_json_push_index(&c, i);
-        if (load_run(&c, json_array_get(arr, i), &runs[i]) != 0)
+        size_t at = br_json_push_index(c, i);
+        if (load_run(c, json_array_get(arr, i), &runs[i], text, sp ? &sp[i] : NULL) != 0)
             goto done;
-        br_json_pop(&c, at);
+        br_json_pop(c, at);
     }
-    br_json_pop(&c, old);
+    br_json_pop(c, old);
     *out_runs = runs;
     *out_n = n;
     runs = NULL;
     rc = 0;
 done:
     br_results_free(runs, n);
+    return rc;
+}
+
+/* The document whole (the jansson tree of all of it at once); when owned
+ * is not NULL it is text's buffer, freed (and set to NULL) as soon as
+ * jansson has parsed it, before the runs are built. */
+static int parse_whole(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                       const char *name, char **owned) {
+    br_json_ctx c = {.name = name};
+    json_error_t err;
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (owned) {
+        free(*owned);
+        *owned = NULL;
+    }
+    if (!doc)
+        return br_error_at((br_pos){c.name, err.line, err.column}, "%s", err.text);
+    int rc = load_doc(&c, out_runs, out_n, doc, NULL, NULL, 0);
     json_decref(doc);
     return rc;
+}
+
+/* The document without its cases, then one case at a time (case_spans.h):
+ * the same runs as parse_whole with the tree of one case at a time rather
+ * than of the whole document. Returns 0, 1 when it could not (the text is
+ * not of the usual shape, or something in it is wrong: parse_whole then
+ * gives the message), -1 when out of memory. */
+static int parse_by_case(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                         const char *name) {
+    br_case_spans *sp = NULL;
+    size_t n_sp = 0, short_len = 0;
+    int found = br_case_spans_find(&sp, &n_sp, text, len);
+    if (found != 0)
+        return found;
+    char *without = br_case_spans_strip(text, len, sp, n_sp, &short_len);
+    json_t *doc = without ? json_loadb(without, short_len, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    free(without);
+    br_json_ctx c = {.name = name};
+    int rc = !without ? -1 : doc && load_doc(&c, out_runs, out_n, doc, text, sp, n_sp) == 0 ? 0 : 1;
+    json_decref(doc);
+    br_case_spans_free(sp, n_sp);
+    return rc;
+}
+
+/* br_results_parse; owned as for parse_whole. */
+static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                      const char *name, char **owned) {
+    *out_runs = NULL;
+    *out_n = 0;
+    name = name ? name : "<input>";
+    if (!text)
+        return br_error_set("%s: no text to read", name);
+    if (len > BR_RESULTS_MAX_BYTES)
+        return br_error_set("%s: file is larger than the limit of %zu bytes", name,
+                            BR_RESULTS_MAX_BYTES);
+    size_t blank = 0;
+    while (blank < len && strchr(" \t\r\n", text[blank]) && text[blank] != '\0')
+        blank++;
+    if (blank == len)
+        return br_error_set("%s: empty file (expected a JSON results document)", name);
+    int rc = parse_by_case(out_runs, out_n, text, len, name);
+    if (rc <= 0)
+        return rc;
+    return parse_whole(out_runs, out_n, text, len, name, owned);
 }
 
 /* Parse the document in text[len] into a new array of runs (see the header

@@ -25,7 +25,10 @@ extern "C" {
  * returned; a document with no runs gives *out_runs NULL and *out_n 0. On
  * failure returns -1 with the error set ("PATH: cannot open: ...",
  * "PATH:LINE:COLUMN: <jansson's message>" for a syntax error, "PATH: JSON.PATH:
- * expected ..., found ..." for a bad value), *out_runs NULL and *out_n 0. */
+ * expected ..., found ..." for a bad value), *out_runs NULL and *out_n 0.
+ * Memory: the runs, the file's text and the jansson tree of one case (the
+ * document is parsed without its cases, then case by case: case_spans.h;
+ * a document of another shape, or with an error, is parsed whole). */
 int br_results_load(br_run **out_runs, size_t *out_n, const char *path);
 
 /* Same as br_results_load from `len` bytes at `text` (NUL-terminated; at most
