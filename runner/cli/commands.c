@@ -26,6 +26,8 @@ const br_command br_commands[] = {
     {"publish", br_cmd_publish, &br_cmd_publish_spec, "a results directory as a static web site"},
     {"report", br_cmd_report, &br_cmd_report_spec,
      "the gate, the table and the outputs of a results file"},
+    {"run-range", br_cmd_run_range, &br_cmd_run_range_spec,
+     "measure each commit of A..B into a results directory"},
 };
 
 const size_t br_n_commands = sizeof br_commands / sizeof *br_commands;

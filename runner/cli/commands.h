@@ -73,6 +73,7 @@ extern const br_opt_cmd br_cmd_merge_spec;
 extern const br_opt_cmd br_cmd_profile_spec;
 extern const br_opt_cmd br_cmd_publish_spec;
 extern const br_opt_cmd br_cmd_report_spec;
+extern const br_opt_cmd br_cmd_run_range_spec;
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -140,5 +141,10 @@ int br_cmd_profile(int argc, char **argv);
  * the table, the output files and --save-baseline for a results file
  * (drive/report_file.h). Returns the exit status as br_exit_status. */
 int br_cmd_report(int argc, char **argv);
+
+/* `benchrun run-range [options] A..B SUITE.yaml...` (argv[0] is
+ * "run-range"): measure each commit of the range into a results directory
+ * (drive/range.h). Returns the exit status as br_exit_status. */
+int br_cmd_run_range(int argc, char **argv);
 
 #endif
