@@ -40,7 +40,8 @@ const char *br_command_suggest(const char *word);
 /* benchrun's main after the locale and the message sink: argv[1] a
  * subcommand's name runs it; else argv[1] a word that is no file, has no
  * '/' and no .yaml or .yml suffix, and is close to a subcommand's name, is
- * bad usage with a suggestion ("did you mean 'compare'?"); no argument at
+ * bad usage with a suggestion ("did you mean 'compare'?"), and such a word
+ * "run" (asv's `asv run A..B`) points to a run and to run-range; no argument at
  * all prints the short usage on stderr (exit 2); anything else is a run.
  * Returns the exit status. */
 int br_cli_main(int argc, char **argv);

@@ -46,7 +46,7 @@ static void relabel_log(void *ctx, br_log_level level, const char *msg) {
     free(text);
 }
 
-/* Skip the commit for `text` (its first line, relabelled). Returns 0, or
+/* Skip the commit for `text` (its first line, relabelled). Returns 1, or
  * -1 out of memory. */
 static int skip(work *w, const char *text) {
     char *why = w->tree.dir ? br_gittree_relabel(&w->tree, text, w->c->label) : br_strdup(text);
@@ -57,7 +57,7 @@ static int skip(work *w, const char *text) {
         *nl = '\0';
     *w->why = why;
     *w->end = BR_RANGE_SKIPPED;
-    return 0;
+    return 1;
 }
 
 /* Load and plan every suite at the commit. Returns 0, 1 skipped, -1 error. */
@@ -70,17 +70,17 @@ static int prepare(work *w) {
     for (size_t k = 0; k < c->n_suites; k++) {
         char *file = br_gittree_map(&w->tree, c->suites[k]);
         if (!file)
-            return br_error_kind_get() == BR_E_INPUT ? skip(w, br_error_get()) + 1 : -1;
+            return br_error_kind_get() == BR_E_INPUT ? skip(w, br_error_get()) : -1;
         struct stat st;
         int rc = 0;
         if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) {
             char *msg = br_strfmt("%s: no such file at this commit", file);
-            rc = msg ? skip(w, msg) + 1 : br_error_nomem();
+            rc = msg ? skip(w, msg) : br_error_nomem();
             free(msg);
         } else {
             w->n_prepared++;
             if (br_job_prepare(&w->jobs[k], file, c->run) != 0)
-                rc = br_error_kind_get() == BR_E_NOMEM ? -1 : skip(w, br_error_get()) + 1;
+                rc = br_error_kind_get() == BR_E_NOMEM ? -1 : skip(w, br_error_get());
         }
         free(file);
         if (rc != 0)
@@ -113,14 +113,14 @@ static int build(work *w) {
             return 1;
         }
         if (rc != 0)
-            return br_error_kind_get() == BR_E_NOMEM ? -1 : skip(w, br_error_get()) + 1;
+            return br_error_kind_get() == BR_E_NOMEM ? -1 : skip(w, br_error_get());
         const br_module_handle *m = failed_module(&w->jobs[k]);
         if (m) {
             char *msg =
                 br_strfmt("%s does not build: %s", m->source, m->message ? m->message : "failed");
             int sk = msg ? skip(w, msg) : br_error_nomem();
             free(msg);
-            return sk + 1;
+            return sk;
         }
     }
     return 0;
