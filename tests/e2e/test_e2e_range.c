@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end `benchrun run-range`: a temporary repository made with
  * libgit2 holds 12 commits of a host module, an hour apart, each with an
- * unrelated edit, commit 4 not compiling and a 2x slowdown (the kernel reads
- * its input twice) from commit 8 on. run-range over commits 2..12 (1..12)
+ * unrelated edit, commit 4 not compiling and a 2x slowdown (the kernel sums
+ * its input twice, one chain of adds) from commit 8 on. run-range over commits 2..12 (1..12)
  * writes one results file per commit that builds, each with its commit's
  * SHA, none for commit 4 (said skipped), leaves the work tree and HEAD as
  * they were and removes its checkouts; then `history --changes` finds the
@@ -70,11 +70,9 @@ static void write_kernel(int edit, int passes, int broken) {
                   "}\n"
                   "static int run(br_case *c) {\n"
                   "    st *s = c->state; double acc = 0;\n"
-                  "    for (int p = 0; p < %d; p++) {\n"
-                  "        acc = 0;\n"
+                  "    for (int p = 0; p < %d; p++)\n"
                   "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
-                  "    }\n"
-                  "    s->got = acc; return 0;\n"
+                  "    s->got = acc / %d; return 0;\n"
                   "}\n"
                   "static int verify(br_case *c) {\n"
                   "    st *s = c->state;\n"
@@ -84,7 +82,7 @@ static void write_kernel(int edit, int passes, int broken) {
                   "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}};\n"
                   "BR_MODULE(kernels);\n"
                   "%s",
-                  edit, passes, broken ? "this does not compile\n" : "");
+                  edit, passes, passes, broken ? "this does not compile\n" : "");
     gr_write(repo_dir, "k.c", text);
     free(text);
 }
