@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_range.c - the range argument of `benchrun run-range`
- * (drive/range.h's br_range_split): A..B, A.. and ..B as git reads them;
- * what is no line of commits refused with a message. The command itself is
- * tested end to end (tests/e2e/test_e2e_range.c). */
+/* The range argument of `benchrun run-range` (br_range_split): A..B, A..
+ * and ..B as git reads them; what is no line of commits refused with a
+ * message. The command itself is tested end to end, with a repository. */
 #include <criterion/criterion.h>
 #include <string.h>
 
