@@ -66,6 +66,66 @@ static inline int e2e_run(e2e_result *r, const char *cwd, const char *const *arg
     return 0;
 }
 
+/* A benchrun started in the background (e2e_start), its output captured. */
+typedef struct e2e_proc {
+    pid_t pid;
+    char out_path[32], err_path[32];
+} e2e_proc;
+
+/* Start BR_BENCHRUN_EXE with argv (NULL-terminated, without argv[0]) in
+ * `cwd`, without waiting; e2e_finish waits and collects. Returns 0 or -1. */
+static inline int e2e_start(e2e_proc *p, const char *cwd, const char *const *args) {
+    snprintf(p->out_path, sizeof p->out_path, "/tmp/br-e2e-out-XXXXXX");
+    snprintf(p->err_path, sizeof p->err_path, "/tmp/br-e2e-err-XXXXXX");
+    int ofd = mkstemp(p->out_path), efd = mkstemp(p->err_path);
+    if (ofd < 0 || efd < 0)
+        return -1;
+    const char *argv[64] = {BR_BENCHRUN_EXE};
+    size_t n = 1;
+    for (; args[n - 1] && n < 63; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, ofd, 1);
+    posix_spawn_file_actions_adddup2(&fa, efd, 2);
+    char *prev = getcwd(NULL, 0);
+    int e = cwd && chdir(cwd) != 0 ? -1 : 0;
+    if (e == 0)
+        e = posix_spawn(&p->pid, BR_BENCHRUN_EXE, &fa, NULL, (char *const *)argv, environ);
+    if (prev && chdir(prev) != 0)
+        e = -1;
+    free(prev);
+    posix_spawn_file_actions_destroy(&fa);
+    close(ofd);
+    close(efd);
+    return e == 0 ? 0 : -1;
+}
+
+/* Wait for p and fill *r as e2e_run does. */
+static inline void e2e_finish(e2e_proc *p, e2e_result *r) {
+    int st;
+    waitpid(p->pid, &st, 0);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    br_read_file(&r->out, NULL, p->out_path, 1 << 24);
+    br_read_file(&r->err, NULL, p->err_path, 1 << 24);
+    unlink(p->out_path);
+    unlink(p->err_path);
+}
+
+/* The entries of dir whose name contains `part` (NULL: any), dot entries
+ * not counted; 0 for a directory that does not exist. */
+static inline int e2e_count_entries(const char *dir, const char *part) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] != '.' && (!part || strstr(e->d_name, part));
+    if (d)
+        closedir(d);
+    return n;
+}
+
 /* A fresh temporary directory (caller removes it with e2e_rmtree). */
 static inline char *e2e_tmpdir(void) {
     char tmpl[] = "/tmp/br-test-XXXXXX";

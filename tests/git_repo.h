@@ -47,8 +47,9 @@ static inline git_repository *gr_init(const char *dir) {
 }
 
 /* Stage every file of the work tree (additions, changes and removals) and
- * commit it on HEAD, with HEAD's commit as parent when there is one. */
-static inline void gr_commit_all(git_repository *repo, const char *msg) {
+ * commit it on HEAD, with HEAD's commit as parent when there is one, at
+ * `when` (seconds since the epoch, UTC) as author and committer time. */
+static inline void gr_commit_all_at(git_repository *repo, const char *msg, git_time_t when) {
     git_index *index = NULL;
     git_oid tree_id, commit_id;
     git_tree *tree = NULL;
@@ -62,7 +63,7 @@ static inline void gr_commit_all(git_repository *repo, const char *msg) {
     GR(git_index_write(index));
     GR(git_index_write_tree(&tree_id, index));
     GR(git_tree_lookup(&tree, repo, &tree_id));
-    GR(git_signature_new(&sig, "Bench Runner", "br@example.com", 1700000000, 0));
+    GR(git_signature_new(&sig, "Bench Runner", "br@example.com", when, 0));
     int unborn = git_repository_head_unborn(repo);
     cr_assert_geq(unborn, 0);
     if (!unborn)
@@ -74,6 +75,11 @@ static inline void gr_commit_all(git_repository *repo, const char *msg) {
     git_signature_free(sig);
     git_tree_free(tree);
     git_index_free(index);
+}
+
+/* gr_commit_all_at at one fixed time (1700000000): every commit's. */
+static inline void gr_commit_all(git_repository *repo, const char *msg) {
+    gr_commit_all_at(repo, msg, 1700000000);
 }
 
 /* The number of entries `git status` would list (untracked included). */

@@ -26,6 +26,8 @@ const br_command br_commands[] = {
     {"publish", br_cmd_publish, &br_cmd_publish_spec, "a results directory as a static web site"},
     {"report", br_cmd_report, &br_cmd_report_spec,
      "the gate, the table and the outputs of a results file"},
+    {"run-range", br_cmd_run_range, &br_cmd_run_range_spec,
+     "measure each commit of A..B into a results directory"},
 };
 
 const size_t br_n_commands = sizeof br_commands / sizeof *br_commands;
@@ -83,6 +85,12 @@ int br_cli_main(int argc, char **argv) {
     const br_command *c = br_command_find(argv[1]);
     if (c)
         return c->main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "run") == 0 && may_be_a_command(argv[1])) { /* asv's `asv run A..B` */
+        fputs("benchrun: 'run' is not a benchrun command: a run is 'benchrun SUITE.yaml...';\n"
+              "over a range of commits (asv run A..B): benchrun run-range A..B SUITE.yaml...\n",
+              stderr);
+        return 2;
+    }
     const char *close = may_be_a_command(argv[1]) ? br_command_suggest(argv[1]) : NULL;
     if (close) {
         fprintf(stderr,

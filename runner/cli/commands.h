@@ -40,7 +40,8 @@ const char *br_command_suggest(const char *word);
 /* benchrun's main after the locale and the message sink: argv[1] a
  * subcommand's name runs it; else argv[1] a word that is no file, has no
  * '/' and no .yaml or .yml suffix, and is close to a subcommand's name, is
- * bad usage with a suggestion ("did you mean 'compare'?"); no argument at
+ * bad usage with a suggestion ("did you mean 'compare'?"), and such a word
+ * "run" (asv's `asv run A..B`) points to a run and to run-range; no argument at
  * all prints the short usage on stderr (exit 2); anything else is a run.
  * Returns the exit status. */
 int br_cli_main(int argc, char **argv);
@@ -73,6 +74,7 @@ extern const br_opt_cmd br_cmd_merge_spec;
 extern const br_opt_cmd br_cmd_profile_spec;
 extern const br_opt_cmd br_cmd_publish_spec;
 extern const br_opt_cmd br_cmd_report_spec;
+extern const br_opt_cmd br_cmd_run_range_spec;
 
 /* `benchrun [options] SUITE.yaml...` (argv[0] is the program): parse into
  * a br_pipeline_opts, run the pipeline. Also --man and --completion bash
@@ -140,5 +142,10 @@ int br_cmd_profile(int argc, char **argv);
  * the table, the output files and --save-baseline for a results file
  * (drive/report_file.h). Returns the exit status as br_exit_status. */
 int br_cmd_report(int argc, char **argv);
+
+/* `benchrun run-range [options] A..B SUITE.yaml...` (argv[0] is
+ * "run-range"): measure each commit of the range into a results directory
+ * (drive/range.h). Returns the exit status as br_exit_status. */
+int br_cmd_run_range(int argc, char **argv);
 
 #endif

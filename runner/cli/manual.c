@@ -76,6 +76,10 @@ static const br_opt_note examples[] = {
     {"benchrun init myrepo", "Start a kernel repository: a suite, two kernels, a CI workflow."},
     {"benchrun --results-dir results suites/reduction.yaml && benchrun history results",
      "Keep each run's results and show them across commits, with change points."},
+    {"benchrun run-range HEAD~30..HEAD suites/reduction.yaml && benchrun history results "
+     "--changes",
+     "Backfill results/ with a run at each of the last 30 commits, then find where levels "
+     "shifted."},
     {"benchrun --completion bash > ~/.local/share/bash-completion/completions/benchrun",
      "Install the bash completion for this user."},
     {NULL, NULL}};

@@ -98,8 +98,11 @@ static int run_blocks(ab_ctx *x, const br_ab_case *c, size_t i, int *failed) {
         br_worker_result how;
         if (br_driver_measure(r, &how, x->s, x->l, sd->job, idx, NULL) != 0)
             return -1;
-        if (how == BR_WORKER_STOPPED)
+        if (how == BR_WORKER_STOPPED) { /* this block did not finish: only the others count */
+            br_case_dispose(r);
+            sd->n_blocks--;
             return 1;
+        }
         if (r->status != BR_STATUS_OK) {
             *failed = k + 1;
             return 0;
@@ -135,6 +138,13 @@ static int pool_side(side *sd, br_case_result *r) {
     return 0;
 }
 
+/* The block pairs whose both blocks finished: all of them, or fewer after
+ * an interrupt. */
+static size_t finished_pairs(const ab_ctx *x) {
+    size_t o = x->sides[OLD].n_blocks, n = x->sides[NEW].n_blocks;
+    return o < n ? o : n;
+}
+
 /* What the blocks of case c came to: medians, pooled timings, or the
  * failure. Returns 0 or -1. */
 static int finish_case(ab_ctx *x, br_ab_case *c, int failed) {
@@ -152,12 +162,13 @@ static int finish_case(ab_ctx *x, br_ab_case *c, int failed) {
             return -1;
         return 0;
     }
-    c->old_med = calloc(x->blocks, sizeof *c->old_med);
-    c->new_med = calloc(x->blocks, sizeof *c->new_med);
+    size_t pairs = finished_pairs(x);
+    c->old_med = calloc(pairs ? pairs : 1, sizeof *c->old_med);
+    c->new_med = calloc(pairs ? pairs : 1, sizeof *c->new_med);
     if (!c->old_med || !c->new_med)
         return br_error_nomem();
     /* Pair k holds block k of each side (one OLD and one NEW block per pair). */
-    for (size_t k = 0; k < x->blocks; k++) {
+    for (size_t k = 0; k < pairs; k++) {
         double o = block_median(x, &x->sides[OLD].blocks[k]);
         double n = block_median(x, &x->sides[NEW].blocks[k]);
         if (isnan(o) || isnan(n))
@@ -200,7 +211,8 @@ static int mark_out_of_time(ab_ctx *x, const br_ab_case *cases, size_t from, siz
     return 0;
 }
 
-/* Case i: check, blocks, outcome. Returns 0, 1 interrupted, -1 error. */
+/* Case i: check, blocks, outcome. Returns 0, 1 interrupted before a block
+ * pair finished, 2 interrupted after (the case kept, partial), -1 error. */
 static int measure_case(ab_ctx *x, br_ab_case *c, size_t i) {
     for (int k = 0; k < 2; k++) {
         br_run *run = x->sides[k].run;
@@ -214,8 +226,13 @@ static int measure_case(ab_ctx *x, br_ab_case *c, size_t i) {
         return ok;
     int failed = 0;
     int rc = run_blocks(x, c, i, &failed);
-    if (rc == 0)
+    if (rc == 0) {
         rc = finish_case(x, c, failed);
+    } else if (rc == 1 && finished_pairs(x) > 0) {
+        /* Interrupted: the pairs finished are kept and compared, marked partial. */
+        c->partial_of = x->blocks;
+        rc = finish_case(x, c, 0) == 0 ? 2 : -1;
+    }
     drop_blocks(x);
     return rc;
 }
@@ -247,12 +264,16 @@ int br_ab_measure(br_run *old_run, br_run *new_run, br_ab_case *cases, size_t n,
         int r = measure_case(&x, &cases[i], i);
         if (r < 0)
             goto done;
-        if (r > 0)
+        if (r > 0) {
+            i += r == 2; /* a partial case is kept */
             break;
+        }
     }
     if (br_session_opts(s)->progress)
         br_log(BR_LOG_PROGRESS, "\r\033[K");
-    if (br_stop_signal() && i < n && mark_interrupted(&x, cases, i, n) != 0)
+    if (br_stop_signal() &&
+        (br_driver_note_interrupt(old_run) != 0 || br_driver_note_interrupt(new_run) != 0 ||
+         mark_interrupted(&x, cases, i, n) != 0))
         goto done;
     if (!br_stop_signal() && i < n && mark_out_of_time(&x, cases, i, n) != 0)
         goto done;

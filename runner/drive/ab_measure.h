@@ -37,8 +37,11 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * on both sides. A case that fails on either side in any block is failed
  * there (stage and message of the block) and its partner skipped; a GPU
  * case without a GPU is skipped on both sides; a module that did not
- * compile fails its cases. After an interrupt the unfinished cases are
- * skipped with stage BR_STAGE_INTERRUPTED and run->interrupted set. Finally the
+ * compile fails its cases. After an interrupt (run->interrupted set) the
+ * case being measured keeps the block pairs that finished, when one did
+ * (its medians over those pairs, its timings pooled from the blocks that
+ * finished, partial_of the pairs asked), and the cases left are skipped
+ * with stage BR_STAGE_INTERRUPTED. Finally the
  * runs' derived figures (br_run_derive), GPU clock and skip reason are set.
  * Every block goes through the drivers' shared policy (driver.h) with l,
  * the invocation's ledger. Returns 0, or -1 with the error set (out of

@@ -278,6 +278,10 @@ static int step_zero(bisect *b) {
     if (rc == 0 && br_ab_stats_compute(&s->v.span, bl.med[0], bl.med[1], bl.n_rounds, r->threshold,
                                        r->alpha) != 0)
         rc = fail(NULL);
+    if (rc == 1 && bl.n_rounds > 0 && /* interrupted: the rounds finished, marked partial */
+        br_ab_stats_compute(&s->v.span, bl.med[0], bl.med[1], bl.n_rounds, r->threshold,
+                            r->alpha) == 0)
+        s->partial = 1;
     r->change = rc == 0 ? st.status : BR_CHANGE_UNKNOWN;
     keep_blocks(s, &bl);
     br_bisect_blocks_dispose(&bl);
@@ -345,6 +349,11 @@ static int measure_mid(bisect *b, br_bisect_step *s, char *title) {
     } else if (rc == 0) {
         s->cls = s->v.cls;
         r->state[s->mid] = s->cls;
+    } else if (rc == 1 && bl.n_rounds > 0) {
+        /* Interrupted: the ratios of the rounds finished, marked partial; the
+         * commit stays unclassed. */
+        s->partial = br_bisect_classify(&s->v, bl.med[0], bl.med[1], bl.med[2], bl.n_rounds, slower,
+                                        r->look_alpha, r->alpha) == 0;
     }
     keep_blocks(s, &bl);
     br_bisect_blocks_dispose(&bl);

@@ -95,6 +95,14 @@ static void print_answer(FILE *f, const br_bisect_result *r, int ascii) {
                     100.0 * r->threshold);
         return;
     }
+    if (o == STOPPED && !searched(r) && r->steps[0].partial) {
+        ratio_text(ratio, sizeof ratio, &r->steps[0].v.span, ascii);
+        fprintf(f,
+                "interrupted while BAD and GOOD were compared: BAD/GOOD %s (95%%) over the %zu "
+                "block%s finished (partial)\n",
+                ratio, r->steps[0].blocks, r->steps[0].blocks == 1 ? "" : "s");
+        return;
+    }
     if (o == STOPPED && !searched(r)) {
         fprintf(f, "interrupted before BAD and GOOD were compared\n");
         return;
@@ -135,13 +143,15 @@ static void step_cells(char cells[][128], const br_bisect_result *r, size_t k, i
         ratio_text(cells[3], 128, &s->v.span, ascii);
         snprintf(cells[4], 128, "-");
         snprintf(cells[5], 128, "BAD/GOOD: %s",
-                 searched(r) ? br_change_name(r->change) : "no change");
+                 s->partial    ? "interrupted (partial)"
+                 : searched(r) ? br_change_name(r->change)
+                               : "no change");
     } else {
-        int shown = classed(s);
+        int shown = classed(s) || s->partial;
         ratio_text(cells[3], 128, shown ? &s->v.to_good : &(br_ab_stats){.ratio = NAN}, ascii);
         ratio_text(cells[4], 128, shown ? &s->v.to_bad : &(br_ab_stats){.ratio = NAN}, ascii);
         if (s->cls == BR_BISECT_UNTESTED)
-            snprintf(cells[5], 128, "interrupted");
+            snprintf(cells[5], 128, "interrupted%s", s->partial ? " (partial)" : "");
         else if (s->why)
             snprintf(cells[5], 128, "skipped: %.100s", s->why);
         else
@@ -243,16 +253,19 @@ static json_t *jseries(const double *v, size_t n) {
 
 static json_t *jstep(const br_bisect_result *r, size_t k) {
     const br_bisect_step *s = &r->steps[k];
-    int zero = s->mid == SIZE_MAX, shown = !zero && s->cls != BR_BISECT_UNTESTED;
-    const char *cls = zero    ? (searched(r) ? br_change_name(r->change) : "no change")
-                      : shown ? br_bisect_class_name(s->cls)
-                              : "interrupted";
+    int zero = s->mid == SIZE_MAX, classed_mid = !zero && s->cls != BR_BISECT_UNTESTED;
+    int shown = classed_mid || (!zero && s->partial);
+    const char *cls = zero          ? (s->partial    ? "interrupted"
+                                       : searched(r) ? br_change_name(r->change)
+                                                     : "no change")
+                      : classed_mid ? br_bisect_class_name(s->cls)
+                                    : "interrupted";
     return json_pack(
-        "{s:i, s:o, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:o, s:i, s:f, s:o, s:o, s:o}", "step",
-        (json_int_t)k, "good", jcommit(r, s->good), "mid", jcommit(r, s->mid), "bad",
+        "{s:i, s:o, s:o, s:o, s:s, s:o, s:i, s:b, s:o, s:o, s:o, s:o, s:i, s:f, s:o, s:o, s:o}",
+        "step", (json_int_t)k, "good", jcommit(r, s->good), "mid", jcommit(r, s->mid), "bad",
         jcommit(r, s->bad), "class", cls, "why", s->why ? json_string(s->why) : json_null(),
-        "blocks", (json_int_t)s->blocks, "span", jratio(&s->v.span), "to_good",
-        shown ? jratio(&s->v.to_good) : json_null(), "to_bad",
+        "blocks", (json_int_t)s->blocks, "partial", s->partial, "span", jratio(&s->v.span),
+        "to_good", shown ? jratio(&s->v.to_good) : json_null(), "to_bad",
         shown ? jratio(&s->v.to_bad) : json_null(), "position",
         shown ? jnum(s->v.position) : json_null(), "left", (json_int_t)s->left, "wall_s",
         s->wall_ns / 1e9, "good_medians_ns", jseries(s->med[0], s->blocks), "mid_medians_ns",

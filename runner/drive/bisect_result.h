@@ -23,6 +23,8 @@ typedef struct br_bisect_step {
     double *med[3];        /* owned: per round, the medians (ns) of good end, mid, bad end
                               (step 0: med[1] NULL) */
     size_t blocks;         /* rounds measured */
+    int partial;           /* 1: an interrupt stopped the step after `blocks` rounds; v holds what
+                              they gave (ratios; step 0 its span), cls stays UNTESTED */
     size_t left;           /* candidates for the first bad commit after the step */
     char *why;             /* owned: why skipped (the build's or block's message), or NULL */
     double wall_ns;        /* the step's wall time: checkout, build, blocks */

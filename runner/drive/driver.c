@@ -57,10 +57,14 @@ int br_driver_settle(br_case_result *r, br_stage why, const br_job *job, size_t 
     }
 }
 
-int br_driver_interrupted(br_run *run, const br_job *job, size_t i) {
+int br_driver_note_interrupt(br_run *run) {
     char sig[32];
     br_signal_name(sig, sizeof sig, br_stop_signal());
-    if (!run->interrupted && !(run->interrupted = br_strdup(sig)))
+    return !run->interrupted && !(run->interrupted = br_strdup(sig)) ? -1 : 0;
+}
+
+int br_driver_interrupted(br_run *run, const br_job *job, size_t i) {
+    if (br_driver_note_interrupt(run) != 0)
         return -1;
     return br_driver_settle(&run->cases[i], BR_STAGE_INTERRUPTED, job, i, NULL);
 }

@@ -99,6 +99,11 @@ int br_driver_set(br_case_result *r, br_case_status status, br_stage stage, char
 int br_driver_settle(br_case_result *r, br_stage why, const struct br_job *job, size_t i,
                      const br_session *s);
 
+/* After an interrupt: run->interrupted names the signal br_stop_signal()
+ * gives ("SIGINT"; kept when set), for a run whose cases were all kept.
+ * Returns 0, or -1 with the error set (out of memory). */
+int br_driver_note_interrupt(br_run *run);
+
 /* After an interrupt, case i of job was not finished in *run: settled as
  * BR_STAGE_INTERRUPTED, and run->interrupted names the signal ("SIGINT";
  * kept when set). Call it for every unfinished case. Returns 0, or -1 with

@@ -86,6 +86,13 @@ static int judge_pair(br_compare_entry *e, const br_run *old, const br_run *cur,
         return -1;
     e->status = st.status;
     e->why = st.why;
+    if (c->partial_of) { /* an interrupt cut the blocks short: say so beside the verdict */
+        e->why_owned = br_strfmt("partial, %zu of %zu block pairs (interrupted)%s%s", c->n_pairs,
+                                 c->partial_of, st.why ? "; " : "", st.why ? st.why : "");
+        if (!e->why_owned)
+            return br_error_nomem();
+        e->why = e->why_owned;
+    }
     e->ratio = st.ratio;
     e->ratio_low = st.low;
     e->ratio_high = st.high;

@@ -21,6 +21,10 @@ typedef struct br_ab_case {
      * and of NEW's (drive/ab.h fills them); owned: free both. */
     double *old_med, *new_med;
     size_t n_pairs;
+    /* An interrupt stopped the case's blocks: the block pairs asked for (more
+     * than n_pairs, the pairs finished, which are compared and marked
+     * partial); 0 for a case whose blocks all ran. */
+    size_t partial_of;
 } br_ab_case;
 
 /* Compare cur (NEW) with old (OLD) into *out (dispose with
@@ -28,7 +32,9 @@ typedef struct br_ab_case {
  * run order, then one per case of old that has no partner. A paired case
  * measured on both sides is decided by br_ab_stats_compute with `threshold`
  * and `alpha`; its medians are the sides' pooled headline medians, its
- * change ratio - 1, its p-value the paired t test's. A case skipped for
+ * change ratio - 1, its p-value the paired t test's; a case whose blocks an
+ * interrupt cut short (partial_of) says so in its why ("partial, 2 of 6
+ * block pairs (interrupted)", then the test's own reason). A case skipped for
  * want of a GPU is not compared (br_compare_skipped_no_gpu, as the gate
  * does); another paired case not measured on both sides is unknown (why:
  * failed or skipped, and where); a case of cur without a partner is new,

@@ -264,7 +264,9 @@ done:
     return out;
 }
 
-char *br_gittree_relabel(const br_gittree *t, const char *text, const char *prefix) {
+/* text with every "DIR/" (DIR: t's scratch directory) written as prefix
+ * followed by sep. Caller frees; NULL out of memory. */
+static char *replace_dir(const br_gittree *t, const char *text, const char *prefix, char sep) {
     size_t nd = strlen(t->dir), np = strlen(prefix), cap = strlen(text) + 1;
     for (const char *p = strstr(text, t->dir); p; p = strstr(p + nd, t->dir))
         cap += np + 1;
@@ -278,7 +280,7 @@ char *br_gittree_relabel(const br_gittree *t, const char *text, const char *pref
         if (strncmp(p, t->dir, nd) == 0 && p[nd] == '/') {
             memcpy(out + k, prefix, np);
             k += np;
-            out[k++] = ':';
+            out[k++] = sep;
             p += nd + 1;
         } else {
             out[k++] = *p++;
@@ -286,6 +288,14 @@ char *br_gittree_relabel(const br_gittree *t, const char *text, const char *pref
     }
     out[k] = '\0';
     return out;
+}
+
+char *br_gittree_relabel(const br_gittree *t, const char *text, const char *prefix) {
+    return replace_dir(t, text, prefix, ':');
+}
+
+char *br_gittree_unmap(const br_gittree *t, const char *text) {
+    return replace_dir(t, text, t->workdir, '/');
 }
 
 void br_gittree_remove(br_gittree *t) {

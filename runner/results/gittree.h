@@ -54,6 +54,12 @@ char *br_gittree_map(const br_gittree *t, const char *path);
  * NULL when out of memory. */
 char *br_gittree_relabel(const br_gittree *t, const char *text, const char *prefix);
 
+/* `text` with every path in t's scratch directory written as the same
+ * file's path in the work tree (the inverse of br_gittree_map): what a run
+ * of the commit in the work tree would have recorded. Caller frees; NULL
+ * when out of memory. */
+char *br_gittree_unmap(const br_gittree *t, const char *text);
+
 /* Delete t's scratch directory and everything in it, release its lock and
  * what *t owns, and zero it (lock_fd -1). Accepts a zeroed tree. */
 void br_gittree_remove(br_gittree *t);

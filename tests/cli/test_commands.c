@@ -60,6 +60,16 @@ Test(commands, a_misspelt_command_gets_a_suggestion) {
     cr_assert_null(br_command_suggest("reduction"));
 }
 
+/* asv's `asv run A..B` typed here: where a run and a range of commits are. */
+Test(commands, run_points_to_a_run_and_to_run_range) {
+    const char *args[] = {"run", "HEAD~5..HEAD", "suite.yaml", NULL};
+    e2e_result r = run(tmp, args);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "a run is 'benchrun SUITE.yaml...'"), "%s", r.err);
+    cr_assert(strstr(r.err, "benchrun run-range A..B SUITE.yaml"), "%s", r.err);
+    e2e_free(&r);
+}
+
 /* A word close to a command that is a file, a path or a YAML name is a
  * suite: it is opened, not corrected. */
 Test(commands, a_word_that_may_be_a_suite_is_run_as_one) {

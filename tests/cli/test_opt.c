@@ -249,11 +249,19 @@ Test(opt, the_man_page_has_every_section_command_and_option) {
     cr_assert(strstr(man, "\\fB\\-k\\fR, \\fB\\-\\-kernel\\fR \\fIPATTERN\\fR\n"));
     for (size_t i = 0; i < br_n_commands; i++) {
         const br_opt_cmd *c = br_commands[i].options;
-        char *synopsis = br_strfmt(".PP\n\\fB%s\\fR ", c->prog);
+        char prog[64]; /* roff's "\-" for each '-' of the name (run-range) */
+        size_t k = 0;
+        for (const char *p = c->prog; *p && k + 3 < sizeof prog; p++) {
+            if (*p == '-')
+                prog[k++] = '\\';
+            prog[k++] = *p;
+        }
+        prog[k] = '\0';
+        char *synopsis = br_strfmt(".PP\n\\fB%s\\fR ", prog);
         cr_assert(strstr(man, synopsis), "no synopsis of %s", c->prog);
         free(synopsis);
         if (i > 0) {
-            char *heading = br_strfmt(".SS %s\n", c->prog);
+            char *heading = br_strfmt(".SS %s\n", prog);
             cr_assert(strstr(man, heading), "no section of %s", c->prog);
             free(heading);
         }
@@ -292,9 +300,9 @@ Test(opt, the_bash_completion_knows_options_values_and_subcommands) {
     cr_assert(strstr(sh, "--json) vals=\"-f\" ;;"), "%s", sh);
     cr_assert(strstr(sh, "    history)\n"), "%s", sh);
     cr_assert(
-        strstr(
-            sh,
-            "opts=\"ab bisect check compare history init merge profile publish report --kernel -k"),
+        strstr(sh,
+               "opts=\"ab bisect check compare history init merge profile publish report run-range "
+               "--kernel -k"),
         "%s", sh);
     char path[] = "/tmp/br-completion-XXXXXX";
     int fd = mkstemp(path);

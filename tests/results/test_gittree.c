@@ -88,6 +88,14 @@ Test(gittree, checks_out_the_commit_and_leaves_the_repository_alone) {
     char *text = br_strfmt("%s/sub/h.h:3:1: error; %s/a.txt", t.dir, t.dir);
     char *label = br_gittree_relabel(&t, text, "HEAD~1");
     cr_assert_str_eq(label, "HEAD~1:sub/h.h:3:1: error; HEAD~1:a.txt");
+    /* unmap: the same paths in the work tree (the repository's real path). */
+    char *unmapped = br_gittree_unmap(&t, text);
+    char *real = realpath(repo_dir, NULL);
+    char *in_tree = br_strfmt("%s/sub/h.h:3:1: error; %s/a.txt", real, real);
+    cr_assert_str_eq(unmapped, in_tree);
+    free(unmapped);
+    free(real);
+    free(in_tree);
     char *dir = br_strdup(t.dir);
     br_gittree_remove(&t);
     struct stat st;
