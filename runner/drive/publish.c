@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/tmp.h"
 #include "base/util.h"
 #include "history/history.h"
 #include "reporters/gnuplot.h"
@@ -84,12 +86,11 @@ static int swap_in(const char *tmp, const char *site, int exists) {
         return 0;
     }
     /* A file system without the exchange: the old site aside, then the new in place. */
-    char *old = br_strfmt("%s.old-XXXXXX", site);
-    if (!old || !mkdtemp(old) || rmdir(old) != 0 || rename(site, old) != 0) {
-        br_error_set("%s: cannot move the old site aside: %s", site, strerror(errno));
-        free(old);
+    char old[PATH_MAX];
+    if (br_tmp_name(old, sizeof old, site, ".old") != 0)
         return -1;
-    }
+    if (rename(site, old) != 0)
+        return br_error_set("%s: cannot move the old site aside: %s", site, strerror(errno));
     int rc = rename(tmp, site) == 0 ? 0 : -1;
     if (rc != 0) {
         br_error_set("%s: cannot rename %s to it: %s", site, tmp, strerror(errno));
@@ -97,7 +98,29 @@ static int swap_in(const char *tmp, const char *site, int exists) {
     } else {
         remove_tree(old);
     }
-    free(old);
+    return rc;
+}
+
+/* The temporary folder the site is written into, beside it (base/tmp.h:
+ * its name into tmp[0..len), locked while this process lives), after the
+ * dead ones of earlier runs there are removed. Returns the lock's
+ * descriptor, or -1 with the error set. */
+static int make_tmp_site(char *tmp, size_t len, const char *site) {
+    char *parent = br_path_dir(site);
+    if (parent)
+        br_tmp_sweep(parent);
+    free(parent);
+    int fd = br_tmp_mkdir(tmp, len, site);
+    return fd >= 0 ? fd
+                   : br_error_prefix("%s: cannot make a temporary directory beside it: ", site);
+}
+
+/* Remove the temporary folder's lock file, so the site does not carry it
+ * (its descriptor keeps the lock until the folder is in place). */
+static int drop_lock_file(const char *tmp) {
+    char *lock = br_path_join(tmp, ".lock");
+    int rc = lock && unlink(lock) == 0 ? 0 : br_error_set("%s/.lock: %s", tmp, strerror(errno));
+    free(lock);
     return rc;
 }
 
@@ -125,21 +148,18 @@ int br_publish(const br_publish_opts *o, FILE *notes, br_site_stats *st) {
         fputs("gnuplot is not installed (apt-get install gnuplot-nox): the pages have tables "
               "only\n",
               notes);
-    char *tmp = br_strfmt("%s.tmp-XXXXXX", o->site);
-    int rc = -1;
-    if (!tmp || !mkdtemp(tmp)) {
-        br_error_set("%s: cannot make a temporary directory beside it: %s", o->site,
-                     strerror(errno));
-        free(tmp);
+    char tmp[PATH_MAX];
+    int rc = -1, lock = make_tmp_site(tmp, sizeof tmp, o->site);
+    if (lock < 0) {
         br_history_dispose(&h);
         return -1;
     }
     if (chmod(tmp, 0755) == 0 && br_site_write(tmp, &h, &so, st) == 0 && write_marker(tmp) == 0 &&
-        swap_in(tmp, o->site, exists) == 0)
+        drop_lock_file(tmp) == 0 && swap_in(tmp, o->site, exists) == 0)
         rc = 0;
     else
         remove_tree(tmp);
-    free(tmp);
+    close(lock);
     br_history_dispose(&h);
     return rc;
 }
