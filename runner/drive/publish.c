@@ -139,9 +139,6 @@ int br_publish(const br_publish_opts *o, FILE *notes, br_site_stats *st) {
     }
     for (size_t i = 0; i < h.n_skipped; i++)
         fprintf(notes, "%s (skipped)\n", h.skipped[i]);
-    if (h.index_stats.in_memory)
-        fprintf(notes, "%s: the index cannot be written there: every file was read\n",
-                o->results_dir);
     br_site_opts so = o->site_opts;
     so.charts = br_gnuplot_have();
     if (!so.charts)

@@ -251,22 +251,39 @@ done:
     return rc;
 }
 
+/* Sync the index and read its runs into *runs, *n. The index is never
+ * fatal: when it fails on its own account (damage, or trouble such as busy
+ * past the wait) it is rebuilt, or moved to memory, with a note, and read
+ * again (index.h, br_index_recover). Returns 0, or -1 with the error set
+ * (a results file that cannot be read, out of memory). */
+static int read_index(br_history *out, br_index_run **runs, size_t *n) {
+    for (int attempt = 0;; attempt++) {
+        if (br_index_sync(out->index, &out->index_stats) == 0 &&
+            br_index_runs(runs, n, out->index, NULL) == 0)
+            return 0;
+        if (attempt == 2 || br_index_recover(out->index) != 0)
+            return -1;
+    }
+}
+
 /* Read the runs of dir through its index into *out (unsorted). Returns 0,
  * or -1 with the error set. */
 static int load_index(br_history *out, const char *dir, int lenient) {
-    if (br_index_open(&out->index, dir) != 0 || br_index_sync(out->index, &out->index_stats) != 0)
+    br_index_run *runs = NULL;
+    size_t n = 0, cap = 0;
+    if (br_index_open(&out->index, dir) != 0 || read_index(out, &runs, &n) != 0)
         return -1;
     size_t n_bad = 0;
     const char *const *bad = br_index_bad(out->index, &n_bad);
-    if (n_bad > 0 && !lenient)
+    if (n_bad > 0 && !lenient) {
+        br_index_runs_free(runs, n);
         return br_error_set("%s", bad[0]);
+    }
     for (size_t i = 0; i < n_bad; i++)
-        if (note_skipped(out, bad[i]) != 0)
+        if (note_skipped(out, bad[i]) != 0) {
+            br_index_runs_free(runs, n);
             return -1;
-    br_index_run *runs = NULL;
-    size_t n = 0, cap = 0;
-    if (br_index_runs(&runs, &n, out->index, NULL) != 0)
-        return -1;
+        }
     int rc = reserve_runs(out, &cap, n);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         br_history_run *hr = &out->runs[out->n_runs++];

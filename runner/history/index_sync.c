@@ -321,6 +321,7 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
     br_index_stats local = {0};
     br_index_stats *s = st ? st : &local;
     memset(s, 0, sizeof *s);
+    ix->trouble = IX_FINE;
     s->rebuilt = ix->rebuilt;
     s->in_memory = ix->in_memory;
     struct dirent **names = NULL;
