@@ -317,6 +317,39 @@ static int collect_bad(br_index *ix) {
     return rc == SQLITE_DONE ? 0 : br_index_fail(ix, "reading the index");
 }
 
+/* After index_file failed: when the failure is the file's own (it cannot
+ * be read: no permission, larger than the results limit, an I/O error),
+ * not the index's nor memory, keep its message for this sync's list of
+ * bad files and return 0; else -1 (the error stays). */
+static int skip_unreadable(br_index *ix, char ***skipped, size_t *n) {
+    if (ix->trouble != IX_FINE || br_error_kind_get() == BR_E_NOMEM)
+        return -1;
+    char **g = realloc(*skipped, (*n + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    *skipped = g;
+    if (!(g[*n] = br_strdup(br_error_get())))
+        return -1;
+    (*n)++;
+    br_error_clear();
+    return 0;
+}
+
+/* Add the messages skipped[0..n) to ix->bad, which collect_bad filled. */
+static int add_skipped(br_index *ix, char **skipped, size_t n) {
+    if (n == 0)
+        return 0;
+    char **g = realloc(ix->bad, (ix->n_bad + n) * sizeof *g);
+    if (!g)
+        return br_error_nomem();
+    ix->bad = g;
+    for (size_t i = 0; i < n; i++) {
+        ix->bad[ix->n_bad++] = skipped[i];
+        skipped[i] = NULL;
+    }
+    return 0;
+}
+
 int br_index_sync(br_index *ix, br_index_stats *st) {
     br_index_stats local = {0};
     br_index_stats *s = st ? st : &local;
@@ -327,7 +360,8 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
     struct dirent **names = NULL;
     known *k = NULL;
     size_t n_k = 0;
-    char *path = NULL;
+    char *path = NULL, **skipped = NULL;
+    size_t n_skipped = 0;
     int n_names = scandir(ix->dir, &names, is_json_name, alphasort), rc = -1;
     if (n_names < 0)
         return br_error_set("%s: cannot open directory: %s", ix->dir, strerror(errno));
@@ -349,6 +383,8 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
             stamp row = {e ? e->size : 0, e ? e->mtime_ns : 0, e ? e->ino : 0};
             int gone =
                 e && e->hash && same_stamp(row, at) ? 0 : index_file(ix, s, name, path, at, e);
+            if (gone < 0 && skip_unreadable(ix, &skipped, &n_skipped) == 0)
+                gone = 0; /* listed with the bad files, its row (if any) kept */
             if (gone < 0)
                 goto done;
             s->files += !gone;
@@ -358,11 +394,15 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
         free(path);
         path = NULL;
     }
-    if (forget_gone(ix, s, k, n_k) != 0 || collect_bad(ix) != 0)
+    if (forget_gone(ix, s, k, n_k) != 0 || collect_bad(ix) != 0 ||
+        add_skipped(ix, skipped, n_skipped) != 0)
         goto done;
     s->bad = ix->n_bad;
     rc = 0;
 done:
+    for (size_t i = 0; i < n_skipped; i++)
+        free(skipped[i]);
+    free(skipped);
     free(path);
     known_free(k, n_k);
     for (int i = 0; i < n_names; i++)
