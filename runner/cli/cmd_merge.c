@@ -24,6 +24,10 @@ static const br_opt_spec merge_opts_spec[] = {
      "write it as DIR/<date>-<commit>.json, as benchrun\n"
      "--results-dir does (never overwritten; see benchrun history)",
      br_cli_dir},
+    {BR_OPT_FLAG, "allow-mixed-hosts", 0, AT(allow_mixed_hosts), NULL,
+     "merge host shards run on different CPU models (the merged\n"
+     "file names the models; refused without it)",
+     .flag_value = 1},
     {BR_OPT_FLAG, "quiet", 'q', AT(quiet), NULL, "only errors on standard error", .flag_value = 1},
     {BR_OPT_HELP, "help", 'h', 0, NULL, "show this help"},
     {BR_OPT_END}};
