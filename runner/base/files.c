@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "log.h"
 #include "tmp.h"
+#include "util.h"
 
 /* What a file that is not regular is, for a message. */
 static const char *type_name(mode_t m) {
@@ -204,21 +207,91 @@ static int write_stdio(FILE *f, const char *path, int (*write)(FILE *f, void *ct
     return 0;
 }
 
-/* Write in place to the FIFO or character device at path. */
-static int write_stream(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return br_error_set("cannot open %s: %s", path, strerror(errno));
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        return br_error_set("cannot open %s: %s", path, strerror(errno));
+/* How long an output that is a FIFO waits for its reader, s. */
+#define FIFO_WAIT_S 10
+
+/* Open the FIFO or character device at path for writing without blocking:
+ * a FIFO with no reader (ENXIO) is tried again every 20 ms, saying so after
+ * a second, until FIFO_WAIT_S or a stop signal. Returns the descriptor
+ * (non-blocking), or -1 with the error set. */
+static int open_stream(const char *path) {
+    struct timespec t0, now, ts = {0, 20 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int said = 0;
+    for (;;) {
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0)
+            return fd;
+        if (errno != ENXIO)
+            return br_error_set("cannot open %s: %s", path, strerror(errno));
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited = (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (br_stop_signal()) {
+            br_error_set("%s: a FIFO with no reader; stopped while waiting for one", path);
+            br_error_set_kind(BR_E_INTERRUPTED);
+            return -1;
+        }
+        if (waited >= FIFO_WAIT_S)
+            return br_error_set("%s: a FIFO with no reader: none came in %d s (start the reader, "
+                                "such as 'cat %s', before benchrun writes, or give a file)",
+                                path, FIFO_WAIT_S, path);
+        if (!said && waited >= 1) {
+            br_log(BR_LOG_NOTE, "benchrun: waiting for a reader of %s (a FIFO)\n", path);
+            said = 1;
+        }
+        nanosleep(&ts, NULL);
     }
-    int rc = write(f, ctx);
-    if (rc == 0 && (fflush(f) != 0 || ferror(f)))
-        rc = br_error_set("cannot write %s: %s", path, strerror(errno));
-    if (fclose(f) != 0 && rc == 0)
-        rc = br_error_set("cannot write %s: %s", path, strerror(errno));
+}
+
+/* Write buf[0..len) to the non-blocking fd: waiting in poll(2) while the
+ * reader is slow; a stop signal while it does not read (no progress in a
+ * second) ends the write. Returns 0, or -1 with the error set. */
+static int push_all(int fd, const char *buf, size_t len, const char *path) {
+    size_t done = 0;
+    int idle_ms = 0;
+    while (done < len) {
+        ssize_t n = write(fd, buf + done, len - done);
+        if (n > 0) {
+            done += (size_t)n;
+            idle_ms = 0;
+            continue;
+        }
+        if (n < 0 && errno != EAGAIN && errno != EINTR)
+            return br_error_set("cannot write %s: %s", path, strerror(errno));
+        if (br_stop_signal() && idle_ms >= 1000) {
+            br_error_set("%s: its reader stopped reading; stopped", path);
+            br_error_set_kind(BR_E_INTERRUPTED);
+            return -1;
+        }
+        struct pollfd p = {fd, POLLOUT, 0};
+        poll(&p, 1, 100);
+        idle_ms += 100;
+    }
+    return 0;
+}
+
+/* Write in place to the FIFO or character device at path: the output is
+ * made in memory, then written to the device or FIFO opened without
+ * blocking (open_stream), so a FIFO without a reader is an error, not a
+ * hang, and SIGTERM ends the wait. */
+static int write_stream(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return br_error_nomem();
+    int rc = write(mem, ctx);
+    if (fclose(mem) != 0 && rc == 0)
+        rc = br_error_nomem();
+    int fd = rc == 0 ? open_stream(path) : -1;
+    if (fd < 0)
+        rc = -1;
+    else {
+        rc = push_all(fd, buf, len, path);
+        if (close(fd) != 0 && rc == 0)
+            rc = br_error_set("cannot write %s: %s", path, strerror(errno));
+    }
+    free(buf);
     return rc;
 }
 
