@@ -19,7 +19,7 @@
 #include "error.h"
 #include "log.h"
 #include "tmp.h"
-#include "util.h"
+#include "stop.h"
 
 /* What a file that is not regular is, for a message. */
 static const char *type_name(mode_t m) {

@@ -76,7 +76,7 @@ Test(index_damage, a_bit_flipped_at_every_4_kib_never_crashes_a_reader) {
             said += said_so(h.err);
             if (!shown_same && !said_so(h.err)) {
                 silent++;
-                cr_log_warn("offset %ld: the history differs and nothing was said", off);
+                cr_log_info("offset %ld: the history differs and nothing was said", off);
             }
             e2e_free(&h);
             copy_file(pristine, index);
