@@ -100,7 +100,15 @@ done:
 }
 
 void br_lock_release(br_lock *l) {
-    if (l->fd >= 0)
-        close(l->fd); /* releases the lock */
+    if (l->fd >= 0) {
+        /* Unlocked first: a child forked while it was held shares the open
+         * file description, and closing one copy would not release it. */
+        struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET};
+        if (fcntl(l->fd, F_OFD_SETLK, &fl) != 0) {
+            fl.l_pid = 0;
+            fcntl(l->fd, F_SETLK, &fl);
+        }
+        close(l->fd);
+    }
     l->fd = -1;
 }
