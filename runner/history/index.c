@@ -379,7 +379,7 @@ int br_index_on_network_fs(const char *dir) {
     case 0x517BUL:     /* SMB_SUPER_MAGIC */
         return 1;
     default:
-        return getenv("BENCHRUN_INDEX_NETWORK_FS") != NULL; /* tests: as if on one */
+        return getenv("BENCHRUN_INDEX_NETWORK_FS") != NULL; /* Lustre, GPFS, ...: asked */
     }
 }
 

@@ -48,8 +48,9 @@
  *     ($XDG_CACHE_HOME/benchrun/index/HASH.sqlite, HASH that of the
  *     folder's real path): on a local disk, one per host and user. The
  *     JSON files stay the record, so each host's index is a faithful
- *     cache of them. (BENCHRUN_INDEX_NETWORK_FS set in the environment
- *     treats every folder as one, for tests.)
+ *     cache of them. BENCHRUN_INDEX_NETWORK_FS set in the environment
+ *     treats every folder as one (a shared file system statfs does not
+ *     name: Lustre, GPFS, BeeGFS).
  *   - A folder where the index cannot be written (read-only, or an index
  *     file this user may not write, as in a group-shared folder made by
  *     another user) gets an index in memory for this process, with a note.
