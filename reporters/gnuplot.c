@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "base/proc.h"
+#include "base/tmp.h"
 #include "base/util.h"
 
 /* `s` as the inside of a double-quoted gnuplot string: backslash and double
@@ -43,17 +44,17 @@ int br_gnuplot_have(void) {
     return found;
 }
 
-/* Create the temporary SVG (tmp_svg: a mkstemp template, replaced by the
- * name made) with the mode a new file would get. Returns 0, or -1 with the
- * error set (the file, if made, is left for the caller to unlink; *made
+/* Create the temporary SVG for `base` (base/tmp.h; its name into tmp_svg,
+ * PATH_MAX bytes) with the mode a new file would get. Returns 0, or -1 with
+ * the error set (the file, if made, is left for the caller to unlink; *made
  * says whether it was). */
-static int make_tmp_svg(char *tmp_svg, int *made, const char *option, const char *svg_path) {
-    int svg_fd = mkstemp(tmp_svg);
+static int make_tmp_svg(char *tmp_svg, int *made, const char *base, const char *option,
+                        const char *svg_path) {
+    int svg_fd = br_tmp_create(tmp_svg, PATH_MAX, base, NULL);
     *made = svg_fd >= 0;
     if (svg_fd < 0)
-        return br_error_set("%s %s: cannot create %s: %s", option, svg_path, tmp_svg,
-                            strerror(errno));
-    /* mkstemp made it 0600; the plot gets the mode a new file would. */
+        return br_error_prefix("%s %s: ", option, svg_path);
+    /* Made 0600; the plot gets the mode a new file would. */
     mode_t mask = umask(0);
     umask(mask);
     if (fchmod(svg_fd, 0666 & ~mask) != 0) {
@@ -66,12 +67,12 @@ static int make_tmp_svg(char *tmp_svg, int *made, const char *option, const char
     return 0;
 }
 
-/* Write the script (fn) drawing into tmp_svg to a new temporary file `script`
- * (a mkstemp template, replaced by the name made). Returns 0, or -1 with the
+/* Write the script (fn) drawing into tmp_svg to a new temporary file for
+ * `base` (its name into script, PATH_MAX bytes). Returns 0, or -1 with the
  * error set (*made says whether `script` exists). */
-static int write_script(char *script, int *made, br_gnuplot_script_fn fn, void *ctx,
-                        const char *tmp_svg) {
-    int fd = mkstemp(script);
+static int write_script(char *script, int *made, const char *base, br_gnuplot_script_fn fn,
+                        void *ctx, const char *tmp_svg) {
+    int fd = br_tmp_create(script, PATH_MAX, base, NULL);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     *made = fd >= 0;
     if (!f) {
@@ -115,16 +116,17 @@ static int copy_svg(FILE *f, void *ctx) {
     return rc;
 }
 
-/* The temporary file names: the script in TMPDIR; the SVG beside the
- * target when it is a file (renamed over it), else in TMPDIR too (copied to
- * the stream). Templates for mkstemp (base/files.h names). */
+/* The paths the temporary files are named after (base/tmp.h): the script
+ * in TMPDIR; the SVG beside the target when it is a file (renamed over it),
+ * else in TMPDIR too (copied to the stream). */
 static int tmp_names(char *script, char *tmp_svg, size_t len, const char *real, int to_file) {
     const char *tmpdir = getenv("TMPDIR");
     char in_tmp[PATH_MAX];
     snprintf(in_tmp, sizeof in_tmp, "%s/benchrun-plot", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (br_tmp_template(script, len, in_tmp) != 0 ||
-        br_tmp_template(tmp_svg, len, to_file ? real : in_tmp) != 0)
-        return -1;
+    int a = snprintf(script, len, "%s", in_tmp),
+        b = snprintf(tmp_svg, len, "%s", to_file ? real : in_tmp);
+    if (a < 0 || (size_t)a >= len || b < 0 || (size_t)b >= len)
+        return br_error_set("%s: the name is too long", real);
     char *dir = br_path_dir(in_tmp);
     if (dir)
         br_tmp_sweep(dir);
@@ -143,8 +145,8 @@ int br_gnuplot_draw(const char *svg_path, const char *option, br_gnuplot_script_
         (kind == BR_TARGET_FILE && br_output_resolve(real, sizeof real, svg_path) != 0))
         return br_error_prefix("%s ", option);
     int rc = -1, svg_made = 0, script_made = 0;
-    char script[PATH_MAX], tmp_svg[PATH_MAX];
-    if (tmp_names(script, tmp_svg, sizeof script, real, kind == BR_TARGET_FILE) != 0)
+    char script[PATH_MAX], tmp_svg[PATH_MAX], script_base[PATH_MAX], svg_base[PATH_MAX];
+    if (tmp_names(script_base, svg_base, sizeof script_base, real, kind == BR_TARGET_FILE) != 0)
         return -1;
     if (kind == BR_TARGET_FILE) {
         char *dir = br_path_dir(real);
@@ -152,8 +154,8 @@ int br_gnuplot_draw(const char *svg_path, const char *option, br_gnuplot_script_
             br_tmp_sweep(dir);
         free(dir);
     }
-    if (make_tmp_svg(tmp_svg, &svg_made, option, svg_path) != 0 ||
-        write_script(script, &script_made, fn, ctx, tmp_svg) != 0 ||
+    if (make_tmp_svg(tmp_svg, &svg_made, svg_base, option, svg_path) != 0 ||
+        write_script(script, &script_made, script_base, fn, ctx, tmp_svg) != 0 ||
         run_gnuplot(script, svg_path) != 0)
         goto done;
     struct stat sb;

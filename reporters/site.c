@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,17 +62,25 @@ static void esc(FILE *f, const char *s) {
     }
 }
 
-/* A directory name from any text: letters, digits, '-', '_', '.'; others as '_'. */
+/* A directory name from any text that no other text gets: its readable
+ * part (letters, digits, '-', '_', '.'; others as '_'; at most 64 bytes),
+ * then '-' and 8 hex digits of the text's FNV-1a hash, so that names that
+ * differ only in punctuation ("ax py", "ax_py") get folders of their own. */
 static void slug(char *buf, size_t len, const char *s) {
+    uint32_t h = 2166136261u;
+    for (const char *p = s ? s : ""; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    char readable[65];
     size_t n = 0;
-    for (; s && *s && n + 1 < len; s++)
-        buf[n++] = (char)((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-                                  (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'
-                              ? *s
-                              : '_');
-    buf[n] = '\0';
-    if (n == 0 || buf[0] == '.')
-        snprintf(buf, len, "_%s", n ? buf + 1 : "");
+    for (; s && *s && n + 1 < sizeof readable; s++)
+        readable[n++] = (char)((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+                                       (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'
+                                   ? *s
+                                   : '_');
+    readable[n] = '\0';
+    if (n > 0 && readable[0] == '.')
+        readable[0] = '_';
+    snprintf(buf, len, "%s-%08x", readable, (unsigned)h);
 }
 
 static FILE *page_open(site *s, const char *rel, const char *title, const char *up) {

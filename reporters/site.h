@@ -8,6 +8,8 @@
  * directory, then renames it: drive/publish.h):
  *   index.html                   every suite and device: runs, latest run
  *   style.css
+ * (SUITE and DEVICE: the readable name, '-' and a short hash of the name,
+ * so that no two names share a folder)
  *   SUITE/DEVICE/index.html      the latest run's table (each case against
  *                                the earlier run chosen), its roofline
  *   SUITE/DEVICE/k-N.html        per kernel: the metric against problem

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "log.h"
+#include "tmp.h"
+#include "stop.h"
 
 /* What a file that is not regular is, for a message. */
 static const char *type_name(mode_t m) {
@@ -164,14 +168,6 @@ int br_path_is_stdout(const char *path) {
     return rc;
 }
 
-/* ---- temporary files ------------------------------------------------------------------ */
-
-#define TMP_TAG ".benchrun-tmp."
-/* Most bytes of the output's name kept in its temporary file's name. */
-#define TMP_NAME_MAX 64
-/* A temporary file older than this is stale whatever its process, s. */
-#define TMP_STALE_S (24 * 3600)
-
 /* The directory part of `path` into buf ("." when none). */
 static int dir_of(char *buf, size_t len, const char *path) {
     const char *slash = strrchr(path, '/');
@@ -179,70 +175,6 @@ static int dir_of(char *buf, size_t len, const char *path) {
             : slash == path ? snprintf(buf, len, "/")
                             : snprintf(buf, len, "%.*s", (int)(slash - path), path);
     return n < 0 || (size_t)n >= len ? br_error_set("%s: the name is too long", path) : 0;
-}
-
-int br_tmp_template(char *buf, size_t len, const char *path) {
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t keep = strlen(base);
-    if (keep > TMP_NAME_MAX) {
-        keep = TMP_NAME_MAX;
-        while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
-            keep--; /* cut at a character boundary */
-    }
-    int n = snprintf(buf, len, "%.*s.%.*s" TMP_TAG "%ld.XXXXXX", (int)dir_len, path, (int)keep,
-                     base, (long)getpid());
-    return n < 0 || (size_t)n >= len ? br_error_set("cannot write %s: the name is too long", path)
-                                     : 0;
-}
-
-/* The process id in a temporary file's name ".NAME.benchrun-tmp.PID.XXXXXX",
- * or -1 when the name is not one. */
-static long tmp_pid(const char *name) {
-    if (name[0] != '.')
-        return -1;
-    const char *tag = NULL;
-    for (const char *p = strstr(name, TMP_TAG); p; p = strstr(p + 1, TMP_TAG))
-        tag = p;
-    if (!tag || tag == name)
-        return -1;
-    const char *p = tag + strlen(TMP_TAG);
-    char *end;
-    errno = 0;
-    long pid = strtol(p, &end, 10);
-    if (end == p || *p < '0' || *p > '9' || errno || pid <= 0 || *end != '.')
-        return -1;
-    end++;
-    size_t k = 0;
-    for (; end[k]; k++) {
-        char c = end[k];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-            return -1;
-    }
-    return k == 6 ? pid : -1;
-}
-
-int br_tmp_sweep(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int removed = 0;
-    time_t now = time(NULL);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        long pid = tmp_pid(e->d_name);
-        struct stat st;
-        if (pid < 0 || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-            !S_ISREG(st.st_mode) || st.st_uid != geteuid())
-            continue;
-        int old = now - st.st_mtime > TMP_STALE_S;
-        int gone = pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
-        if ((old || gone) && unlinkat(dirfd(d), e->d_name, 0) == 0)
-            removed++;
-    }
-    closedir(d);
-    return removed;
 }
 
 /* ---- writing ---------------------------------------------------------------------------- */
@@ -275,21 +207,91 @@ static int write_stdio(FILE *f, const char *path, int (*write)(FILE *f, void *ct
     return 0;
 }
 
-/* Write in place to the FIFO or character device at path. */
-static int write_stream(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return br_error_set("cannot open %s: %s", path, strerror(errno));
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        return br_error_set("cannot open %s: %s", path, strerror(errno));
+/* How long an output that is a FIFO waits for its reader, s. */
+#define FIFO_WAIT_S 10
+
+/* Open the FIFO or character device at path for writing without blocking:
+ * a FIFO with no reader (ENXIO) is tried again every 20 ms, saying so after
+ * a second, until FIFO_WAIT_S or a stop signal. Returns the descriptor
+ * (non-blocking), or -1 with the error set. */
+static int open_stream(const char *path) {
+    struct timespec t0, now, ts = {0, 20 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int said = 0;
+    for (;;) {
+        int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+        if (fd >= 0)
+            return fd;
+        if (errno != ENXIO)
+            return br_error_set("cannot open %s: %s", path, strerror(errno));
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double waited = (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (br_stop_signal()) {
+            br_error_set("%s: a FIFO with no reader; stopped while waiting for one", path);
+            br_error_set_kind(BR_E_INTERRUPTED);
+            return -1;
+        }
+        if (waited >= FIFO_WAIT_S)
+            return br_error_set("%s: a FIFO with no reader: none came in %d s (start the reader, "
+                                "such as 'cat %s', before benchrun writes, or give a file)",
+                                path, FIFO_WAIT_S, path);
+        if (!said && waited >= 1) {
+            br_log(BR_LOG_NOTE, "benchrun: waiting for a reader of %s (a FIFO)\n", path);
+            said = 1;
+        }
+        nanosleep(&ts, NULL);
     }
-    int rc = write(f, ctx);
-    if (rc == 0 && (fflush(f) != 0 || ferror(f)))
-        rc = br_error_set("cannot write %s: %s", path, strerror(errno));
-    if (fclose(f) != 0 && rc == 0)
-        rc = br_error_set("cannot write %s: %s", path, strerror(errno));
+}
+
+/* Write buf[0..len) to the non-blocking fd: waiting in poll(2) while the
+ * reader is slow; a stop signal while it does not read (no progress in a
+ * second) ends the write. Returns 0, or -1 with the error set. */
+static int push_all(int fd, const char *buf, size_t len, const char *path) {
+    size_t done = 0;
+    int idle_ms = 0;
+    while (done < len) {
+        ssize_t n = write(fd, buf + done, len - done);
+        if (n > 0) {
+            done += (size_t)n;
+            idle_ms = 0;
+            continue;
+        }
+        if (n < 0 && errno != EAGAIN && errno != EINTR)
+            return br_error_set("cannot write %s: %s", path, strerror(errno));
+        if (br_stop_signal() && idle_ms >= 1000) {
+            br_error_set("%s: its reader stopped reading; stopped", path);
+            br_error_set_kind(BR_E_INTERRUPTED);
+            return -1;
+        }
+        struct pollfd p = {fd, POLLOUT, 0};
+        poll(&p, 1, 100);
+        idle_ms += 100;
+    }
+    return 0;
+}
+
+/* Write in place to the FIFO or character device at path: the output is
+ * made in memory, then written to the device or FIFO opened without
+ * blocking (open_stream), so a FIFO without a reader is an error, not a
+ * hang, and SIGTERM ends the wait. */
+static int write_stream(const char *path, int (*write)(FILE *f, void *ctx), void *ctx) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return br_error_nomem();
+    int rc = write(mem, ctx);
+    if (fclose(mem) != 0 && rc == 0)
+        rc = br_error_nomem();
+    int fd = rc == 0 ? open_stream(path) : -1;
+    if (fd < 0)
+        rc = -1;
+    else {
+        rc = push_all(fd, buf, len, path);
+        if (close(fd) != 0 && rc == 0)
+            rc = br_error_set("cannot write %s: %s", path, strerror(errno));
+    }
+    free(buf);
     return rc;
 }
 
@@ -323,17 +325,16 @@ static int finish_tmp(FILE *f, const char *path) {
 static int write_via_tmp(const char *target, const char *path, int (*write)(FILE *f, void *ctx),
                          void *ctx, int replace) {
     char dir[PATH_MAX], tmp[PATH_MAX];
-    if (dir_of(dir, sizeof dir, target) != 0 || br_tmp_template(tmp, sizeof tmp, target) != 0)
+    if (dir_of(dir, sizeof dir, target) != 0)
         return -1;
     br_tmp_sweep(dir);
-    /* mkstemp fills in the name where br_write_atomic_abandon reads it, so
-     * a signal at any point finds the file it may have created. */
-    memcpy(tmp_path, tmp, strlen(tmp) + 1);
+    /* The name is made where br_write_atomic_abandon reads it, so a signal
+     * at any point finds the file it may have created. */
     tmp_active = 1;
-    int fd = mkstemp(tmp_path);
+    int fd = br_tmp_create(tmp_path, sizeof tmp_path, target, NULL);
     if (fd < 0) {
         tmp_active = 0;
-        return br_error_set("cannot create %s: %s", tmp, strerror(errno));
+        return -1;
     }
     memcpy(tmp, tmp_path, strlen(tmp_path) + 1);
     int rc = -1;

@@ -19,11 +19,10 @@
  *   - anything else (a directory, a block device, a socket, a symbolic link
  *     to nothing) is refused with the reason, and nothing is written.
  *
- * Temporary files are named ".NAME.benchrun-tmp.PID.XXXXXX" (NAME the
- * output's name, cut to 64 bytes; PID the writer's process id), so that
- * they can be recognised: each write into a directory first removes the
- * stale ones there, those this user owns whose process is gone or that are
- * older than a day; nothing else is ever removed. */
+ * Temporary files are made by base/tmp.h (names unique across hosts and
+ * containers, locked while written); each write into a directory first
+ * removes the temporary files there that tmp.h's rules prove dead; nothing
+ * else is ever removed. */
 #ifndef BR_FILES_H
 #define BR_FILES_H
 
@@ -87,15 +86,6 @@ int br_write_new(const char *path, int (*write)(FILE *f, void *ctx), void *ctx);
  * a br_write_atomic in progress, if any, so an interrupted write leaves
  * nothing behind. Async-signal-safe. */
 void br_write_atomic_abandon(void);
-
-/* A temporary file's name for `path`, "DIR/.NAME.benchrun-tmp.PID.XXXXXX",
- * into buf[0..len) as a mkstemp template. Returns 0, or -1 with the error
- * set when it does not fit. */
-int br_tmp_template(char *buf, size_t len, const char *path);
-
-/* Remove the stale temporary files in directory `dir` (see the header
- * comment). Best effort: returns how many were removed. */
-int br_tmp_sweep(const char *dir);
 
 #ifdef __cplusplus
 }

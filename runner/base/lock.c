@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Advisory file locks (lock.h). */
+#define _GNU_SOURCE /* F_OFD_SETLK */
 #include "lock.h"
 
 #include <errno.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +21,19 @@ static double now_ns(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* Lock fd whole for writing without waiting: an open file description
+ * lock (F_OFD_SETLK, Linux 3.15), else a process's lock (F_SETLK). Returns
+ * 0, or -1 with errno (EAGAIN or EACCES: another holds it). */
+static int lock_fd(int fd) {
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fcntl(fd, F_OFD_SETLK, &fl) == 0)
+        return 0;
+    if (errno != EINVAL)
+        return -1;
+    fl.l_pid = 0;
+    return fcntl(fd, F_SETLK, &fl);
 }
 
 /* Open (creating) the lock file `lock`, refusing a link or anything but a
@@ -52,13 +65,13 @@ int br_lock_take(br_lock *out, const char *path, double timeout_ns, int quiet) {
     double start = now_ns();
     int said = 0;
     for (;;) {
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        if (lock_fd(fd) == 0) {
             out->fd = fd;
             fd = -1;
             rc = 0;
             break;
         }
-        if (errno != EWOULDBLOCK && errno != EINTR) {
+        if (errno != EAGAIN && errno != EACCES && errno != EINTR) {
             br_error_set("%s: cannot lock: %s", lock, strerror(errno));
             break;
         }
@@ -88,7 +101,13 @@ done:
 
 void br_lock_release(br_lock *l) {
     if (l->fd >= 0) {
-        flock(l->fd, LOCK_UN);
+        /* Unlocked first: a child forked while it was held shares the open
+         * file description, and closing one copy would not release it. */
+        struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET};
+        if (fcntl(l->fd, F_OFD_SETLK, &fl) != 0) {
+            fl.l_pid = 0;
+            fcntl(l->fd, F_SETLK, &fl);
+        }
         close(l->fd);
     }
     l->fd = -1;

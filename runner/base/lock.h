@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* An advisory lock that serializes read-modify-write of one file
- * between processes: flock(2) on a lock file beside it. Two saves of one
+ * between processes: an fcntl(2) write lock (open file description lock
+ * where the kernel has them) on a lock file beside it. fcntl rather than
+ * flock(2): on NFS, fcntl locks are forwarded to the server (NLM, or
+ * NFSv4's LOCK; RFC 7530 section 9), so they hold across hosts, which
+ * flock(2) does only where the client emulates it with them (Linux since
+ * 2.6.12; flock(2), "NFS details"). Two saves of one
  * baseline at once each read the old file, merge their cases and rename
  * the result over it; without the lock the later rename drops the
  * other's cases. */
@@ -19,7 +24,7 @@ typedef struct br_lock {
 /* After this long waiting, say so once on stderr, ns. */
 #define BR_LOCK_SAY_AFTER_NS 1e9
 
-/* Take an exclusive advisory lock (flock(2), LOCK_EX) for `path`: on the
+/* Take an exclusive advisory lock (fcntl(2), F_WRLCK) for `path`: on the
  * hidden file ".NAME.lock" beside it (NAME the last component of path),
  * created empty (mode 0644) when absent and never removed (a lock file removed while another
  * process waits on it would let two holders in). Waits while another process holds it, polling

@@ -15,6 +15,16 @@ static void default_sink(void *ctx, br_log_level level, const char *msg) {
 }
 
 static br_log_fn sink = default_sink;
+static int verbose;
+
+int br_log_verbose(void) {
+    return verbose;
+}
+
+void br_log_set_verbose(int on) {
+    verbose = on;
+}
+
 static void *sink_ctx;
 
 void br_log_set_sink(br_log_fn fn, void *ctx) {

@@ -35,6 +35,11 @@ void br_log_set_sink(br_log_fn fn, void *ctx);
  * caller may wrap it for a while (a filter) and put it back. */
 void br_log_get_sink(br_log_fn *fn, void **ctx);
 
+/* Whether the user asked for detail (benchrun -v): notes such as which
+ * rule removed a temporary file are logged only then. Default 0. */
+int br_log_verbose(void);
+void br_log_set_verbose(int on);
+
 /* Format a message (printf-style) and hand it to the sink. Messages longer
  * than 8 KiB are cut. The progress line is kept whole: while one is shown
  * (the last BR_LOG_PROGRESS message had text after its leading "\r" and

@@ -223,3 +223,68 @@ int br_proc_run(int *status, const char *const *argv, const br_proc_opts *o) {
         return -1;
     return br_proc_wait(status, pid);
 }
+
+/* Read fd to its end into a NUL-terminated buffer (at most max bytes kept;
+ * the rest is read and dropped so the writer never blocks). */
+static char *read_pipe(int fd, size_t max) {
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    char sink[4096];
+    while (buf) {
+        if (len + 1 >= cap && len < max) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t room = len < max ? cap - len - 1 : 0;
+        if (room > max - len)
+            room = max - len;
+        ssize_t n = room ? read(fd, buf + len, room) : read(fd, sink, sizeof sink);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (room)
+            len += (size_t)n;
+    }
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+int br_proc_capture(char **out, int *status, const char *const *argv, size_t max_bytes) {
+    *out = NULL;
+    int p[2];
+    if (pipe(p) != 0)
+        return br_error_set("cannot run %s: %s", argv[0], strerror(errno));
+    fcntl(p[0], F_SETFD, FD_CLOEXEC);
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+    char *exe = br_proc_find(argv[0]);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    pid_t pid = 0;
+    int e = exe ? posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ) : -1;
+    posix_spawn_file_actions_destroy(&fa);
+    close(p[1]);
+    int rc = -1;
+    if (!exe)
+        br_error_prefix("cannot run ");
+    else if (e != 0)
+        br_error_set("cannot run %s: %s", argv[0], strerror(e));
+    else {
+        *out = read_pipe(p[0], max_bytes);
+        rc = br_proc_wait(status, pid);
+        if (rc == 0 && !*out)
+            rc = br_error_nomem();
+    }
+    close(p[0]);
+    free(exe);
+    return rc;
+}

@@ -63,6 +63,13 @@ int br_proc_exit_code(int status);
  * error set when it could not be started or waited for. */
 int br_proc_run(int *status, const char *const *argv, const br_proc_opts *o);
 
+/* Run argv (standard input /dev/null) to its end with its standard output
+ * and error read through a pipe (no file is written) into *out, a
+ * NUL-terminated string the caller frees (at most max_bytes kept). *status
+ * is its wait status. Returns 0 (whatever the program's own status), or -1
+ * with the error set when it could not be started or waited for. */
+int br_proc_capture(char **out, int *status, const char *const *argv, size_t max_bytes);
+
 #ifdef __cplusplus
 }
 #endif

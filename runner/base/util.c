@@ -184,17 +184,6 @@ int br_hash_blob(char out[41], const void *data, size_t len) {
     return rc == 0 ? 0 : -1;
 }
 
-static volatile sig_atomic_t stop_signo;
-
-void br_stop_request(int signo) {
-    if (!stop_signo)
-        stop_signo = signo;
-}
-
-int br_stop_signal(void) {
-    return stop_signo;
-}
-
 void br_signal_name(char *buf, size_t len, int sig) {
     const char *abbrev = sigabbrev_np(sig);
     if (len)

@@ -12,6 +12,7 @@
  * br_write_new, ...) live in files.h; included here for the modules that
  * have always found them in util.h. */
 #include "files.h"
+#include "stop.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,13 +62,6 @@ int br_mkdir_p(const char *path);
 /* The git blob id (SHA-1 hex, 40 chars + NUL) of `len` bytes: the same value
  * `git hash-object` prints for a file with those bytes. Computed by libgit2. */
 int br_hash_blob(char out[41], const void *data, size_t len);
-
-/* Record that an interrupt (SIGINT, SIGTERM) asked the run to stop: the
- * first signal number given is kept. Async-signal-safe. */
-void br_stop_request(int signo);
-
-/* The signal that asked the run to stop, or 0 when none did. */
-int br_stop_signal(void);
 
 /* A signal's name, "SIGINT", into buf (NUL-terminated when len > 0; "SIG?"
  * for a number glibc does not name). */

@@ -50,6 +50,10 @@ const br_opt_cmd br_cmd_merge_spec = {
              "write it as DIR/<date>-<commit>.json, as benchrun\n"
              "--results-dir does (never overwritten; see benchrun history)",
              br_cli_dir},
+            {BR_OPT_FLAG, "allow-mixed-hosts", 0, AT(allow_mixed_hosts), NULL,
+             "merge host shards run on different CPU models (the merged\n"
+             "file names the models; refused without it)",
+             .flag_value = 1},
             BR_CLI_ROW_QUIET_AT(AT(quiet), "only errors on standard error"),
             BR_CLI_ROW_HELP,
             {BR_OPT_END},

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/log.h"
 #include "base/strdist.h"
 #include "base/util.h"
 
@@ -78,6 +79,13 @@ void br_cli_usage_short(FILE *f) {
 }
 
 int br_cli_main(int argc, char **argv) {
+    /* benchrun -v COMMAND ...: detail notes (base/log.h br_log_verbose). */
+    if (argc >= 2 && (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0)) {
+        br_log_set_verbose(1);
+        argv[1] = argv[0];
+        argc--;
+        argv++;
+    }
     if (argc < 2) {
         br_cli_usage_short(stderr);
         return 2;

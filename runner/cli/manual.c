@@ -34,6 +34,9 @@ const br_opt_note br_cli_environment[] = {
                            "whether host cases run beside the devices"},
     {"BENCHRUN_FAKE_OPEN_MS", "test-only: with fake devices, each device's opening\n"
                               "takes N ms (as a GPU's CUDA start does)"},
+    {"BENCHRUN_INDEX_NETWORK_FS", "set: every results folder's history index is kept\n"
+                                  "in $XDG_CACHE_HOME/benchrun/index, as on NFS (for\n"
+                                  "shared file systems not recognised: Lustre, GPFS)"},
     {"PATH", "where nvcc, cc, c++, gnuplot and ncu are found"},
     {"TMPDIR", "where history --plot writes its gnuplot script and\n"
                "benchrun profile its scratch files (default /tmp)"},

@@ -14,7 +14,9 @@
 
 #include "base/error.h"
 #include "base/log.h"
+#include "base/lock.h"
 #include "base/proc.h"
+#include "base/tmp.h"
 #include "base/util.h"
 #include "deps.h"
 
@@ -208,23 +210,20 @@ static int spawn_logged(pid_t *out, char *const *argv, const char *log_path) {
 }
 
 /* Output of `compiler --version`, or NULL (error set) when it cannot run. */
-static char *compiler_version(const char *compiler, const char *cache_dir) {
-    char *log = br_strfmt("%s/version.%ld.tmp", cache_dir, (long)getpid());
+/* Read through a pipe: no file is written, so shards sharing a cache share
+ * no name here. */
+static char *compiler_version(const char *compiler) {
     char *text = NULL;
-    if (!log)
-        return NULL;
-    char *argv[] = {(char *)compiler, "--version", NULL};
-    pid_t pid;
+    const char *argv[] = {compiler, "--version", NULL};
     int st;
-    if (spawn_logged(&pid, argv, log) == 0 && br_proc_wait(&st, pid) == 0) {
-        st = br_proc_exit_code(st);
-        if (st == 0)
-            br_read_file(&text, NULL, log, 1 << 20);
-        else
-            br_error_set("'%s --version' failed (exit status %d)", compiler, st);
+    if (br_proc_capture(&text, &st, argv, 1 << 20) != 0)
+        return NULL;
+    st = br_proc_exit_code(st);
+    if (st != 0) {
+        free(text);
+        br_error_set("'%s --version' failed (exit status %d)", compiler, st);
+        return NULL;
     }
-    unlink(log);
-    free(log);
     return text;
 }
 
@@ -344,6 +343,9 @@ typedef struct compile_job {
     char *tmp_so;
     char *log_path;
     char *dep_path; /* the compiler's dependency file */
+    br_lock lock;   /* the key's build lock, held while this job builds it */
+    int locked;     /* 1: lock is held */
+    int deferred;   /* 1: another process held the lock when planned */
     pid_t pid;
     double t0;
     struct timespec started; /* CLOCK_REALTIME when the compiler started */
@@ -365,6 +367,9 @@ static void job_free(compile_job *j) {
     free(j->tmp_so);
     free(j->log_path);
     free(j->dep_path);
+    if (j->locked)
+        br_lock_release(&j->lock);
+    j->locked = 0;
 }
 
 static char *join_argv(char *const *argv) {
@@ -496,10 +501,14 @@ static int prepare_job(compile_job *j, br_module_handle *h, const br_build_src *
 }
 
 static int start_job(compile_job *j, const char *cache_dir) {
-    j->tmp_so = br_strfmt("%s/%s.%ld.tmp.so", cache_dir, j->input_key, (long)getpid());
-    j->log_path = br_strfmt("%s/%s.%ld.log", cache_dir, j->input_key, (long)getpid());
-    j->dep_path = br_strfmt("%s/%s.%ld.d", cache_dir, j->input_key, (long)getpid());
-    if (!j->tmp_so || !j->log_path || !j->dep_path)
+    /* Names no other process (another host, another container) can have:
+     * the compiler writes them, then the object is renamed into place. */
+    char base[PATH_MAX], name[PATH_MAX];
+    if (snprintf(base, sizeof base, "%s/%s", cache_dir, j->input_key) >= (int)sizeof base)
+        return br_error_set("%s: the name is too long", cache_dir);
+    if (br_tmp_name(name, sizeof name, base, ".so") != 0 || !(j->tmp_so = br_strdup(name)) ||
+        br_tmp_name(name, sizeof name, base, ".log") != 0 || !(j->log_path = br_strdup(name)) ||
+        br_tmp_name(name, sizeof name, base, ".d") != 0 || !(j->dep_path = br_strdup(name)))
         return -1;
     size_t k = j->n_flags + 1;
     /* The compiler's own list of what it read (nvcc spells -MMD -MD). */
@@ -717,7 +726,7 @@ static int plan_module(compile_job *j, br_module_handle *h, const br_build_src *
         return -1;
     if (!*tried) {
         *tried = 1;
-        *version = compiler_version(j->argv[0], o->cache_dir);
+        *version = compiler_version(j->argv[0]);
         if (*version && !h->is_gpu) {
             char *target = host_target();
             char *both = target ? br_strfmt("%s\n%s", *version, target) : NULL;
@@ -832,6 +841,63 @@ static int run_compiles(compile_job *jobs, size_t n_jobs, const br_build_opts *o
     return compiled;
 }
 
+/* The build lock of job j's key: ".KEY.lock" in the cache (base/lock.h,
+ * an fcntl lock, which NFS forwards to its server), taken within wait_ns.
+ * Sets j->locked when held. A lock that cannot be taken at all (ENOLCK on
+ * a mount without a lock manager) is done without: the unique temporary
+ * names and the rename keep two builders of one key apart anyway, the lock
+ * only saves the second one the work. Returns 1 when another process held
+ * it throughout, else 0. */
+static int take_key_lock(compile_job *j, const char *cache_dir, double wait_ns) {
+    char *base = br_strfmt("%s/%s", cache_dir, j->input_key);
+    int rc = base ? br_lock_take(&j->lock, base, wait_ns, wait_ns <= 0) : -1;
+    free(base);
+    j->locked = rc == 0;
+    br_error_clear();
+    return rc == -2;
+}
+
+/* Put the jobs whose key another process is building (deferred) after the
+ * others; returns how many are not deferred. */
+static size_t defer_busy(compile_job *jobs, size_t n_jobs, const char *cache_dir) {
+    size_t now = 0;
+    for (size_t i = 0; i < n_jobs; i++) {
+        jobs[i].deferred = take_key_lock(&jobs[i], cache_dir, 0);
+        if (jobs[i].deferred)
+            continue;
+        if (i != now) {
+            compile_job t = jobs[now];
+            jobs[now] = jobs[i];
+            jobs[i] = t;
+        }
+        now++;
+    }
+    return now;
+}
+
+/* The deferred jobs, one at a time, holding no other lock (so two
+ * processes never wait on each other): wait for the key's lock, then load
+ * what the other builder stored, or build it here when it stored nothing.
+ * Returns how many were compiled, or -1 with the error set. */
+static int build_deferred(compile_job *jobs, size_t n_jobs, const br_build_opts *o) {
+    int compiled = 0;
+    for (size_t i = 0; i < n_jobs; i++) {
+        compile_job *j = &jobs[i];
+        take_key_lock(j, o->cache_dir, 600e9);
+        int found = cached_object(j->h, j->input_key, o->cache_dir);
+        if (found < 0)
+            return -1;
+        int c = found ? 0 : run_compiles(j, 1, o);
+        if (j->locked)
+            br_lock_release(&j->lock);
+        j->locked = 0;
+        if (c < 0)
+            return -1;
+        compiled += c;
+    }
+    return compiled;
+}
+
 int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t n,
                      const br_build_opts *o) {
     int rc = -1;
@@ -843,6 +909,7 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
     memset(out, 0, n * sizeof *out);
     if (br_mkdir_p(o->cache_dir) != 0)
         goto done;
+    br_tmp_sweep(o->cache_dir); /* what killed builds left; base/tmp.h's rules */
     for (size_t i = 0; i < n; i++) {
         compile_job *j = &jobs[n_jobs];
         int drop = plan_module(j, &out[i], &sources[i], o, &cv);
@@ -855,9 +922,17 @@ int br_build_modules(br_module_handle *out, const br_build_src *sources, size_t 
         }
         n_jobs++;
     }
-    int compiled = run_compiles(jobs, n_jobs, o);
-    if (compiled < 0)
+    size_t now = defer_busy(jobs, n_jobs, o->cache_dir);
+    int compiled = run_compiles(jobs, now, o);
+    for (size_t i = 0; i < now; i++)
+        if (jobs[i].locked) {
+            br_lock_release(&jobs[i].lock);
+            jobs[i].locked = 0;
+        }
+    int later = compiled < 0 ? 0 : build_deferred(jobs + now, n_jobs - now, o);
+    if (compiled < 0 || later < 0)
         goto done;
+    compiled += later;
     for (size_t i = 0; i < n; i++)
         if (out[i].state == BR_MODULE_LOADED)
             load_module(&out[i]);

@@ -106,7 +106,8 @@ static int merge_loaded(const br_merge_opts *o, br_merge_part *parts, size_t n_p
     br_run *runs = NULL;
     size_t n = 0;
     br_merge_report rep;
-    if (br_merge_parts(&runs, &n, &rep, parts, n_parts) != 0) {
+    unsigned flags = o->allow_mixed_hosts ? BR_MERGE_ALLOW_MIXED_HOSTS : 0;
+    if (br_merge_parts(&runs, &n, &rep, parts, n_parts, flags) != 0) {
         br_log(BR_LOG_ERROR, PROG ": %s\n", br_error_get());
         return EXIT_BAD_INPUT;
     }
@@ -120,6 +121,11 @@ static int merge_loaded(const br_merge_opts *o, br_merge_part *parts, size_t n_p
         rep.n_missing || rep.n_missing_shards || rep.n_lost_suites || rep.n_interrupted;
     if (incomplete)
         say_missing(&rep, runs, n);
+    const br_run_shard *sh = n ? runs[0].shard : NULL;
+    for (size_t k = 0; sh && k < sh->n_mixed_hosts; k++)
+        br_log(BR_LOG_WARN,
+               PROG ": %s host shards of different CPU models (--allow-mixed-hosts): %s\n",
+               k == 0 ? "merged" : "and", sh->mixed_hosts[k]);
     int wrote = write_merged(o, runs, n);
     if (!o->quiet)
         br_log(BR_LOG_NOTE,

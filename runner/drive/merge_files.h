@@ -12,6 +12,8 @@ typedef struct br_merge_opts {
     const char *output;      /* -o FILE: written atomically; NULL: not */
     const char *results_dir; /* --results-dir DIR: DIR/<date>-<commit>.json; NULL: not */
     int quiet;               /* only errors on stderr */
+    int allow_mixed_hosts;   /* merge host shards of different CPU models (said, and recorded
+                                in the merged file's shard record) */
 } br_merge_opts;
 
 /* Read the parts paths[0..n) (a path that does not exist is a shard that

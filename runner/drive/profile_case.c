@@ -22,6 +22,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/log.h"
+#include "base/tmp.h"
 #include "base/util.h"
 #include "compile/resolve.h"
 #include "measure/nvtx.h"
@@ -371,14 +372,22 @@ static int read_ncu(br_ncu_report *rep, const char *capture, int status, const b
 typedef struct scratch {
     char dir[4096];
     char *own, *under, *capture; /* own run's results, the run under ncu's, ncu's output */
+    int lock_fd;                 /* the folder's lock (base/tmp.h), or -1 */
 } scratch;
 
 static int scratch_make(scratch *s) {
     const char *tmp = getenv("TMPDIR");
-    snprintf(s->dir, sizeof s->dir, "%s/benchrun-profile-XXXXXX",
-             tmp && tmp[0] && strlen(tmp) < sizeof s->dir - 32 ? tmp : "/tmp");
-    if (!mkdtemp(s->dir))
-        return br_error_set("cannot create a scratch directory %s: %s", s->dir, strerror(errno));
+    char base[4096];
+    snprintf(base, sizeof base, "%s/benchrun-profile",
+             tmp && tmp[0] && strlen(tmp) < sizeof base - 128 ? tmp : "/tmp");
+    char *parent = br_path_dir(base);
+    if (parent)
+        br_tmp_sweep(parent);
+    free(parent);
+    if ((s->lock_fd = br_tmp_mkdir(s->dir, sizeof s->dir, base)) < 0) {
+        s->dir[0] = '\0';
+        return br_error_prefix("cannot create a scratch directory: ");
+    }
     s->own = br_path_join(s->dir, "own.json");
     s->under = br_path_join(s->dir, "under-ncu.json");
     s->capture = br_path_join(s->dir, "ncu.txt");
@@ -392,8 +401,15 @@ static void scratch_drop(scratch *s) {
             unlink(files[i]);
         free(files[i]);
     }
-    if (s->dir[0])
+    if (s->dir[0]) {
+        char *lock = br_path_join(s->dir, ".lock");
+        if (lock)
+            unlink(lock);
+        free(lock);
         rmdir(s->dir);
+    }
+    if (s->lock_fd >= 0)
+        close(s->lock_fd);
 }
 
 /* The box and --json of a parsed report. Returns the exit status. */
@@ -428,7 +444,7 @@ static int profile_one(const the_case *c, const char *suite, const br_profile_op
         free(ncu);
         return EXIT_BAD;
     }
-    scratch s = {0};
+    scratch s = {.lock_fd = -1};
     br_run *runs = NULL;
     size_t n_runs = 0;
     br_ncu_report rep = {0};

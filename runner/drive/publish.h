@@ -24,11 +24,15 @@ typedef struct br_publish_opts {
 /* The marker a site holds: a directory with it is one publish may replace. */
 #define BR_PUBLISH_MARKER ".benchrun-site"
 
-/* Publish o->results_dir into o->site. Each skipped file (truncated, not a
- * results document, another suite's) is said on `notes` ("PATH: why"),
- * the rest published; a missing gnuplot is said once and the pages have
- * tables only. The site appears whole or not at all: written into
- * SITE.tmp-XXXXXX, then exchanged with an existing SITE (renameat2
+/* Publish o->results_dir into o->site (trailing slashes ignored). Each
+ * skipped file (truncated, not a results document, unreadable, over the
+ * results limit, another suite's) is said on `notes` ("PATH: why"), the
+ * rest published; a missing gnuplot is said once and the pages have
+ * tables only. --against that no run's commit matches is an error. The
+ * site appears whole or not at all: written into a temporary folder
+ * (base/tmp.h; those of killed publishes beside it are removed by its
+ * rules, and "SITE.tmp-XXXXXX" of older versions when a day old), then
+ * exchanged with an existing SITE (renameat2
  * RENAME_EXCHANGE; two renames where the file system cannot) and the old
  * one removed. An existing SITE that is not a directory publish wrote
  * (no BR_PUBLISH_MARKER) and not empty is never replaced. *st gets the

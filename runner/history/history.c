@@ -18,6 +18,7 @@
 #include "gate/baseline.h"
 #include "gate/compare.h"
 #include "base/error.h"
+#include "results/gitgraph.h"
 #include "results/run_read.h"
 #include "base/util.h"
 
@@ -251,22 +252,39 @@ done:
     return rc;
 }
 
+/* Sync the index and read its runs into *runs, *n. The index is never
+ * fatal: when it fails on its own account (damage, or trouble such as busy
+ * past the wait) it is rebuilt, or moved to memory, with a note, and read
+ * again (index.h, br_index_recover). Returns 0, or -1 with the error set
+ * (a results file that cannot be read, out of memory). */
+static int read_index(br_history *out, br_index_run **runs, size_t *n) {
+    for (int attempt = 0;; attempt++) {
+        if (br_index_sync(out->index, &out->index_stats) == 0 &&
+            br_index_runs(runs, n, out->index, NULL) == 0)
+            return 0;
+        if (attempt == 2 || br_index_recover(out->index) != 0)
+            return -1;
+    }
+}
+
 /* Read the runs of dir through its index into *out (unsorted). Returns 0,
  * or -1 with the error set. */
 static int load_index(br_history *out, const char *dir, int lenient) {
-    if (br_index_open(&out->index, dir) != 0 || br_index_sync(out->index, &out->index_stats) != 0)
+    br_index_run *runs = NULL;
+    size_t n = 0, cap = 0;
+    if (br_index_open(&out->index, dir) != 0 || read_index(out, &runs, &n) != 0)
         return -1;
     size_t n_bad = 0;
     const char *const *bad = br_index_bad(out->index, &n_bad);
-    if (n_bad > 0 && !lenient)
+    if (n_bad > 0 && !lenient) {
+        br_index_runs_free(runs, n);
         return br_error_set("%s", bad[0]);
+    }
     for (size_t i = 0; i < n_bad; i++)
-        if (note_skipped(out, bad[i]) != 0)
+        if (note_skipped(out, bad[i]) != 0) {
+            br_index_runs_free(runs, n);
             return -1;
-    br_index_run *runs = NULL;
-    size_t n = 0, cap = 0;
-    if (br_index_runs(&runs, &n, out->index, NULL) != 0)
-        return -1;
+        }
     int rc = reserve_runs(out, &cap, n);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         br_history_run *hr = &out->runs[out->n_runs++];
@@ -347,6 +365,78 @@ static void keep_last(br_history *h, size_t last) {
     }
 }
 
+/* 1 when runs a and b are of one suite, both with commits of one
+ * committer time but different SHAs: their order is the commit graph's. */
+static int time_tie(const br_history_run *a, const br_history_run *b) {
+    return strcmp(a->run.suite_name ? a->run.suite_name : "",
+                  b->run.suite_name ? b->run.suite_name : "") == 0 &&
+           br_history_has_commit(&a->run) && br_history_has_commit(&b->run) &&
+           a->run.git.commit_time == b->run.git.commit_time;
+}
+
+/* The commit graphs asked: the current directory's repository and the one
+ * holding the history's directory (either may be NULL). */
+typedef struct graphs {
+    br_gitgraph *g[2];
+    int opened;
+} graphs;
+
+/* Whether commit anc is a proper ancestor of desc in the first repository
+ * that knows both: 1, 0, or -1 when none does. */
+static int ancestor(graphs *gs, const char *anc, const char *desc) {
+    for (int k = 0; k < 2; k++) {
+        int rc = gs->g[k] ? br_gitgraph_is_ancestor(gs->g[k], anc, desc) : -1;
+        if (rc >= 0)
+            return rc;
+    }
+    return -1;
+}
+
+/* Order runs[0..n) (one committer time) topologically: each in turn the
+ * first, in the order they have, whose commit has no ancestor among those
+ * left (a commit in no repository has none). Stable otherwise. */
+static void topo_order(br_history_run *runs, size_t n, graphs *gs) {
+    for (size_t at = 0; at + 1 < n; at++) {
+        size_t pick = at;
+        for (size_t i = at; i < n; i++) {
+            int has_ancestor = 0;
+            for (size_t j = at; j < n && !has_ancestor; j++)
+                has_ancestor =
+                    j != i && ancestor(gs, runs[j].run.git.sha, runs[i].run.git.sha) == 1;
+            if (!has_ancestor) {
+                pick = i;
+                break;
+            }
+        }
+        br_history_run t = runs[pick];
+        memmove(&runs[at + 1], &runs[at], (pick - at) * sizeof *runs);
+        runs[at] = t;
+    }
+}
+
+/* Runs whose commits have one committer time (a rebase, a scripted series)
+ * in the commit graph's order, from the repository of the current
+ * directory, else of the history's directory; kept as they are outside
+ * git. */
+static void order_time_ties(br_history *h) {
+    graphs gs = {{NULL, NULL}, 0};
+    for (size_t i = 0; i < h->n_runs;) {
+        size_t e = i + 1, shas = 1;
+        for (; e < h->n_runs && time_tie(&h->runs[i], &h->runs[e]); e++)
+            shas += strcmp(h->runs[e].run.git.sha, h->runs[e - 1].run.git.sha) != 0;
+        if (shas > 1 && !gs.opened) {
+            gs.opened = 1;
+            br_gitgraph_open(&gs.g[0], ".");
+            br_gitgraph_open(&gs.g[1], h->dir);
+        }
+        if (shas > 1)
+            topo_order(&h->runs[i], e - i, &gs);
+        i = e;
+    }
+    br_gitgraph_close(gs.g[0]);
+    br_gitgraph_close(gs.g[1]);
+}
+
 int br_history_load(br_history *out, const char *dir, const br_history_filter *f) {
     memset(out, 0, sizeof *out);
     static const br_history_filter all = {0};
@@ -356,8 +446,10 @@ int br_history_load(br_history *out, const char *dir, const br_history_filter *f
         return -1;
     if (f->use_index ? load_index(out, dir, f->lenient) != 0 : load_dir(out, dir, f->lenient) != 0)
         return -1;
-    if (out->n_runs > 1)
+    if (out->n_runs > 1) {
         qsort(out->runs, out->n_runs, sizeof *out->runs, cmp_runs);
+        order_time_ties(out);
+    }
     if (filter_runs(out, dir, f) != 0)
         return -1;
     if (f->last > 0)

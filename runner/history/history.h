@@ -15,8 +15,11 @@
  *     nothing.
  *   - Runs of several suites are kept apart by suite name (one table per
  *     suite). Within a suite, runs are in commit order: by the committer
- *     time of their git info, ties (reruns at one commit) by the run's
- *     date; runs without git info come last, by date.
+ *     time of their git info; commits of one committer time in the
+ *     commit graph's order (topological: an ancestor first; libgit2, in
+ *     the current directory's repository, else the one holding DIR);
+ *     reruns at one commit by the run's date; runs without git info come
+ *     last, by date.
  *   - A case is compared with the latest earlier run of the same device
  *     (br_baseline_device) that measured it (status ok), with
  *     br_baseline_compare (force_device 0) and the newer run's own

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/error.h"
+#include "base/log.h"
 #include "gate/case_key.h"
 
 int br_history_change_slower(const br_history_view *v, const br_history_change *c) {
@@ -56,12 +57,13 @@ static size_t row_series(double *x, const br_history_view *v, size_t row, size_t
 }
 
 /* The change points of x[0..v->n), the series of row `row` on device `dev`:
- * from the index's cache when it holds this series, else computed (and
- * cached). Returns 0, or -1 with the error set. */
-static int series_changes(br_changepoint **cps, size_t *n, br_history_view *v, size_t row,
-                          size_t dev, const double *x) {
-    br_index *ix = v->h->index;
-    if (!ix)
+ * from the index's cache (*ix, may be NULL) when it holds this series, else
+ * computed (and cached). The cache is never fatal: when it cannot be read
+ * or written, a note says so and *ix becomes NULL (computed from then on).
+ * Returns 0, or -1 with the error set. */
+static int series_changes(br_changepoint **cps, size_t *n, br_history_view *v, br_index **ix,
+                          size_t row, size_t dev, const double *x) {
+    if (!*ix)
         return br_changepoint_find(cps, n, x, v->n, &v->cp_cfg);
     const br_run *r = br_history_view_run(v, v->rows[row].run);
     char *key = br_baseline_case_key(r, &r->cases[v->rows[row].ci]);
@@ -69,11 +71,23 @@ static int series_changes(br_changepoint **cps, size_t *n, br_history_view *v, s
         return -1;
     const char *suite = v->newest->suite_name ? v->newest->suite_name : "";
     uint64_t hash = br_index_series_hash(x, v->n, &v->cp_cfg);
-    int got = br_index_cp_get(cps, n, ix, suite, v->devices[dev], key, hash);
-    if (got == 0) {
+    int got = br_index_cp_get(cps, n, *ix, suite, v->devices[dev], key, hash, v->n);
+    int cache_failed = got < 0 && br_error_kind_get() != BR_E_NOMEM;
+    if (got < 0 && !cache_failed) {
+        free(key);
+        return -1;
+    }
+    if (got <= 0) {
         got = br_changepoint_find(cps, n, x, v->n, &v->cp_cfg);
-        if (got == 0)
-            got = br_index_cp_put(ix, suite, v->devices[dev], key, hash, *cps, *n);
+        if (got == 0 && !cache_failed &&
+            br_index_cp_put(*ix, suite, v->devices[dev], key, hash, *cps, *n) != 0)
+            cache_failed = br_error_kind_get() != BR_E_NOMEM;
+    }
+    if (cache_failed) {
+        br_log(BR_LOG_NOTE, "benchrun: %s: the change point cache is not used: %s\n",
+               br_index_path(*ix), br_error_get());
+        br_error_clear();
+        *ix = NULL;
     }
     free(key);
     return got < 0 ? -1 : 0;
@@ -97,9 +111,12 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
     size_t cap = 0;
     br_index *ix = v->h->index;
     if (ix && br_index_cp_begin(ix) != 0) {
-        free(x);
-        return -1;
+        br_log(BR_LOG_NOTE, "benchrun: %s: the change point cache is not used: %s\n",
+               br_index_path(ix), br_error_get());
+        br_error_clear();
+        ix = NULL;
     }
+    br_index *began = ix;
     for (size_t row = 0; row < v->n_rows; row++) {
         for (size_t dev = 0; dev < v->n_devices; dev++) {
             size_t measured = row_series(x, v, row, dev);
@@ -109,7 +126,7 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
             v->n_short += measured < 2 * v->cp_cfg.min_size;
             br_changepoint *cps = NULL;
             size_t n = 0;
-            if (series_changes(&cps, &n, v, row, dev, x) != 0)
+            if (series_changes(&cps, &n, v, &ix, row, dev, x) != 0)
                 goto done;
             int added = add_changes(v, &cap, row, dev, cps, n);
             free(cps);
@@ -119,8 +136,8 @@ int br_history_view_changes(br_history_view *v, const br_changepoint_cfg *cfg) {
     }
     rc = 0;
 done:
-    if (ix && br_index_cp_end(ix) != 0)
-        rc = -1;
+    if (began && br_index_cp_end(began) != 0)
+        br_error_clear(); /* the cache only: the change points stand */
     free(x);
     return rc;
 }

@@ -17,18 +17,25 @@
  *     its bytes, base/util.h br_hash_blob); a file that left the directory
  *     leaves the index. A file that is not a results document is recorded
  *     with its message, so that it is not parsed again until it changes.
- *   - An index that SQLite cannot read (corrupt, truncated, not a
- *     database), that another program made (its application_id), or of
- *     another layout (user_version) is never trusted: it is replaced by a
- *     new one, built from the files.
+ *   - The index is never trusted and never fatal. On open, SQLite's
+ *     quick_check and the shape of every table (each column read) are
+ *     checked; every value read back is checked before use (indexes in
+ *     range, counts, names, finite or missing numbers, a file name that
+ *     stays in the folder). Any damage (not a database, a corrupt page, a
+ *     missing table or column, another layout, an unexpected value) means
+ *     a rebuild from the files, with a note saying why, never an exit.
+ *   - A database at the index's name that another program made (another
+ *     application_id), or a symbolic link or anything but a regular file
+ *     there, is left alone, with a note; the index is built in memory.
  *   - Concurrent processes (two nightlies finishing at once, a publish
  *     during a history) rely on SQLite's own locking: a sync that has
  *     files to store or forget does it all in one transaction (BEGIN
- *     IMMEDIATE, a busy timeout of 60 s), in which the new and changed
- *     files are read in batches on a thread per CPU (a cold year of
- *     nightlies is parse-bound; issue 43). The listing and the rows read
- *     before it are older than that lock, and so may be a file's bytes
- *     against its writer, so under it the sync checks them again: a file is
+ *     IMMEDIATE; a writer waits up to 60 s for another, saying so after a
+ *     second, then builds in memory), in which the new and changed files
+ *     are read in batches on a thread per CPU (a cold year of nightlies is
+ *     parse-bound; issue 43). The listing and the rows read before it are
+ *     older than that lock, and so may be a file's bytes against its
+ *     writer, so under it the sync checks them again: a file is
  *     stored only if its stat (size, mtime, inode, taken before reading
  *     it) is still the file's, else read again (a few times; a file still
  *     being written is left to the next sync); a row is removed only if
@@ -36,8 +43,21 @@
  *     of another process, nor forgets a file written since its listing.
  *     Files written atomically (temp + rename, base/files.h) are whole or
  *     absent; their temporary names start with '.' and are never indexed.
- *   - A directory where the index cannot be written (read-only) gets an
- *     index in memory for this process, with a note saying so.
+ *   - On a network file system (NFS, SMB/CIFS: statfs's f_type) SQLite's
+ *     locks cannot be relied on (https://sqlite.org/faq.html#q5, "file
+ *     locking is broken on many NFS implementations"; and
+ *     https://sqlite.org/howtocorrupt.html, section 2.1), so the index is
+ *     not kept beside the files there but in the user's cache
+ *     ($XDG_CACHE_HOME/benchrun/index/HASH.sqlite, HASH that of the
+ *     folder's real path): on a local disk, one per host and user. The
+ *     JSON files stay the record, so each host's index is a faithful
+ *     cache of them. BENCHRUN_INDEX_NETWORK_FS set in the environment
+ *     treats every folder as one (a shared file system statfs does not
+ *     name: Lustre, GPFS, BeeGFS).
+ *   - A folder where the index cannot be written (read-only, or an index
+ *     file this user may not write, as in a group-shared folder made by
+ *     another user) gets an index in memory for this process, with a note.
+ *     A new index in a group-writable folder is made group-writable.
  *
  * SQLite: https://sqlite.org (libsqlite3, the embedded default). */
 #ifndef BR_HISTORY_INDEX_H
@@ -78,6 +98,19 @@ typedef struct br_index_stats {
  * an SQLite error that an index in memory did not avoid ("DIR/NAME: ..."). */
 int br_index_open(br_index **out, const char *dir);
 
+/* After a call on ix failed: when the failure was the index's own (damage:
+ * a corrupt page, a table gone, an unexpected value; or trouble: busy past
+ * the wait, an I/O error, read-only), say so on the log and replace it by a
+ * new empty index (damage), or by one in memory for this run (trouble, or
+ * when the file cannot be made again); the caller syncs again. Returns 0
+ * when it did, -1 when the failure was not the index's (a results file
+ * that cannot be read, out of memory: the error stays) or the new index
+ * could not be made (error set). */
+int br_index_recover(br_index *ix);
+
+/* 1 when dir is on a network file system (see above), else 0. */
+int br_index_on_network_fs(const char *dir);
+
 /* Bring the index up to date with the *.json files directly in its
  * directory (names starting with '.' ignored), as described above; *st
  * (may be NULL) gets the counts. On 0, every such file that was in the
@@ -115,13 +148,15 @@ int br_index_runs(br_index_run **out, size_t *n_out, br_index *ix, const char *s
 /* Free n runs of br_index_runs; accepts NULL. */
 void br_index_runs_free(br_index_run *runs, size_t n);
 
-/* The cached change points of one series: the case `key` (gate/case_key.h)
- * of `suite` on `device`, valid while `hash` (of the series and the
- * parameters, br_index_series_hash) is the one stored. 1 and *out (caller
- * frees; NULL when none) with *n_out, 0 when nothing valid is cached, -1
- * with the error set. */
+/* The cached change points of one series of n_series values: the case
+ * `key` (gate/case_key.h) of `suite` on `device`, valid while `hash` (of the
+ * series and the parameters, br_index_series_hash) is the one stored and
+ * every change point read is one of that series (indexes within it and in
+ * order, finite levels, p and q in [0, 1]). 1 and *out (caller frees; NULL
+ * when none) with *n_out, 0 when nothing valid is cached, -1 with the error
+ * set. */
 int br_index_cp_get(br_changepoint **out, size_t *n_out, br_index *ix, const char *suite,
-                    const char *device, const char *key, uint64_t hash);
+                    const char *device, const char *key, uint64_t hash, size_t n_series);
 
 /* Store the change points cps[0..n) of that series under `hash`, replacing
  * what was there. Calls between br_index_cp_begin and br_index_cp_end

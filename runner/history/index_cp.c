@@ -29,8 +29,30 @@ uint64_t br_index_series_hash(const double *x, size_t n, const br_changepoint_cf
     return h;
 }
 
+/* Whether the change points v[0..n) (FIELDS doubles each) of a series of
+ * n_series values are ones the analysis could have found (changepoint.h):
+ * each last < index < n_series, whole numbers, indexes increasing; the
+ * levels finite, the step finite or NaN (a level of 0 before), p in
+ * [0, 1], q finite. */
+static int cps_valid(const double *v, size_t n, size_t n_series) {
+    double prev = -1;
+    for (size_t k = 0; k < n; k++) {
+        const double *f = v + FIELDS * k;
+        for (size_t j = 0; j < FIELDS; j++)
+            if (j != 4 && !isfinite(f[j]))
+                return 0;
+        if (f[1] < 0 || f[0] != floor(f[0]) || f[1] != floor(f[1]) || f[1] >= f[0] ||
+            f[0] >= (double)n_series || f[0] <= prev)
+            return 0;
+        if (isinf(f[4]) || f[5] < 0 || f[5] > 1)
+            return 0;
+        prev = f[0];
+    }
+    return 1;
+}
+
 int br_index_cp_get(br_changepoint **out, size_t *n_out, br_index *ix, const char *suite,
-                    const char *device, const char *key, uint64_t hash) {
+                    const char *device, const char *key, uint64_t hash, size_t n_series) {
     *out = NULL;
     *n_out = 0;
     sqlite3_stmt *st = NULL;
@@ -43,14 +65,25 @@ int br_index_cp_get(br_changepoint **out, size_t *n_out, br_index *ix, const cha
     sqlite3_bind_text(st, 3, key, -1, SQLITE_STATIC);
     int rc = sqlite3_step(st), found = 0;
     if (rc == SQLITE_ROW && (uint64_t)sqlite3_column_int64(st, 0) == hash) {
+        const void *blob = sqlite3_column_blob(st, 1);
         size_t bytes = (size_t)sqlite3_column_bytes(st, 1), n = bytes / (FIELDS * sizeof(double));
-        const double *v = sqlite3_column_blob(st, 1);
-        if (bytes % (FIELDS * sizeof(double)) == 0 && (n == 0 || v)) {
-            br_changepoint *cps = n ? calloc(n, sizeof *cps) : NULL;
-            if (n && !cps) {
-                sqlite3_finalize(st);
-                return br_error_nomem();
-            }
+        double *v = n ? malloc(bytes) : NULL;
+        if (n && !v) {
+            sqlite3_finalize(st);
+            return br_error_nomem();
+        }
+        if (n && blob)
+            memcpy(v, blob, bytes); /* a blob need not be aligned for doubles */
+        /* A row that is not n whole, valid change points is not used (and
+         * is replaced by the caller's br_index_cp_put). */
+        br_changepoint *cps = n ? calloc(n, sizeof *cps) : NULL;
+        if (n && !cps) {
+            free(v);
+            sqlite3_finalize(st);
+            return br_error_nomem();
+        }
+        if (bytes % (FIELDS * sizeof(double)) == 0 && (n == 0 || blob) &&
+            cps_valid(v, n, n_series)) {
             for (size_t k = 0; k < n; k++) {
                 const double *f = v + FIELDS * k;
                 cps[k] = (br_changepoint){(size_t)f[0], (size_t)f[1], f[2], f[3], f[4], f[5], f[6]};
@@ -58,7 +91,9 @@ int br_index_cp_get(br_changepoint **out, size_t *n_out, br_index *ix, const cha
             *out = cps;
             *n_out = n;
             found = 1;
-        }
+        } else
+            free(cps);
+        free(v);
     }
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)

@@ -3,6 +3,7 @@
  * summaries written (br_index_put_file), and read back as runs
  * (br_index_runs). Enums are stored by their names (model/types.h's
  * tables), so that the index reads as the JSON does. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,41 @@ static double num_of(sqlite3_stmt *st, int i) {
     return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+/* Values read back are checked before use: the index is never trusted
+ * (index.h). Each returns 1 when the value is one the index could hold. */
+
+/* A flag: 0 or 1. */
+static int flag_ok(sqlite3_stmt *st, int i) {
+    int64_t v = sqlite3_column_int64(st, i);
+    return sqlite3_column_type(st, i) == SQLITE_INTEGER && (v == 0 || v == 1);
+}
+
+/* A count: an integer in [0, 2^40]. */
+static int count_ok(sqlite3_stmt *st, int i) {
+    int64_t v = sqlite3_column_int64(st, i);
+    return sqlite3_column_type(st, i) == SQLITE_INTEGER && v >= 0 && v <= ((int64_t)1 << 40);
+}
+
+/* A number: missing (NaN) or finite, and not negative when `nonneg`. */
+static int num_ok(double v, int nonneg) {
+    return isnan(v) || (isfinite(v) && (!nonneg || v >= 0));
+}
+
+/* A name of table t, or (when may_be_null) none. */
+static int name_ok(const br_name *t, sqlite3_stmt *st, int i, int may_be_null) {
+    int v;
+    if (!sqlite3_column_text(st, i))
+        return may_be_null;
+    return br_name_find(&v, t, text_of(st, i)) == 0;
+}
+
+/* A results file's name, as the sync stores it: "NAME.json", no '/',
+ * not starting with '.' (so that DIR/NAME stays in DIR). */
+static int file_name_ok(const char *name) {
+    size_t n = strlen(name);
+    return n > 5 && name[0] != '.' && !strchr(name, '/') && strcmp(name + n - 5, ".json") == 0;
+}
+
 /* Split `text` at SEP into a new array *out of *n strings. */
 static int split(char ***out, size_t *n, const char *text) {
     *out = NULL;
@@ -237,6 +273,14 @@ static int split(char ***out, size_t *n, const char *text) {
 static int name_value(const br_name *t, const char *text, int otherwise) {
     int v;
     return br_name_find(&v, t, text) == 0 ? v : otherwise;
+}
+
+/* Whether a run row's values are ones the index could hold. */
+static int run_row_ok(sqlite3_stmt *st) {
+    return file_name_ok(text_of(st, 1)) && count_ok(st, 2) && flag_ok(st, 5) && flag_ok(st, 6) &&
+           flag_ok(st, 10) && flag_ok(st, 12) && name_ok(br_metric_names, st, 15, 0) &&
+           name_ok(br_mode_names, st, 16, 0) && num_ok(num_of(st, 17), 1) &&
+           num_ok(num_of(st, 18), 1);
 }
 
 /* One run row (SELECT of read_runs) into *r. */
@@ -278,16 +322,37 @@ static int fill_run(br_run *r, sqlite3_stmt *st) {
     return 0;
 }
 
-/* One case row (SELECT of read_cases, from column 2 on) into *c of run r. */
-static int fill_case(br_case_result *c, const br_run *r, sqlite3_stmt *st) {
+/* Whether a case row's values are ones the index could hold for run r. */
+static int case_row_ok(sqlite3_stmt *st, const br_run *r) {
+    if (!count_ok(st, 2) || (size_t)sqlite3_column_int64(st, 2) >= r->n_kernels ||
+        !name_ok(br_status_names, st, 4, 0) || !name_ok(br_stage_names, st, 5, 1) ||
+        !flag_ok(st, 12) || !count_ok(st, 13) || !count_ok(st, 14) ||
+        !name_ok(br_stop_names, st, 25, 1))
+        return 0;
+    for (int i = 7; i <= 11; i++) /* bytes, flops, gbps, gflops, % of peak */
+        if (!num_ok(num_of(st, i), 1))
+            return 0;
+    for (int i = 15; i <= 24; i++) /* the statistics (a CI bound may be negative) */
+        if (!num_ok(num_of(st, i), i != 18 && i != 19))
+            return 0;
+    return 1;
+}
+
+/* One case row (SELECT of read_cases, from column 2 on) into *c of run r;
+ * its parameter values must be whole numbers, at most one per parameter. */
+static int fill_case(br_case_result *c, const br_run *r, sqlite3_stmt *st, br_index *ix) {
     c->kernel = (size_t)sqlite3_column_int64(st, 2);
     c->params = calloc(r->n_params + 1, sizeof *c->params);
     if (!c->params)
         return br_error_nomem();
     const char *p = text_of(st, 3);
-    for (size_t i = 0; i < r->n_params && *p; i++) {
+    for (size_t i = 0; *p; i++) {
         char *end;
-        c->params[i] = strtoll(p, &end, 10);
+        errno = 0;
+        long long v = strtoll(p, &end, 10);
+        if (i >= r->n_params || end == p || errno || (*end && *end != ','))
+            return br_index_bad_value(ix, "a case's parameter values");
+        c->params[i] = v;
         p = *end == ',' ? end + 1 : end;
     }
     c->status = (br_case_status)name_value(br_status_names, text_of(st, 4), BR_STATUS_FAILED);
@@ -359,6 +424,10 @@ static int read_runs(br_index_run **out, size_t *n_out, id_pos **ids, br_index *
         (*ids)[*n_out] = (id_pos){sqlite3_column_int64(st, 0), *n_out};
         (*n_out)++;
         r->index = (size_t)sqlite3_column_int64(st, 2);
+        if (!run_row_ok(st)) {
+            sqlite3_finalize(st);
+            return br_index_bad_value(ix, "a run's row");
+        }
         if (!(r->path = br_path_join(ix->dir, text_of(st, 1))) || fill_run(&r->run, st) != 0) {
             sqlite3_finalize(st);
             return -1;
@@ -412,10 +481,19 @@ static int read_cases(br_index_run *runs, size_t n, const id_pos *ids, br_index 
             cap = r ? r->n_cases : 0;
             last = id;
         }
-        if (!r)
-            continue;
+        /* A case of no run, out of order, or with a value the index
+         * could not hold: damage. */
+        const char *bad = !r ? "a case of no run"
+                          : sqlite3_column_int64(st, 1) != (int64_t)r->n_cases
+                              ? "a case out of order"
+                          : !case_row_ok(st, r) ? "a case's row"
+                                                : NULL;
+        if (bad) {
+            sqlite3_finalize(st);
+            return br_index_bad_value(ix, bad);
+        }
         br_case_result *c = new_case(r, &cap);
-        if (!c || fill_case(c, r, st) != 0) {
+        if (!c || fill_case(c, r, st, ix) != 0) {
             sqlite3_finalize(st);
             return -1;
         }
@@ -428,6 +506,7 @@ int br_index_runs(br_index_run **out, size_t *n_out, br_index *ix, const char *s
     id_pos *ids = NULL;
     *out = NULL;
     *n_out = 0;
+    ix->trouble = IX_FINE;
     if (br_index_exec(ix, "BEGIN") != 0)
         return -1;
     int rc =

@@ -365,11 +365,44 @@ static void read_all(pending *p, size_t n) {
             pthread_join(th[k], NULL);
 }
 
+/* After index_file failed: when the failure is the file's own (it cannot
+ * be read: no permission, larger than the results limit, an I/O error),
+ * not the index's nor memory, keep its message for this sync's list of
+ * bad files and return 0; else -1 (the error stays). */
+static int skip_unreadable(br_index *ix, char ***skipped, size_t *n) {
+    if (ix->trouble != IX_FINE || br_error_kind_get() == BR_E_NOMEM)
+        return -1;
+    char **g = realloc(*skipped, (*n + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    *skipped = g;
+    if (!(g[*n] = br_strdup(br_error_get())))
+        return -1;
+    (*n)++;
+    br_error_clear();
+    return 0;
+}
+
+/* Add the messages skipped[0..n) to ix->bad, which collect_bad filled. */
+static int add_skipped(br_index *ix, char **skipped, size_t n) {
+    if (n == 0)
+        return 0;
+    char **g = realloc(ix->bad, (ix->n_bad + n) * sizeof *g);
+    if (!g)
+        return br_error_nomem();
+    ix->bad = g;
+    for (size_t i = 0; i < n; i++) {
+        ix->bad[ix->n_bad++] = skipped[i];
+        skipped[i] = NULL;
+    }
+    return 0;
+}
+
 /* Index the pending files p[0..n) and forget the rows of files that left,
  * all in one transaction: the files read in batches on parallel threads,
  * each stored (or read again) under the lock in name order. */
 static int index_pending(br_index *ix, br_index_stats *s, pending *p, size_t n, known *k,
-                         size_t n_k) {
+                         size_t n_k, char ***skipped, size_t *n_skipped) {
     if (br_index_exec(ix, "BEGIN IMMEDIATE") != 0)
         return -1;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -382,6 +415,8 @@ static int index_pending(br_index *ix, br_index_stats *s, pending *p, size_t n, 
             if (p[i].read_rc < 0 && p[i].error)
                 br_error_set("%s", p[i].error);
             int gone = index_file(ix, s, &p[i]);
+            if (gone < 0 && skip_unreadable(ix, skipped, n_skipped) == 0)
+                gone = 0; /* listed with the bad files, its row (if any) kept */
             if (gone < 0)
                 rc = -1;
             s->files += gone == 0;
@@ -411,13 +446,14 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
     br_index_stats local = {0};
     br_index_stats *s = st ? st : &local;
     memset(s, 0, sizeof *s);
+    ix->trouble = IX_FINE;
     s->rebuilt = ix->rebuilt;
     s->in_memory = ix->in_memory;
     struct dirent **names = NULL;
     known *k = NULL;
     pending *p = NULL;
-    size_t n_k = 0, n_p = 0, unseen = 0;
-    char *path = NULL;
+    size_t n_k = 0, n_p = 0, unseen = 0, n_skipped = 0;
+    char *path = NULL, **skipped = NULL;
     int n_names = scandir(ix->dir, &names, is_json_name, alphasort), rc = -1;
     if (n_names < 0)
         return br_error_set("%s: cannot open directory: %s", ix->dir, strerror(errno));
@@ -453,14 +489,17 @@ int br_index_sync(br_index *ix, br_index_stats *st) {
     }
     for (size_t i = 0; i < n_k; i++)
         unseen += !k[i].seen && k[i].name;
-    if ((n_p || unseen) && index_pending(ix, s, p, n_p, k, n_k) != 0)
+    if ((n_p || unseen) && index_pending(ix, s, p, n_p, k, n_k, &skipped, &n_skipped) != 0)
         goto done;
-    if (collect_bad(ix) != 0)
+    if (collect_bad(ix) != 0 || add_skipped(ix, skipped, n_skipped) != 0)
         goto done;
     s->bad = ix->n_bad;
     rc = 0;
 done:
     free(path);
+    for (size_t i = 0; i < n_skipped; i++)
+        free(skipped[i]);
+    free(skipped);
     pending_free(p, n_p);
     known_free(k, n_k);
     for (int i = 0; i < n_names; i++)

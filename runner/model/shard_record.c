@@ -33,6 +33,9 @@ void br_run_shard_free(br_run_shard *s) {
     free(s->plan_params);
     free(s->merged);
     free(s->missing);
+    for (size_t i = 0; i < s->n_mixed_hosts; i++)
+        free(s->mixed_hosts[i]);
+    free(s->mixed_hosts);
     free(s);
 }
 

@@ -47,6 +47,10 @@ typedef struct br_run_shard {
     size_t n_merged;
     unsigned *missing;
     size_t n_missing;
+    /* A merge of host shards run on different CPU models (merged only when
+     * asked, --allow-mixed-hosts): the models, in the order met; owned. */
+    char **mixed_hosts;
+    size_t n_mixed_hosts;
 } br_run_shard;
 
 /* Free what *s owns and s itself; accepts NULL. */

@@ -44,12 +44,48 @@ typedef struct merger {
     unsigned *part_index; /* per part: its shard, 0 for a part with no runs */
     suite_slot *suites;
     size_t n_suites;
+    int allow_mixed_hosts; /* BR_MERGE_ALLOW_MIXED_HOSTS */
+    const char *cpu_path;  /* the first part with host cases */
+    char cpus[16][256];    /* the CPU models of the host shards, in the order met */
+    size_t n_cpus;
 } merger;
 
 /* --- checks ------------------------------------------------------------------------ */
 
 static const char *device_model(const br_run *r) {
     return r->has_device ? r->device.name : "no GPU";
+}
+
+/* 1 when run r measured host kernels. */
+static int has_host_kernels(const br_run *r) {
+    for (size_t i = 0; i < r->n_kernels; i++)
+        if (r->kernels[i].backend == BR_BACKEND_HOST)
+            return 1;
+    return 0;
+}
+
+/* Host shards run on one CPU model: their times are of that CPU. Another
+ * model is refused, or with allow_mixed_hosts recorded (the merge's shard
+ * record names the models). Returns 0, or -1 with the error set. */
+static int check_host_cpu(merger *m, const br_run *r, const char *path) {
+    if (!has_host_kernels(r))
+        return 0;
+    const char *cpu = r->host.cpu_model[0] ? r->host.cpu_model : "an unknown CPU";
+    size_t k = 0;
+    while (k < m->n_cpus && strcmp(m->cpus[k], cpu) != 0)
+        k++;
+    if (k < m->n_cpus)
+        return 0;
+    if (m->n_cpus > 0 && !m->allow_mixed_hosts)
+        return refuse("%s ran host cases on %s, %s on %s: the host shards of one plan run on one "
+                      "CPU model (--allow-mixed-hosts merges them, and the merged file says so)",
+                      m->cpu_path, m->cpus[0], path, cpu);
+    if (m->n_cpus == sizeof m->cpus / sizeof *m->cpus)
+        return refuse("%s: more than %zu CPU models", path, m->n_cpus);
+    if (m->n_cpus == 0)
+        m->cpu_path = path;
+    snprintf(m->cpus[m->n_cpus++], sizeof m->cpus[0], "%s", cpu);
+    return 0;
 }
 
 /* What the plan's parts must share, r against the reference. */
@@ -140,7 +176,7 @@ static int check_part(merger *m, size_t k) {
             m->ref_path = pt->path;
             m->count = r->shard->count;
         }
-        if (check_run_plan(m, r, pt->path) != 0)
+        if (check_run_plan(m, r, pt->path) != 0 || check_host_cpu(m, r, pt->path) != 0)
             return -1;
         if (i > 0 && r->shard->index != pt->runs[0].shard->index)
             return refuse("%s holds runs of shards %u and %u: one part is one shard", pt->path,
@@ -413,6 +449,15 @@ static int merge_record(br_run_shard *sh, const merger *m) {
         else
             sh->missing[sh->n_missing++] = k;
     }
+    if (m->n_cpus > 1) {
+        if (!(sh->mixed_hosts = calloc(m->n_cpus, sizeof *sh->mixed_hosts)))
+            return br_error_nomem();
+        for (size_t k = 0; k < m->n_cpus; k++) {
+            if (!(sh->mixed_hosts[k] = br_strdup(m->cpus[k])))
+                return -1;
+            sh->n_mixed_hosts++;
+        }
+    }
     return 0;
 }
 
@@ -521,8 +566,10 @@ static void merger_dispose(merger *m) {
 }
 
 int br_merge_parts(br_run **out_runs, size_t *out_n, br_merge_report *rep, br_merge_part *parts,
-                   size_t n_parts) {
-    merger m = {.parts = parts, .n_parts = n_parts};
+                   size_t n_parts, unsigned flags) {
+    merger m = {.parts = parts,
+                .n_parts = n_parts,
+                .allow_mixed_hosts = (flags & BR_MERGE_ALLOW_MIXED_HOSTS) != 0};
     br_run *runs = NULL;
     size_t n = 0;
     int rc = -1;

@@ -7,10 +7,11 @@
  * part is a part (has a "shard" record with an index); the parts have the
  * same number of shards, the same plan identity (suites and their blob ids,
  * -k, -p, the rule and the cost files), the same benchrun version, the same
- * commit (and dirty state), the same device model (the GPU's name, or none)
- * and, per suite, the same measurement settings, kernels, params and whole
- * plan; no two parts are the same shard; no case appears twice in a part or
- * in a part that is not its shard.
+ * commit (and dirty state), the same device model (the GPU's name, or none),
+ * for runs with host kernels the same CPU model (unless allowed: see
+ * BR_MERGE_ALLOW_MIXED_HOSTS) and, per suite, the same measurement settings, kernels, params and
+ * whole plan; no two parts are the same shard; no case appears twice in a part or in a part that is
+ * not its shard.
  *
  * Not refused: a missing part, a part that lacks a suite (it was stopped
  * before building it), a part that lacks a case. Such cases are in the merged
@@ -62,7 +63,12 @@ typedef struct br_merge_report {
  * BR_E_INPUT, and nothing returned, when the parts do not belong to one plan
  * or a case appears twice. */
 int br_merge_parts(br_run **out_runs, size_t *out_n, br_merge_report *rep, br_merge_part *parts,
-                   size_t n_parts);
+                   size_t n_parts, unsigned flags);
+
+/* br_merge_parts' flags: host shards (runs with host kernels) of different
+ * CPU models are merged (the merged runs' shard records name the models,
+ * "mixed_hosts"), where otherwise they are refused. */
+#define BR_MERGE_ALLOW_MIXED_HOSTS 1u
 
 /* Release what *rep owns and zero it; accepts NULL. */
 void br_merge_report_dispose(br_merge_report *rep);

@@ -135,6 +135,8 @@ json_t *br_shard_json_write(br_json_builder *b, const br_run *r) {
     else {
         put(b, o, "merged", uints_json(b, s->merged, s->n_merged));
         put(b, o, "missing", uints_json(b, s->missing, s->n_missing));
+        if (s->n_mixed_hosts)
+            put(b, o, "mixed_hosts", strings_json(b, s->mixed_hosts, s->n_mixed_hosts));
     }
     return o;
 }
@@ -284,7 +286,8 @@ static int read_shard(br_json_ctx *c, const json_t *o, br_run_shard *s, const br
     if (s->index)
         return read_cases(c, o, s, r);
     return read_uints(c, o, "merged", s->count, &s->merged, &s->n_merged) ||
-                   read_uints(c, o, "missing", s->count, &s->missing, &s->n_missing)
+                   read_uints(c, o, "missing", s->count, &s->missing, &s->n_missing) ||
+                   read_strings(c, o, "mixed_hosts", &s->mixed_hosts, &s->n_mixed_hosts)
                ? -1
                : 0;
 }

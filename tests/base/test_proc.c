@@ -225,3 +225,20 @@ Test(proc, wait_any_returns_the_first_to_end_or_times_out) {
 Test(proc, wait_any_for_many_polls) {
     wait_any_in(200, 64); /* 66 processes in 200 slots */
 }
+
+/* The version stamp's way: output read through a pipe, no file written;
+ * what is past the limit is read and dropped (the child never blocks). */
+Test(proc, capture_reads_output_through_a_pipe_and_keeps_the_status) {
+    const char *argv[] = {"sh", "-c", "echo out; echo err >&2; yes | head -c 100000; exit 4", NULL};
+    char *text = NULL;
+    int st = -1;
+    cr_assert_eq(br_proc_capture(&text, &st, argv, 10000), 0, "%s", br_error_get());
+    cr_expect_eq(br_proc_exit_code(st), 4);
+    cr_assert_not_null(text);
+    cr_expect_eq(strncmp(text, "out\nerr\n", 8), 0, "%s", text);
+    cr_expect_eq(strlen(text), 10000);
+    free(text);
+    const char *none[] = {"/nonexistent-dir/tool", NULL};
+    cr_expect_eq(br_proc_capture(&text, &st, none, 100), -1);
+    cr_expect_null(text);
+}

@@ -3,10 +3,13 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "compile/build.h"
 #include "e2e_util.h"
 #include "base/error.h"
+#include "base/lock.h"
 #include "base/util.h"
 
 static const char *module_src = "#include \"benchrun_kernel.h\"\n"
@@ -247,4 +250,66 @@ Test(build, one_file_is_one_cache_entry_however_it_is_named) {
     free(cache);
     free(rel);
     free(sub);
+}
+
+/* The name of the one KEY.deps record in cache into key (the input key). */
+static void input_key_in(char key[41], const char *cache) {
+    char *cmd = br_strfmt("ls '%s' | sed -n 's/\\.deps$//p'", cache);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    cr_assert_not_null(fgets(key, 41, p));
+    pclose(p);
+    free(cmd);
+    cr_assert_eq(strlen(key), 40, "%s", key);
+}
+
+/* A second builder of a key that another process is building waits on the
+ * key's lock and then loads what the first stored: it compiles nothing and
+ * fails nothing (the first here: a child holding the lock for a second
+ * while it puts the object and its record back). */
+Test(build, a_second_builder_waits_on_the_key_lock_and_uses_the_finished_object) {
+    char *src = e2e_put("m.c", module_src);
+    free(e2e_put("helper.h", "#define HELPER 0\n"));
+    char *cache = br_strfmt("%s/cache", tmp);
+    br_build_opts o = {.cache_dir = cache, .jobs = 1};
+    br_build_src srcs[] = {{.path = src}};
+    br_module_handle h;
+    cr_assert_eq(br_build_modules(&h, srcs, 1, &o), 1, "%s", br_error_get());
+    char key[41], cmd[1024];
+    input_key_in(key, cache);
+    snprintf(cmd, sizeof cmd, "mkdir '%s/away' && mv '%s'/*.so '%s'/*.deps '%s/away'", tmp, cache,
+             cache, tmp);
+    cr_assert_eq(system(cmd), 0);
+    br_module_handle_dispose(&h);
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        br_lock l;
+        char *base = br_strfmt("%s/%s", cache, key);
+        if (br_lock_take(&l, base, 1e9, 1) != 0)
+            _exit(1);
+        if (write(ready[1], "x", 1) != 1)
+            _exit(1);
+        sleep(1);
+        snprintf(cmd, sizeof cmd, "mv '%s/away'/* '%s'", tmp, cache);
+        _exit(system(cmd) == 0 ? 0 : 1);
+    }
+    char c;
+    cr_assert_eq(read(ready[0], &c, 1), 1);
+    double t0 = br_now_ns();
+    int compiled = br_build_modules(&h, srcs, 1, &o);
+    double waited = br_now_ns() - t0;
+    int st;
+    waitpid(pid, &st, 0);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    cr_expect_eq(compiled, 0, "the second builder compiled (%d)", compiled);
+    cr_expect_eq(h.state, BR_MODULE_LOADED, "%s", h.message ? h.message : "");
+    cr_expect_eq(h.from_cache, 1);
+    cr_expect_geq(waited, 0.5e9, "it did not wait for the lock (%.3f s)", waited / 1e9);
+    br_module_handle_dispose(&h);
+    close(ready[0]);
+    close(ready[1]);
+    free(src);
+    free(cache);
 }

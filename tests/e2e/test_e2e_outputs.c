@@ -380,3 +380,53 @@ Test(e2e_outputs, a_write_past_ulimit_f_is_an_error_not_a_signal) {
     free(cmd);
     free(out);
 }
+
+/* Start `benchrun report -q --no-compare --json FIFO GOLDEN` with nobody
+ * reading the FIFO; its pid, its stderr going to `err`. */
+static pid_t report_to_fifo(const char *fifo, const char *err) {
+    char *cmd = br_strfmt("exec '%s' report -q --no-compare --json '%s' '%s' >/dev/null 2>'%s'",
+                          BR_BENCHRUN_EXE, fifo, GOLDEN, err);
+    char *argv[] = {"sh", "-c", cmd, NULL};
+    pid_t pid;
+    cr_assert_eq(posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ), 0);
+    free(cmd);
+    return pid;
+}
+
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* A FIFO output nobody reads: opened without blocking, waited for (saying
+ * so), then a clear error, not a hang (before: blocked at the end of the
+ * run for ever); and one SIGTERM ends the wait (before: it did not). */
+Test(e2e_outputs, a_fifo_without_a_reader_is_an_error_and_sigterm_ends_the_wait) {
+    char *fifo = br_strfmt("%s/out.fifo", tmp), *err = br_strfmt("%s/err.txt", tmp);
+    cr_assert_eq(mkfifo(fifo, 0666), 0);
+    double t0 = mono_s();
+    pid_t pid = report_to_fifo(fifo, err);
+    int st;
+    waitpid(pid, &st, 0);
+    double took = mono_s() - t0;
+    char *text = NULL;
+    br_read_file(&text, NULL, err, 1 << 16);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) != 0, "status %d", st);
+    cr_expect(took < 20, "it took %.1f s", took);
+    cr_expect(text && strstr(text, "waiting for a reader of"), "%s", text ? text : "");
+    cr_expect(text && strstr(text, "a FIFO with no reader: none came in 10 s"), "%s",
+              text ? text : "");
+    free(text);
+    t0 = mono_s();
+    pid = report_to_fifo(fifo, err);
+    usleep(1500 * 1000);
+    kill(pid, SIGTERM);
+    waitpid(pid, &st, 0);
+    took = mono_s() - t0;
+    cr_expect(took < 4, "one SIGTERM did not end it (%.1f s)", took);
+    struct stat sb;
+    cr_expect(lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode), "the FIFO is gone");
+    free(fifo);
+    free(err);
+}

@@ -120,7 +120,7 @@ static void write_text(const char *dir, const char *name, const char *text) {
     free(p);
 }
 
-Test(index, replaces_a_corrupt_or_foreign_index) {
+Test(index, replaces_a_corrupt_index_and_leaves_a_foreign_database_alone) {
     write_history(tmp);
     write_text(tmp, BR_INDEX_NAME, "this is not a database, just text\n");
     br_index_stats st = sync_dir(tmp);
@@ -137,8 +137,16 @@ Test(index, replaces_a_corrupt_or_foreign_index) {
         SQLITE_OK);
     sqlite3_close(db);
     st = sync_dir(tmp);
-    cr_assert_eq(st.rebuilt, 1);
+    cr_assert_eq(st.rebuilt, 0, "another program's database was replaced");
+    cr_assert_eq(st.in_memory, 1, "the index was not built in memory beside a foreign database");
     cr_assert_eq(st.parsed, 5);
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "SELECT x FROM run", NULL, NULL, NULL), SQLITE_OK,
+                 "the foreign database was changed");
+    sqlite3_close(db);
+    cr_assert_eq(unlink(path), 0);
+    st = sync_dir(tmp);
+    cr_assert_eq(st.in_memory, 0);
     /* A truncated index: the first half of a good one. */
     struct stat sb;
     cr_assert_eq(stat(path, &sb), 0);

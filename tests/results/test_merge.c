@@ -15,6 +15,7 @@
 #include "e2e_util.h"
 #include "results/merge.h"
 #include "results/run_read.h"
+#include "results/run_write.h"
 #include "results/shardinfo.h"
 
 #define SHARD_A BR_FIXTURES_DIR "/shard/shard_a.yaml"
@@ -86,7 +87,7 @@ static void refused(br_merge_part *parts, size_t n, const char *what) {
     br_run *runs = NULL;
     size_t nr = 0;
     br_merge_report rep;
-    cr_assert_eq(br_merge_parts(&runs, &nr, &rep, parts, n), -1, "merged, expected: %s", what);
+    cr_assert_eq(br_merge_parts(&runs, &nr, &rep, parts, n, 0), -1, "merged, expected: %s", what);
     cr_assert_null(runs);
     cr_assert_eq(br_error_kind_get(), BR_E_INPUT);
     cr_assert(strstr(br_error_get(), what), "expected '%s' in: %s", what, br_error_get());
@@ -103,7 +104,7 @@ Test(merge, merged_parts_hold_the_cases_of_an_unsharded_run) {
     br_run *runs = NULL, *ref = NULL;
     size_t nr = 0, nref = 0;
     br_merge_report rep;
-    cr_assert_eq(br_merge_parts(&runs, &nr, &rep, parts, n), 0, "%s", br_error_get());
+    cr_assert_eq(br_merge_parts(&runs, &nr, &rep, parts, n, 0), 0, "%s", br_error_get());
     cr_assert_eq(br_results_load(&ref, &nref, whole), 0, "%s", br_error_get());
     cr_assert_eq(rep.n_missing, 0);
     cr_assert_eq(rep.n_missing_shards, 0);
@@ -382,4 +383,43 @@ Test(merge, report_finds_a_git_runs_baselines_at_the_top_of_its_work_tree) {
     cr_assert(strstr(r.out, "vs baseline"), "the run found the baseline report saved: %s", r.out);
     e2e_free(&r);
     free(top), free(beside), free(cache), free(text), free(suite), free(mk), free(sub), free(repo);
+}
+
+/* Host shards run on different CPU models are refused (their times are of
+ * different machines); with BR_MERGE_ALLOW_MIXED_HOSTS they merge and the
+ * merged run's shard record names the models, through its JSON too. */
+Test(merge, host_shards_of_different_cpu_models_are_refused_unless_allowed) {
+    make_parts(2, NULL);
+    br_merge_part parts[2];
+    size_t n = load_parts(parts, 2, 0);
+    for (size_t i = 0; i < parts[1].n_runs; i++)
+        snprintf(parts[1].runs[i].host.cpu_model, sizeof parts[1].runs[i].host.cpu_model,
+                 "Another CPU @ 1.0GHz");
+    refused(parts, n, "the host shards of one plan run on one CPU model");
+    br_run *runs = NULL;
+    size_t nr = 0;
+    br_merge_report rep;
+    cr_assert_eq(br_merge_parts(&runs, &nr, &rep, parts, n, BR_MERGE_ALLOW_MIXED_HOSTS), 0, "%s",
+                 br_error_get());
+    cr_assert_gt(nr, 0);
+    cr_assert_eq(runs[0].shard->n_mixed_hosts, 2);
+    cr_expect_str_eq(runs[0].shard->mixed_hosts[1], "Another CPU @ 1.0GHz");
+    char *out = br_strfmt("%s/merged.json", tmp);
+    const br_run *ptrs[16];
+    for (size_t i = 0; i < nr && i < 16; i++)
+        ptrs[i] = &runs[i];
+    FILE *f = fopen(out, "w");
+    cr_assert_not_null(f);
+    cr_assert_eq(br_results_write(f, ptrs, nr < 16 ? nr : 16), 0, "%s", br_error_get());
+    cr_assert_eq(fclose(f), 0);
+    br_run *back = NULL;
+    size_t nb = 0;
+    cr_assert_eq(br_results_load(&back, &nb, out), 0, "%s", br_error_get());
+    cr_assert_eq(back[0].shard->n_mixed_hosts, 2, "mixed_hosts lost through JSON");
+    cr_expect_str_eq(back[0].shard->mixed_hosts[1], "Another CPU @ 1.0GHz");
+    br_results_free(back, nb);
+    br_results_free(runs, nr);
+    br_merge_report_dispose(&rep);
+    free_parts(parts, n);
+    free(out);
 }
