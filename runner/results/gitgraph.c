@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "base/error.h"
+#include "base/gitlib.h"
 
 struct br_gitgraph {
     git_repository *repo;
@@ -13,12 +14,11 @@ struct br_gitgraph {
 
 int br_gitgraph_open(br_gitgraph **out, const char *path) {
     *out = NULL;
-    if (git_libgit2_init() < 0)
+    if (br_gitlib_init() != 0) /* started once per process (base/gitlib.h) */
         return -1;
     br_gitgraph *g = calloc(1, sizeof *g);
     if (!g || git_repository_open_ext(&g->repo, path, 0, NULL) != 0) {
         free(g);
-        git_libgit2_shutdown();
         return -1;
     }
     *out = g;
@@ -40,5 +40,4 @@ void br_gitgraph_close(br_gitgraph *g) {
         return;
     git_repository_free(g->repo);
     free(g);
-    git_libgit2_shutdown();
 }
