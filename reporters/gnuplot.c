@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/error.h"
+#include "base/log.h"
 #include "base/proc.h"
 #include "base/tmp.h"
 #include "base/util.h"
@@ -87,21 +88,56 @@ static int write_script(char *script, int *made, const char *base, br_gnuplot_sc
     return wrc;
 }
 
-/* Run gnuplot on `script` (drawing svg_path) and wait for it. Returns 0, or
- * -1 with the error set. */
+/* gnuplot's messages in out (its standard output and error): how many
+ * there are (the lines that name the script, "\"SCRIPT\" line N: ..."),
+ * and the first in first[0..len) with the temporary script's name left
+ * out ("line N of its script: ..."); "" when there is none. */
+static size_t gnuplot_messages(const char *out, const char *script, char *first, size_t len) {
+    size_t n = 0, sl = strlen(script);
+    first[0] = '\0';
+    for (const char *line = out; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t ll = end ? (size_t)(end - line) : strlen(line);
+        const char *at = memchr(line, '"', ll);
+        if (at && (size_t)(line + ll - at) > sl + 1 && strncmp(at + 1, script, sl) == 0 &&
+            at[sl + 1] == '"') {
+            if (n++ == 0) {
+                const char *rest = at + sl + 2;
+                int no = 0;
+                if (sscanf(rest, " line %d:", &no) == 1 && strchr(rest, ':'))
+                    rest = strchr(rest, ':') + 1;
+                while (*rest == ' ')
+                    rest++;
+                snprintf(first, len, "line %d of its script: %.*s", no,
+                         (int)(ll - (size_t)(rest - line)), rest);
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return n;
+}
+
+/* Run gnuplot on `script` (drawing svg_path) and wait for it, its messages
+ * caught: a success's said in one warning (how many, and the first), a
+ * failure's first one in the error. Returns 0, or -1 with the error set. */
 static int run_gnuplot(const char *script, const char *svg_path) {
     const char *argv[] = {"gnuplot", script, NULL};
+    char *out = NULL, first[512];
     int st;
-    if (br_proc_run(&st, argv, NULL) != 0)
+    if (br_proc_capture(&out, &st, argv, (size_t)1 << 16) != 0)
         return -1;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        if (WIFEXITED(st))
-            return br_error_set(
-                "gnuplot failed (exit status %d) drawing %s; its messages are above",
-                WEXITSTATUS(st), svg_path);
-        return br_error_set("gnuplot was killed by signal %d drawing %s", WTERMSIG(st), svg_path);
-    }
-    return 0;
+    size_t n = gnuplot_messages(out ? out : "", script, first, sizeof first);
+    int rc = 0;
+    if (!WIFEXITED(st))
+        rc = br_error_set("gnuplot was killed by signal %d drawing %s", WTERMSIG(st), svg_path);
+    else if (WEXITSTATUS(st) != 0)
+        rc = br_error_set("gnuplot failed (exit status %d) drawing %s%s%s", WEXITSTATUS(st),
+                          svg_path, first[0] ? ": " : "", first);
+    else if (n)
+        br_log(BR_LOG_WARN, "benchrun: gnuplot: %zu message(s) drawing %s; the first: %s\n", n,
+               svg_path, first);
+    free(out);
+    return rc;
 }
 
 /* br_write_atomic's writer: the drawn SVG (the path in ctx) copied. */

@@ -29,8 +29,10 @@ int br_gnuplot_have(void);
  * renamed over it when gnuplot succeeds (so a failure leaves an earlier plot
  * whole; no temporary file is left behind). `option` ("--plot",
  * "--roofline") names the file in messages. Returns 0, or -1 with the error
- * set: a control character in the name, gnuplot missing or failing (its own
- * messages are on stderr), a file that cannot be written. */
+ * set: a control character in the name, gnuplot missing or failing (with
+ * its first message), a file that cannot be written. gnuplot's messages on
+ * a success are summed up in one warning (how many, and the first, naming
+ * no temporary file). */
 int br_gnuplot_draw(const char *svg_path, const char *option, br_gnuplot_script_fn fn, void *ctx);
 
 #ifdef __cplusplus

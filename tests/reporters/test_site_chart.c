@@ -11,6 +11,8 @@
 
 #include "base/util.h"
 #include "e2e_util.h"
+#include "base/error.h"
+#include "base/log.h"
 #include "reporters/gnuplot.h"
 #include "reporters/site_chart.h"
 
@@ -69,4 +71,43 @@ Test(site_chart, gnuplot_draws_the_exponent_as_one_superscript) {
     free(script);
     free(svg);
     free(gp);
+}
+
+/* gnuplot's messages are caught and summed up in one line that names no
+ * temporary file (publish printed two raw gnuplot warnings naming its
+ * temporary script). */
+static char logged[4096];
+
+static void keep_log(void *ctx, br_log_level level, const char *msg) {
+    (void)ctx;
+    (void)level;
+    strncat(logged, msg, sizeof logged - strlen(logged) - 1);
+}
+
+static int empty_plot(FILE *f, void *ctx, const char *svg_path) {
+    (void)ctx;
+    fputs("set terminal svg\nset output ", f);
+    br_gnuplot_string(f, svg_path);
+    fputs("\n$d << EOD\nEOD\nplot $d using 1:2 with points\n", f); /* no valid points */
+    return 0;
+}
+
+Test(site_chart, gnuplots_warnings_are_summed_up_without_its_temporary_file) {
+    if (!br_gnuplot_have())
+        cr_skip_test("no gnuplot on PATH (Debian: gnuplot-nox)");
+    char *svg = br_strfmt("%s/w.svg", tmp);
+    logged[0] = '\0';
+    br_log_set_sink(keep_log, NULL);
+    int rc = br_gnuplot_draw(svg, "--test", empty_plot, NULL);
+    br_log_set_sink(NULL, NULL);
+    cr_log_info("%s", logged);
+    if (rc == 0) {
+        cr_expect(strstr(logged, "benchrun: gnuplot: 1 message(s) drawing"), "%s", logged);
+        cr_expect(strstr(logged, "of its script: warning:"), "%s", logged);
+    } else {
+        cr_expect(strstr(br_error_get(), "of its script:"), "%s", br_error_get());
+    }
+    cr_expect_null(strstr(logged, ".gp"), "a temporary script named:\n%s", logged);
+    cr_expect_null(strstr(logged, "benchrun-tmp"), "a temporary file named:\n%s", logged);
+    free(svg);
 }
