@@ -44,7 +44,25 @@ static int step_opt(void *dst, const char *option, const char *arg) {
     return 0;
 }
 
-static int range_check(void *dst, const br_opt_parsed *a);
+/* The range first, then the suites: split A..B into the options. */
+static int range_check(void *dst, const br_opt_parsed *a) {
+    range_cli *x = dst;
+    br_range_opts *o = &x->range;
+    if (br_cli_is_suite_arg(a->args[0])) {
+        br_msg_error(PROG,
+                     "'%s' is a suite file: give the range first (benchrun run-range "
+                     "HEAD~20..HEAD %s)",
+                     a->args[0], a->args[0]);
+        return -1;
+    }
+    if (br_range_split(x->spec, sizeof x->spec, a->args[0], &o->from, &o->to) != 0) {
+        br_msg_error(PROG, "%s", br_error_get());
+        return -1;
+    }
+    o->suites = a->args + 1;
+    o->n_suites = a->n_args - 1;
+    return 0;
+}
 
 const br_opt_cmd br_cmd_run_range_spec = {
     .prog = PROG,
@@ -86,11 +104,7 @@ const br_opt_cmd br_cmd_run_range_spec = {
             BR_CLI_ROW_HELP,
             {BR_OPT_SECTION, NULL, 0, 0, NULL,
              "\nmeasurement (each replaces the suite's setting at every commit):\n"},
-            {BR_OPT_ENUM, "mode", 0, AT(p.run.measure), "MODE", "cold, batch or both",
-             br_cli_measure, br_mode_names},
-            {BR_OPT_ENUM, "headline", 0, AT(p.run.measure), "MODE",
-             "which time the metric uses: cold or batch", br_cli_measure, br_mode_names,
-             .accept = (1u << BR_MODE_COLD) | (1u << BR_MODE_BATCH)},
+            BR_CLI_ROWS_MODE(AT(p.run.measure)),
             BR_CLI_MEASURE("warmup", "DUR", "warmup time budget per case, e.g. 25ms"),
             BR_CLI_MEASURE("min-samples", "N", "at least N samples"),
             BR_CLI_MEASURE("min-time", "DUR", "at least DUR of measured time"),
@@ -102,24 +116,6 @@ const br_opt_cmd br_cmd_run_range_spec = {
 };
 
 /* A..B SUITE... into x->range: 0, or -1 after a message. */
-static int range_check(void *dst, const br_opt_parsed *a) {
-    range_cli *x = dst;
-    br_range_opts *o = &x->range;
-    if (br_cli_is_suite_arg(a->args[0])) {
-        br_msg_error(PROG,
-                     "'%s' is a suite file: give the range first (benchrun run-range "
-                     "HEAD~20..HEAD %s)",
-                     a->args[0], a->args[0]);
-        return -1;
-    }
-    if (br_range_split(x->spec, sizeof x->spec, a->args[0], &o->from, &o->to) != 0) {
-        br_msg_error(PROG, "%s", br_error_get());
-        return -1;
-    }
-    o->suites = a->args + 1;
-    o->n_suites = a->n_args - 1;
-    return 0;
-}
 
 static int range_go(br_cli_opts *c, const br_opt_parsed *a) {
     (void)a;

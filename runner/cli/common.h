@@ -100,6 +100,14 @@ void br_cli_opts_dispose(br_cli_opts *o);
 /* ab's and bisect's: `help` says where each commit's files are checked out. */
 #define BR_CLI_ROW_CACHE_DIR_CHECKOUT(help)                                                        \
     { BR_OPT_FN, "cache-dir", 0, BR_CLI_AT(p.run.cache_dir), "DIR", help, br_cli_dir }
+/* --mode and --headline into the measurement layer at `at` (the run's and
+ * run-range's rows). */
+#define BR_CLI_ROWS_MODE(at)                                                                       \
+    {BR_OPT_ENUM, "mode", 0, at, "MODE", "cold, batch or both", br_cli_measure, br_mode_names}, {  \
+        BR_OPT_ENUM, "headline", 0, at, "MODE", "which time the metric uses: cold or batch",       \
+            br_cli_measure, br_mode_names, .accept = (1u << BR_MODE_COLD) | (1u << BR_MODE_BATCH)  \
+    }
+
 #define BR_CLI_ROW_JOBS                                                                            \
     {                                                                                              \
         BR_OPT_FN, "jobs", 'j', BR_CLI_AT(p.run.jobs), "N",                                        \
