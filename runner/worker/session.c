@@ -262,10 +262,9 @@ static void gpu_build_note(br_session *s, const br_job *job) {
     if (!n)
         return;
     s->gpu_build_noted = 1;
-    br_log(BR_LOG_NOTE,
-           "benchrun: no usable GPU: %s not compiled, %s cases skipped (benchrun check "
-           "compiles %s)\n",
-           names, n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+    /* The cases' skip is said once, under the table (its notes). */
+    br_log(BR_LOG_NOTE, "benchrun: no usable GPU: %s not compiled (benchrun check compiles %s)\n",
+           names, n == 1 ? "it" : "them");
 }
 
 int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
