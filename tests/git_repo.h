@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* git_repo.h - temporary git repositories made with libgit2, for tests:
- * write files, commit every file of the work tree on HEAD. */
+/* Temporary git repositories made with libgit2, for tests: write files,
+ * commit every file of the work tree on HEAD; and the host module those
+ * tests commit (gr_sum_kernel). */
 #ifndef BR_TEST_GIT_REPO_H
 #define BR_TEST_GIT_REPO_H
 
@@ -9,7 +10,10 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+
+#include "base/util.h"
 
 /* Fail the test with libgit2's message when a libgit2 call fails. */
 #define GR(call)                                                                                   \
@@ -92,6 +96,54 @@ static inline size_t gr_status_count(git_repository *repo) {
     size_t n = git_status_list_entrycount(list);
     git_status_list_free(list);
     return n;
+}
+
+/* The host module the repository tests commit, as malloc'd text: kernel
+ * `sum` sums its n floats `passes` times per execution (its time scales
+ * with passes) and verify checks the sum. `head`: its first line (a
+ * comment that makes each commit's text differ, e.g. "edit 3"); `setup`:
+ * C statements run first in setup ("" for none); `got`: added to the sum
+ * ("" or " + 1", which verify refuses); `kernels`: more rows of its table
+ * after sum's (""); `tail`: text after the module ("" or a line that does
+ * not compile). */
+static inline char *gr_sum_kernel(const char *head, int passes, const char *setup, const char *got,
+                                  const char *kernels, const char *tail) {
+    char *text = br_strfmt(
+        "/* %s */\n"
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
+        "#include \"benchrun_kernel.h\"\n"
+        "typedef struct st { float *x; int64_t n; volatile double got; } st;\n"
+        "static int setup(br_case *c) {\n"
+        "%s"
+        "    int64_t n;\n"
+        "    if (c->api->param(c, \"n\", &n) != 0) return -1;\n"
+        "    st *s = calloc(1, sizeof *s);\n"
+        "    if (!s) return c->api->fail(c, \"out of memory\");\n"
+        "    c->state = s; s->n = n;\n"
+        "    s->x = c->api->alloc(c, (size_t)n * sizeof *s->x, BR_MEM_HOST);\n"
+        "    if (!s->x) return -1;\n"
+        "    for (int64_t i = 0; i < n; i++) s->x[i] = 1.0f;\n"
+        "    return 0;\n"
+        "}\n"
+        "static int run(br_case *c) {\n"
+        "    st *s = c->state; double acc = 0;\n"
+        "    for (int p = 0; p < %d; p++) {\n"
+        "        acc = 0;\n"
+        "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
+        "    }\n"
+        "    s->got = acc%s; return 0;\n"
+        "}\n"
+        "static int verify(br_case *c) {\n"
+        "    st *s = c->state;\n"
+        "    return s->got == (double)s->n ? 0 : c->api->fail(c, \"wrong sum\");\n"
+        "}\n"
+        "static void teardown(br_case *c) { free(c->state); c->state = NULL; }\n"
+        "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}%s};\n"
+        "BR_MODULE(kernels);\n"
+        "%s",
+        head, setup, passes, got, kernels, tail);
+    cr_assert_not_null(text);
+    return text;
 }
 
 #endif

@@ -65,46 +65,21 @@ static void write_suite(const char *kernels) {
     free(text);
 }
 
-/* The module: kernel `sum` reads its input `passes` times per execution;
- * `extra` adds a second kernel "sum2". Setup appends "<side> <pid>" to
- * $BR_TEST_AB_LOG. */
+/* The module (gr_sum_kernel): kernel `sum` reads its input `passes` times
+ * per execution; `extra` adds a second kernel "sum2". Setup appends
+ * "<side> <pid>" to $BR_TEST_AB_LOG. */
 static void write_kernel(int passes, char side, int extra) {
-    char *text = br_strfmt(
-        "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
-        "#include \"benchrun_kernel.h\"\n"
-        "typedef struct st { float *x; int64_t n; volatile double got; } st;\n"
-        "static int setup(br_case *c) {\n"
-        "    int64_t n;\n"
-        "    if (c->api->param(c, \"n\", &n) != 0) return -1;\n"
-        "    st *s = calloc(1, sizeof *s);\n"
-        "    if (!s) return c->api->fail(c, \"out of memory\");\n"
-        "    c->state = s; s->n = n;\n"
-        "    s->x = c->api->alloc(c, (size_t)n * sizeof *s->x, BR_MEM_HOST);\n"
-        "    if (!s->x) return -1;\n"
-        "    for (int64_t i = 0; i < n; i++) s->x[i] = 1.0f;\n"
-        "    const char *log = getenv(\"BR_TEST_AB_LOG\");\n"
-        "    FILE *f = log ? fopen(log, \"a\") : NULL;\n"
-        "    if (f) { fprintf(f, \"%c %%ld\\n\", (long)getpid()); fclose(f); }\n"
-        "    return 0;\n"
-        "}\n"
-        "static int run(br_case *c) {\n"
-        "    st *s = c->state; double acc = 0;\n"
-        "    for (int p = 0; p < %d; p++) {\n"
-        "        acc = 0;\n"
-        "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
-        "    }\n"
-        "    s->got = acc; return 0;\n"
-        "}\n"
-        "static int verify(br_case *c) {\n"
-        "    st *s = c->state;\n"
-        "    return s->got == (double)s->n ? 0 : c->api->fail(c, \"wrong sum\");\n"
-        "}\n"
-        "static void teardown(br_case *c) { free(c->state); c->state = NULL; }\n"
-        "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}%s};\n"
-        "BR_MODULE(kernels);\n",
-        side, passes, extra ? ", {\"sum2\", setup, run, verify, teardown}" : "");
+    char head[16], *setup = br_strfmt("    const char *log = getenv(\"BR_TEST_AB_LOG\");\n"
+                                      "    FILE *f = log ? fopen(log, \"a\") : NULL;\n"
+                                      "    if (f) { fprintf(f, \"%c %%ld\\n\", (long)getpid()); "
+                                      "fclose(f); }\n",
+                                      side);
+    snprintf(head, sizeof head, "side %c", side);
+    char *text = gr_sum_kernel(head, passes, setup, "",
+                               extra ? ", {\"sum2\", setup, run, verify, teardown}" : "", "");
     gr_write(repo_dir, "k.c", text);
     free(text);
+    free(setup);
 }
 
 /* The scratch directories are gone: tmp/cache/ab holds nothing. */

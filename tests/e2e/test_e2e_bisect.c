@@ -60,42 +60,14 @@ static void write_suite(void) {
              "  timeout: 200ms\n");
 }
 
-/* The module at commit `edit`: kernel sum reads its input `passes` times;
- * `broken` adds a line that does not compile; `wrong` makes verify fail. */
+/* The module at commit `edit` (gr_sum_kernel): kernel sum reads its input
+ * `passes` times; `broken` adds a line that does not compile; `wrong` makes
+ * verify fail. */
 static void write_kernel(int edit, int passes, int broken, int wrong) {
-    char *text =
-        br_strfmt("/* edit %d */\n"
-                  "#include <stdlib.h>\n"
-                  "#include \"benchrun_kernel.h\"\n"
-                  "typedef struct st { float *x; int64_t n; volatile double got; } st;\n"
-                  "static int setup(br_case *c) {\n"
-                  "    int64_t n;\n"
-                  "    if (c->api->param(c, \"n\", &n) != 0) return -1;\n"
-                  "    st *s = calloc(1, sizeof *s);\n"
-                  "    if (!s) return c->api->fail(c, \"out of memory\");\n"
-                  "    c->state = s; s->n = n;\n"
-                  "    s->x = c->api->alloc(c, (size_t)n * sizeof *s->x, BR_MEM_HOST);\n"
-                  "    if (!s->x) return -1;\n"
-                  "    for (int64_t i = 0; i < n; i++) s->x[i] = 1.0f;\n"
-                  "    return 0;\n"
-                  "}\n"
-                  "static int run(br_case *c) {\n"
-                  "    st *s = c->state; double acc = 0;\n"
-                  "    for (int p = 0; p < %d; p++) {\n"
-                  "        acc = 0;\n"
-                  "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
-                  "    }\n"
-                  "    s->got = acc%s; return 0;\n"
-                  "}\n"
-                  "static int verify(br_case *c) {\n"
-                  "    st *s = c->state;\n"
-                  "    return s->got == (double)s->n ? 0 : c->api->fail(c, \"wrong sum\");\n"
-                  "}\n"
-                  "static void teardown(br_case *c) { free(c->state); c->state = NULL; }\n"
-                  "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}};\n"
-                  "BR_MODULE(kernels);\n"
-                  "%s",
-                  edit, passes, wrong ? " + 1" : "", broken ? "this does not compile\n" : "");
+    char head[32];
+    snprintf(head, sizeof head, "edit %d", edit);
+    char *text = gr_sum_kernel(head, passes, "", wrong ? " + 1" : "", "",
+                               broken ? "this does not compile\n" : "");
     gr_write(repo_dir, "k.c", text);
     free(text);
 }

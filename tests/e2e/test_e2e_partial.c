@@ -50,45 +50,16 @@ static void drop(void) {
 
 TestSuite(e2e_partial, .init = make, .fini = drop, .timeout = 300);
 
-/* The module at commit `edit`: kernel sum reads its input `passes` times;
- * setup marks each block. */
+/* The module at commit `edit` (gr_sum_kernel): kernel sum reads its input
+ * `passes` times; setup marks each block in $BR_TEST_MARKS. */
 static void write_kernel(int edit, int passes) {
-    char *text =
-        br_strfmt("/* edit %d */\n"
-                  "#include <stdio.h>\n"
-                  "#include <stdlib.h>\n"
-                  "#include \"benchrun_kernel.h\"\n"
-                  "typedef struct st { float *x; int64_t n; volatile double got; } st;\n"
-                  "static int setup(br_case *c) {\n"
-                  "    const char *m = getenv(\"BR_TEST_MARKS\");\n"
-                  "    FILE *f = m ? fopen(m, \"a\") : NULL;\n"
-                  "    if (f) { fputc('x', f); fclose(f); }\n"
-                  "    int64_t n;\n"
-                  "    if (c->api->param(c, \"n\", &n) != 0) return -1;\n"
-                  "    st *s = calloc(1, sizeof *s);\n"
-                  "    if (!s) return c->api->fail(c, \"out of memory\");\n"
-                  "    c->state = s; s->n = n;\n"
-                  "    s->x = c->api->alloc(c, (size_t)n * sizeof *s->x, BR_MEM_HOST);\n"
-                  "    if (!s->x) return -1;\n"
-                  "    for (int64_t i = 0; i < n; i++) s->x[i] = 1.0f;\n"
-                  "    return 0;\n"
-                  "}\n"
-                  "static int run(br_case *c) {\n"
-                  "    st *s = c->state; double acc = 0;\n"
-                  "    for (int p = 0; p < %d; p++) {\n"
-                  "        acc = 0;\n"
-                  "        for (int64_t i = 0; i < s->n; i++) acc += ((volatile float *)s->x)[i];\n"
-                  "    }\n"
-                  "    s->got = acc; return 0;\n"
-                  "}\n"
-                  "static int verify(br_case *c) {\n"
-                  "    st *s = c->state;\n"
-                  "    return s->got == (double)s->n ? 0 : c->api->fail(c, \"wrong sum\");\n"
-                  "}\n"
-                  "static void teardown(br_case *c) { free(c->state); c->state = NULL; }\n"
-                  "static const br_kernel kernels[] = {{\"sum\", setup, run, verify, teardown}};\n"
-                  "BR_MODULE(kernels);\n",
-                  edit, passes);
+    char head[32];
+    snprintf(head, sizeof head, "edit %d", edit);
+    char *text = gr_sum_kernel(head, passes,
+                               "    const char *m = getenv(\"BR_TEST_MARKS\");\n"
+                               "    FILE *f = m ? fopen(m, \"a\") : NULL;\n"
+                               "    if (f) { fputc('x', f); fclose(f); }\n",
+                               "", "", "");
     gr_write(repo_dir, "k.c", text);
     free(text);
 }
