@@ -28,48 +28,11 @@ static inline void e2e_free(e2e_result *r) {
     free(r->err);
 }
 
-/* Run BR_BENCHRUN_EXE with argv (NULL-terminated, without argv[0]) in `cwd`. */
-static inline int e2e_run(e2e_result *r, const char *cwd, const char *const *args) {
-    char out_path[] = "/tmp/br-e2e-out-XXXXXX", err_path[] = "/tmp/br-e2e-err-XXXXXX";
-    int ofd = mkstemp(out_path), efd = mkstemp(err_path);
-    if (ofd < 0 || efd < 0)
-        return -1;
-    const char *argv[64] = {BR_BENCHRUN_EXE};
-    size_t n = 1;
-    for (; args[n - 1] && n < 63; n++)
-        argv[n] = args[n - 1];
-    argv[n] = NULL;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, ofd, 1);
-    posix_spawn_file_actions_adddup2(&fa, efd, 2);
-    char *prev = getcwd(NULL, 0);
-    if (cwd && chdir(cwd) != 0)
-        return -1;
-    pid_t pid;
-    int e = posix_spawn(&pid, BR_BENCHRUN_EXE, &fa, NULL, (char *const *)argv, environ);
-    if (prev && chdir(prev) != 0)
-        e = -1;
-    free(prev);
-    posix_spawn_file_actions_destroy(&fa);
-    close(ofd);
-    close(efd);
-    if (e != 0)
-        return -1;
-    int st;
-    waitpid(pid, &st, 0);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    br_read_file(&r->out, NULL, out_path, 1 << 24);
-    br_read_file(&r->err, NULL, err_path, 1 << 24);
-    unlink(out_path);
-    unlink(err_path);
-    return 0;
-}
-
 /* A benchrun started in the background (e2e_start), its output captured. */
 typedef struct e2e_proc {
     pid_t pid;
     char out_path[32], err_path[32];
+    int own_group; /* set before e2e_start: run it in a process group of its own (pid) */
 } e2e_proc;
 
 /* Start BR_BENCHRUN_EXE with argv (NULL-terminated, without argv[0]) in
@@ -89,10 +52,17 @@ static inline int e2e_start(e2e_proc *p, const char *cwd, const char *const *arg
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, ofd, 1);
     posix_spawn_file_actions_adddup2(&fa, efd, 2);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    if (p->own_group) {
+        posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&at, 0);
+    }
     char *prev = getcwd(NULL, 0);
     int e = cwd && chdir(cwd) != 0 ? -1 : 0;
     if (e == 0)
-        e = posix_spawn(&p->pid, BR_BENCHRUN_EXE, &fa, NULL, (char *const *)argv, environ);
+        e = posix_spawn(&p->pid, BR_BENCHRUN_EXE, &fa, &at, (char *const *)argv, environ);
+    posix_spawnattr_destroy(&at);
     if (prev && chdir(prev) != 0)
         e = -1;
     free(prev);
@@ -111,6 +81,16 @@ static inline void e2e_finish(e2e_proc *p, e2e_result *r) {
     br_read_file(&r->err, NULL, p->err_path, 1 << 24);
     unlink(p->out_path);
     unlink(p->err_path);
+}
+
+/* Run BR_BENCHRUN_EXE with argv (NULL-terminated, without argv[0]) in
+ * `cwd` and wait for it (e2e_start, e2e_finish). Returns 0 or -1. */
+static inline int e2e_run(e2e_result *r, const char *cwd, const char *const *args) {
+    e2e_proc p = {0};
+    if (e2e_start(&p, cwd, args) != 0)
+        return -1;
+    e2e_finish(&p, r);
+    return 0;
 }
 
 /* The entries of dir whose name contains `part` (NULL: any), dot entries

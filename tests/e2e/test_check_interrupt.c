@@ -10,17 +10,13 @@
  *    was interrupted (the newcomer saw "ok", exit 0). */
 #include <criterion/criterion.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
 #include "e2e_util.h"
-
-extern char **environ;
 
 TestSuite(check_interrupt, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 120);
 
@@ -43,42 +39,24 @@ static char *fake_cc(const char *wait) {
  * when killed), its standard output in *out and error in *err (malloc'd). */
 static int check_signalled(const char *cc_path, int sig, int group, char **out, char **err) {
     char *cache = br_strfmt("--cache-dir=%s/cache", tmp), *mark = br_strfmt("%s/cc-started", tmp);
-    const char *argv[] = {BR_BENCHRUN_EXE, "check", cache,
-                          BR_SOURCE_DIR "/docs/examples/axpy/axpy.yaml", NULL};
-    char out_path[] = "/tmp/br-chk-out-XXXXXX", err_path[] = "/tmp/br-chk-err-XXXXXX";
-    int ofd = mkstemp(out_path), efd = mkstemp(err_path);
-    cr_assert(ofd >= 0 && efd >= 0);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, ofd, 1);
-    posix_spawn_file_actions_adddup2(&fa, efd, 2);
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
+    const char *args[] = {"check", cache, BR_SOURCE_DIR "/docs/examples/axpy/axpy.yaml", NULL};
+    e2e_proc p = {.own_group = 1};
     setenv("CC", cc_path, 1);
-    pid_t pid;
-    cr_assert_eq(posix_spawn(&pid, BR_BENCHRUN_EXE, &fa, &at, (char *const *)argv, environ), 0);
+    cr_assert_eq(e2e_start(&p, NULL, args), 0);
     unsetenv("CC");
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    close(ofd);
-    close(efd);
     struct stat st;
     for (int waited = 0; stat(mark, &st) != 0; waited += 10) {
         cr_assert_lt(waited, 60000, "the compiler did not start in 1 min");
         usleep(10000);
     }
-    cr_assert_eq(kill(group ? -pid : pid, sig), 0);
-    int ws;
-    cr_assert_eq(waitpid(pid, &ws, 0), pid);
-    br_read_file(out, NULL, out_path, 1 << 20);
-    br_read_file(err, NULL, err_path, 1 << 20);
-    unlink(out_path);
-    unlink(err_path);
+    cr_assert_eq(kill(group ? -p.pid : p.pid, sig), 0);
+    e2e_result r;
+    e2e_finish(&p, &r);
+    *out = r.out;
+    *err = r.err;
     free(cache);
     free(mark);
-    return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    return r.status;
 }
 
 Test(check_interrupt, to_the_process_group_exits_130_as_interrupted_not_as_a_compile_failure) {

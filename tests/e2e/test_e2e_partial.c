@@ -122,7 +122,7 @@ Test(e2e_partial, an_interrupted_ab_reports_the_pairs_it_measured) {
     commits(2, 2);
     const char *args[] = {"ab",      cache_arg, "--blocks=20", "--json",
                           json_path, "HEAD~1",  "suite.yaml",  NULL};
-    e2e_proc p;
+    e2e_proc p = {0};
     start(&p, args);
     wait_blocks(6);
     cr_assert_eq(kill(p.pid, SIGINT), 0);
@@ -162,7 +162,7 @@ static void start_bisect(e2e_proc *p) {
 
 Test(e2e_partial, a_bisect_interrupted_in_step_0_reports_bad_over_good_so_far) {
     commits(8, 5);
-    e2e_proc p;
+    e2e_proc p = {0};
     start_bisect(&p);
     wait_blocks(5); /* rounds 0 and 1 (G B, B G) done, the fifth block begun */
     cr_assert_eq(kill(p.pid, SIGINT), 0);
@@ -185,7 +185,7 @@ Test(e2e_partial, a_bisect_interrupted_in_step_0_reports_bad_over_good_so_far) {
 
 Test(e2e_partial, a_bisect_interrupted_in_a_step_reports_the_commit_against_both_ends) {
     commits(8, 5);
-    e2e_proc p;
+    e2e_proc p = {0};
     start_bisect(&p);
     /* Step 1 begins (said on stderr); then one round of G M B and a block more. */
     long at_step = -1;

@@ -200,7 +200,7 @@ Test(e2e_range, an_interrupted_range_resumes_with_the_commits_left) {
     commits();
     char *dir = br_strfmt("--results-dir=%s", results_dir);
     const char *args[] = {"run-range", cache_arg, dir, "HEAD~11..HEAD", "suite.yaml", NULL};
-    e2e_proc p;
+    e2e_proc p = {0};
     cr_assert_eq(e2e_start(&p, repo_dir, args), 0);
     for (int waited = 0; e2e_count_entries(results_dir, ".json") < 3; waited += 5) {
         cr_assert_lt(waited, 120000, "3 results files did not come in 2 min");
