@@ -88,6 +88,17 @@ void br_vlog(br_log_level level, const char *fmt, va_list ap) {
         progress[0] = '\0';
 }
 
+void br_log_note(int quiet, const char *prog, const char *fmt, ...) {
+    if (quiet)
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    br_log(BR_LOG_NOTE, "%s: %s\n", prog, msg);
+}
+
 void br_log(br_log_level level, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

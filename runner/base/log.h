@@ -55,6 +55,11 @@ void br_log(br_log_level level, const char *fmt, ...) __attribute__((format(prin
 /* br_log with a va_list. */
 void br_vlog(br_log_level level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
+/* A command's note, "PROG: message\n" at BR_LOG_NOTE, unless quiet (message
+ * cut at 1 KiB). */
+void br_log_note(int quiet, const char *prog, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,6 @@
 #include "bisect.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,18 +32,6 @@ typedef struct bisect {
     br_session *session;
     br_driver_ledger ledger; /* the invocation's, beside the session */
 } bisect;
-
-/* A note on stderr ("benchrun bisect: ..."), unless quiet. */
-__attribute__((format(printf, 2, 3))) static void note(const bisect *b, const char *fmt, ...) {
-    if (b->o->run.quiet)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    br_log(BR_LOG_NOTE, "benchrun bisect: %s\n", msg);
-}
 
 /* The error on stderr, "benchrun bisect: WHAT: <last error>". Returns -1. */
 static int fail(const char *what) {
@@ -134,10 +121,12 @@ static int choose_cases(bisect *b) {
         return -1;
     }
     if (bad_only)
-        note(b, "%zu case%s planned at BAD only %s not searched", bad_only,
-             bad_only == 1 ? "" : "s", bad_only == 1 ? "is" : "are");
+        br_log_note(b->o->run.quiet, "benchrun bisect",
+                    "%zu case%s planned at BAD only %s not searched", bad_only,
+                    bad_only == 1 ? "" : "s", bad_only == 1 ? "is" : "are");
     if (b->n_keys > 1)
-        note(b, "%zu cases: the search follows the geometric mean of their times", b->n_keys);
+        br_log_note(b->o->run.quiet, "benchrun bisect",
+                    "%zu cases: the search follows the geometric mean of their times", b->n_keys);
     if (br_bisect_commit_match(&b->commits[0], b->keys, b->n_keys) != 0 ||
         br_bisect_commit_match(&b->commits[n - 1], b->keys, b->n_keys) != 0)
         return fail(NULL);
@@ -253,9 +242,10 @@ static int step_zero(bisect *b) {
     br_bisect_result *r = b->r;
     size_t ids[2] = {0, r->log.n - 1};
     br_bisect_step *s = add_step(b, 0, SIZE_MAX, r->log.n - 1);
-    note(b, "step 0: BAD %s against GOOD %s (%zu commit%s after GOOD)",
-         r->log.commits[ids[1]].short_sha, r->log.commits[0].short_sha, r->log.n - 1,
-         r->log.n == 2 ? "" : "s");
+    br_log_note(b->o->run.quiet, "benchrun bisect",
+                "step 0: BAD %s against GOOD %s (%zu commit%s after GOOD)",
+                r->log.commits[ids[1]].short_sha, r->log.commits[0].short_sha, r->log.n - 1,
+                r->log.n == 2 ? "" : "s");
     double t0 = br_now_ns();
     br_bisect_blocks bl = blocks_of(b, ids, 2, "step 0");
     br_ab_stats st = {.status = BR_CHANGE_UNKNOWN};
@@ -304,7 +294,7 @@ static int skip(bisect *b, br_bisect_step *s, size_t m, const char *why) {
     s->why = text;
     s->cls = BR_BISECT_SKIPPED;
     b->r->state[m] = BR_BISECT_SKIPPED;
-    note(b, "  skipped: %s", text);
+    br_log_note(b->o->run.quiet, "benchrun bisect", "  skipped: %s", text);
     return 0;
 }
 
@@ -386,9 +376,10 @@ static size_t pick(const br_bisect_result *r, size_t g, size_t e) {
 static void say_step(const bisect *b, const br_bisect_step *s) {
     if (s->cls != BR_BISECT_GOOD && s->cls != BR_BISECT_BAD && s->cls != BR_BISECT_UNDECIDED)
         return;
-    note(b, "  %s: %.3fx the good end [%.3f, %.3f], %.3fx the bad end; %zu blocks",
-         br_bisect_class_name(s->cls), s->v.to_good.ratio, s->v.to_good.low, s->v.to_good.high,
-         s->v.to_bad.ratio, s->blocks);
+    br_log_note(b->o->run.quiet, "benchrun bisect",
+                "  %s: %.3fx the good end [%.3f, %.3f], %.3fx the bad end; %zu blocks",
+                br_bisect_class_name(s->cls), s->v.to_good.ratio, s->v.to_good.low,
+                s->v.to_good.high, s->v.to_bad.ratio, s->blocks);
 }
 
 /* The binary search over (0, n - 1). Returns 0, 1 interrupted, -1 after a
@@ -404,8 +395,10 @@ static int search(bisect *b) {
         size_t k = r->n_steps;
         char title[64];
         snprintf(title, sizeof title, "step %zu", k);
-        note(b, "step %zu of about %zu: %s \"%s\", %zu commit%s left", k, k - 1 + log2_up(e - g),
-             r->log.commits[m].short_sha, r->log.commits[m].subject, e - g, e - g == 1 ? "" : "s");
+        br_log_note(b->o->run.quiet, "benchrun bisect",
+                    "step %zu of about %zu: %s \"%s\", %zu commit%s left", k,
+                    k - 1 + log2_up(e - g), r->log.commits[m].short_sha, r->log.commits[m].subject,
+                    e - g, e - g == 1 ? "" : "s");
         double t0 = br_now_ns();
         br_bisect_step *s = add_step(b, g, m, e);
         rc = ready_mid(b, s, m);
@@ -546,9 +539,10 @@ static int run_search(bisect *b) {
     int rc = step_zero(b);
     if (rc == 0 && (r->change == BR_CHANGE_SLOWER || r->change == BR_CHANGE_FASTER)) {
         const br_ab_stats *st = &r->steps[0].v.span;
-        note(b, "BAD/GOOD = %.3fx [%.3f, %.3f]: %s; searching %zu commit%s in about %zu steps",
-             st->ratio, st->low, st->high, br_change_name(r->change), r->log.n - 1,
-             r->log.n == 2 ? "" : "s", log2_up(r->log.n - 1));
+        br_log_note(b->o->run.quiet, "benchrun bisect",
+                    "BAD/GOOD = %.3fx [%.3f, %.3f]: %s; searching %zu commit%s in about %zu steps",
+                    st->ratio, st->low, st->high, br_change_name(r->change), r->log.n - 1,
+                    r->log.n == 2 ? "" : "s", log2_up(r->log.n - 1));
         rc = search(b);
     }
     if (rc == 1 || br_stop_signal()) {

@@ -4,7 +4,6 @@
  * turn, the totals. */
 #include "range.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,18 +46,6 @@ typedef struct range {
     char *scratch_root; /* <cache>/run-range */
     size_t measured, before, skipped, failed, cases;
 } range;
-
-/* A note on stderr ("benchrun run-range: ..."), unless quiet. */
-__attribute__((format(printf, 2, 3))) static void note(const range *g, const char *fmt, ...) {
-    if (g->o->run.quiet)
-        return;
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    br_log(BR_LOG_NOTE, PROG ": %s\n", msg);
-}
 
 /* The error on stderr, "benchrun run-range: <last error>". Returns -1. */
 static int fail(void) {
@@ -109,8 +96,9 @@ static int begin(range *g) {
     char every[64] = "";
     if (o->step > 1)
         snprintf(every, sizeof every, " (every %zuth, back from %s)", o->step, o->to);
-    note(g, "%zu commit%s of %s..%s's first-parent line%s, %zu to measure", g->n_pick,
-         g->n_pick == 1 ? "" : "s", o->from, o->to, every, left);
+    br_log_note(g->o->run.quiet, PROG,
+                "%zu commit%s of %s..%s's first-parent line%s, %zu to measure", g->n_pick,
+                g->n_pick == 1 ? "" : "s", o->from, o->to, every, left);
     return 0;
 }
 
@@ -131,8 +119,8 @@ static int one(range *g, size_t k) {
         say(k, g->n_pick, gc, "measured before (a results file in the directory has it)");
         return 0;
     }
-    note(g, "[%zu/%zu] %s \"%s\": checking out, building, measuring", k + 1, g->n_pick,
-         gc->short_sha, gc->subject);
+    br_log_note(g->o->run.quiet, PROG, "[%zu/%zu] %s \"%s\": checking out, building, measuring",
+                k + 1, g->n_pick, gc->short_sha, gc->subject);
     br_range_commit c = {gc->sha,         gc->short_sha,  o->suites, o->n_suites,
                          g->scratch_root, o->results_dir, &o->run};
     br_range_end end;
