@@ -10,6 +10,23 @@ const br_name br_cache_names[] = {{BR_CACHE_FLUSH, "flush"},
                                   {BR_CACHE_WARM, "warm"},
                                   {BR_CACHE_FLUSH_MEMSET, "flush-memset"},
                                   {0, NULL}};
+const br_name br_precision_names[] = {{BR_PRECISION_NONE, "none"},
+                                      {BR_PRECISION_FP64, "fp64"},
+                                      {BR_PRECISION_FP32, "fp32"},
+                                      {BR_PRECISION_FP16, "fp16"},
+                                      {BR_PRECISION_BF16, "bf16"},
+                                      {BR_PRECISION_FP64_TENSOR, "fp64-tensor"},
+                                      {BR_PRECISION_TF32_TENSOR, "tf32-tensor"},
+                                      {BR_PRECISION_FP16_TENSOR, "fp16-tensor"},
+                                      {BR_PRECISION_BF16_TENSOR, "bf16-tensor"},
+                                      {BR_PRECISION_FP8_TENSOR, "fp8-tensor"},
+                                      {BR_PRECISION_INT8_TENSOR, "int8-tensor"},
+                                      {BR_PRECISION_TF32_TENSOR_SPARSE, "tf32-tensor-sparse"},
+                                      {BR_PRECISION_FP16_TENSOR_SPARSE, "fp16-tensor-sparse"},
+                                      {BR_PRECISION_BF16_TENSOR_SPARSE, "bf16-tensor-sparse"},
+                                      {BR_PRECISION_FP8_TENSOR_SPARSE, "fp8-tensor-sparse"},
+                                      {BR_PRECISION_INT8_TENSOR_SPARSE, "int8-tensor-sparse"},
+                                      {0, NULL}};
 const br_name br_mode_names[] = {
     {BR_MODE_COLD, "cold"}, {BR_MODE_BATCH, "batch"}, {BR_MODE_BOTH, "both"}, {0, NULL}};
 const br_name br_peak_names[] = {
@@ -70,6 +87,9 @@ const char *br_metric_name(br_metric m) {
 }
 const char *br_cache_name(br_cache_policy p) {
     return br_name_of(br_cache_names, (int)p, "unknown");
+}
+const char *br_precision_name(br_precision p) {
+    return br_name_of(br_precision_names, (int)p, "unknown");
 }
 const char *br_mode_name(br_mode m) {
     return br_name_of(br_mode_names, (int)m, "unknown");

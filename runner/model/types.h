@@ -24,6 +24,32 @@ typedef enum br_metric {
     BR_METRIC_GFLOPS = 2 /* "GFLOP/s": flops / time, 1 GFLOP = 1e9 FLOP */
 } br_metric;
 
+/* What a kernel's FLOPs are (suite key `precision`): the data type and the
+ * unit that executes them, which decides the compute peak its % of peak and
+ * roofline ceiling are relative to. Dense figures; the `-sparse` values are
+ * the 2:4 structured-sparse Tensor Core rates. FP8 covers E4M3 and E5M2 (the
+ * same rate on every GPU that has it). BR_PRECISION_NONE: not declared, which
+ * reads as FP32 on the CUDA cores (benchrun's one peak before precisions). */
+typedef enum br_precision {
+    BR_PRECISION_NONE = 0,
+    BR_PRECISION_FP64 = 1,                /* "fp64": CUDA cores */
+    BR_PRECISION_FP32 = 2,                /* "fp32": CUDA cores */
+    BR_PRECISION_FP16 = 3,                /* "fp16": CUDA cores (half2 FMA) */
+    BR_PRECISION_BF16 = 4,                /* "bf16": CUDA cores (bfloat162 FMA) */
+    BR_PRECISION_FP64_TENSOR = 5,         /* "fp64-tensor" */
+    BR_PRECISION_TF32_TENSOR = 6,         /* "tf32-tensor" */
+    BR_PRECISION_FP16_TENSOR = 7,         /* "fp16-tensor" (FP32 accumulate) */
+    BR_PRECISION_BF16_TENSOR = 8,         /* "bf16-tensor" (FP32 accumulate) */
+    BR_PRECISION_FP8_TENSOR = 9,          /* "fp8-tensor" (E4M3 or E5M2, FP32 accumulate) */
+    BR_PRECISION_INT8_TENSOR = 10,        /* "int8-tensor": integer operations (TOP/s) */
+    BR_PRECISION_TF32_TENSOR_SPARSE = 11, /* "tf32-tensor-sparse": 2:4 sparse */
+    BR_PRECISION_FP16_TENSOR_SPARSE = 12, /* "fp16-tensor-sparse" */
+    BR_PRECISION_BF16_TENSOR_SPARSE = 13, /* "bf16-tensor-sparse" */
+    BR_PRECISION_FP8_TENSOR_SPARSE = 14,  /* "fp8-tensor-sparse" */
+    BR_PRECISION_INT8_TENSOR_SPARSE = 15  /* "int8-tensor-sparse" */
+} br_precision;
+#define BR_PRECISION_COUNT 16
+
 typedef enum br_cache_policy {
     BR_CACHE_FLUSH = 0,       /* clear L2 between samples by reading unrelated data (clean lines),
                                  outside the timed region */
@@ -276,13 +302,14 @@ typedef struct br_host {
 
 /* --- name tables (names.c): value <-> the name suites, the command line and
  *     results files use. Each is ended by {0, NULL}. --- */
-extern const br_name br_metric_names[];  /* "none", "GB/s", "GFLOP/s" */
-extern const br_name br_cache_names[];   /* "flush", "warm", "flush-memset" */
-extern const br_name br_mode_names[];    /* "cold", "batch", "both" */
-extern const br_name br_peak_names[];    /* "theoretical", "measured" */
-extern const br_name br_status_names[];  /* "ok", "failed", "skipped" */
-extern const br_name br_backend_names[]; /* "host", "gpu" */
-extern const br_name br_clock_names[];   /* "monotonic", "events", "kernel" */
+extern const br_name br_metric_names[];    /* "none", "GB/s", "GFLOP/s" */
+extern const br_name br_cache_names[];     /* "flush", "warm", "flush-memset" */
+extern const br_name br_precision_names[]; /* "none", "fp64", "fp32", ..., "int8-tensor-sparse" */
+extern const br_name br_mode_names[];      /* "cold", "batch", "both" */
+extern const br_name br_peak_names[];      /* "theoretical", "measured" */
+extern const br_name br_status_names[];    /* "ok", "failed", "skipped" */
+extern const br_name br_backend_names[];   /* "host", "gpu" */
+extern const br_name br_clock_names[];     /* "monotonic", "events", "kernel" */
 extern const br_name
     br_change_names[]; /* "same", "faster", "slower", "unknown", "new", "missing" */
 extern const br_name br_fail_on_names[];      /* "slower", "any-change", "never" */
@@ -301,6 +328,7 @@ extern const br_name br_stage_names[];
  * kinds, "none" for metrics, NULL for BR_STOP_NONE). */
 const char *br_metric_name(br_metric m);
 const char *br_cache_name(br_cache_policy p);
+const char *br_precision_name(br_precision p); /* "none" for BR_PRECISION_NONE */
 const char *br_mode_name(br_mode m);
 const char *br_peak_kind_name(br_peak_kind k);
 const char *br_status_name(br_case_status s);
