@@ -179,11 +179,14 @@ Test(proc, a_signal_reads_as_128_plus_its_number) {
 
 /* Wait with a timeout for a slow process and one that exits 7 at once, in
  * `n` slots (`extra` more slow ones in the slots between: over 64 in all
- * are waited for by waitpid every 10 ms, not by their pidfds). */
+ * are waited for by waitpid every 10 ms, not by their pidfds). The slow
+ * ones exec sleep, so the signals below end the process that holds the
+ * test's output: a sleep left behind by a killed shell would keep ctest
+ * waiting for its 60 s. */
 static void wait_any_in(size_t n, size_t extra) {
     pid_t *pids = calloc(n, sizeof *pids);
     cr_assert_not_null(pids);
-    const char *slow[] = {"/bin/sh", "-c", "sleep 60", NULL};
+    const char *slow[] = {"/bin/sh", "-c", "exec sleep 60", NULL};
     const char *fast[] = {"/bin/sh", "-c", "exit 7", NULL};
     cr_assert_eq(br_proc_spawn(&pids[1], slow, NULL), 0, "%s", br_error_get());
     for (size_t i = 0; i < extra; i++)
