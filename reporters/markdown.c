@@ -310,9 +310,9 @@ static void put_results_row(FILE *f, const br_run *r, const br_case_result *c, b
         cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
     cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%");
     if (has_metric)
-        cell_num(f, ok ? br_metric_case_value(r->metric, c) : NAN, 1, "");
+        cell_num(f, ok ? br_case_metric_value(c, r->metric) : NAN, 1, "");
     if (br_report_second_metric(r) != BR_METRIC_NONE)
-        cell_num(f, ok ? br_metric_case_value(br_report_second_metric(r), c) : NAN, 1, "");
+        cell_num(f, ok ? br_case_metric_value(c, br_report_second_metric(r)) : NAN, 1, "");
     if (has_peak)
         cell_num(f, ok ? c->pct_peak : NAN, 1, "%");
     cell_num(f, ok ? c->speedup : NAN, 2, "×");

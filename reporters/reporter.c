@@ -48,7 +48,7 @@ int br_report_has_peak_column(const br_run *r) {
 br_metric br_report_second_metric(const br_run *r) {
     br_metric other = br_metric_companion(r->metric);
     for (size_t i = 0; other != BR_METRIC_NONE && i < r->n_cases; i++)
-        if (isfinite(br_metric_case_amount(other, &r->cases[i])))
+        if (isfinite(br_case_metric_amount(&r->cases[i], other)))
             return other;
     return BR_METRIC_NONE;
 }

@@ -52,7 +52,7 @@ int br_report_has_peak_column(const br_run *r);
  * companion (model/metric.h: GFLOP/s beside GB/s, GB/s beside the compute
  * metrics) when a case has its amount (the suite gives both `bytes` and
  * `flops`); else BR_METRIC_NONE (one metric column, or none). A case's
- * figure in a metric column is br_metric_case_value. */
+ * figure in a metric column is br_case_metric_value. */
 br_metric br_report_second_metric(const br_run *r);
 
 /* The "% peak" column's header for run r, written into buf[0..len) and

@@ -429,7 +429,7 @@ static int table_roof_energy(table *t, size_t row, const br_run *r, const br_cas
     if (k->has_energy) {
         const br_energy *e = &c->energy;
         int ok = c->status == BR_STATUS_OK && e->present;
-        double per_j = ok ? br_metric_per_joule(r->metric, c) : NAN;
+        double per_j = ok ? br_case_per_joule(c, r->metric) : NAN;
         if (set_sig(t, row, k->energy, ok ? e->j_per_exec : NAN, g) < 0 ||
             set_number(t, row, k->energy + 1, ok ? e->watts : NAN, 0, "", g) < 0 ||
             set_sig(t, row, k->energy + 2, per_j, g) < 0)
@@ -462,10 +462,10 @@ int br_tbl_table_row(table *t, size_t row, const br_run *r, const br_case_result
     if (br_tbl_set_cell(t, row, k->noise, buf) < 0)
         return -1;
     if (k->has_metric &&
-        set_number(t, row, k->metric, ok ? br_metric_case_value(r->metric, c) : NAN, 1, "", g) < 0)
+        set_number(t, row, k->metric, ok ? br_case_metric_value(c, r->metric) : NAN, 1, "", g) < 0)
         return -1;
     if (k->metric2 != BR_METRIC_NONE &&
-        set_number(t, row, k->metric2_col, ok ? br_metric_case_value(k->metric2, c) : NAN, 1, "",
+        set_number(t, row, k->metric2_col, ok ? br_case_metric_value(c, k->metric2) : NAN, 1, "",
                    g) < 0)
         return -1;
     if (k->has_peak) {

@@ -520,7 +520,7 @@ double br_history_case_value(const br_run *r, const br_case_result *c, br_metric
     if (c->status != BR_STATUS_OK)
         return NAN;
     if (br_metric_amount_of(m) != BR_AMOUNT_NONE)
-        return br_metric_case_value(m, c);
+        return br_case_metric_value(c, m);
     const br_timing *t = br_case_headline(r, c);
     return t && t->present && t->n_samples > 0 ? t->stats.median / 1e3 : NAN;
 }

@@ -72,42 +72,17 @@ const char *br_metric_energy_unit(br_metric m) {
     return row_of(m)->energy_unit;
 }
 
-/* One unit of m per second in amount per ns: scale / 1e9 (1 for the G
- * metrics, 1000 for the T ones; both exact in binary). */
-static double per_ns(br_metric m) {
-    return row_of(m)->scale / 1e9;
-}
-
-double br_metric_case_rate(br_metric m, const br_case_result *c) {
+double br_metric_pick(br_metric m, double of_bytes, double of_ops) {
     switch (br_metric_amount_of(m)) {
     case BR_AMOUNT_BYTES:
-        return c->gbps;
+        return of_bytes;
     case BR_AMOUNT_OPS:
-        return c->gflops;
+        return of_ops;
     default:
         return NAN;
     }
 }
 
-double br_metric_case_value(br_metric m, const br_case_result *c) {
-    return br_metric_case_rate(m, c) / per_ns(m);
-}
-
-double br_metric_case_amount(br_metric m, const br_case_result *c) {
-    switch (br_metric_amount_of(m)) {
-    case BR_AMOUNT_BYTES:
-        return c->bytes;
-    case BR_AMOUNT_OPS:
-        return c->flops;
-    default:
-        return NAN;
-    }
-}
-
-double br_metric_per_joule(br_metric m, const br_case_result *c) {
-    if (br_metric_amount_of(m) == BR_AMOUNT_OPS)
-        return br_energy_per_joule(c->flops, &c->energy) / per_ns(m);
-    /* bytes, and the bytes of a run that reports only times */
-    double per = br_metric_amount_of(m) == BR_AMOUNT_BYTES ? per_ns(m) : 1.0;
-    return br_energy_per_joule(c->bytes, &c->energy) / per;
+double br_metric_in_unit(br_metric m, double per_ns) {
+    return per_ns / (row_of(m)->scale / 1e9);
 }

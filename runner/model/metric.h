@@ -9,7 +9,6 @@
 #ifndef BR_METRIC_H
 #define BR_METRIC_H
 
-#include "run.h"
 #include "types.h"
 
 #ifdef __cplusplus
@@ -61,29 +60,18 @@ br_metric_peak br_metric_peak_of(br_metric m);
  * BR_METRIC_NONE for none. */
 br_metric br_metric_companion(br_metric m);
 
-/* The unit label of m's work per joule ("GB/J", "GFLOP/J", "TFLOP/J"),
- * static; the energy columns use it with br_metric_per_joule. */
+/* The unit label of m's work per joule ("GB/J", "GFLOP/J", "TFLOP/J"; "GB/J"
+ * for none), static; the energy columns use it with br_case_per_joule. */
 const char *br_metric_energy_unit(br_metric m);
 
-/* Case c's rate of the amount m is computed from, per ns (GB/s for bytes,
- * GFLOP/s for operations): c->gbps or c->gflops (br_run_derive); NAN for
- * none. % of peak divides it by br_run_metric_peak (run.h). Pure. */
-double br_metric_case_rate(br_metric m, const br_case_result *c);
+/* The figure of m's amount among two: of_bytes when m is computed from
+ * bytes, of_ops when from operations, NAN for none. Pure. */
+double br_metric_pick(br_metric m, double of_bytes, double of_ops);
 
-/* Case c's value in m's unit from its derived per-ns rates (c->gbps for
- * bytes, c->gflops for operations; br_run_derive): rate / (scale / 1e9), so
- * GB/s and GFLOP/s are exactly c->gbps and c->gflops and TFLOP/s is
- * c->gflops / 1000. NAN for none and where the rate is NAN. Pure. */
-double br_metric_case_value(br_metric m, const br_case_result *c);
-
-/* Case c's amount that m is computed from (c->bytes or c->flops); NAN for
- * none. Pure. */
-double br_metric_case_amount(br_metric m, const br_case_result *c);
-
-/* Case c's work per joule in m's energy unit: its amount (bytes for none)
- * per joule / scale (br_energy_per_joule / (scale / 1e9)); NAN when the
- * energy or the amount is missing. Pure. */
-double br_metric_per_joule(br_metric m, const br_case_result *c);
+/* A rate in m's amount per ns (GB/s for bytes, GFLOP/s for operations) in
+ * m's unit: per_ns / (scale / 1e9), exact for the G metrics (/ 1) and the T
+ * ones (/ 1000); NAN for none. Pure. */
+double br_metric_in_unit(br_metric m, double per_ns);
 
 #ifdef __cplusplus
 }

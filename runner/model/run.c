@@ -140,6 +140,24 @@ static void fill_peak_gflops(br_run *r) {
         r->has_device && positive_peak(r->device.peak_gflops) ? r->device.peak_gflops : NAN;
 }
 
+double br_case_metric_rate(const br_case_result *c, br_metric m) {
+    return br_metric_pick(m, c->gbps, c->gflops);
+}
+
+double br_case_metric_value(const br_case_result *c, br_metric m) {
+    return br_metric_in_unit(m, br_case_metric_rate(c, m));
+}
+
+double br_case_metric_amount(const br_case_result *c, br_metric m) {
+    return br_metric_pick(m, c->bytes, c->flops);
+}
+
+double br_case_per_joule(const br_case_result *c, br_metric m) {
+    if (br_metric_amount_of(m) == BR_AMOUNT_NONE)
+        m = BR_METRIC_GBPS; /* a run of times alone: bytes per joule, as GB/J */
+    return br_metric_in_unit(m, br_energy_per_joule(br_case_metric_amount(c, m), &c->energy));
+}
+
 double br_run_metric_peak(const br_run *r, const br_case_result *c) {
     (void)c; /* one compute peak for every case: the FP32 one */
     switch (br_metric_peak_of(r->metric)) {
@@ -178,7 +196,7 @@ static void derive_case(br_run *r, br_case_result *c, const size_t *ref, size_t 
         c->gflops = c->flops / median;
 
     int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
-    double peak = br_run_metric_peak(r, c), rate = br_metric_case_rate(r->metric, c);
+    double peak = br_run_metric_peak(r, c), rate = br_case_metric_rate(c, r->metric);
     if (gpu && r->has_device && positive_peak(peak) && isfinite(rate))
         c->pct_peak = 100.0 * rate / peak;
 

@@ -451,6 +451,22 @@ int br_timing_stats(br_timing *t);
 /* Counts of cases by status. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
 
+/* Case c's figures under metric m (model/metric.h), from its derived
+ * figures (br_run_derive) and energy; NAN for none and where the figure is
+ * NAN. Pure:
+ *   rate    its rate of m's amount per ns: gbps (GB/s) or gflops (GFLOP/s);
+ *           % of peak divides it by br_run_metric_peak
+ *   value   that rate in m's unit (br_metric_in_unit): exactly gbps for GB/s
+ *           and gflops for GFLOP/s, gflops / 1000 for TFLOP/s and TOP/s
+ *   amount  m's amount per execution: bytes or flops
+ *   per_joule  its amount per joule in m's energy unit (br_energy_per_joule /
+ *           (scale / 1e9)); bytes per joule (GB/J) for none; NAN without
+ *           energy */
+double br_case_metric_rate(const br_case_result *c, br_metric m);
+double br_case_metric_value(const br_case_result *c, br_metric m);
+double br_case_metric_amount(const br_case_result *c, br_metric m);
+double br_case_per_joule(const br_case_result *c, br_metric m);
+
 /* The peak that case c's % of peak is relative to under r's metric, in the
  * per-ns unit of the metric's amount (GB/s or GFLOP/s), as the metric
  * table's peak kind says (metric.h): bandwidth, r->peak_gbps; compute,
@@ -461,7 +477,7 @@ double br_run_metric_peak(const br_run *r, const br_case_result *c);
 /* Fill the derived figures of every case (gbps, gflops, pct_peak, speedup)
  * from the headline timing's median (br_case_headline), bytes, flops and the
  * run's peak: pct_peak = 100 x the case's rate of its metric's amount (gbps
- * or gflops, br_metric_case_rate) / br_run_metric_peak. First, when r->peak_gflops is not a
+ * or gflops, br_case_metric_rate) / br_run_metric_peak. First, when r->peak_gflops is not a
  * positive number it is set to r->device.peak_gflops (has_device) or NAN, so
  * a run whose builder left it unset (zeroed) still gets the FP32 peak.
  * pct_peak is NAN for host cases, when has_device is 0, when the metric is

@@ -487,7 +487,7 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "gflops", real(c->gflops));
     const char *value_key = br_name_of(br_metric_value_keys, (int)r->metric, NULL);
     if (value_key) /* left out for GB/s and GFLOP/s: their values are gbps and gflops */
-        put(b, o, value_key, real(br_metric_case_value(r->metric, c)));
+        put(b, o, value_key, real(br_case_metric_value(c, r->metric)));
     put(b, o, "pct_peak", real(c->pct_peak));
     put(b, o, "speedup", real(c->speedup));
     put(b, o, "roofline", roofline_json(b, r, c));

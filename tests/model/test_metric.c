@@ -85,14 +85,22 @@ Test(metric, value_of_a_case) {
     build_sgemm_h100(&sg);
     const br_case_result *gpu = &sg.cases[1]; /* 2e9 FLOP at a median of 250000 ns */
     double gflops = 2e9 / 250000.0;
-    cr_expect_eq(br_metric_case_value(BR_METRIC_GFLOPS, gpu), gflops);
-    cr_expect_eq(br_metric_case_value(BR_METRIC_TFLOPS, gpu), gflops / 1000.0);
-    cr_expect_eq(br_metric_case_value(BR_METRIC_TOPS, gpu), gflops / 1000.0);
-    cr_expect_eq(br_metric_case_rate(BR_METRIC_TFLOPS, gpu), gflops);
-    cr_expect_eq(br_metric_case_amount(BR_METRIC_TFLOPS, gpu), 2e9);
-    cr_expect(isnan(br_metric_case_value(BR_METRIC_GBPS, gpu)), "no bytes");
-    cr_expect(isnan(br_metric_case_value(BR_METRIC_NONE, gpu)));
-    cr_expect(isnan(br_metric_case_value(BR_METRIC_TFLOPS, &sg.cases[2])), "failed case");
+    cr_expect_eq(br_case_metric_value(gpu, BR_METRIC_GFLOPS), gflops);
+    cr_expect_eq(br_case_metric_value(gpu, BR_METRIC_TFLOPS), gflops / 1000.0);
+    cr_expect_eq(br_case_metric_value(gpu, BR_METRIC_TOPS), gflops / 1000.0);
+    cr_expect_eq(br_case_metric_rate(gpu, BR_METRIC_TFLOPS), gflops);
+    cr_expect_eq(br_case_metric_amount(gpu, BR_METRIC_TFLOPS), 2e9);
+    cr_expect(isnan(br_case_metric_value(gpu, BR_METRIC_GBPS)), "no bytes");
+    cr_expect(isnan(br_case_metric_value(gpu, BR_METRIC_NONE)));
+    cr_expect(isnan(br_case_metric_value(&sg.cases[2], BR_METRIC_TFLOPS)), "failed case");
+
+    /* work per joule in the metric's energy unit */
+    br_case_result e = *gpu;
+    e.energy = (br_energy){.present = 1, .j_per_exec = 0.5};
+    cr_expect_eq(br_case_per_joule(&e, BR_METRIC_GFLOPS), 2e9 / 0.5 / 1e9);
+    cr_expect_eq(br_case_per_joule(&e, BR_METRIC_TFLOPS), 2e9 / 0.5 / 1e9 / 1000.0);
+    cr_expect_str_eq(br_metric_energy_unit(BR_METRIC_TFLOPS), "TFLOP/J");
+    cr_expect(isnan(br_case_per_joule(&e, BR_METRIC_NONE)), "bytes per joule: no bytes");
 
     /* % of peak: the compute peak for the compute metrics, the same figure
      * whatever their scale; the bandwidth peak for GB/s. */
@@ -139,8 +147,8 @@ Test(metric, every_metric_round_trips_through_a_results_file) {
         char *text = round_trip(&sg, all[i], &back);
         cr_expect_eq(back->metric, all[i], "%s", br_metric_name(all[i]));
         cr_expect_eq(back->cases[1].gflops, sg.cases[1].gflops);
-        double was = br_metric_case_value(all[i], &sg.cases[1]);
-        double now = br_metric_case_value(all[i], &back->cases[1]);
+        double was = br_case_metric_value(&sg.cases[1], all[i]);
+        double now = br_case_metric_value(&back->cases[1], all[i]);
         cr_expect(now == was || (isnan(now) && isnan(was)), "%s", br_metric_name(all[i]));
         /* TFLOP/s and TOP/s add the value in their unit beside gbps and
          * gflops; GB/s and GFLOP/s files stay as they were. */
