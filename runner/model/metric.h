@@ -3,9 +3,11 @@
  * scale, which direction is better, what its value is computed from and
  * which peak its % of peak is relative to. One row per metric; everything
  * that prints, compares or computes a metric reads it through the
- * br_metric_* accessors below, so adding a metric is one row here and its
- * name in the name table (names.c). The model is curl's tool_writeout.c
- * `variables[]`: one table of what each output variable is. */
+ * br_metric_* accessors below (a case's figures: br_case_metric_value and
+ * its peers in run.h), so adding a metric is its value in br_metric
+ * (types.h), one row here and its name in the name table (names.c). The
+ * model is curl's tool_writeout.c `variables[]`: one table of what each
+ * output variable is. */
 #ifndef BR_METRIC_H
 #define BR_METRIC_H
 
