@@ -172,9 +172,10 @@ double br_run_metric_peak(const br_run *r, const br_case_result *c) {
 
 /* Per OK case, with median = the headline timing's median (ns): gbps =
  * bytes / median (bytes per ns is GB/s with 1 GB = 1e9 B), gflops = flops /
- * median (FLOP per ns is GFLOP/s), pct_peak = 100 gbps / r->peak_gbps (GB/s
- * metric) or 100 gflops / r->peak_gflops (GFLOP/s metric, r->peak_gflops
- * first filled by fill_peak_gflops), for a GPU-backend kernel with
+ * median (FLOP per ns is GFLOP/s), pct_peak = 100 x the rate of the metric's
+ * amount (gbps or gflops) / br_run_metric_peak (r->peak_gbps for a bandwidth
+ * metric, r->peak_gflops for a compute one, first filled by
+ * fill_peak_gflops), for a GPU-backend kernel with
  * has_device and a finite peak > 0; speedup = headline median of the first
  * kernel at the same combo / this median. Everything not applicable is NAN.
  * Accepts NULL. */
