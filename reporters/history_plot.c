@@ -13,6 +13,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "gnuplot.h"
+#include "model/metric.h"
 #include "history/history.h"
 
 /* ---- the plot --------------------------------------------------------------------------- */
@@ -37,14 +38,6 @@ typedef struct panel1 {
     int *drawn; /* per kernel: 1 when it has a data block; owned */
     double ylo, yhi;
 } panel1;
-
-static const char *metric_axis(br_metric m) {
-    return m == BR_METRIC_GBPS ? "GB/s" : m == BR_METRIC_GFLOPS ? "GFLOP/s" : "median time (µs)";
-}
-
-static const char *metric_title(br_metric m) {
-    return m == BR_METRIC_NONE ? "median time (µs)" : br_metric_name(m);
-}
 
 /* A log y axis when the values span more than 100x, else linear. */
 static void put_yscale(FILE *f, double lo, double hi) {
@@ -85,11 +78,12 @@ static int panel1_setup(panel1 *p, const br_history_view *v) {
             p->px = k;
         }
     }
-    p->mode = n_vary == 1                     ? X_PARAM
-              : n_vary == 0                   ? X_KERNEL
-              : v->metric == BR_METRIC_GBPS   ? X_BYTES
-              : v->metric == BR_METRIC_GFLOPS ? X_FLOPS
-                                              : X_COMBO;
+    br_metric_amount amount = br_metric_amount_of(v->metric);
+    p->mode = n_vary == 1                 ? X_PARAM
+              : n_vary == 0               ? X_KERNEL
+              : amount == BR_AMOUNT_BYTES ? X_BYTES
+              : amount == BR_AMOUNT_OPS   ? X_FLOPS
+                                          : X_COMBO;
     if (p->mode == X_PARAM) {
         p->log2x = 1;
         for (size_t i = 0; i < r->n_cases; i++) {
@@ -167,7 +161,7 @@ static int panel1_data(FILE *f, panel1 *p, const br_history_view *v) {
             continue;
         p->drawn[k] = 1;
         fprintf(f, "# panel 1, kernel %s: x, %s\n$size%zu << EOD\n",
-                r->kernels[k].name ? r->kernels[k].name : "?", metric_axis(v->metric), k);
+                r->kernels[k].name ? r->kernels[k].name : "?", br_metric_unit(v->metric), k);
         for (size_t i = 0; i < n_pts; i++)
             fprintf(f, "%.10g %.7g\n", pts[i][0], pts[i][1]);
         fputs("EOD\n", f);
@@ -229,7 +223,7 @@ static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) 
                           : p->mode == X_COMBO ? "parameters"
                                                : "kernel";
     snprintf(title, sizeof title, "%s: %s against %s, newest run %s (%s)",
-             r->suite_name ? r->suite_name : "?", metric_title(v->metric), against, label, when);
+             r->suite_name ? r->suite_name : "?", br_metric_unit(v->metric), against, label, when);
     fputs("\n# panel 1: the newest run against problem size\nset title ", f);
     br_gnuplot_string(f, title);
     fputs(" noenhanced\nset xlabel ", f);
@@ -242,7 +236,7 @@ static void panel1_commands(FILE *f, const panel1 *p, const br_history_view *v) 
         snprintf(xl, sizeof xl, "%s", against);
     br_gnuplot_string(f, xl);
     fputs(" noenhanced\nset ylabel ", f);
-    br_gnuplot_string(f, metric_axis(v->metric));
+    br_gnuplot_string(f, br_metric_unit(v->metric));
     fputs(" noenhanced\n", f);
     panel1_xaxis(f, p);
     put_yscale(f, p->ylo, p->yhi);
@@ -291,7 +285,7 @@ static size_t panel2_data(FILE *f, const br_history_view *v, int *drawn, double 
                 br_history_params_label(params, sizeof params, lr, lc);
                 fprintf(f, "# panel 2, %s%s%s: run, %s\n$case%zu << EOD\n",
                         br_history_kernel_of(lr, lc), params[0] ? " " : "", params,
-                        metric_axis(v->metric), row);
+                        br_metric_unit(v->metric), row);
             }
             if (gap)
                 fputc('\n', f);
@@ -354,17 +348,17 @@ static void panel2_commands(FILE *f, const br_history_view *v, const int *drawn,
                  v->n_changes == 1 ? "" : "s");
     if (keys)
         snprintf(title, sizeof title, "%s: %s across commits, oldest to newest%s",
-                 nr->suite_name ? nr->suite_name : "?", metric_title(v->metric),
+                 nr->suite_name ? nr->suite_name : "?", br_metric_unit(v->metric),
                  marks[0] ? marks : "");
     else
         snprintf(title, sizeof title,
                  "%s: %s across commits, oldest to newest (%zu cases: no legend above %d%s)",
-                 nr->suite_name ? nr->suite_name : "?", metric_title(v->metric), n_lines,
+                 nr->suite_name ? nr->suite_name : "?", br_metric_unit(v->metric), n_lines,
                  BR_HISTORY_PLOT_MAX_KEYS, marks);
     fputs("\n# panel 2: every case across the runs\nset title ", f);
     br_gnuplot_string(f, title);
     fputs(" noenhanced\nset xlabel \"commit (run)\" noenhanced\nset ylabel ", f);
-    br_gnuplot_string(f, metric_axis(v->metric));
+    br_gnuplot_string(f, br_metric_unit(v->metric));
     fprintf(f, " noenhanced\nunset logscale x\nset format x \"%% h\"\nset xrange [0.5:%zu.5]\n",
             v->n);
     size_t every = v->n > 40 ? (v->n + 39) / 40 : 1;

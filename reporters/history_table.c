@@ -15,6 +15,7 @@
 #include "base/text.h"
 #include "reporter.h"
 #include "history/history.h"
+#include "model/metric.h"
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -98,7 +99,8 @@ void br_history_print_title(FILE *f, const br_history_view *v, int ascii) {
     if (v->metric == BR_METRIC_NONE)
         fprintf(f, "median time (%ss, lower is better)", g->micro);
     else
-        fprintf(f, "%s (higher is better)", br_metric_name(v->metric));
+        fprintf(f, "%s (%s is better)", br_metric_unit(v->metric),
+                br_metric_higher_is_better(v->metric) ? "higher" : "lower");
     fprintf(f, "%s%zu run%s", g->sep, v->n, v->n == 1 ? "" : "s");
     if (v->n_devices == 1)
         br_text_fprintf(f, "%s%s", g->sep, v->devices[0]);

@@ -40,6 +40,7 @@
 
 #include "abview.h"
 #include "base/error.h"
+#include "model/metric.h"
 
 static int ascii_alnum(char ch) {
     return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
@@ -269,8 +270,9 @@ static void put_results_head(FILE *f, const br_run *r, br_mode mode) {
         cell(f, br_metric_name(r->metric));
     if (m2 != BR_METRIC_NONE)
         cell(f, br_metric_name(m2));
+    char head[64];
     if (has_peak)
-        cell(f, br_report_peak_head(r));
+        cell(f, br_report_peak_head(head, sizeof head, r));
     fputs(" speedup | ! |\n|---|", f);
     size_t n_right = r->n_params + (mode == BR_MODE_BOTH ? 2 : 1) + (size_t)has_events + 2 +
                      (size_t)has_metric + (size_t)(m2 != BR_METRIC_NONE) + (size_t)has_peak;
@@ -308,9 +310,9 @@ static void put_results_row(FILE *f, const br_run *r, const br_case_result *c, b
         cell_us(f, ok && h->present && h->event_ns ? h->event_median_ns : NAN);
     cell_num(f, ok && h->present && h->stats.n ? 100.0 * h->stats.noise : NAN, 1, "%");
     if (has_metric)
-        cell_num(f, ok ? br_report_metric_value(c, r->metric) : NAN, 1, "");
+        cell_num(f, ok ? br_case_metric_value(c, r->metric) : NAN, 1, "");
     if (br_report_second_metric(r) != BR_METRIC_NONE)
-        cell_num(f, ok ? br_report_metric_value(c, br_report_second_metric(r)) : NAN, 1, "");
+        cell_num(f, ok ? br_case_metric_value(c, br_report_second_metric(r)) : NAN, 1, "");
     if (has_peak)
         cell_num(f, ok ? c->pct_peak : NAN, 1, "%");
     cell_num(f, ok ? c->speedup : NAN, 2, "×");

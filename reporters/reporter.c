@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The registry of output formats. */
 #include "reporter.h"
+#include "model/metric.h"
 
 #include <math.h>
 #include <string.h>
@@ -41,27 +42,23 @@ int br_report_has_events_column(const br_run *r) {
 }
 
 int br_report_has_peak_column(const br_run *r) {
-    return r->metric == BR_METRIC_GBPS || r->metric == BR_METRIC_GFLOPS;
+    return br_metric_peak_of(r->metric) != BR_METRIC_PEAK_NONE;
 }
 
 br_metric br_report_second_metric(const br_run *r) {
-    br_metric other = r->metric == BR_METRIC_GBPS     ? BR_METRIC_GFLOPS
-                      : r->metric == BR_METRIC_GFLOPS ? BR_METRIC_GBPS
-                                                      : BR_METRIC_NONE;
+    br_metric other = br_metric_companion(r->metric);
     for (size_t i = 0; other != BR_METRIC_NONE && i < r->n_cases; i++)
-        if (isfinite(other == BR_METRIC_GFLOPS ? r->cases[i].flops : r->cases[i].bytes))
+        if (isfinite(br_case_metric_amount(&r->cases[i], other)))
             return other;
     return BR_METRIC_NONE;
 }
 
-double br_report_metric_value(const br_case_result *c, br_metric m) {
-    return m == BR_METRIC_GBPS ? c->gbps : m == BR_METRIC_GFLOPS ? c->gflops : NAN;
-}
-
-const char *br_report_peak_head(const br_run *r) {
+const char *br_report_peak_head(char *buf, size_t len, const br_run *r) {
     if (br_report_second_metric(r) == BR_METRIC_NONE)
-        return "% peak";
-    return r->metric == BR_METRIC_GBPS ? "% peak (GB/s)" : "% peak (GFLOP/s)";
+        snprintf(buf, len, "%% peak");
+    else
+        snprintf(buf, len, "%% peak (%s)", br_metric_name(r->metric));
+    return buf;
 }
 
 int br_report_has_energy(const br_run *r) {

@@ -43,25 +43,22 @@ size_t br_report_display_width(const char *s);
  * CUDA event times (br_timing.event_ns). */
 int br_report_has_events_column(const br_run *r);
 
-/* 1 when a results table of run r gets a "% peak" column: the metric is
- * GB/s or GFLOP/s (br_case_result.pct_peak; its cells are "–" where pct_peak
+/* 1 when a results table of run r gets a "% peak" column: the metric has a
+ * peak (model/metric.h; br_case_result.pct_peak; its cells are "–" where pct_peak
  * is NAN, e.g. host cases or a run without a device). */
 int br_report_has_peak_column(const br_run *r);
 
-/* The second throughput column of run r's results tables: GFLOP/s when the
- * metric is GB/s and a case has a FLOP count (the suite gives `flops` too),
- * GB/s when the metric is GFLOP/s and a case has a byte count; else
- * BR_METRIC_NONE (one metric column, or none). */
+/* The second throughput column of run r's results tables: the metric's
+ * companion (model/metric.h: GFLOP/s beside GB/s, GB/s beside the compute
+ * metrics) when a case has its amount (the suite gives both `bytes` and
+ * `flops`); else BR_METRIC_NONE (one metric column, or none). A case's
+ * figure in a metric column is br_case_metric_value. */
 br_metric br_report_second_metric(const br_run *r);
 
-/* Case c's figure of metric m: br_case_result.gbps (GB/s), .gflops
- * (GFLOP/s), NAN for BR_METRIC_NONE. */
-double br_report_metric_value(const br_case_result *c, br_metric m);
-
-/* The "% peak" column's header for run r: "% peak" when the table shows one
- * metric, else what pct_peak is of: "% peak (GB/s)" or "% peak (GFLOP/s)"
- * (the run's metric). Static. */
-const char *br_report_peak_head(const br_run *r);
+/* The "% peak" column's header for run r, written into buf[0..len) and
+ * returned: "% peak" when the table shows one metric, else what pct_peak is
+ * of: "% peak (GB/s)", "% peak (TFLOP/s)" (the run's metric). */
+const char *br_report_peak_head(char *buf, size_t len, const br_run *r);
 
 /* 1 when a verified case of run r has energy figures (br_case_result.energy:
  * measured with --energy); the table shows them only with --energy. */

@@ -16,6 +16,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "gnuplot.h"
+#include "model/metric.h"
 #include "history_table.h"
 #include "results/run_read.h"
 #include "roofline_plot.h"
@@ -107,11 +108,6 @@ static int page_close(FILE *f, const char *rel) {
     if (fclose(f) != 0 || bad)
         return br_error_set("%s: cannot write: %s", rel, strerror(errno));
     return 0;
-}
-
-/* The metric's unit for axes and headers. */
-static const char *unit(br_metric m) {
-    return m == BR_METRIC_GBPS ? "GB/s" : m == BR_METRIC_GFLOPS ? "GFLOP/s" : "median time (µs)";
 }
 
 /* Add chart c, drawn into DIR/rel (svg), to the script. */
@@ -209,7 +205,7 @@ static int case_page(site *s, const devview *d, size_t row) {
         p->y = y;
         p->run = k;
         snprintf(p->href, sizeof p->href, "#r-%zu", k);
-        snprintf(p->tip, sizeof p->tip, "%s %s: %.4g %s", lab, date, y, unit(v->metric));
+        snprintf(p->tip, sizeof p->tip, "%s %s: %.4g %s", lab, date, y, br_metric_unit(v->metric));
         const br_history_cell *c = br_history_view_cell(v, row, j);
         if (c->cp != BR_HISTORY_NONE && v->changes[c->cp].dev == d->dev) {
             marks[n_marks] = *p;
@@ -221,9 +217,9 @@ static int case_page(site *s, const devview *d, size_t row) {
     br_site_series ser = {"each run", pts, n};
     char caption[200];
     snprintf(caption, sizeof caption, "%s across %zu runs in commit order; %zu change point%s",
-             unit(v->metric), d->n, n_marks, n_marks == 1 ? "" : "s");
-    br_site_chart c = {title, caption, "commit", unit(v->metric), &ser, 1,
-                       marks, n_marks, tics,     n_tics,          1};
+             br_metric_unit(v->metric), d->n, n_marks, n_marks == 1 ? "" : "s");
+    br_site_chart c = {title, caption, "commit", br_metric_unit(v->metric), &ser, 1, marks, n_marks,
+                       tics,  n_tics,  1};
     int rc = add_chart(s, &c, svg);
     FILE *f = rc == 0 ? page_open(s, rel, title, "../../") : NULL;
     if (f) {
@@ -232,7 +228,7 @@ static int case_page(site *s, const devview *d, size_t row) {
         fprintf(f,
                 "<table><tr><th>#</th><th>commit</th><th>date</th><th>%s</th><th>IQR / "
                 "median</th><th>95%% CI of the median</th><th>samples</th><th>stop</th></tr>\n",
-                unit(v->metric));
+                br_metric_unit(v->metric));
         for (size_t k = d->n; k-- > 0;) {
             size_t j = d->runs[k];
             const br_history_cell *cell = br_history_view_cell(v, row, j);
@@ -335,7 +331,7 @@ static int kernel_page(site *s, const devview *d, const char *name, size_t kn) {
             snprintf(p->href, sizeof p->href, "c-%zu.html", row);
             char label[300];
             case_label(label, sizeof label, v, row);
-            snprintf(p->tip, sizeof p->tip, "%.100s: %.4g %s", label, y, unit(v->metric));
+            snprintf(p->tip, sizeof p->tip, "%.100s: %.4g %s", label, y, br_metric_unit(v->metric));
             lo = fmin(lo, x);
             hi = fmax(hi, x);
         }
@@ -349,10 +345,11 @@ static int kernel_page(site *s, const devview *d, const char *name, size_t kn) {
         snprintf(tics[n_tics++].label, sizeof tics[0].label, "2^%g", e);
     }
     br_site_chart c = {
-        title, NULL, "bytes per execution", unit(v->metric), ser, n_ser, NULL, 0, tics, n_tics, 0};
+        title,  NULL, "bytes per execution", br_metric_unit(v->metric), ser, n_ser, NULL, 0, tics,
+        n_tics, 0};
     char caption[300];
-    snprintf(caption, sizeof caption, "%s against problem size: %s, and %s", unit(v->metric),
-             names[0], n_ser > 1 ? names[1] : "no earlier run");
+    snprintf(caption, sizeof caption, "%s against problem size: %s, and %s",
+             br_metric_unit(v->metric), names[0], n_ser > 1 ? names[1] : "no earlier run");
     c.caption = caption;
     int rc = add_chart(s, &c, svg);
     FILE *f = rc == 0 ? page_open(s, rel, title, "../../") : NULL;
@@ -437,7 +434,7 @@ static int device_page(site *s, const devview *d) {
             "</p>\n<table class=\"latest\"><tr><th>kernel</th><th>parameters</th><th>%s</th>"
             "<th>vs earlier</th><th>noise</th><th>samples</th><th>stop</th><th>change "
             "points</th></tr>\n",
-            unit(v->metric));
+            br_metric_unit(v->metric));
     size_t jl = d->runs[d->n - 1], je = d->runs[d->earlier];
     for (size_t row = 0; row < v->n_rows; row++) {
         const br_history_cell *c = br_history_view_cell(v, row, jl);
@@ -456,7 +453,7 @@ static int device_page(site *s, const devview *d) {
         fprintf(f, "</a></td><td class=\"n\">%s</td>",
                 cr->status == BR_STATUS_OK ? val : br_status_name(cr->status));
         double ch = isfinite(now) && was > 0 ? now / was - 1 : NAN;
-        int slower = v->metric == BR_METRIC_NONE ? ch > 0 : ch < 0;
+        int slower = br_metric_higher_is_better(v->metric) ? ch < 0 : ch > 0;
         if (isfinite(ch) && je != jl)
             fprintf(f, "<td class=\"n %s\">%+.1f%%</td>",
                     fabs(ch) < 0.005 ? ""

@@ -17,15 +17,16 @@
  *   ║ ...                                                                   ║
  *   ╚═══════════════════════════════════════════════════════════════════════╝
  *
- * The metric column is the suite's `metric` (GB/s or GFLOP/s); a suite that
- * gives both `bytes` and `flops` gets the other figure in a second column
- * after it (br_report_second_metric). The "% peak" column (GB/s and GFLOP/s
- * metrics) is br_case_result.pct_peak: against the run's DRAM bandwidth peak
- * (theoretical or measured, as the suite asks) for GB/s, against the FP32
- * theoretical peak for GFLOP/s (a measured peak is a bandwidth: `peak:
- * measured` leaves GFLOP/s on the theoretical one, and the title line says
- * so). With two metric columns its header says which it is of: "% peak
- * (GB/s)" or "% peak (GFLOP/s)" (br_report_peak_head).
+ * The metric column is the suite's `metric` (GB/s, GFLOP/s, TFLOP/s, TOP/s:
+ * model/metric.h); a suite that gives both `bytes` and `flops` gets the
+ * other figure in a second column after it (br_report_second_metric). The
+ * "% peak" column is br_case_result.pct_peak: against the run's DRAM
+ * bandwidth peak (theoretical or measured, as the suite asks) for a
+ * bandwidth metric, against the FP32 theoretical peak for a compute one (a
+ * measured peak is a bandwidth: `peak: measured` leaves the compute metrics
+ * on the theoretical one, and the title line says so). With two metric
+ * columns its header says which it is of: "% peak (GB/s)" or "% peak
+ * (GFLOP/s)" (br_report_peak_head).
  *
  * Time columns: "time (µs)" (mode cold: the cold median), "batch (µs)" (mode
  * batch), or both "cold (µs)" and "batch (µs)" (mode both). The "Host times"
@@ -61,6 +62,7 @@
 
 #include "abview.h"
 #include "base/error.h"
+#include "model/metric.h"
 #include "model/roofline.h"
 
 const glyphs br_tbl_utf8 = {
@@ -194,11 +196,12 @@ static void git_text(char *git, size_t len, const br_run *r) {
  * none; NULL with *none 0 when out of memory. */
 static char *peak_line(const br_run *r, int *none) {
     *none = 0;
-    if (r->metric == BR_METRIC_GBPS && r->has_device && isfinite(r->peak_gbps) &&
+    br_metric_peak kind = br_metric_peak_of(r->metric);
+    if (kind == BR_METRIC_PEAK_BANDWIDTH && r->has_device && isfinite(r->peak_gbps) &&
         r->peak_gbps > 0.0)
         return br_strfmt("%% peak of %.0f GB/s %s peak", r->peak_gbps,
                          br_peak_kind_name(r->peak_kind));
-    if (r->metric == BR_METRIC_GFLOPS && r->has_device && isfinite(r->peak_gflops) &&
+    if (kind == BR_METRIC_PEAK_COMPUTE && r->has_device && isfinite(r->peak_gflops) &&
         r->peak_gflops > 0.0) {
         char peak[64];
         format_flops_peak(peak, sizeof peak, r->peak_gflops);
@@ -343,16 +346,18 @@ int br_tbl_table_header(table *t, const br_run *r, const glyphs *g, const tcols 
     if (k->metric2 != BR_METRIC_NONE &&
         br_tbl_set_cell(t, 0, k->metric2_col, br_metric_name(k->metric2)) < 0)
         return -1;
-    if (k->has_peak && br_tbl_set_cell(t, 0, k->peak, br_report_peak_head(r)) < 0)
+    char head[64];
+    if (k->has_peak &&
+        br_tbl_set_cell(t, 0, k->peak, br_report_peak_head(head, sizeof head, r)) < 0)
         return -1;
     if (k->has_roof && (br_tbl_set_cell(t, 0, k->roof, "FLOP/B") < 0 ||
                         br_tbl_set_cell(t, 0, k->roof + 1, "bound") < 0 ||
                         br_tbl_set_cell(t, 0, k->roof + 2, "% roof") < 0))
         return -1;
-    if (k->has_energy && (br_tbl_set_cell(t, 0, k->energy, "J/exec") < 0 ||
-                          br_tbl_set_cell(t, 0, k->energy + 1, "W") < 0 ||
-                          br_tbl_set_cell(t, 0, k->energy + 2,
-                                          r->metric == BR_METRIC_GFLOPS ? "GFLOP/J" : "GB/J") < 0))
+    if (k->has_energy &&
+        (br_tbl_set_cell(t, 0, k->energy, "J/exec") < 0 ||
+         br_tbl_set_cell(t, 0, k->energy + 1, "W") < 0 ||
+         br_tbl_set_cell(t, 0, k->energy + 2, br_metric_energy_unit(r->metric)) < 0))
         return -1;
     if (br_tbl_set_cell(t, 0, k->speedup, "speedup") < 0)
         return -1;
@@ -424,9 +429,7 @@ static int table_roof_energy(table *t, size_t row, const br_run *r, const br_cas
     if (k->has_energy) {
         const br_energy *e = &c->energy;
         int ok = c->status == BR_STATUS_OK && e->present;
-        double per_j = !ok                             ? NAN
-                       : r->metric == BR_METRIC_GFLOPS ? br_energy_per_joule(c->flops, e)
-                                                       : br_energy_per_joule(c->bytes, e);
+        double per_j = ok ? br_case_per_joule(c, r->metric) : NAN;
         if (set_sig(t, row, k->energy, ok ? e->j_per_exec : NAN, g) < 0 ||
             set_number(t, row, k->energy + 1, ok ? e->watts : NAN, 0, "", g) < 0 ||
             set_sig(t, row, k->energy + 2, per_j, g) < 0)
@@ -458,11 +461,11 @@ int br_tbl_table_row(table *t, size_t row, const br_run *r, const br_case_result
         snprintf(buf, sizeof buf, "%s", g->dash);
     if (br_tbl_set_cell(t, row, k->noise, buf) < 0)
         return -1;
-    if (k->has_metric && set_number(t, row, k->metric,
-                                    ok ? br_report_metric_value(c, r->metric) : NAN, 1, "", g) < 0)
+    if (k->has_metric &&
+        set_number(t, row, k->metric, ok ? br_case_metric_value(c, r->metric) : NAN, 1, "", g) < 0)
         return -1;
     if (k->metric2 != BR_METRIC_NONE &&
-        set_number(t, row, k->metric2_col, ok ? br_report_metric_value(c, k->metric2) : NAN, 1, "",
+        set_number(t, row, k->metric2_col, ok ? br_case_metric_value(c, k->metric2) : NAN, 1, "",
                    g) < 0)
         return -1;
     if (k->has_peak) {

@@ -73,9 +73,9 @@ words=("name: " "description: " "source: " "kernels: " "params: " "where: " "def
   "link: " "metric: " "bytes: " "flops: " "memory: " "cache: " "peak: " "warmup: " "budget: "
   "watchdog: " "measure: " "regression: " "min_samples: " "min_time: " "max_noise: "
   "timeout: " "max_samples: " "throttle: " "hold: " "mode: " "headline: " "threshold: "
-  "alpha: " "{pow2: [" "{from: " "to: " "step: " "{zip: {" "GB/s" "GFLOP/s" "none" "flush"
-  "warm" "flush-memset" "measured" "theoretical" "cold" "batch" "both" "ms" "us" "ns" "min"
-  "%" "dummy.c" "dummy.cu" "#expr\x0a" "&&" "||" "<=" ">=" "==" "!=" "^" "2^"
+  "alpha: " "{pow2: [" "{from: " "to: " "step: " "{zip: {" "GB/s" "GFLOP/s" "TFLOP/s" "TOP/s"
+  "none" "flush" "warm" "flush-memset" "measured" "theoretical" "cold" "batch" "both" "ms"
+  "us" "ns" "min" "%" "dummy.c" "dummy.cu" "#expr\x0a" "&&" "||" "<=" ">=" "==" "!=" "^" "2^"
   "-9223372036854775808" "9223372036854775807" "18446744073709551615" "62" "step: 1"
   "\\\\u009B" "\\\\u0085" "\\\\u202E" "\\\\u2066" "\\\\u200F")
 printf '"%s"\n' "${words[@]}" >"$work/suite.dict"

@@ -21,6 +21,7 @@
 #include "results/gitgraph.h"
 #include "results/run_read.h"
 #include "base/util.h"
+#include "model/metric.h"
 
 /* ---- loading -------------------------------------------------------------------------- */
 
@@ -512,15 +513,14 @@ void br_history_view_dispose(br_history_view *v) {
     memset(v, 0, sizeof *v);
 }
 
-/* The value a cell shows for case c of run r under metric m: GB/s, GFLOP/s
- * or the headline median in µs; NAN when the case has none. */
+/* The value a cell shows for case c of run r under metric m: its value in
+ * m's unit (metric.h) or, for none, the headline median in µs; NAN when the
+ * case has none. */
 double br_history_case_value(const br_run *r, const br_case_result *c, br_metric m) {
     if (c->status != BR_STATUS_OK)
         return NAN;
-    if (m == BR_METRIC_GBPS)
-        return c->gbps;
-    if (m == BR_METRIC_GFLOPS)
-        return c->gflops;
+    if (br_metric_amount_of(m) != BR_AMOUNT_NONE)
+        return br_case_metric_value(c, m);
     const br_timing *t = br_case_headline(r, c);
     return t && t->present && t->n_samples > 0 ? t->stats.median / 1e3 : NAN;
 }

@@ -226,8 +226,9 @@ br_history_cell *br_history_view_cell(const br_history_view *v, size_t row, size
 /* 1 when run r records a commit (git info with a SHA). */
 int br_history_has_commit(const br_run *r);
 
-/* The value a cell shows for case c of run r under metric m: GB/s, GFLOP/s
- * or the headline median in µs; NAN when the case has none. */
+/* The value a cell shows for case c of run r under metric m: its value in
+ * m's unit (GB/s, TFLOP/s, ...: model/metric.h) or, for none, the headline
+ * median in µs; NAN when the case has none. */
 double br_history_case_value(const br_run *r, const br_case_result *c, br_metric m);
 
 /* The value of parameter `name` in case c of run r: 1 and *out, or 0 when

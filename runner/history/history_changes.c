@@ -12,9 +12,10 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "gate/case_key.h"
+#include "model/metric.h"
 
 int br_history_change_slower(const br_history_view *v, const br_history_change *c) {
-    return v->metric == BR_METRIC_NONE ? c->after > c->before : c->after < c->before;
+    return br_metric_higher_is_better(v->metric) ? c->after < c->before : c->after > c->before;
 }
 
 /* Append to v->changes the change points cps[0..n) of row `row` on device

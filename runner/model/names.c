@@ -4,8 +4,11 @@
  * read them through base/name.h. */
 #include "types.h"
 
-const br_name br_metric_names[] = {
-    {BR_METRIC_NONE, "none"}, {BR_METRIC_GBPS, "GB/s"}, {BR_METRIC_GFLOPS, "GFLOP/s"}, {0, NULL}};
+const br_name br_metric_names[] = {{BR_METRIC_GBPS, "GB/s"},      {BR_METRIC_GFLOPS, "GFLOP/s"},
+                                   {BR_METRIC_TFLOPS, "TFLOP/s"}, {BR_METRIC_TOPS, "TOP/s"},
+                                   {BR_METRIC_NONE, "none"},      {0, NULL}};
+const br_name br_metric_value_keys[] = {
+    {BR_METRIC_TFLOPS, "tflops"}, {BR_METRIC_TOPS, "tops"}, {0, NULL}};
 const br_name br_cache_names[] = {{BR_CACHE_FLUSH, "flush"},
                                   {BR_CACHE_WARM, "warm"},
                                   {BR_CACHE_FLUSH_MEMSET, "flush-memset"},

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "metric.h"
 #include "shard_record.h"
 
 #include <math.h>
@@ -139,11 +140,42 @@ static void fill_peak_gflops(br_run *r) {
         r->has_device && positive_peak(r->device.peak_gflops) ? r->device.peak_gflops : NAN;
 }
 
+double br_case_metric_rate(const br_case_result *c, br_metric m) {
+    return br_metric_pick(m, c->gbps, c->gflops);
+}
+
+double br_case_metric_value(const br_case_result *c, br_metric m) {
+    return br_metric_in_unit(m, br_case_metric_rate(c, m));
+}
+
+double br_case_metric_amount(const br_case_result *c, br_metric m) {
+    return br_metric_pick(m, c->bytes, c->flops);
+}
+
+double br_case_per_joule(const br_case_result *c, br_metric m) {
+    if (br_metric_amount_of(m) == BR_AMOUNT_NONE)
+        m = BR_METRIC_GBPS; /* a run of times alone: bytes per joule, as GB/J */
+    return br_metric_in_unit(m, br_energy_per_joule(br_case_metric_amount(c, m), &c->energy));
+}
+
+double br_run_metric_peak(const br_run *r, const br_case_result *c) {
+    (void)c; /* one compute peak for every case: the FP32 one */
+    switch (br_metric_peak_of(r->metric)) {
+    case BR_METRIC_PEAK_BANDWIDTH:
+        return r->peak_gbps;
+    case BR_METRIC_PEAK_COMPUTE:
+        return r->peak_gflops;
+    default:
+        return NAN;
+    }
+}
+
 /* Per OK case, with median = the headline timing's median (ns): gbps =
  * bytes / median (bytes per ns is GB/s with 1 GB = 1e9 B), gflops = flops /
- * median (FLOP per ns is GFLOP/s), pct_peak = 100 gbps / r->peak_gbps (GB/s
- * metric) or 100 gflops / r->peak_gflops (GFLOP/s metric, r->peak_gflops
- * first filled by fill_peak_gflops), for a GPU-backend kernel with
+ * median (FLOP per ns is GFLOP/s), pct_peak = 100 x the rate of the metric's
+ * amount (gbps or gflops) / br_run_metric_peak (r->peak_gbps for a bandwidth
+ * metric, r->peak_gflops for a compute one, first filled by
+ * fill_peak_gflops), for a GPU-backend kernel with
  * has_device and a finite peak > 0; speedup = headline median of the first
  * kernel at the same combo / this median. Everything not applicable is NAN.
  * Accepts NULL. */
@@ -165,12 +197,9 @@ static void derive_case(br_run *r, br_case_result *c, const size_t *ref, size_t 
         c->gflops = c->flops / median;
 
     int gpu = c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_GPU;
-    if (gpu && r->has_device && r->metric == BR_METRIC_GBPS && positive_peak(r->peak_gbps) &&
-        isfinite(c->gbps))
-        c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
-    else if (gpu && r->has_device && r->metric == BR_METRIC_GFLOPS &&
-             positive_peak(r->peak_gflops) && isfinite(c->gflops))
-        c->pct_peak = 100.0 * c->gflops / r->peak_gflops;
+    double peak = br_run_metric_peak(r, c), rate = br_case_metric_rate(c, r->metric);
+    if (gpu && r->has_device && positive_peak(peak) && isfinite(rate))
+        c->pct_peak = 100.0 * rate / peak;
 
     const br_case_result *rc = reference_case(r, c->combo, ref, n_ref);
     double ref_median = rc ? case_median(r, rc) : NAN;

@@ -170,8 +170,9 @@ typedef struct br_case_result {
     double flops;     /* FLOP per execution from `flops`; NAN when absent */
     double gbps;      /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
     double gflops;    /* flops / headline median time, GFLOP/s; NAN when absent */
-    double pct_peak;  /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (GB/s metric) or
-                         100 gflops / br_run.peak_gflops (GFLOP/s metric); NAN otherwise */
+    double pct_peak;  /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (a bandwidth
+                         metric) or 100 gflops / br_run.peak_gflops (a compute metric:
+                         br_run_metric_peak); NAN otherwise */
     double speedup;   /* headline median of the suite's first kernel at the same params / this
                          one's; NAN when either has no time */
     br_energy energy; /* GPU cases measured with --energy; present 0 otherwise */
@@ -354,7 +355,7 @@ typedef struct br_run {
     br_peak_kind peak_kind;
     double peak_gbps;   /* what pct_peak is relative to, GB/s: device.peak_gbps (theoretical) or
                            device.measured_peak_gbps (measured); NAN without a device */
-    double peak_gflops; /* what pct_peak is relative to for the GFLOP/s metric, GFLOP/s: the FP32
+    double peak_gflops; /* what pct_peak is relative to for a compute metric, GFLOP/s: the FP32
                            theoretical peak device.peak_gflops, whatever peak_kind says (a measured
                            peak is GB/s only); NAN without a device. br_run_derive fills it from
                            the device when it is not a positive number. */
@@ -450,10 +451,33 @@ int br_timing_stats(br_timing *t);
 /* Counts of cases by status. */
 void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_skipped);
 
+/* Case c's figures under metric m (model/metric.h), from its derived
+ * figures (br_run_derive) and energy; NAN for none and where the figure is
+ * NAN. Pure:
+ *   rate    its rate of m's amount per ns: gbps (GB/s) or gflops (GFLOP/s);
+ *           % of peak divides it by br_run_metric_peak
+ *   value   that rate in m's unit (br_metric_in_unit): exactly gbps for GB/s
+ *           and gflops for GFLOP/s, gflops / 1000 for TFLOP/s and TOP/s
+ *   amount  m's amount per execution: bytes or flops
+ *   per_joule  its amount per joule in m's energy unit (br_energy_per_joule /
+ *           (scale / 1e9)); bytes per joule (GB/J) for none; NAN without
+ *           energy */
+double br_case_metric_rate(const br_case_result *c, br_metric m);
+double br_case_metric_value(const br_case_result *c, br_metric m);
+double br_case_metric_amount(const br_case_result *c, br_metric m);
+double br_case_per_joule(const br_case_result *c, br_metric m);
+
+/* The peak that case c's % of peak is relative to under r's metric, in the
+ * per-ns unit of the metric's amount (GB/s or GFLOP/s), as the metric
+ * table's peak kind says (metric.h): bandwidth, r->peak_gbps; compute,
+ * r->peak_gflops (the FP32 peak for every case); NAN for a metric without
+ * a peak. Pure. */
+double br_run_metric_peak(const br_run *r, const br_case_result *c);
+
 /* Fill the derived figures of every case (gbps, gflops, pct_peak, speedup)
  * from the headline timing's median (br_case_headline), bytes, flops and the
- * run's peak: pct_peak = 100 gbps / r->peak_gbps for the GB/s metric, 100
- * gflops / r->peak_gflops for GFLOP/s. First, when r->peak_gflops is not a
+ * run's peak: pct_peak = 100 x the case's rate of its metric's amount (gbps
+ * or gflops, br_case_metric_rate) / br_run_metric_peak. First, when r->peak_gflops is not a
  * positive number it is set to r->device.peak_gflops (has_device) or NAN, so
  * a run whose builder left it unset (zeroed) still gets the FP32 peak.
  * pct_peak is NAN for host cases, when has_device is 0, when the metric is

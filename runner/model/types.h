@@ -18,10 +18,15 @@ extern "C" {
 
 /* --- suites and settings ------------------------------------------------- */
 
+/* What a run reports beside the times (suite key `metric`); what each is
+ * (unit, scale, direction, amount, peak) is its row in the metric table
+ * (metric.h). */
 typedef enum br_metric {
-    BR_METRIC_NONE = 0,  /* only times are reported */
-    BR_METRIC_GBPS = 1,  /* "GB/s": bytes / time, 1 GB = 1e9 B */
-    BR_METRIC_GFLOPS = 2 /* "GFLOP/s": flops / time, 1 GFLOP = 1e9 FLOP */
+    BR_METRIC_NONE = 0,   /* only times are reported */
+    BR_METRIC_GBPS = 1,   /* "GB/s": bytes / time, 1 GB = 1e9 B */
+    BR_METRIC_GFLOPS = 2, /* "GFLOP/s": flops / time, 1 GFLOP = 1e9 FLOP */
+    BR_METRIC_TFLOPS = 3, /* "TFLOP/s": flops / time, 1 TFLOP = 1e12 FLOP */
+    BR_METRIC_TOPS = 4    /* "TOP/s": integer operations (`flops`) / time, 1 TOP = 1e12 */
 } br_metric;
 
 /* What a kernel's FLOPs are (suite key `precision`): the data type and the
@@ -302,7 +307,11 @@ typedef struct br_host {
 
 /* --- name tables (names.c): value <-> the name suites, the command line and
  *     results files use. Each is ended by {0, NULL}. --- */
-extern const br_name br_metric_names[];    /* "none", "GB/s", "GFLOP/s" */
+/* "GB/s", "GFLOP/s", "TFLOP/s", "TOP/s", "none" (the order messages list them in) */
+extern const br_name br_metric_names[];
+/* The key of a case's value in a results file, for the metrics whose value
+ * is not one of the file's "gbps" and "gflops": "tflops", "tops" */
+extern const br_name br_metric_value_keys[];
 extern const br_name br_cache_names[];     /* "flush", "warm", "flush-memset" */
 extern const br_name br_precision_names[]; /* "none", "fp64", "fp32", ..., "int8-tensor-sparse" */
 extern const br_name br_mode_names[];      /* "cold", "batch", "both" */

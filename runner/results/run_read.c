@@ -30,7 +30,6 @@
 
 /* Names accepted where a message lists them in another order than the
  * table, or only some of them. */
-static const int metric_order[] = {BR_METRIC_GBPS, BR_METRIC_GFLOPS, BR_METRIC_NONE};
 static const int headline_modes[] = {BR_MODE_COLD, BR_MODE_BATCH};
 static const int gpu_clocks[] = {BR_CLOCK_EVENTS, BR_CLOCK_KERNEL};
 
@@ -91,7 +90,7 @@ static int load_suite(br_json_ctx *c, const json_t *o, br_run *r) {
                    br_json_get_dup(c, o, "description", OPT, &r->suite_description) ||
                    br_json_get_dup(c, o, "path", OPT, &r->suite_path) ||
                    br_json_get_text(c, o, "hash", r->suite_hash, sizeof r->suite_hash) ||
-                   GET_ONLY(c, o, "metric", REQ, br_metric_names, metric_order, 0, &r->metric)
+                   GET_NAME(c, o, "metric", REQ, br_metric_names, 0, &r->metric)
                ? -1
                : 0;
 }

@@ -16,8 +16,8 @@
  *    "params": [names], "kernels": [{"name", "source", "backend"}],
  *    "shard": shard (only in a part of a sharded plan or their merge: shardinfo.h),
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
- *               "message", "bytes", "flops", "gbps", "gflops", "pct_peak",
- *               "speedup", "roofline", "energy", "verified", "commit", "date",
+ *               "message", "bytes", "flops", "gbps", "gflops", "tflops" | "tops",
+ *               "pct_peak", "speedup", "roofline", "energy", "verified", "commit", "date",
  *               "cold": timing | null, "batch": timing | null, "wall": wall | null,
  *               "device": {"index", "uuid"} (only in a run over several devices,
  *               --devices: the one that measured the case)}]
@@ -33,10 +33,16 @@
  * The run's "compile_ns" (next to "clock_note") is the wall
  * time of building its kernels, ns (left out when unknown).
  *
+ * A case's "gbps" and "gflops" are its bytes and flops per ns (GB/s and
+ * GFLOP/s) whatever the metric; a run whose metric is TFLOP/s or TOP/s adds
+ * the case's value in that unit under "tflops" or "tops" (types.h's
+ * br_metric_value_keys; gflops / 1000; added within schema 4, derived like
+ * "gbps": readers recompute it and accept files without it).
+ *
  * "peak" says what "pct_peak" is relative to: "gbps" (GB/s; the theoretical
  * or measured DRAM bandwidth, as "kind" says) for the GB/s metric, "gflops"
  * (GFLOP/s; always the FP32 theoretical peak, whatever "kind" says) for
- * GFLOP/s; null when unknown or without a device. The device's
+ * GFLOP/s, TFLOP/s and TOP/s; null when unknown or without a device. The device's
  * "peak_gflops_fp32" is its FP32 theoretical peak, GFLOP/s (device.h). Both
  * were added within schema 4 and are optional to readers.
  *
@@ -130,6 +136,7 @@
 #include "base/error.h"
 #include "case_json.h"
 #include "json_string.h"
+#include "model/metric.h"
 #include "model/roofline.h"
 #include "shardinfo.h"
 #include "model/regression.h"
@@ -478,6 +485,9 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "flops", real(c->flops));
     put(b, o, "gbps", real(c->gbps));
     put(b, o, "gflops", real(c->gflops));
+    const char *value_key = br_name_of(br_metric_value_keys, (int)r->metric, NULL);
+    if (value_key) /* left out for GB/s and GFLOP/s: their values are gbps and gflops */
+        put(b, o, value_key, real(br_case_metric_value(c, r->metric)));
     put(b, o, "pct_peak", real(c->pct_peak));
     put(b, o, "speedup", real(c->speedup));
     put(b, o, "roofline", roofline_json(b, r, c));

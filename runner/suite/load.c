@@ -17,6 +17,7 @@
 #include "flags.h"
 #include "keys.h"
 #include "params.h"
+#include "model/metric.h"
 #include "model/settings.h"
 #include "scalar.h"
 #include "yamltree.h"
@@ -407,24 +408,22 @@ static int load_measure(void *ctx, const br_node *v) {
     return 0;
 }
 
-/* The metric names in the order messages list them. */
-static const int metric_order[] = {BR_METRIC_GBPS, BR_METRIC_GFLOPS, BR_METRIC_NONE};
-
 static int load_metric(void *ctx, const br_node *v) {
     ((loader *)ctx)->metric = v;
     char *text = NULL;
-    if (br_get_text(&text, v, "a metric (GB/s or GFLOP/s)") < 0)
+    if (br_get_text(&text, v, "a metric (GB/s, GFLOP/s, TFLOP/s or TOP/s)") < 0)
         return -1;
     int m = 0, rc = 0;
     if (br_name_find(&m, br_metric_names, text) == 0) {
         suite_of(ctx)->metric = (br_metric)m;
     } else {
-        const char *names[COUNT(metric_order)];
-        for (size_t i = 0; i < COUNT(metric_order); i++)
-            names[i] = br_name_of(br_metric_names, metric_order[i], "");
+        const char *names[16]; /* the table's, in its order */
+        size_t n = 0;
+        for (const br_name *t = br_metric_names; t->name && n < COUNT(names); t++)
+            names[n++] = t->name;
         char q[BR_SHOW_MAX + 16], hint[256];
         br_show(q, sizeof q, v->text, v->len);
-        br_suggest(hint, sizeof hint, v->text, v->len, names, COUNT(names));
+        br_suggest(hint, sizeof hint, v->text, v->len, names, n);
         rc = br_error_at(v->pos, "unknown metric %s%s", q, hint);
     }
     free(text);
@@ -580,13 +579,13 @@ static int check_exprs(br_suite *s, const br_node *metric) {
         return -1;
 
     int has_bytes = br_work_present(&s->bytes), has_flops = br_work_present(&s->flops);
+    br_metric_amount needs = br_metric_amount_of(s->metric);
     if (!metric)
         s->metric = has_bytes ? BR_METRIC_GBPS : has_flops ? BR_METRIC_GFLOPS : BR_METRIC_NONE;
-    else if (s->metric == BR_METRIC_GBPS && !has_bytes)
-        return br_error_at(metric->pos,
-                           "metric 'GB/s' needs 'bytes' (the bytes moved per execution)");
-    else if (s->metric == BR_METRIC_GFLOPS && !has_flops)
-        return br_error_at(metric->pos, "metric 'GFLOP/s' needs 'flops' (the FLOP per execution)");
+    else if ((needs == BR_AMOUNT_BYTES && !has_bytes) || (needs == BR_AMOUNT_OPS && !has_flops))
+        return br_error_at(metric->pos, "metric '%s' needs '%s' (the %s per execution)",
+                           br_metric_name(s->metric), needs == BR_AMOUNT_BYTES ? "bytes" : "flops",
+                           br_metric_work(s->metric));
     return 0;
 }
 

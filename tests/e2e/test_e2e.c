@@ -463,3 +463,52 @@ Test(e2e, without_a_gpu_a_run_compiles_no_gpu_source_and_check_does) {
     free(text);
     free(suite);
 }
+
+/* metric: TFLOP/s on a host suite: the table's metric column is TFLOP/s (GB/s
+ * beside it), and each case's value in the results file is its GFLOP/s of the
+ * same run / 1000, its GFLOP/s being flops / median. */
+Test(e2e, a_tflops_suite_reports_gflops_over_1000) {
+    char *suite = br_strfmt("name: tera\nsource: %s/host_kernels.c\nkernels: [sum_ok]\n"
+                            "params:\n  n: [1000, 4096]\nmetric: TFLOP/s\nflops: n\n"
+                            "bytes: 4 * n\ncache: warm\nwarmup: 1ms\n"
+                            "measure: {min_samples: 5, min_time: 1ms, timeout: 2s}\n",
+                            E2E);
+    char *path = e2e_put("tera.yaml", suite);
+    char *json = br_strfmt("%s/tera.json", tmp);
+    const char *args[] = {cache_arg, "--ascii", "--json", json, path, NULL};
+    e2e_result r;
+    cr_assert_eq(e2e_run(&r, NULL, args), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "| TFLOP/s | GB/s | % peak (TFLOP/s) |"), "table:\n%s", r.out);
+
+    json_t *doc = load_json(json);
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(run, "suite"), "metric")),
+                     "TFLOP/s");
+    json_t *cases = json_object_get(run, "cases");
+    cr_assert_eq(json_array_size(cases), 2);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *c = json_array_get(cases, i);
+        double median = json_real_value(json_object_get(json_object_get(c, "cold"), "median"));
+        double flops = json_number_value(json_object_get(c, "flops"));
+        double gflops = json_number_value(json_object_get(c, "gflops"));
+        double tflops = json_number_value(json_object_get(c, "tflops"));
+        cr_assert_gt(median, 0);
+        cr_assert_float_eq(gflops, flops / median, 1e-9 * gflops);
+        cr_assert_gt(tflops, 0, "case %zu", i);
+        cr_expect_eq(tflops, gflops / 1000.0, "case %zu: %.17g TFLOP/s, %.17g GFLOP/s", i, tflops,
+                     gflops);
+    }
+    json_decref(doc);
+    e2e_free(&r);
+
+    /* read back: report shows the same metric */
+    const char *again[] = {"report", "--ascii", "--no-compare", json, NULL};
+    cr_assert_eq(e2e_run(&r, NULL, again), 0);
+    cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.out, "| TFLOP/s | GB/s | % peak (TFLOP/s) |"), "report:\n%s", r.out);
+    e2e_free(&r);
+    free(json);
+    free(path);
+    free(suite);
+}

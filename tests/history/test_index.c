@@ -73,6 +73,29 @@ Test(index, reads_what_the_files_hold) {
     br_history_dispose(&c);
 }
 
+/* A TFLOP/s run: the index keeps its metric, and the values it shows are
+ * the files' (GFLOP/s / 1000). */
+Test(index, keeps_a_tflops_run) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    sg.metric = BR_METRIC_TFLOPS;
+    write_doc(tmp, "2026-11-25T100000Z-ddddddd.json", &sg, 1);
+    br_history a, b, c;
+    load(&a, tmp, 0);
+    load(&b, tmp, 1);
+    load(&c, tmp, 1);
+    cr_assert_eq(c.index_stats.parsed, 0, "read from the index");
+    cr_assert_eq(a.n_runs, 1);
+    cr_assert_eq(c.runs[0].run.metric, BR_METRIC_TFLOPS);
+    same_history(&a, &c);
+    const br_run *r = &c.runs[0].run;
+    cr_expect_eq(br_history_case_value(r, &r->cases[1], r->metric), 2e9 / 250000.0 / 1000.0);
+    br_history_dispose(&a);
+    br_history_dispose(&b);
+    br_history_dispose(&c);
+    br_run_dispose(&sg);
+}
+
 Test(index, follows_the_files) {
     write_history(tmp);
     br_index_stats st = sync_dir(tmp);

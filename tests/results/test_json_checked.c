@@ -232,8 +232,8 @@ Test(jsonread, error_unknown_stop_reason) {
 Test(jsonread, error_unknown_enum_names) {
     json_t *doc = fixture_doc();
     set(doc, "runs[0].suite.metric", json_string("GiB/s"));
-    expect_doc_error(doc, NAME ": runs[0].suite.metric: expected \"GB/s\", \"GFLOP/s\" or "
-                               "\"none\", found \"GiB/s\"");
+    expect_doc_error(doc, NAME ": runs[0].suite.metric: expected \"GB/s\", \"GFLOP/s\", "
+                               "\"TFLOP/s\", \"TOP/s\" or \"none\", found \"GiB/s\"");
     doc = fixture_doc();
     set(doc, "runs[0].measure.headline", json_string("both"));
     expect_doc_error(doc, NAME ": runs[0].measure.headline: expected \"cold\" or \"batch\", "
