@@ -49,6 +49,22 @@ static void dur(char *buf, size_t len, double ns, int ascii) {
         snprintf(buf, len, "%s", ascii ? "-" : "\u2013");
 }
 
+/* The pipes ncu saw busy beside benchrun's own % of peak: what the case's
+ * FLOPs ran on, against the ceiling its % of peak is relative to. */
+static void add_pipes(box *b, const br_profile *p, int ascii) {
+    char t[16], c[16], own[64];
+    pct(t, sizeof t, p->tensor_pct, ascii);
+    pct(c, sizeof c, p->cuda_pct, ascii);
+    if (isfinite(p->pct_peak))
+        snprintf(own, sizeof own, "%.1f%% of peak (%s)", p->pct_peak, p->metric ? p->metric : "?");
+    else
+        snprintf(own, sizeof own, "no %% of peak");
+    add(b, "%-22s %-14s %s%s%s", "  Tensor pipe", t, own,
+        p->precision != BR_PRECISION_NONE ? ", declared " : "",
+        p->precision != BR_PRECISION_NONE ? br_precision_name(p->precision) : "");
+    add(b, "%-22s %s", "  CUDA-core pipes", c);
+}
+
 /* The comparison lines: time and bytes per execution. */
 static void add_totals(box *b, const br_profile *p, int ascii) {
     char a[32], c[32], d[32], e[32];
@@ -72,6 +88,7 @@ static void add_totals(box *b, const br_profile *p, int ascii) {
     br_format_bytes(d, sizeof d, p->dram_read_bytes);
     br_format_bytes(e, sizeof e, p->dram_write_bytes);
     add(b, "%-22s %s / %s", "    read / written", d, e);
+    add_pipes(b, p, ascii);
 }
 
 static void add_kernels(box *b, const br_profile *p, int ascii) {
@@ -89,6 +106,14 @@ static void add_kernels(box *b, const br_profile *p, int ascii) {
             "  %.3g per execution%s %s median%s occupancy %s%s SM %s%s memory %s of peak%s "
             "L2 hit %s",
             (double)k->launches / (double)p->executions, dot, t, dot, o, dot, s, dot, m, dot, l);
+        char tp[16], f[16], h[16], d[16];
+        pct(tp, sizeof tp, k->tensor_pct, ascii);
+        pct(f, sizeof f, k->fma_pct, ascii);
+        pct(h, sizeof h, k->fp16_pct, ascii);
+        pct(d, sizeof d, k->fp64_pct, ascii);
+        add(b, "  pipes: Tensor %s%s%s%s%s FMA %s%s FP16 %s%s FP64 %s", tp,
+            k->tensor_pipe ? " (" : "", k->tensor_pipe ? k->tensor_pipe : "",
+            k->tensor_pipe ? ")" : "", dot, f, dot, h, dot, d);
     }
 }
 
@@ -126,12 +151,17 @@ int br_profile_box_write(FILE *f, const br_profile *p, int ascii) {
     add_totals(b, p, ascii);
     add(b, "%s", "");
     add_kernels(b, p, ascii);
-    char warn[256];
-    if (br_profile_bytes_check(warn, sizeof warn, p->declared_bytes,
-                               p->dram_read_bytes + p->dram_write_bytes, ascii)) {
+    char warn[256], pwarn[256];
+    int bytes = br_profile_bytes_check(warn, sizeof warn, p->declared_bytes,
+                                       p->dram_read_bytes + p->dram_write_bytes, ascii);
+    int precision =
+        br_profile_precision_check(pwarn, sizeof pwarn, p->precision, p->tensor_pct, p->cuda_pct);
+    if (bytes || precision)
         add(b, "%s", "");
+    if (bytes)
         add(b, "warning: %s", warn);
-    }
+    if (precision)
+        add(b, "warning: %s", pwarn);
     int rc = draw(f, b, ascii);
     free(b);
     return rc;

@@ -64,6 +64,8 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     out->peak_kind = suite->peak;
     out->peak_gbps = NAN;
     out->peak_gflops = NAN;
+    for (int p = 0; p < BR_PRECISION_COUNT; p++)
+        out->measured_gops[p] = NAN;
     for (size_t i = 0; br_session_gpu_ok(s) && i < b->n_mods; i++) {
         if (b->mods[i].is_gpu) {
             out->has_device = 1;
@@ -112,6 +114,23 @@ void br_job_progress(const br_driver_ledger *l, const br_run_opts *o, const br_r
     br_log(BR_LOG_PROGRESS, "\r\033[K%s  %s elapsed, ETA %s", line, elapsed, eta);
 }
 
+/* `peak: measured`: the compute peaks of the precisions the run's % of peak
+ * can be relative to, measured once per session (cached per device) into
+ * out->measured_gops: FP32, the precision of the GFLOP/s metric's peak, for
+ * a suite whose metric is GFLOP/s. A precision the GPU lacks is left NAN
+ * (the datasheet, or no, peak applies). */
+static void measure_compute_peaks(br_run *out, const br_job *job, br_session *s) {
+    br_precision want[1];
+    size_t n = 0;
+    if (job->suite.metric == BR_METRIC_GFLOPS)
+        want[n++] = BR_PRECISION_FP32;
+    for (size_t i = 0; i < n && !br_stop_signal(); i++) {
+        br_compute_peak cp;
+        br_session_measured_compute(s, want[i], &cp);
+        out->measured_gops[want[i]] = cp.gops;
+    }
+}
+
 int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
     const br_suite *suite = &job->suite;
     memset(out, 0, sizeof *out);
@@ -129,6 +148,7 @@ int br_job_run_begin(br_run *out, const br_job *job, br_session *s) {
     if (out->has_device && suite->peak == BR_PEAK_MEASURED && !br_stop_signal()) {
         out->device.measured_peak_gbps = br_session_measured_peak(s);
         out->peak_gbps = out->device.measured_peak_gbps;
+        measure_compute_peaks(out, job, s);
     }
     return 0;
 }

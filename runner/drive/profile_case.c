@@ -267,7 +267,7 @@ static int read_own(br_profile *p, br_run **runs, size_t *n_runs, const char *js
     const br_run *r = &(*runs)[0];
     const br_case_result *c = &r->cases[0];
     p->device = r->has_device ? r->device.name : NULL;
-    p->median_ns = p->event_median_ns = p->kernel_median_ns = NAN;
+    p->median_ns = p->event_median_ns = p->kernel_median_ns = p->pct_peak = NAN;
     if (c->kernel < r->n_kernels && r->kernels[c->kernel].backend == BR_BACKEND_HOST) {
         br_log(BR_LOG_ERROR, PROG ": %s is a host kernel: Nsight Compute profiles GPU kernels\n",
                r->kernels[c->kernel].name);
@@ -284,6 +284,8 @@ static int read_own(br_profile *p, br_run **runs, size_t *n_runs, const char *js
         p->clock = br_clock_name(c->cold.clock);
         p->event_median_ns = c->cold.event_median_ns;
         p->kernel_median_ns = c->cold.kernel_median_ns;
+        p->pct_peak = c->pct_peak;
+        p->metric = r->metric != BR_METRIC_NONE ? br_metric_name(r->metric) : NULL;
     } else if (c->message) {
         br_log(BR_LOG_NOTE, PROG ": note: benchrun did not measure the case: %s\n", c->message);
     }
@@ -452,7 +454,8 @@ static int profile_one(const the_case *c, const char *suite, const br_profile_op
                     .kernel = c->kernel,
                     .params = c->label,
                     .declared_bytes = c->bytes,
-                    .flops = c->flops};
+                    .flops = c->flops,
+                    .precision = o->precision};
     int status = EXIT_BAD, st;
     if (scratch_make(&s) != 0) {
         br_log(BR_LOG_ERROR, PROG ": %s\n", br_error_get());

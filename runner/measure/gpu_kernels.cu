@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "gpu_kernels.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "platform/compute_peak.h"
+
 namespace {
 
 __global__ void read_flush(const int4 *__restrict__ p, size_t n, unsigned *sink) {
@@ -92,4 +97,211 @@ extern "C" cudaError_t br_gpu_clock_probe(cudaStream_t stream, br_gpu_clock *out
                                           const br_gpu_clock *since, uint64_t min_window_ns) {
     clock_probe<<<1, 1, 0, stream>>>(out, since, min_window_ns);
     return cudaGetLastError();
+}
+
+/* ---- the measured compute peak (platform/compute_peak.h) ------------------------- */
+
+namespace {
+
+constexpr int CH = BR_COMPUTE_CHAINS;
+
+/* Each kernel runs `iters` iterations of CH independent chains, in
+ * registers only; the outer loop is unrolled so that its counter and branch
+ * take a small share of the issue slots (the CUDA cores' FMA rate needs one
+ * FMA issued per scheduler per clock). The result is written only when
+ * `write` is non-zero (it never is), which the compiler cannot know, so the
+ * chains stay. Operands come from `bits`, a run-time value, so nothing is
+ * folded. */
+
+__global__ void __launch_bounds__(BR_COMPUTE_THREADS)
+    peak_fma_f64(long iters, uint32_t bits, int write, double *sink) {
+    double a[CH];
+    const double b = 0.999 + (double)(bits & 1u), c = 1e-3;
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        a[j] = (double)(threadIdx.x + j);
+#pragma unroll 16
+    for (long i = 0; i < iters; i++)
+#pragma unroll
+        for (int j = 0; j < CH; j++)
+            a[j] = fma(a[j], b, c);
+    double sum = 0;
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        sum += a[j];
+    if (write)
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+__global__ void __launch_bounds__(BR_COMPUTE_THREADS)
+    peak_fma_f32(long iters, uint32_t bits, int write, float *sink) {
+    float a[CH];
+    const float b = 0.999f + (float)(bits & 1u), c = 1e-3f;
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        a[j] = (float)(threadIdx.x + j);
+#pragma unroll 16
+    for (long i = 0; i < iters; i++)
+#pragma unroll
+        for (int j = 0; j < CH; j++)
+            a[j] = fmaf(a[j], b, c);
+    float sum = 0;
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        sum += a[j];
+    if (write)
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+/* half2 or bfloat162 (T2): two multiply-adds per instruction. */
+template <typename T2>
+__global__ void __launch_bounds__(BR_COMPUTE_THREADS)
+    peak_fma_x2(long iters, uint32_t bits, int write, T2 *sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    T2 a[CH];
+    T2 b, c;
+    uint32_t bb = 0x3c003c00u ^ (bits & 1u), cc = 0x1c001c00u;
+    memcpy(&b, &bb, sizeof b);
+    memcpy(&c, &cc, sizeof c);
+#pragma unroll
+    for (int j = 0; j < CH; j++) {
+        uint32_t v = 0x3c003c00u + threadIdx.x + j;
+        memcpy(&a[j], &v, sizeof v);
+    }
+#pragma unroll 16
+    for (long i = 0; i < iters; i++)
+#pragma unroll
+        for (int j = 0; j < CH; j++)
+            a[j] = __hfma2(a[j], b, c);
+#pragma unroll
+    for (int j = 1; j < CH; j++)
+        a[0] = __hadd2(a[0], a[j]);
+    if (write)
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = a[0];
+#endif
+}
+
+/* One mma per chain per iteration: d[j] = A B + d[j]. Acc is float or
+ * int32_t (4 per chain), A four and B two 32-bit registers per thread. */
+#define MMA_16x8(INSTR, CONS)                                                                      \
+    asm volatile(INSTR " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                    \
+                 : CONS(d[j][0]), CONS(d[j][1]), CONS(d[j][2]), CONS(d[j][3])                      \
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
+
+template <int P, typename Acc>
+__global__ void __launch_bounds__(BR_COMPUTE_THREADS)
+    peak_mma(long iters, uint32_t bits, int write, Acc *sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    Acc d[CH][4];
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+            d[j][r] = (Acc)0;
+    const uint32_t a0 = bits, a1 = bits ^ threadIdx.x, a2 = bits + 1u, a3 = bits ^ 0x00400040u;
+    const uint32_t b0 = bits ^ 0x01000100u, b1 = bits + threadIdx.x;
+#pragma unroll 4
+    for (long i = 0; i < iters; i++) {
+#pragma unroll
+        for (int j = 0; j < CH; j++) {
+            if constexpr (P == BR_PRECISION_TF32_TENSOR)
+                MMA_16x8("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "+f");
+            else if constexpr (P == BR_PRECISION_FP16_TENSOR)
+                MMA_16x8("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "+f");
+            else if constexpr (P == BR_PRECISION_BF16_TENSOR)
+                MMA_16x8("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "+f");
+            else if constexpr (P == BR_PRECISION_INT8_TENSOR)
+                MMA_16x8("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "+r");
+#if __CUDA_ARCH__ >= 890
+            else if constexpr (P == BR_PRECISION_FP8_TENSOR)
+                MMA_16x8("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", "+f");
+#endif
+        }
+    }
+    Acc sum = 0;
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        sum += d[j][0] + d[j][1] + d[j][2] + d[j][3];
+    if (write)
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+#endif
+}
+
+/* fp64 m8n8k4: A and B one double each, C/D two per thread. */
+__global__ void __launch_bounds__(BR_COMPUTE_THREADS)
+    peak_mma_f64(long iters, uint32_t bits, int write, double *sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    double d[CH][2];
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        d[j][0] = d[j][1] = 0.0;
+    const double a = 1.0 + (double)(bits & 1u) * 1e-3, b = 1e-6 * (double)(threadIdx.x + 1);
+#pragma unroll 4
+    for (long i = 0; i < iters; i++)
+#pragma unroll
+        for (int j = 0; j < CH; j++)
+            asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, "
+                         "{%0,%1};"
+                         : "+d"(d[j][0]), "+d"(d[j][1])
+                         : "d"(a), "d"(b));
+    double sum = 0;
+#pragma unroll
+    for (int j = 0; j < CH; j++)
+        sum += d[j][0] + d[j][1];
+    if (write)
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+#endif
+}
+
+/* The kernel of precision p, as a function pointer; NULL when none. */
+const void *peak_kernel(int p) {
+    switch (p) {
+    case BR_PRECISION_FP64:
+        return (const void *)peak_fma_f64;
+    case BR_PRECISION_FP32:
+        return (const void *)peak_fma_f32;
+    case BR_PRECISION_FP16:
+        return (const void *)peak_fma_x2<__half2>;
+    case BR_PRECISION_BF16:
+        return (const void *)peak_fma_x2<__nv_bfloat162>;
+    case BR_PRECISION_FP64_TENSOR:
+        return (const void *)peak_mma_f64;
+    case BR_PRECISION_TF32_TENSOR:
+        return (const void *)peak_mma<BR_PRECISION_TF32_TENSOR, float>;
+    case BR_PRECISION_FP16_TENSOR:
+        return (const void *)peak_mma<BR_PRECISION_FP16_TENSOR, float>;
+    case BR_PRECISION_BF16_TENSOR:
+        return (const void *)peak_mma<BR_PRECISION_BF16_TENSOR, float>;
+    case BR_PRECISION_FP8_TENSOR:
+        return (const void *)peak_mma<BR_PRECISION_FP8_TENSOR, float>;
+    case BR_PRECISION_INT8_TENSOR:
+        return (const void *)peak_mma<BR_PRECISION_INT8_TENSOR, int32_t>;
+    default:
+        return NULL;
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t br_gpu_compute_peak_arch(int precision, int *code_arch) {
+    const void *f = peak_kernel(precision);
+    *code_arch = 0;
+    if (!f)
+        return cudaErrorInvalidValue;
+    cudaFuncAttributes attr;
+    cudaError_t e = cudaFuncGetAttributes(&attr, f);
+    if (e == cudaSuccess)
+        *code_arch = attr.ptxVersion;
+    return e;
+}
+
+extern "C" cudaError_t br_gpu_compute_peak_launch(cudaStream_t stream, int precision, int blocks,
+                                                  long iters, void *sink) {
+    const void *f = peak_kernel(precision);
+    if (!f || blocks <= 0 || iters <= 0)
+        return cudaErrorInvalidValue;
+    uint32_t bits = 0x3c003c00u;
+    int write = 0;
+    void *args[] = {&iters, &bits, &write, &sink};
+    return cudaLaunchKernel(f, dim3((unsigned)blocks), dim3(BR_COMPUTE_THREADS), args, 0, stream);
 }

@@ -58,6 +58,22 @@ cudaError_t br_gpu_clock_probe(cudaStream_t stream, br_gpu_clock *out, const br_
  * and CUPTI's kernel timestamps read the same timer. */
 cudaError_t br_gpu_timer_tick(cudaStream_t stream, uint64_t *out);
 
+/* The measured compute peak's kernel of precision p (a br_precision; see
+ * platform/compute_peak.h for what each does), launched as `blocks` blocks
+ * of BR_COMPUTE_THREADS threads running `iters` iterations each, enqueued on
+ * stream. sink: device memory for one element per thread (never written in
+ * practice; may be NULL). Returns the launch's error code;
+ * cudaErrorInvalidValue for a precision without a kernel. */
+cudaError_t br_gpu_compute_peak_launch(cudaStream_t stream, int precision, int blocks, long iters,
+                                       void *sink);
+
+/* The virtual architecture (10 major + minor, cudaFuncAttributes.ptxVersion)
+ * that precision p's kernel was compiled for, as the driver picked it for the
+ * current device, into *code_arch: a kernel compiled for less than its
+ * instruction needs does nothing (platform/compute_peak.h's
+ * br_compute_available says so). Returns the CUDA error code. */
+cudaError_t br_gpu_compute_peak_arch(int precision, int *code_arch);
+
 #define BR_GPU_TICK_STEPS 64
 #define BR_GPU_TICK_READS (1 << 20)
 

@@ -409,3 +409,14 @@ void br_run_dispose(br_run *r) {
     br_run_shard_free(r->shard);
     memset(r, 0, sizeof *r);
 }
+
+int br_run_measured_compute(const br_run *r, br_precision p, double *gops) {
+    *gops = NAN;
+    if (p <= BR_PRECISION_NONE || p >= BR_PRECISION_COUNT || r->peak_kind != BR_PEAK_MEASURED)
+        return 0;
+    double v = r->measured_gops[p];
+    if (!isfinite(v) || v <= 0.0)
+        return 0;
+    *gops = v;
+    return 1;
+}

@@ -359,6 +359,13 @@ typedef struct br_run {
                            theoretical peak device.peak_gflops, whatever peak_kind says (a measured
                            peak is GB/s only); NAN without a device. br_run_derive fills it from
                            the device when it is not a positive number. */
+    /* The compute peaks benchrun measured for this run (`peak: measured`;
+     * worker/session.h's br_session_measured_compute), by precision (index: a
+     * br_precision), 1e9 operations/s (GFLOP/s; GOP/s for int8-tensor): a
+     * positive number where measured or read from the cache; anything else
+     * (NAN; 0 in a zeroed run; older files) where not. Which peak a case used
+     * for a precision: br_run_measured_compute. */
+    double measured_gops[BR_PRECISION_COUNT];
 
     char **param_names; /* owned: n_params names */
     size_t n_params;
@@ -482,6 +489,13 @@ double br_run_metric_peak(const br_run *r, const br_case_result *c);
  * a run whose builder left it unset (zeroed) still gets the FP32 peak.
  * pct_peak is NAN for host cases, when has_device is 0, when the metric is
  * none, or when that peak or figure is not a positive number. */
+/* Whether run r measured its compute peak in precision p: returns 1 and sets
+ * *gops (1e9 operations/s) to r->measured_gops[p] when r->peak_kind is
+ * BR_PEAK_MEASURED and that figure is finite and positive (the peak a case
+ * declared as p is then relative to); else returns 0 (*gops NAN): the
+ * datasheet peak applies. p outside the enum returns 0. Pure. */
+int br_run_measured_compute(const br_run *r, br_precision p, double *gops);
+
 void br_run_derive(br_run *r);
 
 /* br_run_derive for case i of r alone (its reference case searched for:

@@ -21,6 +21,22 @@
  * all match and gbps is finite and positive; any other file (another driver,
  * an older benchrun, truncated or corrupt JSON) is ignored and is overwritten
  * by the next measurement.
+ *
+ * A measured compute peak (platform/compute_peak.h) has a file per device and
+ * precision beside it, so the bandwidth's file keeps its format:
+ *
+ *   <cache_dir>/peak/<uuid>.<precision>.json   e.g. GPU-5f0e....fp16-tensor.json
+ *   {
+ *     "uuid", "name", "driver_version", "benchrun_version":  as above
+ *     "precision": "fp16-tensor",       br_precision_name of what was measured
+ *     "gops": 612345.6,                 measured rate, 1e9 operations/s (GFLOP/s; GOP/s for int8)
+ *     "ops": 1.2e12,                    operations one timed launch does
+ *     "method": "...",                  the kernel's instruction, shape and clock
+ *     "date": "2025-06-01T12:34:56Z"
+ *   }
+ *
+ * with the same rules: used only when everything above and the precision
+ * match and gops is finite and positive.
  */
 #ifndef BR_PEAK_H
 #define BR_PEAK_H
@@ -63,6 +79,25 @@ int br_peak_cache_load(double *out_gbps, const char *cache_dir, const br_device 
  * positive, a directory or file that cannot be written, out of memory). */
 int br_peak_cache_store(const char *cache_dir, const br_device *d, double gbps, double copy_bytes,
                         const char *method);
+
+/* The compute peak cache file of device d and precision p:
+ * "<cache_dir>/peak/<uuid>.<precision name>.json". Caller frees. Returns NULL
+ * with the error set as br_peak_cache_path does, and for p outside
+ * BR_PRECISION_FP64..BR_PRECISION_COUNT-1. */
+char *br_peak_compute_cache_path(const char *cache_dir, const br_device *d, br_precision p);
+
+/* Look up the measured compute peak of device d in precision p: as
+ * br_peak_cache_load (same returns, same matching), and the file's
+ * "precision" must be p's name; sets *out_gops (1e9 operations/s). */
+int br_peak_compute_cache_load(double *out_gops, const char *cache_dir, const br_device *d,
+                               br_precision p, const char *method);
+
+/* Record gops (1e9 operations/s, finite and > 0) as device d's measured peak
+ * in precision p, atomically, as br_peak_cache_store does; ops is what one
+ * timed launch counts (finite, >= 0), for reference. Returns 0, or -1 with the
+ * error set. */
+int br_peak_compute_cache_store(const char *cache_dir, const br_device *d, br_precision p,
+                                double gops, double ops, const char *method);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,18 @@ static const struct {
     {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
      offsetof(br_ncu_launch, mem_pct), UNIT_PCT},
     {"lts__t_sector_hit_rate.pct", offsetof(br_ncu_launch, l2_hit_pct), UNIT_PCT},
+#define PIPE(name, field)                                                                          \
+    { "sm__" name ".avg.pct_of_peak_sustained_active", offsetof(br_ncu_launch, field), UNIT_PCT }
+    PIPE("pipe_tensor_cycles_active", tensor_pct),
+    PIPE("pipe_tensor_op_hmma_cycles_active", hmma_pct),
+    PIPE("pipe_tensor_op_imma_cycles_active", imma_pct),
+    PIPE("inst_executed_pipe_tensor_op_imma", imma_inst_pct),
+    PIPE("pipe_tensor_op_dmma_cycles_active", dmma_pct),
+    PIPE("pipe_tensor_op_gmma_cycles_active", gmma_pct),
+    PIPE("pipe_fma_cycles_active", fma_pct),
+    PIPE("pipe_fp16_cycles_active", fp16_pct),
+    PIPE("pipe_fp64_cycles_active", fp64_pct),
+#undef PIPE
 };
 #define N_METRICS (sizeof metrics / sizeof *metrics)
 

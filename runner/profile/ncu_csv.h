@@ -29,7 +29,21 @@ extern "C" {
     "sm__warps_active.avg.pct_of_peak_sustained_active,"                                           \
     "sm__throughput.avg.pct_of_peak_sustained_elapsed,"                                            \
     "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,"                            \
-    "lts__t_sector_hit_rate.pct"
+    "lts__t_sector_hit_rate.pct," BR_NCU_PIPE_METRICS
+
+/* The pipes' utilisation, as one regular expression (ncu's --metrics takes
+ * "regex:" entries, matched against the full metric names): the Tensor pipe
+ * (Volta and Turing's sm__pipe_tensor; the HMMA (fp16, bf16, tf32, fp8 on
+ * sm_89), IMMA (int8), DMMA (fp64) pipes of sm_80 and later; sm_90's GMMA,
+ * wgmma), the FMA, FP16 and FP64 pipes of the CUDA cores, and sm_90's IMMA
+ * instruction rate. Which of them a GPU has differs by architecture (ncu
+ * --query-metrics); a name it lacks is simply not in the report (NAN), and
+ * sm__pipe_fma_cycles_active, which every GPU since Volta has, keeps the
+ * expression matching on every GPU. */
+#define BR_NCU_PIPE_METRICS                                                                        \
+    "regex:sm__(pipe_(tensor|tensor_op_hmma|tensor_op_imma|tensor_op_dmma|tensor_op_gmma|fma|"     \
+    "fp16|fp64)_cycles_active|inst_executed_pipe_tensor_op_imma)"                                  \
+    "\\.avg\\.pct_of_peak_sustained_active$"
 
 /* One profiled kernel launch. A metric the report lacks (or gives as "n/a")
  * is NAN. */
@@ -43,6 +57,18 @@ typedef struct br_ncu_launch {
     double sm_pct;           /* sm__throughput.avg.pct_of_peak_sustained_elapsed, % */
     double mem_pct;          /* gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed */
     double l2_hit_pct;       /* lts__t_sector_hit_rate.pct, % */
+    /* Pipe utilisation, % of the pipe's peak over the SMs' active cycles
+     * (sm__pipe_<P>_cycles_active.avg.pct_of_peak_sustained_active; NAN where
+     * the GPU has no such pipe metric): */
+    double tensor_pct;    /* sm__pipe_tensor (Volta, Turing: every Tensor op) */
+    double hmma_pct;      /* sm__pipe_tensor_op_hmma: fp16, bf16, tf32 (fp8 on sm_89) */
+    double imma_pct;      /* sm__pipe_tensor_op_imma: int8 */
+    double imma_inst_pct; /* sm__inst_executed_pipe_tensor_op_imma (instructions, sm_90) */
+    double dmma_pct;      /* sm__pipe_tensor_op_dmma: fp64 Tensor */
+    double gmma_pct;      /* sm__pipe_tensor_op_gmma: sm_90's wgmma, every type */
+    double fma_pct;       /* sm__pipe_fma: fp32 (and fp16x2 where no fp16 pipe) */
+    double fp16_pct;      /* sm__pipe_fp16 */
+    double fp64_pct;      /* sm__pipe_fp64: fp64 on the CUDA cores */
 } br_ncu_launch;
 
 /* Every launch of a report, in the report's order. */

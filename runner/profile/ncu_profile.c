@@ -23,6 +23,76 @@ static double kernel_median(const br_ncu_report *r, const char *name, size_t off
     return br_stats_finite_median(tmp, n);
 }
 
+/* The Tensor pipes of a launch, in the order their names are reported. */
+static const struct {
+    const char *name;
+    size_t offset;
+} tensor_pipes[] = {
+    {"hmma", offsetof(br_ncu_launch, hmma_pct)}, {"gmma", offsetof(br_ncu_launch, gmma_pct)},
+    {"imma", offsetof(br_ncu_launch, imma_pct)}, {"imma", offsetof(br_ncu_launch, imma_inst_pct)},
+    {"dmma", offsetof(br_ncu_launch, dmma_pct)}, {"tensor", offsetof(br_ncu_launch, tensor_pct)},
+};
+#define N_TENSOR_PIPES (sizeof tensor_pipes / sizeof *tensor_pipes)
+
+/* The largest finite value of a and b (NAN when neither is). */
+static double max_finite(double a, double b) {
+    return !isfinite(a) ? b : !isfinite(b) ? a : a > b ? a : b;
+}
+
+/* The busiest Tensor pipe of launch l, %, and its name (*pipe; NULL with
+ * NAN when ncu gave none). */
+static double launch_tensor(const br_ncu_launch *l, const char **pipe) {
+    double best = NAN;
+    *pipe = NULL;
+    for (size_t i = 0; i < N_TENSOR_PIPES; i++) {
+        double v = *(const double *)((const char *)l + tensor_pipes[i].offset);
+        if (isfinite(v) && !(v <= best)) {
+            best = v;
+            *pipe = tensor_pipes[i].name;
+        }
+    }
+    return best;
+}
+
+/* The busiest CUDA-core pipe of launch l, % (NAN when ncu gave none). */
+static double launch_cuda(const br_ncu_launch *l) {
+    return max_finite(max_finite(l->fma_pct, l->fp16_pct), l->fp64_pct);
+}
+
+/* The kernel's Tensor pipe: the busiest of the medians of each. */
+static void kernel_tensor(br_profile_kernel *k, const br_ncu_report *r, double *tmp) {
+    k->tensor_pct = NAN;
+    k->tensor_pipe = NULL;
+    for (size_t i = 0; i < N_TENSOR_PIPES; i++) {
+        double v = kernel_median(r, k->name, tensor_pipes[i].offset, tmp);
+        if (isfinite(v) && !(v <= k->tensor_pct)) {
+            k->tensor_pct = v;
+            k->tensor_pipe = tensor_pipes[i].name;
+        }
+    }
+}
+
+/* The pipes over every launch, each weighted by its duration. */
+static void profile_pipes(br_profile *p, const br_ncu_report *r) {
+    double t = 0, tw = 0, c = 0, cw = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const br_ncu_launch *l = &r->launches[i];
+        const char *pipe;
+        double w = isfinite(l->duration_ns) && l->duration_ns > 0 ? l->duration_ns : 0;
+        double vt = launch_tensor(l, &pipe), vc = launch_cuda(l);
+        if (isfinite(vt)) {
+            t += vt * w;
+            tw += w;
+        }
+        if (isfinite(vc)) {
+            c += vc * w;
+            cw += w;
+        }
+    }
+    p->tensor_pct = tw > 0 ? t / tw : NAN;
+    p->cuda_pct = cw > 0 ? c / cw : NAN;
+}
+
 static void fill_kernel(br_profile_kernel *k, const br_ncu_report *r, double *tmp) {
     k->duration_ns = kernel_median(r, k->name, offsetof(br_ncu_launch, duration_ns), tmp);
     k->dram_read_bytes = kernel_median(r, k->name, offsetof(br_ncu_launch, dram_read_bytes), tmp);
@@ -31,6 +101,10 @@ static void fill_kernel(br_profile_kernel *k, const br_ncu_report *r, double *tm
     k->sm_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, sm_pct), tmp);
     k->mem_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, mem_pct), tmp);
     k->l2_hit_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, l2_hit_pct), tmp);
+    kernel_tensor(k, r, tmp);
+    k->fma_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, fma_pct), tmp);
+    k->fp16_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, fp16_pct), tmp);
+    k->fp64_pct = kernel_median(r, k->name, offsetof(br_ncu_launch, fp64_pct), tmp);
 }
 
 int br_profile_summarise(br_profile *p, const br_ncu_report *r, size_t executions) {
@@ -63,6 +137,7 @@ int br_profile_summarise(br_profile *p, const br_ncu_report *r, size_t execution
     for (size_t k = 0; k < p->n_kernels; k++)
         fill_kernel(&p->kernels[k], r, tmp);
     free(tmp);
+    profile_pipes(p, r);
     p->executions = executions;
     p->n_launches = r->n;
     p->duration_ns = dur / (double)executions;
@@ -98,6 +173,36 @@ int br_profile_bytes_check(char *buf, size_t len, double declared, double dram, 
     return 1;
 }
 
+/* 1 for a precision of the Tensor Cores, 0 for one of the CUDA cores, -1
+ * for none. */
+static int on_tensor_cores(br_precision p) {
+    if (p >= BR_PRECISION_FP64 && p <= BR_PRECISION_BF16)
+        return 0;
+    return p >= BR_PRECISION_FP64_TENSOR && p < BR_PRECISION_COUNT ? 1 : -1;
+}
+
+int br_profile_precision_check(char *buf, size_t len, br_precision declared, double tensor,
+                               double cuda) {
+    if (len)
+        buf[0] = '\0';
+    int tc = on_tensor_cores(declared);
+    if (tc == 1 && tensor < BR_PROFILE_PIPE_IDLE_PCT && cuda > BR_PROFILE_PIPE_BUSY_PCT) {
+        snprintf(buf, len,
+                 "the suite declares %s, but the Tensor pipe was idle (%.1f%%) and the CUDA "
+                 "cores busy (%.1f%%): the %% of peak is against the wrong ceiling",
+                 br_precision_name(declared), tensor, cuda);
+        return 1;
+    }
+    if (tc == 0 && tensor > BR_PROFILE_PIPE_BUSY_PCT) {
+        snprintf(buf, len,
+                 "the suite declares %s (CUDA cores), but the Tensor pipe was busy (%.1f%%): "
+                 "the %% of peak is against the wrong ceiling",
+                 br_precision_name(declared), tensor);
+        return 1;
+    }
+    return 0;
+}
+
 static json_t *num(double v) {
     return isfinite(v) ? json_real(v) : json_null();
 }
@@ -110,12 +215,14 @@ static json_t *kernels_json(const br_profile *p) {
     json_t *a = json_array();
     for (size_t i = 0; a && i < p->n_kernels; i++) {
         const br_profile_kernel *k = &p->kernels[i];
-        json_t *o =
-            json_pack("{s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", str(k->name), "launches",
-                      (json_int_t)k->launches, "duration_ns", num(k->duration_ns),
-                      "dram_read_bytes", num(k->dram_read_bytes), "dram_write_bytes",
-                      num(k->dram_write_bytes), "occupancy_pct", num(k->occupancy_pct), "sm_pct",
-                      num(k->sm_pct), "mem_pct", num(k->mem_pct), "l2_hit_pct", num(k->l2_hit_pct));
+        json_t *o = json_pack(
+            "{s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "name", str(k->name),
+            "launches", (json_int_t)k->launches, "duration_ns", num(k->duration_ns),
+            "dram_read_bytes", num(k->dram_read_bytes), "dram_write_bytes",
+            num(k->dram_write_bytes), "occupancy_pct", num(k->occupancy_pct), "sm_pct",
+            num(k->sm_pct), "mem_pct", num(k->mem_pct), "l2_hit_pct", num(k->l2_hit_pct),
+            "tensor_pct", num(k->tensor_pct), "tensor_pipe", str(k->tensor_pipe), "fma_pct",
+            num(k->fma_pct), "fp16_pct", num(k->fp16_pct), "fp64_pct", num(k->fp64_pct));
         if (!o || json_array_append_new(a, o) != 0) {
             json_decref(a);
             return NULL;
@@ -126,18 +233,29 @@ static json_t *kernels_json(const br_profile *p) {
 
 static json_t *profile_json(const br_profile *p) {
     double dram = p->dram_read_bytes + p->dram_write_bytes;
-    char warn[256];
+    char warn[256], pwarn[256];
     int warned = br_profile_bytes_check(warn, sizeof warn, p->declared_bytes, dram, 1);
-    json_t *ncu =
-        json_pack("{s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "range", str(p->range), "executions",
-                  (json_int_t)p->executions, "launches", (json_int_t)p->n_launches, "duration_ns",
-                  num(p->duration_ns), "dram_read_bytes", num(p->dram_read_bytes),
-                  "dram_write_bytes", num(p->dram_write_bytes), "dram_bytes", num(dram),
-                  "bytes_ratio", num(p->declared_bytes / dram), "bytes_warning",
-                  warned ? json_string(warn) : json_null(), "kernels", kernels_json(p));
-    json_t *bench = json_pack("{s:o,s:o,s:o,s:o}", "median_ns", num(p->median_ns), "clock",
-                              str(p->clock), "event_median_ns", num(p->event_median_ns),
-                              "kernel_median_ns", num(p->kernel_median_ns));
+    int pwarned =
+        br_profile_precision_check(pwarn, sizeof pwarn, p->precision, p->tensor_pct, p->cuda_pct);
+    json_t *ncu = json_pack(
+        "{s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "range", str(p->range),
+        "executions", (json_int_t)p->executions, "launches", (json_int_t)p->n_launches,
+        "duration_ns", num(p->duration_ns), "dram_read_bytes", num(p->dram_read_bytes),
+        "dram_write_bytes", num(p->dram_write_bytes), "dram_bytes", num(dram), "bytes_ratio",
+        num(p->declared_bytes / dram), "bytes_warning", warned ? json_string(warn) : json_null(),
+        "tensor_pct", num(p->tensor_pct), "cuda_pct", num(p->cuda_pct), "precision_warning",
+        pwarned ? json_string(pwarn) : json_null(), "kernels", kernels_json(p));
+    if (ncu && json_object_set_new(ncu, "precision",
+                                   p->precision != BR_PRECISION_NONE
+                                       ? json_string(br_precision_name(p->precision))
+                                       : json_null()) != 0) {
+        json_decref(ncu);
+        ncu = NULL;
+    }
+    json_t *bench =
+        json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "median_ns", num(p->median_ns), "clock",
+                  str(p->clock), "event_median_ns", num(p->event_median_ns), "kernel_median_ns",
+                  num(p->kernel_median_ns), "pct_peak", num(p->pct_peak), "metric", str(p->metric));
     return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "suite", str(p->suite), "kernel",
                      str(p->kernel), "params", str(p->params), "device", str(p->device),
                      "declared_bytes", num(p->declared_bytes), "flops", num(p->flops), "benchrun",

@@ -362,10 +362,42 @@ static int load_compared(br_json_ctx *c, const json_t *o, br_run *r) {
     return br_json_get_dup(c, o, "baseline", OPT, &r->compared_with);
 }
 
+/* "measured_gops" of "peak" (optional: {precision name: GFLOP/s}) into
+ * r->measured_gops; a name that is no precision, or a value that is not a
+ * positive number (null is "not measured"), is an error. */
+static int load_measured_gops(br_json_ctx *c, const json_t *peak, br_run *r) {
+    json_t *m = NULL;
+    const char *name;
+    json_t *v;
+    if (br_json_get_container(c, peak, "measured_gops", OPT, JSON_OBJECT, &m) != 0)
+        return -1;
+    if (!m)
+        return 0;
+    size_t at = br_json_push_key(c, "measured_gops");
+    json_object_foreach(m, name, v) {
+        int p;
+        double x = NAN;
+        if (br_name_find(&p, br_precision_names, name) != 0 || p == BR_PRECISION_NONE)
+            return br_json_fail_key(c, name, "not a precision (fp64, fp32, ..., int8-tensor)");
+        if (!json_is_null(v)) {
+            size_t k = br_json_push_key(c, name);
+            if (br_json_number_value(c, v, &x) != 0)
+                return -1;
+            if (!(x > 0.0) || !isfinite(x))
+                return br_json_fail(c, "expected a positive number, found %g", x);
+            br_json_pop(c, k);
+        }
+        r->measured_gops[p] = x;
+    }
+    br_json_pop(c, at);
+    return 0;
+}
+
 static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
     return GET_NAME(c, o, "kind", OPT, br_peak_names, BR_PEAK_THEORETICAL, &r->peak_kind) ||
                    br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
-                   br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops)
+                   br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops) ||
+                   load_measured_gops(c, o, r)
                ? -1
                : 0;
 }
@@ -445,6 +477,8 @@ static int load_run(br_json_ctx *c, const json_t *o, br_run *r, const char *text
     br_json_name_index *sorted = NULL;
     json_t *part[N_PARTS], *kernels, *cases;
     r->peak_gbps = r->peak_gflops = r->warmup_ns = NAN;
+    for (int p = 0; p < BR_PRECISION_COUNT; p++)
+        r->measured_gops[p] = NAN;
     br_regression_defaults(&r->regression);
     r->device.ecc = -1;
     r->device.peak_gbps = r->device.measured_peak_gbps = r->device.peak_gflops = NAN;

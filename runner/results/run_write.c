@@ -44,7 +44,11 @@
  * (GFLOP/s; always the FP32 theoretical peak, whatever "kind" says) for
  * GFLOP/s, TFLOP/s and TOP/s; null when unknown or without a device. The device's
  * "peak_gflops_fp32" is its FP32 theoretical peak, GFLOP/s (device.h). Both
- * were added within schema 4 and are optional to readers.
+ * were added within schema 4 and are optional to readers. "measured_gops"
+ * (only when some were measured: `peak: measured`) holds the compute peaks
+ * benchrun measured, by precision name: {"fp32": 61234.5, "fp16-tensor":
+ * 612345.6}, 1e9 operations/s (GFLOP/s; GOP/s for int8-tensor); optional
+ * to readers.
  *
  * "roofline" (null unless the case is a verified GPU case with both "bytes"
  * and "flops", in a run with a device; roofline.h): {"intensity_flop_per_byte"
@@ -220,6 +224,19 @@ static json_t *peak_json(br_json_builder *b, const br_run *r) {
     put(b, o, "kind", str(br_peak_kind_name(r->peak_kind)));
     put(b, o, "gbps", positive(r->peak_gbps));
     put(b, o, "gflops", positive(r->peak_gflops));
+    json_t *m = NULL;
+    for (int p = BR_PRECISION_NONE + 1; p < BR_PRECISION_COUNT; p++) {
+        double v = r->measured_gops[p];
+        if (!isfinite(v) || v <= 0.0)
+            continue;
+        if (!m && !(m = json_object())) {
+            b->failed = 1;
+            break;
+        }
+        put(b, m, br_precision_name((br_precision)p), json_real(v));
+    }
+    if (m)
+        put(b, o, "measured_gops", m);
     return o;
 }
 

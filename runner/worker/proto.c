@@ -23,6 +23,7 @@
 #include "model/settings.h"
 #include "compile/build.h"
 #include "results/case_codec.h"
+#include "peak_msg.h"
 #include "session_impl.h"
 
 /* A request, sent as its bytes. The worker is a fork of this process made
@@ -34,10 +35,12 @@ typedef struct worker_request {
     size_t index;       /* BR_REQ_CASE: the case, in job->plan */
     br_measure_cfg cfg; /* BR_REQ_CASE: its measurement settings (budget applied) */
     double warmup_ns;   /* BR_REQ_CASE */
+    int precision;      /* BR_REQ_COMPUTE: a br_precision */
 } worker_request;
 
 /* A reply: the session fields the worker found out, then (BR_REQ_CASE) the
- * case's result as a case message (br_case_encode), text_len bytes. */
+ * case's result as a case message (br_case_encode), or (BR_REQ_COMPUTE) the
+ * compute peak as a peak message (peak_msg.h), text_len bytes. */
 typedef struct worker_reply {
     int gpu_ok;
     char gpu_why[512];
@@ -164,6 +167,14 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
         if ((rc = serve_case(&text, &h.text_len, s, &q)) < 0)
             return -1;
         break;
+    case BR_REQ_COMPUTE: {
+        br_compute_peak cp;
+        br_session_measure_compute_here(s, (br_precision)q.precision, &cp);
+        if (br_peak_msg_encode(&text, &h.text_len, &cp) != 0)
+            return -1;
+        rc = cp.status == BR_COMPUTE_PEAK_FAILED; /* a fresh worker runs the cases */
+        break;
+    }
     default:
         return -1;
     }
@@ -257,6 +268,26 @@ int br_session_ask(br_session *s, int kind) {
     if (wr == BR_WORKER_STOPPED)
         return br_error_set("interrupted");
     return wr == BR_WORKER_OK ? 0 : -1;
+}
+
+int br_session_ask_compute(br_session *s, br_precision p, br_compute_peak *out) {
+    worker_request q = {.kind = BR_REQ_COMPUTE, .precision = (int)p};
+    char *text = NULL;
+    size_t len = 0;
+    /* A launch is sized to ~2 ms and sampled for at most 5 s (session.c);
+     * a minute is a driver that hangs. */
+    br_worker_result wr = call_worker(s, &q, 60e9, &text, &len);
+    if (wr == BR_WORKER_TIMED_OUT)
+        return br_error_set("the worker process gave no answer in 1 min");
+    if (wr == BR_WORKER_STOPPED)
+        return br_error_set("interrupted");
+    if (wr != BR_WORKER_OK)
+        return -1;
+    int rc = br_peak_msg_decode(out, text, len);
+    free(text);
+    if (rc == 0 && out->status == BR_COMPUTE_PEAK_FAILED)
+        br_session_drop_worker(s); /* it exits after a failure */
+    return rc;
 }
 
 /* Say once per session, before its first host case, where host cases are

@@ -16,12 +16,14 @@
 #include "platform/energy.h"
 #include "platform/device.h"
 #include "measure/measure.h"
+#include "platform/compute_peak.h"
 #include "platform/peak.h"
 #include "plan/job.h"
 #include "model/settings.h"
 #include "model/stats.h"
 
 #if BR_HAVE_CUDA
+#include "measure/gpu_kernels.h"
 #include "platform/cuda_check.h"
 #endif
 
@@ -241,6 +243,30 @@ double br_session_measured_peak(br_session *s) {
     return s->peak_gbps;
 }
 
+void br_session_measured_compute(br_session *s, br_precision p, br_compute_peak *out) {
+    memset(out, 0, sizeof *out);
+    out->precision = p;
+    out->gops = NAN;
+    if (p <= BR_PRECISION_NONE || p >= BR_PRECISION_COUNT) {
+        out->status = BR_COMPUTE_PEAK_UNAVAILABLE;
+        snprintf(out->why, sizeof out->why, "no precision %d", (int)p);
+        return;
+    }
+    if (!s->compute_tried[p]) {
+        s->compute_tried[p] = 1;
+        if (br_session_ask_compute(s, p, &s->compute[p]) != 0) {
+            s->compute[p].precision = p;
+            s->compute[p].status = BR_COMPUTE_PEAK_FAILED;
+            s->compute[p].gops = NAN;
+            snprintf(s->compute[p].why, sizeof s->compute[p].why, "%s", br_error_get());
+        }
+        if (s->compute[p].status == BR_COMPUTE_PEAK_FAILED)
+            br_log(BR_LOG_WARN, "benchrun: warning: cannot measure the %s peak: %s\n",
+                   br_precision_name(p), s->compute[p].why);
+    }
+    *out = s->compute[p];
+}
+
 /* Once per session, unless quiet: the GPU sources of a run without a
  * usable GPU were not compiled (br_session_build_job), naming those of
  * job's first variant and what compiles them. */
@@ -380,4 +406,146 @@ double br_session_measure_peak_here(br_session *s) {
                br_error_get());
 #endif
     return s->peak_gbps;
+}
+
+/* ---- the measured compute peak ----------------------------------------------------- */
+
+#if BR_HAVE_CUDA
+typedef struct compute_ctx {
+    int precision;
+    int blocks;
+    long iters;
+    void *sink;
+    cudaStream_t stream;
+} compute_ctx;
+
+static int exec_compute(void *ctx) {
+    compute_ctx *c = ctx;
+    return BR_CUDA(
+        br_gpu_compute_peak_launch(c->stream, c->precision, c->blocks, c->iters, c->sink));
+}
+
+/* Iterations for one launch of about BR_COMPUTE_TARGET_NS: one launch of
+ * 1024 to warm up (module load, clocks), one timed, scaled. Returns 0, or
+ * -1 with the error set. */
+#define BR_COMPUTE_TARGET_NS 2e6
+static int size_launch(compute_ctx *c) {
+    c->iters = 1024;
+    if (exec_compute(c) != 0 || BR_CUDA(cudaStreamSynchronize(c->stream)))
+        return -1;
+    double t0 = br_now_ns();
+    if (exec_compute(c) != 0 || BR_CUDA(cudaStreamSynchronize(c->stream)))
+        return -1;
+    double t = br_now_ns() - t0;
+    double scale = BR_COMPUTE_TARGET_NS / (t > 1e3 ? t : 1e3);
+    double iters = (double)c->iters * (scale > 1 ? scale : 1);
+    c->iters = iters < (double)(1L << 26) ? ((long)iters + 15) & ~15L : 1L << 26;
+    return 0;
+}
+
+/* Time c's kernel with the timing core (as the bandwidth peak: cold median,
+ * no flush, the session's clock) into *median_ns. Returns 0, or -1 with the
+ * error set. */
+static int time_compute(br_session *s, void *state, compute_ctx *c, double *median_ns) {
+    br_timing t = {0};
+    br_measure_params mp = {.warmup_ns = BR_DEFAULT_WARMUP_NS,
+                            .flush = BR_FLUSH_NONE,
+                            .probe = 1,
+                            .max_mhz = s->device.sm_clock_khz / 1e3,
+                            .clock = s->gpu_clock,
+                            .tick_ns = br_timer_cuda_events.tick(state)};
+    br_measure_cfg_defaults(&mp.cfg);
+    mp.cfg.timeout_ns = 5e9;
+    int rc = -1;
+    if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_compute, c) == 0 &&
+        br_stats_compute(&t.stats, t.samples, t.n_samples) == 0 && t.stats.median > 0) {
+        *median_ns = t.stats.median;
+        rc = 0;
+    }
+    br_timing_dispose(&t);
+    return rc;
+}
+
+/* Measure precision p's peak on the session's GPU into *out (status
+ * MEASURED), or say why not (FAILED); k is p's kernel. */
+static void measure_compute(br_session *s, void *state, const br_compute_kernel *k,
+                            const char *method, br_compute_peak *out) {
+    compute_ctx c = {.precision = (int)k->precision,
+                     .blocks = (s->device.sm_count > 0 ? s->device.sm_count : 1) *
+                               BR_COMPUTE_BLOCKS_PER_SM,
+                     .stream = br_timer_cuda_events.stream(state)};
+    double median = NAN;
+    size_t sink_bytes = (size_t)c.blocks * BR_COMPUTE_THREADS * sizeof(double);
+    if (!BR_CUDA(cudaMalloc(&c.sink, sink_bytes)) && size_launch(&c) == 0 &&
+        time_compute(s, state, &c, &median) == 0) {
+        double ops = br_compute_launch_ops(k, c.blocks, BR_COMPUTE_THREADS, c.iters);
+        out->gops = ops / median;
+        out->status = BR_COMPUTE_PEAK_MEASURED;
+        if (!s->opts.quiet)
+            br_log(BR_LOG_NOTE, "benchrun: measured %s peak %.0f %s (%s, %ld iterations)\n",
+                   br_precision_name(k->precision), out->gops, br_compute_unit_label(k->precision),
+                   k->instr, c.iters);
+        if (br_peak_compute_cache_store(s->cache_dir, &s->device, k->precision, out->gops, ops,
+                                        method) != 0)
+            br_log(BR_LOG_WARN, "benchrun: warning: cannot cache the measured peak: %s\n",
+                   br_error_get());
+    } else {
+        snprintf(out->why, sizeof out->why, "%s", br_error_get());
+    }
+    cudaFree(c.sink);
+    cudaGetLastError();
+}
+#endif
+
+/* Precision p's compute peak of the session's GPU, in this process (a
+ * worker): from the cache, or measured with the timing core and cached
+ * (platform/peak.h), or UNAVAILABLE (the GPU or the build lacks the
+ * instruction), or FAILED with why. */
+void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_peak *out) {
+    memset(out, 0, sizeof *out);
+    out->precision = p;
+    out->status = BR_COMPUTE_PEAK_FAILED;
+    out->gops = NAN;
+    const br_compute_kernel *k = br_compute_kernel_of(p);
+    if (!k) { /* no kernel (2:4 sparse): no need to ask the GPU */
+        out->status = BR_COMPUTE_PEAK_UNAVAILABLE;
+        br_compute_available(p, 0, 0, 0, out->why, sizeof out->why);
+        return;
+    }
+#if BR_HAVE_CUDA
+    int code_arch = 0;
+    void *state = br_session_timer(s, BR_BACKEND_GPU);
+    if (!state) {
+        snprintf(out->why, sizeof out->why, "%s", br_error_get());
+        return;
+    }
+    if (BR_CUDA(br_gpu_compute_peak_arch((int)p, &code_arch)))
+        code_arch = 0; /* not known: the device's capability decides */
+    if (!br_compute_available(p, s->device.cc_major, s->device.cc_minor, code_arch, out->why,
+                              sizeof out->why)) {
+        out->status = BR_COMPUTE_PEAK_UNAVAILABLE;
+        return;
+    }
+    char method[160];
+    snprintf(method, sizeof method, "%s, %d chains, cold median, %s clock", k->instr,
+             BR_COMPUTE_CHAINS, br_clock_name(s->gpu_clock));
+    double gops = NAN;
+    int cached = br_peak_compute_cache_load(&gops, s->cache_dir, &s->device, p, method);
+    if (cached == 1) {
+        out->status = BR_COMPUTE_PEAK_CACHED;
+        out->gops = gops;
+        if (!s->opts.quiet)
+            br_log(BR_LOG_NOTE, "benchrun: measured %s peak %.0f %s (cached)\n",
+                   br_precision_name(p), gops, br_compute_unit_label(p));
+        br_timer_cuda_events.end_case(state);
+        return;
+    }
+    if (cached < 0)
+        br_log(BR_LOG_WARN, "benchrun: warning: %s\n", br_error_get());
+    measure_compute(s, state, k, method, out);
+    br_timer_cuda_events.end_case(state);
+#else
+    (void)s;
+    snprintf(out->why, sizeof out->why, "benchrun was built without CUDA");
+#endif
 }

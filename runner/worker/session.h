@@ -10,6 +10,7 @@
 #include "compile/resolve.h"
 #include "model/types.h"
 #include "plan/run_opts.h"
+#include "platform/compute_peak.h"
 #include "platform/cpupin.h"
 
 #ifdef __cplusplus
@@ -102,6 +103,18 @@ int br_session_gpu(br_session *s);
 /* The measured peak, GB/s, once per session, from the worker; NAN with a
  * warning when it cannot be had. */
 double br_session_measured_peak(br_session *s);
+
+/* The measured compute peak of the session's GPU in precision p (`peak:
+ * measured`), once per session and precision, from the worker (which reads
+ * it from the cache, or measures and caches it; platform/peak.h), into *out:
+ *   MEASURED or CACHED  out->gops, 1e9 operations/s (GFLOP/s; GOP/s for int8-tensor)
+ *   UNAVAILABLE         the GPU, or benchrun's build of its kernels, lacks the
+ *                       precision's instruction (out->why says which); e.g.
+ *                       fp8-tensor on an A100
+ *   FAILED              it could not be measured (no GPU, a CUDA error; a
+ *                       warning on standard error once)
+ * out->gops is NAN unless MEASURED or CACHED. */
+void br_session_measured_compute(br_session *s, br_precision p, br_compute_peak *out);
 
 struct br_job; /* plan/job.h: a suite ready to run */
 

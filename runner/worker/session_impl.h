@@ -7,6 +7,7 @@
 #define BR_SESSION_IMPL_H
 
 #include "base/error.h"
+#include "platform/compute_peak.h"
 #include "platform/cpupin.h"
 #include "model/run.h"
 #include "session.h"
@@ -24,8 +25,11 @@ struct br_session {
     br_device device;
     char gpu_arch[16];
     br_host host;
-    int peak_tried;       /* the measured peak was looked up or measured */
-    double peak_gbps;     /* measured peak, GB/s; NAN when it could not be had */
+    int peak_tried;   /* the measured peak was looked up or measured */
+    double peak_gbps; /* measured peak, GB/s; NAN when it could not be had */
+    /* The measured compute peaks, by precision, asked once per session. */
+    int compute_tried[BR_PRECISION_COUNT];
+    br_compute_peak compute[BR_PRECISION_COUNT];
     void *timer_state[2]; /* indexed by br_backend */
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
@@ -46,13 +50,19 @@ struct br_session {
 };
 
 /* What a worker is asked (br_session_ask's kind; the protocol is proto.c's). */
-enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3 };
+enum { BR_REQ_DEVICE = 1, BR_REQ_PEAK = 2, BR_REQ_CASE = 3, BR_REQ_COMPUTE = 4 };
 
 /* Ask the session's worker (started when none runs) for the device
  * (BR_REQ_DEVICE: fills the session's gpu_ok, gpu_why, device, gpu_arch) or
  * the measured peak (BR_REQ_PEAK: fills its peak_gbps, GB/s). Returns 0, or
  * -1 with the error set. */
 int br_session_ask(br_session *s, int kind);
+
+/* Ask the session's worker for precision p's measured compute peak
+ * (BR_REQ_COMPUTE: br_session_measure_compute_here in the worker) into *out.
+ * Returns 0 (*out says what came of it), or -1 with the error set (no
+ * worker, no answer, a malformed answer). */
+int br_session_ask_compute(br_session *s, br_precision p, br_compute_peak *out);
 
 /* The timer of a backend: CUDA events for the GPU, the monotonic clock for the host. */
 const br_timer_ops *br_session_timer_ops(br_backend b);
@@ -70,5 +80,11 @@ void br_session_query_gpu_here(br_session *s);
  * in this process (a worker) or taken from the cache; NAN with a warning
  * when it cannot be had. */
 double br_session_measure_peak_here(br_session *s);
+
+/* Precision p's compute peak of the session's GPU, in this process (a
+ * worker): from the cache (CACHED), or measured with the timing core and
+ * cached (MEASURED), or UNAVAILABLE (the GPU or benchrun's build lacks the
+ * instruction), or FAILED, with why. */
+void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_peak *out);
 
 #endif

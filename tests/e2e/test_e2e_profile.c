@@ -16,6 +16,8 @@
 
 #define E2E     BR_FIXTURES_DIR "/e2e"
 #define FIXTURE BR_FIXTURES_DIR "/profile/ncu_raw.csv"
+/* Constructed in ncu's raw format (an sm_90 Tensor Core kernel's pipes), not recorded. */
+#define TENSOR_FIXTURE BR_FIXTURES_DIR "/profile/ncu_tensor.csv"
 
 static char *cache_arg;
 
@@ -128,9 +130,9 @@ Test(e2e_profile, without_permission_it_says_how_to_get_it) {
 }
 
 /* benchrun profile over a suite whose bytes is `bytes`, ncu a stand-in that
- * records its arguments and prints the recorded report. */
-static void profile_fixture(e2e_result *r, const char *bytes, char **json, char **raw,
-                            char **args_file) {
+ * records its arguments and prints the report `report`. */
+static void profile_report(e2e_result *r, const char *bytes, const char *report, char **json,
+                           char **raw, char **args_file) {
     char *suite = spin_suite(bytes);
     *args_file = br_strfmt("%s/ncu-args.txt", tmp);
     /* It records its arguments, runs the benchrun command at their end (so
@@ -140,7 +142,7 @@ static void profile_fixture(e2e_result *r, const char *bytes, char **json, char 
                            "while [ $# -gt 0 ]; do case \"$1\" in */benchrun) break;; esac; "
                            "shift; done\n"
                            "\"$@\" > '%s/inner.txt' 2>&1 || exit $?\ncat '%s'",
-                           *args_file, tmp, FIXTURE);
+                           *args_file, tmp, report);
     char *ncu = stand_in("fake-ncu", body);
     setenv("BENCHRUN_NCU", ncu, 1);
     *json = br_strfmt("%s/profile.json", tmp);
@@ -152,6 +154,12 @@ static void profile_fixture(e2e_result *r, const char *bytes, char **json, char 
     free(suite);
     free(body);
     free(ncu);
+}
+
+/* profile_report with the recorded report. */
+static void profile_fixture(e2e_result *r, const char *bytes, char **json, char **raw,
+                            char **args_file) {
+    profile_report(r, bytes, FIXTURE, json, raw, args_file);
 }
 
 Test(e2e_profile, the_box_and_json_of_a_recorded_report) {
@@ -191,7 +199,9 @@ Test(e2e_profile, ncu_gets_the_nvtx_range_and_the_run_its_profiling_settings) {
     cr_assert_eq(br_read_file(&args, NULL, args_file, 1 << 20), 0);
     const char *want[] = {
         "--target-processes\nall\n--nvtx\n--nvtx-include\nbenchrun@sample/\n--metrics\n",
-        "lts__t_sector_hit_rate.pct\n--csv\n--page\nraw\n--print-units\nbase\n--set\nfull\n"
+        "lts__t_sector_hit_rate.pct,regex:sm__(pipe_(tensor|tensor_op_hmma|",
+        "\\.avg\\.pct_of_peak_sustained_active$\n--csv\n--page\nraw\n--print-units\nbase\n--set\n"
+        "full\n"
         "--launch-count\n9\n--clock-control\nnone\n",
         "\n-k\nspin\n-p\nus=10\n--mode\ncold\n--no-compare\n",
         "\n--no-hold\n--no-cupti\n--warmup\n0s\n--min-samples\n3\n--max-samples\n3\n"
@@ -199,6 +209,36 @@ Test(e2e_profile, ncu_gets_the_nvtx_range_and_the_run_its_profiling_settings) {
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         cr_expect(strstr(args, want[i]), "ncu's arguments lack\n%s\nin\n%s", want[i], args);
     free(args);
+    e2e_free(&r);
+    free(json);
+    free(raw);
+    free(args_file);
+}
+
+/* A report with the pipe metrics: the Tensor pipe's utilisation in the box
+ * (beside benchrun's % of peak, none here without a GPU) and in the JSON. */
+Test(e2e_profile, the_tensor_pipe_is_shown) {
+    e2e_result r;
+    char *json, *raw, *args_file;
+    profile_report(&r, "469762048", TENSOR_FIXTURE, &json, &raw, &args_file);
+    cr_assert_eq(r.status, 0, "exit %d\n%s\n%s", r.status, r.out, r.err);
+    cr_expect(strstr(r.out, "  Tensor pipe          71.5%          no % of peak"), "%s", r.out);
+    cr_expect(strstr(r.out, "  CUDA-core pipes      3.1%"), "%s", r.out);
+    cr_expect(strstr(r.out, "pipes: Tensor 71.5% (hmma) \u00b7 FMA 3.1% \u00b7 FP16 0.2% \u00b7 "
+                            "FP64 0.0%"),
+              "%s", r.out);
+    cr_expect(!strstr(r.out, "warning"), "%s", r.out);
+    json_t *j = load_json(json);
+    json_t *ncu = json_object_get(j, "ncu");
+    cr_expect_float_eq(json_number_value(json_object_get(ncu, "tensor_pct")),
+                       (71.52 * 1652384 + 71.60 * 1649920 + 71.48 * 1655008) /
+                           (1652384.0 + 1649920 + 1655008),
+                       1e-9);
+    json_t *k = json_array_get(json_object_get(ncu, "kernels"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(k, "tensor_pipe")), "hmma");
+    cr_expect_float_eq(json_number_value(json_object_get(k, "tensor_pct")), 71.52, 1e-9);
+    cr_expect(json_is_null(json_object_get(ncu, "precision_warning")));
+    json_decref(j);
     e2e_free(&r);
     free(json);
     free(raw);

@@ -381,3 +381,101 @@ Test(peak, device_without_uuid_or_cache_dir) {
     cr_assert_eq(br_peak_cache_store(NULL, &d, 3000.0, 1e9, "m"), -1);
     cr_assert_eq(br_peak_cache_store("", &d, 3000.0, 1e9, "m"), -1);
 }
+
+/* ---- compute peaks, one file per precision ----------------------------------- */
+
+Test(peak, compute_path_is_uuid_dot_precision_json) {
+    br_device d = h100();
+    char *p = br_peak_compute_cache_path(at("cache"), &d, BR_PRECISION_FP16_TENSOR);
+    cr_assert_not_null(p, "%s", br_error_get());
+    cr_expect_str_eq(p, at("cache/peak/GPU-5f0e1d2c-3b4a-5968-7a8b-9c0d1e2f3a4b.fp16-tensor.json"));
+    free(p);
+    cr_expect_null(br_peak_compute_cache_path(at("cache"), &d, BR_PRECISION_NONE));
+    cr_expect_null(br_peak_compute_cache_path(at("cache"), &d, (br_precision)BR_PRECISION_COUNT));
+}
+
+Test(peak, compute_store_then_load_round_trips_per_precision) {
+    br_device d = h100();
+    const char *cache = at("cache");
+    const br_precision ps[] = {BR_PRECISION_FP64,        BR_PRECISION_FP32,
+                               BR_PRECISION_FP16,        BR_PRECISION_BF16,
+                               BR_PRECISION_FP64_TENSOR, BR_PRECISION_TF32_TENSOR,
+                               BR_PRECISION_FP16_TENSOR, BR_PRECISION_BF16_TENSOR,
+                               BR_PRECISION_FP8_TENSOR,  BR_PRECISION_INT8_TENSOR};
+    size_t n = sizeof ps / sizeof *ps;
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(br_peak_compute_cache_store(cache, &d, ps[i], 1000.0 * (double)(i + 1) + 0.125,
+                                                 1e12, "m"),
+                     0, "%s", br_error_get());
+    /* The bandwidth's own entry lives beside them, untouched. */
+    cr_assert_eq(br_peak_cache_store(cache, &d, 3012.5, 4096.0, "copy"), 0);
+    for (size_t i = 0; i < n; i++) {
+        double v = 0;
+        cr_expect_eq(br_peak_compute_cache_load(&v, cache, &d, ps[i], "m"), 1, "%s",
+                     br_precision_name(ps[i]));
+        cr_expect_eq(v, 1000.0 * (double)(i + 1) + 0.125, "%s: %.17g", br_precision_name(ps[i]), v);
+    }
+    double g = 0;
+    cr_expect_eq(br_peak_cache_load(&g, cache, &d, "copy"), 1);
+    cr_expect_eq(g, 3012.5);
+    /* A precision never stored, and another method: no entry. */
+    cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP8_TENSOR_SPARSE, "m"), 0);
+    cr_expect(isnan(g));
+    cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP32, "other"), 0);
+    cr_expect(isnan(g));
+}
+
+Test(peak, compute_file_holds_the_precision_and_the_ops) {
+    br_device d = h100();
+    cr_assert_eq(
+        br_peak_compute_cache_store(at("cache"), &d, BR_PRECISION_INT8_TENSOR, 1.5e6, 3e12, NULL),
+        0);
+    char *p = br_peak_compute_cache_path(at("cache"), &d, BR_PRECISION_INT8_TENSOR);
+    json_error_t err;
+    json_t *j = json_load_file(p, 0, &err);
+    cr_assert_not_null(j, "%s", err.text);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "precision")), "int8-tensor");
+    cr_expect_eq(json_number_value(json_object_get(j, "gops")), 1.5e6);
+    cr_expect_eq(json_number_value(json_object_get(j, "ops")), 3e12);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "uuid")), d.uuid);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "benchrun_version")), BR_VERSION);
+    cr_expect(json_is_null(json_object_get(j, "method")));
+    json_decref(j);
+    free(p);
+}
+
+Test(peak, a_compute_file_of_another_precision_is_not_used) {
+    br_device d = h100();
+    const char *cache = at("cache");
+    cr_assert_eq(br_peak_compute_cache_store(cache, &d, BR_PRECISION_FP32, 60000.0, 1.0, "m"), 0);
+    /* Copied by hand under another precision's name. */
+    char *from = br_peak_compute_cache_path(cache, &d, BR_PRECISION_FP32);
+    char *to = br_peak_compute_cache_path(cache, &d, BR_PRECISION_FP16_TENSOR);
+    cr_assert_eq(rename(from, to), 0);
+    double v = 0;
+    cr_expect_eq(br_peak_compute_cache_load(&v, cache, &d, BR_PRECISION_FP16_TENSOR, "m"), 0);
+    cr_expect(isnan(v));
+    free(from);
+    free(to);
+}
+
+Test(peak, an_old_bandwidth_file_is_still_read_and_is_no_compute_peak) {
+    br_device d = h100();
+    put_entry(at("cache"), &d, "2900.5", BR_VERSION); /* the format before compute peaks */
+    double v = 0;
+    cr_expect_eq(br_peak_cache_load(&v, at("cache"), &d, NULL), 1);
+    cr_expect_eq(v, 2900.5);
+    cr_expect_eq(br_peak_compute_cache_load(&v, at("cache"), &d, BR_PRECISION_FP32, NULL), 0);
+    cr_expect(isnan(v));
+}
+
+Test(peak, compute_store_refuses_non_positive_gops) {
+    br_device d = h100();
+    cr_expect_eq(br_peak_compute_cache_store(at("cache"), &d, BR_PRECISION_FP32, 0.0, 1.0, "m"),
+                 -1);
+    cr_expect(strstr(br_error_get(), "refusing to cache a measured peak of 0 GFLOP/s"), "%s",
+              br_error_get());
+    cr_expect_eq(
+        br_peak_compute_cache_store(at("cache"), &d, BR_PRECISION_INT8_TENSOR, NAN, 1.0, "m"), -1);
+    cr_expect(strstr(br_error_get(), "GOP/s"), "%s", br_error_get());
+}

@@ -108,3 +108,39 @@ Test(ncu_csv, malformed_input_is_refused_with_its_file_line_and_column) {
                    "ncu.txt:2:5: a quoted field is not closed");
     expect_refused("\"ID\",\"Kernel Name\"\n\"0\"x,\"k\"\n", "ncu.txt:2:4: expected ','");
 }
+
+/* A report with the pipe metrics (tests/fixtures/profile/ncu_tensor.csv,
+ * constructed in ncu's raw format for an sm_90 Tensor Core kernel, not
+ * recorded): each pipe's column read, "n/a" and the pipes the GPU lacks
+ * (no sm__pipe_tensor_cycles_active, no DMMA column) NAN. */
+Test(ncu_csv, the_pipe_metrics) {
+    char *text = NULL;
+    size_t len = 0;
+    cr_assert_eq(br_read_file(&text, &len, BR_FIXTURES_DIR "/profile/ncu_tensor.csv", 1 << 20), 0);
+    br_ncu_report r;
+    cr_assert_eq(br_ncu_parse(&r, text, len, "ncu_tensor.csv"), 0, "%s", br_error_get());
+    cr_assert_eq(r.n, 3);
+    const br_ncu_launch *l = &r.launches[1];
+    cr_expect_float_eq(l->hmma_pct, 71.60, 1e-9);
+    cr_expect_eq(l->gmma_pct, 0.0);
+    cr_expect_float_eq(l->fma_pct, 3.10, 1e-9);
+    cr_expect_float_eq(l->fp16_pct, 0.21, 1e-9);
+    cr_expect_eq(l->fp64_pct, 0.0);
+    cr_expect(isnan(l->imma_inst_pct), "n/a is NAN");
+    cr_expect(isnan(l->tensor_pct) && isnan(l->dmma_pct) && isnan(l->imma_pct),
+              "a pipe the report lacks is NAN");
+    cr_expect_eq(l->duration_ns, 1649920.0);
+    br_ncu_report_dispose(&r);
+    free(text);
+}
+
+Test(ncu_csv, the_pipe_metrics_are_asked_for_as_one_expression) {
+    const char *m = BR_NCU_METRICS;
+    const char *re = strstr(m, ",regex:sm__(pipe_(tensor|tensor_op_hmma|");
+    cr_assert_not_null(re, "%s", m);
+    cr_expect(strstr(re, "gmma") && strstr(re, "|fma|fp16|fp64)_cycles_active|") &&
+                  strstr(re, "inst_executed_pipe_tensor_op_imma)"),
+              "%s", re);
+    cr_expect(strstr(re, "\\.avg\\.pct_of_peak_sustained_active$"), "%s", re);
+    cr_expect_null(strchr(re + 1, ','), "no comma inside the expression: %s", re);
+}

@@ -116,3 +116,54 @@ Test(profile, json_keeps_everything) {
     json_decref(j);
     br_profile_dispose(&p);
 }
+
+/* The pipes: per kernel, the busiest Tensor pipe's median and its name; over
+ * the launches, weighted by duration. */
+Test(profile, pipes_per_kernel_and_weighted_by_duration) {
+    br_ncu_launch l[] = {launch("mma", 300, 0, 0, 50), launch("ew", 100, 0, 0, 50),
+                         launch("mma", 300, 0, 0, 50)};
+    for (size_t i = 0; i < 3; i++) {
+        l[i].tensor_pct = l[i].imma_pct = l[i].imma_inst_pct = l[i].dmma_pct = NAN;
+        l[i].fp16_pct = l[i].fp64_pct = NAN;
+    }
+    l[0].hmma_pct = 80, l[2].hmma_pct = 84, l[1].hmma_pct = 0;
+    l[0].gmma_pct = 1, l[2].gmma_pct = 1, l[1].gmma_pct = 0;
+    l[0].fma_pct = 2, l[2].fma_pct = 2, l[1].fma_pct = 60;
+    br_ncu_report r = {l, 3};
+    br_profile p = {0};
+    cr_assert_eq(br_profile_summarise(&p, &r, 1), 0, "%s", br_error_get());
+    cr_assert_eq(p.n_kernels, 2);
+    cr_expect_eq(p.kernels[0].tensor_pct, 82.0);
+    cr_expect_str_eq(p.kernels[0].tensor_pipe, "hmma");
+    cr_expect_eq(p.kernels[0].fma_pct, 2.0);
+    cr_expect(isnan(p.kernels[0].fp64_pct));
+    cr_expect_eq(p.kernels[1].tensor_pct, 0.0);
+    cr_expect_eq(p.kernels[1].fma_pct, 60.0);
+    /* (80 x 300 + 0 x 100 + 84 x 300) / 700, and (2 x 600 + 60 x 100) / 700 */
+    cr_expect_float_eq(p.tensor_pct, (80.0 * 300 + 84.0 * 300) / 700, 1e-12);
+    cr_expect_float_eq(p.cuda_pct, (2.0 * 600 + 60.0 * 100) / 700, 1e-12);
+    br_profile_dispose(&p);
+}
+
+Test(profile, precision_check) {
+    char w[256];
+    /* A Tensor precision on an idle Tensor pipe with busy CUDA cores. */
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP16_TENSOR, 0.0, 63.2), 1);
+    cr_expect_str_eq(w, "the suite declares fp16-tensor, but the Tensor pipe was idle (0.0%) and "
+                        "the CUDA cores busy (63.2%): the % of peak is against the wrong ceiling");
+    /* A CUDA-core precision on a busy Tensor pipe. */
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP32, 72.4, 3.0), 1);
+    cr_expect_str_eq(w, "the suite declares fp32 (CUDA cores), but the Tensor pipe was busy "
+                        "(72.4%): the % of peak is against the wrong ceiling");
+    /* Agreement, in both kinds. */
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP16_TENSOR, 71.5, 3.1), 0);
+    cr_expect_str_eq(w, "");
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP32, 0.0, 88.0), 0);
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_INT8_TENSOR, 40.0, 1.0), 0);
+    /* Nothing declared, a pipe unknown, or neither idle nor busy: no word. */
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_NONE, 0.0, 90.0), 0);
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP8_TENSOR, NAN, 90.0), 0);
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP32, NAN, 90.0), 0);
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_BF16_TENSOR, 10.0, 90.0), 0);
+    cr_expect_eq(br_profile_precision_check(w, sizeof w, BR_PRECISION_FP64, 15.0, 90.0), 0);
+}

@@ -86,3 +86,59 @@ Test(profile_box, unicode_and_nothing_measured) {
     cr_expect(!strstr(b, " on "), "no device: %s", b);
     free(b);
 }
+
+/* A Tensor Core case: the pipes beside benchrun's % of peak, per kernel
+ * the Tensor pipe's name; the declared precision agrees: no warning. */
+static br_profile tensor_case(br_profile_kernel *k, br_precision declared, double tensor,
+                              double cuda) {
+    br_profile p = sample(2.67e8, k);
+    k->tensor_pct = tensor;
+    k->tensor_pipe = "hmma";
+    k->fma_pct = cuda;
+    k->fp16_pct = NAN;
+    k->fp64_pct = 0;
+    p.tensor_pct = tensor;
+    p.cuda_pct = cuda;
+    p.pct_peak = 41.25;
+    p.metric = "GFLOP/s";
+    p.precision = declared;
+    return p;
+}
+
+Test(profile_box, the_tensor_pipe_beside_the_pct_of_peak) {
+    br_profile_kernel k;
+    br_profile p = tensor_case(&k, BR_PRECISION_FP16_TENSOR, 71.5, 3.1);
+    char *b = box_of(&p, 1);
+    cr_expect(strstr(b, "|   Tensor pipe          71.5%          41.2% of peak (GFLOP/s), declared "
+                        "fp16-tensor"),
+              "%s", b);
+    cr_expect(strstr(b, "|   CUDA-core pipes      3.1%"), "%s", b);
+    cr_expect(strstr(b, "|   pipes: Tensor 71.5% (hmma), FMA 3.1%, FP16 -, FP64 0.0%"), "%s", b);
+    cr_expect(!strstr(b, "warning"), "%s", b);
+    free(b);
+}
+
+Test(profile_box, a_precision_that_disagrees_with_the_pipes_is_warned) {
+    br_profile_kernel k;
+    br_profile p = tensor_case(&k, BR_PRECISION_FP32, 71.5, 3.1);
+    char *b = box_of(&p, 0);
+    cr_expect(strstr(b, "warning: the suite declares fp32 (CUDA cores), but the Tensor pipe was "
+                        "busy (71.5%)"),
+              "%s", b);
+    free(b);
+    p = tensor_case(&k, BR_PRECISION_BF16_TENSOR, 0.0, 64.0);
+    b = box_of(&p, 1);
+    cr_expect(strstr(b, "warning: the suite declares bf16-tensor, but the Tensor pipe was idle "
+                        "(0.0%) and the CUDA cores busy (64.0%)"),
+              "%s", b);
+    free(b);
+    /* No precision declared: no % of peak check either way. */
+    p = tensor_case(&k, BR_PRECISION_NONE, 0.0, 64.0);
+    p.pct_peak = NAN;
+    b = box_of(&p, 1);
+    cr_expect(!strstr(b, "warning"), "%s", b);
+    cr_expect(strstr(b, "Tensor pipe          0.0%           no % of peak |") ||
+                  strstr(b, "Tensor pipe          0.0%           no % of peak "),
+              "%s", b);
+    free(b);
+}

@@ -105,6 +105,65 @@ Test(json_read, fp32_peak_optional) {
     no_leaks();
 }
 
+/* `peak: measured`'s compute peaks by precision ("peak"."measured_gops")
+ * round trip; files without them read as none measured; a key that is no
+ * precision, or a value that is not a positive number, is refused. */
+Test(json_read, measured_compute_peaks_round_trip_and_are_optional) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    sg.peak_kind = BR_PEAK_MEASURED;
+    for (int p = 0; p < BR_PRECISION_COUNT; p++)
+        sg.measured_gops[p] = NAN;
+    sg.measured_gops[BR_PRECISION_FP32] = 61234.5;
+    sg.measured_gops[BR_PRECISION_FP16_TENSOR] = 600000.25;
+    const br_run *one[] = {&sg};
+    char *first = write_json(one, 1);
+    cr_expect(strstr(first, "\"measured_gops\": {\n          \"fp32\": 61234.5,\n          "
+                            "\"fp16-tensor\": 600000.25\n        }"),
+              "%s", first);
+    size_t n = 0;
+    br_run *runs = parse_ok(first, &n);
+    char *second = rewrite(runs, n);
+    cr_assert_str_eq(second, first);
+    double g;
+    cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_FP32, &g), 1);
+    cr_expect_eq(g, 61234.5);
+    cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_FP16_TENSOR, &g), 1);
+    cr_expect_eq(g, 600000.25);
+    cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_BF16_TENSOR, &g), 0);
+    cr_expect(isnan(g));
+    cr_expect(isnan(runs[0].measured_gops[BR_PRECISION_FP8_TENSOR]));
+    /* A theoretical run's figures are not used as its peak. */
+    runs[0].peak_kind = BR_PEAK_THEORETICAL;
+    cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_FP32, &g), 0);
+    br_results_free(runs, n);
+    free(second);
+
+    json_t *doc = json_loads(first, 0, NULL);
+    cr_assert_not_null(doc);
+    set(doc, "runs[0].peak.measured_gops", NULL); /* a file written before them */
+    runs = parse_doc(json_incref(doc), &n);
+    for (int p = 0; p < BR_PRECISION_COUNT; p++)
+        cr_expect(isnan(runs[0].measured_gops[p]), "%s", br_precision_name((br_precision)p));
+    cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_FP32, &g), 0);
+    br_results_free(runs, n);
+
+    json_t *m = json_object();
+    json_object_set_new(m, "fp12", json_real(1.0));
+    set(doc, "runs[0].peak.measured_gops", m);
+    expect_doc_error(json_incref(doc),
+                     NAME ": runs[0].peak.measured_gops.fp12: not a precision (fp64, fp32, "
+                          "..., int8-tensor)");
+    m = json_object();
+    json_object_set_new(m, "fp32", json_real(-3.0));
+    set(doc, "runs[0].peak.measured_gops", m);
+    expect_doc_error(doc, NAME ": runs[0].peak.measured_gops.fp32: expected a positive number, "
+                               "found -3");
+    free(first);
+    br_run_dispose(&sg);
+    no_leaks();
+}
+
 Test(json_read, load_from_file_round_trip) {
     char path[] = "/tmp/br_resultsfile_XXXXXX";
     int fd = mkstemp(path);

@@ -92,3 +92,41 @@ Test(session, a_real_answer_is_taken_whole) {
     br_session_close(dst);
     free(cache);
 }
+
+/* A compute peak asked through the worker (BR_REQ_COMPUTE and its peak
+ * message): on a machine without a GPU it fails with the reason, and once
+ * per session (the second ask is answered from the session); with one, it
+ * is measured, cached or unavailable. */
+Test(session, a_compute_peak_comes_back_from_the_worker_once) {
+    br_run_opts opts;
+    char *cache;
+    br_session *s = open_session(&opts, &cache);
+    br_log_set_sink(quiet_sink, NULL);
+    int gpu = br_session_gpu(s);
+    br_compute_peak a, b;
+    br_session_measured_compute(s, BR_PRECISION_FP16_TENSOR, &a);
+    cr_expect_eq(a.precision, BR_PRECISION_FP16_TENSOR);
+    if (!gpu) {
+        cr_expect_eq(a.status, BR_COMPUTE_PEAK_FAILED);
+        cr_expect(isnan(a.gops));
+        cr_expect_neq(a.why[0], '\0', "a failure says why");
+    } else {
+        cr_expect(a.status != BR_COMPUTE_PEAK_FAILED, "%s", a.why);
+    }
+    cr_expect_eq(s->compute_tried[BR_PRECISION_FP16_TENSOR], 1);
+    br_session_drop_worker(s);
+    br_session_measured_compute(s, BR_PRECISION_FP16_TENSOR, &b);
+    cr_expect_null(s->worker, "the second ask started no worker");
+    cr_expect_eq(b.status, a.status);
+    cr_expect_str_eq(b.why, a.why);
+    /* No kernel for a 2:4 sparse precision (said by the worker, GPU or
+     * not), and none outside the enum (said at once). */
+    br_session_measured_compute(s, BR_PRECISION_FP16_TENSOR_SPARSE, &b);
+    cr_expect_eq(b.status, BR_COMPUTE_PEAK_UNAVAILABLE);
+    cr_expect_str_eq(b.why, "benchrun has no kernel that measures fp16-tensor-sparse");
+    br_session_measured_compute(s, (br_precision)BR_PRECISION_COUNT, &b);
+    cr_expect_eq(b.status, BR_COMPUTE_PEAK_UNAVAILABLE);
+    br_log_set_sink(NULL, NULL);
+    br_session_close(s);
+    free(cache);
+}
