@@ -142,7 +142,8 @@ static void fill_peak_gflops(br_run *r) {
 /* Per OK case, with median = the headline timing's median (ns): gbps =
  * bytes / median (bytes per ns is GB/s with 1 GB = 1e9 B), gflops = flops /
  * median (FLOP per ns is GFLOP/s), pct_peak = 100 gbps / r->peak_gbps (GB/s
- * metric) or 100 gflops / r->peak_gflops (GFLOP/s metric, r->peak_gflops
+ * metric) or 100 gflops / the case's compute peak (GFLOP/s metric:
+ * br_run_case_peak, its precision's peak at the clock it held; r->peak_gflops
  * first filled by fill_peak_gflops), for a GPU-backend kernel with
  * has_device and a finite peak > 0; speedup = headline median of the first
  * kernel at the same combo / this median. Everything not applicable is NAN.
@@ -169,8 +170,8 @@ static void derive_case(br_run *r, br_case_result *c, const size_t *ref, size_t 
         isfinite(c->gbps))
         c->pct_peak = 100.0 * c->gbps / r->peak_gbps;
     else if (gpu && r->has_device && r->metric == BR_METRIC_GFLOPS &&
-             positive_peak(r->peak_gflops) && isfinite(c->gflops))
-        c->pct_peak = 100.0 * c->gflops / r->peak_gflops;
+             positive_peak(br_run_case_peak(r, c, NULL)) && isfinite(c->gflops))
+        c->pct_peak = 100.0 * c->gflops / br_run_case_peak(r, c, NULL);
 
     const br_case_result *rc = reference_case(r, c->combo, ref, n_ref);
     double ref_median = rc ? case_median(r, rc) : NAN;

@@ -166,12 +166,17 @@ typedef struct br_case_result {
     /* The headline measurement: &cold or &batch as br_run.measure.headline
      * says (see br_case_headline). */
 
+    /* What the case's FLOPs are (the suite's `precision` for its kernel):
+     * its % of peak, roofline ceiling and physics check use that
+     * precision's compute peak (br_run_case_peak). BR_PRECISION_NONE when
+     * not declared (and in older files): FP32 on the CUDA cores. */
+    br_precision precision;
     double bytes;     /* bytes per execution from the suite's `bytes`; NAN when absent */
     double flops;     /* FLOP per execution from `flops`; NAN when absent */
     double gbps;      /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
     double gflops;    /* flops / headline median time, GFLOP/s; NAN when absent */
     double pct_peak;  /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (GB/s metric) or
-                         100 gflops / br_run.peak_gflops (GFLOP/s metric); NAN otherwise */
+                         100 gflops / br_run_case_peak (GFLOP/s metric); NAN otherwise */
     double speedup;   /* headline median of the suite's first kernel at the same params / this
                          one's; NAN when either has no time */
     br_energy energy; /* GPU cases measured with --energy; present 0 otherwise */
@@ -334,6 +339,18 @@ typedef struct br_run_kernel {
     char source_sha[41];
 } br_run_kernel;
 
+/* The compute peak of one precision a run's cases used (br_run.compute_peaks). */
+typedef struct br_compute_peak {
+    int present;             /* 1: recorded (a GPU run that used the precision, its rate known) */
+    double ops_per_sm_clock; /* FLOP (OP for INT8) per SM per clock, dense or 2:4 sparse as the
+                                precision says */
+    double gflops;    /* ops_per_sm_clock x device.sm_count x clock_mhz, GFLOP/s (GOP/s for INT8):
+                         the peak at the device's maximum SM clock */
+    double clock_mhz; /* that clock, MHz (device.sm_clock_khz / 1000) */
+    char source[16];  /* where the rate came from: "table" (the datasheet table of
+                         platform/flops.h) */
+} br_compute_peak;
+
 typedef struct br_run {
     char *benchrun_version; /* owned */
     /* The clock of GPU cases' headline samples (events or kernel) and, when
@@ -358,6 +375,11 @@ typedef struct br_run {
                            theoretical peak device.peak_gflops, whatever peak_kind says (a measured
                            peak is GB/s only); NAN without a device. br_run_derive fills it from
                            the device when it is not a positive number. */
+
+    /* The compute peak of each precision the run's GPU cases used, indexed
+     * by br_precision (BR_PRECISION_NONE's slot unused: it reads as FP32);
+     * present 0 elsewhere and in older files. */
+    br_compute_peak compute_peaks[BR_PRECISION_COUNT];
 
     char **param_names; /* owned: n_params names */
     size_t n_params;
@@ -453,7 +475,8 @@ void br_run_count(const br_run *r, size_t *n_ok, size_t *n_failed, size_t *n_ski
 /* Fill the derived figures of every case (gbps, gflops, pct_peak, speedup)
  * from the headline timing's median (br_case_headline), bytes, flops and the
  * run's peak: pct_peak = 100 gbps / r->peak_gbps for the GB/s metric, 100
- * gflops / r->peak_gflops for GFLOP/s. First, when r->peak_gflops is not a
+ * gflops / br_run_case_peak (the case's precision's compute peak at the
+ * clock it held) for GFLOP/s. First, when r->peak_gflops is not a
  * positive number it is set to r->device.peak_gflops (has_device) or NAN, so
  * a run whose builder left it unset (zeroed) still gets the FP32 peak.
  * pct_peak is NAN for host cases, when has_device is 0, when the metric is
@@ -466,6 +489,23 @@ void br_run_derive_case(br_run *r, size_t i);
 
 /* Release what *r owns; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r);
+
+/* The compute peak case c of run r is measured against, GFLOP/s (GOP/s for
+ * INT8), for its % of peak and its roofline ceiling: c's precision's
+ * ops_per_sm_clock (r->compute_peaks; BR_PRECISION_NONE reads as FP32) x
+ * r->device.sm_count x the SM clock the GPU held while c ran (the median
+ * over its headline timing's kept samples, sm_mhz_median, sampled through
+ * NVML); that precision's peak at the maximum clock when the held clock
+ * was not measured; and for an FP32 case of a run that recorded no
+ * compute peaks (older files), r->peak_gflops. *clock_mhz (may be NULL)
+ * gets the clock used (NAN when unknown). NAN when the peak is unknown (no
+ * device, a precision whose rate the table lacks). Pure. */
+double br_run_case_peak(const br_run *r, const br_case_result *c, double *clock_mhz);
+
+/* c's precision's peak at the device's maximum SM clock (the physics
+ * check's "faster than the hardware can go"), with the same fallbacks as
+ * br_run_case_peak but no held clock. NAN when unknown. Pure. */
+double br_run_case_peak_max(const br_run *r, const br_case_result *c);
 
 #ifdef __cplusplus
 }
