@@ -16,6 +16,7 @@
 #include "compile/resolve.h"
 #include "driver.h"
 #include "plan/job.h"
+#include "platform/flops.h"
 #include "results/gitinfo.h"
 #include "worker/proto.h"
 
@@ -73,6 +74,9 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     if (out->has_device) {
         out->peak_gbps = out->device.peak_gbps;
         out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
+        br_flops_record(out, BR_PRECISION_FP32);    /* the peak of every undeclared case */
+        for (size_t k = 0; k < suite->n_kernels; k++)
+            br_flops_record(out, br_suite_precision(suite, k));
     }
     for (size_t i = 0; i < suite->n_kernels; i++) {
         br_run_kernel *rk = &out->kernels[i];

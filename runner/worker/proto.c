@@ -69,6 +69,7 @@ int br_case_init(br_case_result *r, const br_job *job, size_t i) {
         memcpy(r->params, br_plan_params(&job->plan, pc->combo), np * sizeof *r->params);
     r->bytes = job->bytes[i];
     r->flops = job->flops[i];
+    r->precision = br_suite_precision(&job->suite, pc->kernel);
     return 0;
 }
 

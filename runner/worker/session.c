@@ -12,9 +12,11 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "compile/build.h"
+#include "compile/resolve.h"
 #include "platform/cpufreq.h"
 #include "platform/energy.h"
 #include "platform/device.h"
+#include "platform/flops.h"
 #include "measure/measure.h"
 #include "platform/peak.h"
 #include "plan/job.h"
@@ -267,6 +269,12 @@ static void gpu_build_note(br_session *s, const br_job *job) {
            names, n == 1 ? "it" : "them");
 }
 
+void br_session_skip_lacking(br_job *job, const br_device *d) {
+    for (size_t k = 0; job->suite.precision && k < job->suite.n_kernels; k++)
+        if (br_flops_lacks(d, job->suite.precision[k], NULL, 0))
+            br_job_skip_kernel(job, k, BR_STAGE_PRECISION);
+}
+
 int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
     if (br_job_needs_gpu(job))
         br_session_gpu(s);
@@ -284,6 +292,8 @@ int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
     };
     int rc = br_job_build(job, &t);
     br_session_drop_worker(s);
+    if (rc == 0 && purpose == BR_BUILD_RUN && s->gpu_ok)
+        br_session_skip_lacking(job, &s->device);
     if (rc == 0 && purpose == BR_BUILD_RUN && !s->gpu_ok)
         gpu_build_note(s, job);
     return rc;

@@ -109,6 +109,13 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * only builds and resolves. */
 typedef enum br_build_purpose { BR_BUILD_RUN, BR_BUILD_CHECK } br_build_purpose;
 
+/* Skip the kernels of a built job whose declared precision (the suite's
+ * `precision`) device d lacks (br_flops_lacks: FP8 before sm_89, ...): in
+ * every variant, their cases are settled without a worker as skipped with
+ * stage BR_STAGE_PRECISION (br_driver_unrunnable), and the run goes on.
+ * br_session_build_job calls it for a run on a usable GPU. */
+void br_session_skip_lacking(struct br_job *job, const br_device *d);
+
 /* Build (br_job_build) one job for this session: when the job has GPU
  * sources, first finds out about the GPU (in a worker, once per session);
  * hands the build the target (cache, architecture, compile jobs, memory);
