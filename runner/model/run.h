@@ -494,8 +494,9 @@ void br_run_dispose(br_run *r);
  * INT8), for its % of peak and its roofline ceiling: c's precision's
  * ops_per_sm_clock (r->compute_peaks; BR_PRECISION_NONE reads as FP32) x
  * r->device.sm_count x the SM clock the GPU held while c ran (the median
- * over its headline timing's kept samples, sm_mhz_median, sampled through
- * NVML); that precision's peak at the maximum clock when the held clock
+ * over its headline timing's kept samples, sm_mhz_median: the clock the
+ * timing core's SM clock probe measured over each sample, clock64() against
+ * %globaltimer); that precision's peak at the maximum clock when the held clock
  * was not measured; and for an FP32 case of a run that recorded no
  * compute peaks (older files), r->peak_gflops. *clock_mhz (may be NULL)
  * gets the clock used (NAN when unknown). NAN when the peak is unknown (no
