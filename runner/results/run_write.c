@@ -531,8 +531,10 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "gbps", real(c->gbps));
     put(b, o, "gflops", real(c->gflops));
     put(b, o, "pct_peak", real(c->pct_peak));
-    double clock_mhz = NAN, peak = ok && gpu ? br_run_case_peak(r, c, &clock_mhz) : NAN;
-    if (isfinite(peak)) /* absent without one: older files and host cases stay */
+    br_precision eff = c->precision == BR_PRECISION_NONE ? BR_PRECISION_FP32 : c->precision;
+    int recorded = (int)eff < BR_PRECISION_COUNT && r->compute_peaks[eff].present;
+    double clock_mhz = NAN, peak = ok && gpu && recorded ? br_run_case_peak(r, c, &clock_mhz) : NAN;
+    if (isfinite(peak)) /* absent without a recorded peak: older files and host cases stay */
         put(b, o, "compute_peak", compute_peak_json(b, peak, clock_mhz));
     put(b, o, "speedup", real(c->speedup));
     put(b, o, "roofline", roofline_json(b, r, c));
