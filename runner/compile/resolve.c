@@ -163,7 +163,7 @@ void br_job_skip_kernel(br_job *job, size_t kernel, br_stage why) {
         return;
     for (size_t v = 0; v < job->n_variants; v++) {
         br_kernel_ref *ref = &job->built->refs[v * job->suite.n_kernels + kernel];
-        if (ref->status == BR_STATUS_OK) {
+        if (ref->status == BR_STATUS_OK && br_kernel_ref_backend(ref) == BR_BACKEND_GPU) {
             ref->status = BR_STATUS_SKIPPED;
             ref->skip = why;
         }

@@ -37,11 +37,11 @@ void br_job_build_free(struct br_job_build *b);
 /* The kernel of case i of a built job (job->built set). */
 const br_kernel_ref *br_job_case_ref(const br_job *job, size_t i);
 
-/* Skip kernel `kernel` (index into the suite's kernels) of a built job in
- * every compile-time variant where it would run, for reason `why` (a
+/* Skip GPU kernel `kernel` (index into the suite's kernels) of a built job
+ * in every compile-time variant where it would run, for reason `why` (a
  * skip's br_stage, e.g. BR_STAGE_PRECISION: the GPU lacks its declared
- * precision); a kernel that failed or is skipped already stays as it is.
- * Out of range or an unbuilt job: nothing. */
+ * precision); a kernel that failed or is skipped already, and a host
+ * kernel, stay as they are. Out of range or an unbuilt job: nothing. */
 void br_job_skip_kernel(br_job *job, size_t kernel, br_stage why);
 
 /* Where a resolved kernel runs: the GPU when its module is a GPU module. */

@@ -109,7 +109,7 @@ struct br_job; /* plan/job.h: a suite ready to run */
  * only builds and resolves. */
 typedef enum br_build_purpose { BR_BUILD_RUN, BR_BUILD_CHECK } br_build_purpose;
 
-/* Skip the kernels of a built job whose declared precision (the suite's
+/* Skip the GPU kernels of a built job whose declared precision (the suite's
  * `precision`) device d lacks (br_flops_lacks: FP8 before sm_89, ...): in
  * every variant, their cases are settled without a worker as skipped with
  * stage BR_STAGE_PRECISION (br_driver_unrunnable), and the run goes on.

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "compile/resolve.h"
 #include "drive/driver.h"
 #include "drive/execute.h"
 #include "e2e_util.h"
@@ -224,7 +225,8 @@ Test(driver, a_closed_run_says_why_gpu_cases_were_skipped_and_takes_the_clock) {
 
 /* A suite that declares FP8 for kernel 0 on a (faked) A100: its cases are
  * skipped with stage "precision" and the reason, without a worker; the
- * other kernel's cases still run; nothing fails. */
+ * other kernel's cases still get one; nothing fails. A host kernel is
+ * never skipped for its precision. */
 Test(driver, a_precision_the_gpu_lacks_skips_its_cases_with_a_reason) {
     open_job(0, 1);
     job.suite.precision = calloc(job.suite.n_kernels, sizeof *job.suite.precision);
@@ -238,6 +240,12 @@ Test(driver, a_precision_the_gpu_lacks_skips_its_cases_with_a_reason) {
     a100.sm_clock_khz = 1410000;
     br_device h100 = a100;
     h100.cc_major = 9;
+    br_session_skip_lacking(&job, &a100);
+    for (size_t i = 0; i < job.plan.n_cases; i++)
+        cr_assert_eq(br_driver_unrunnable(&job, i), BR_STAGE_NONE, "host kernels are not skipped");
+    /* The fixture's module taken for a GPU module (its kernels never run
+     * here: the skipped case is settled without a worker). */
+    br_job_case_ref(&job, 0)->mh->is_gpu = 1;
     br_session_skip_lacking(&job, &h100);
     for (size_t i = 0; i < job.plan.n_cases; i++)
         cr_assert_eq(br_driver_unrunnable(&job, i), BR_STAGE_NONE, "an H100 has FP8");
@@ -253,7 +261,7 @@ Test(driver, a_precision_the_gpu_lacks_skips_its_cases_with_a_reason) {
         int fp8 = job.plan.cases[i].kernel == 0;
         cr_expect_eq(br_driver_unrunnable(&job, i), fp8 ? BR_STAGE_PRECISION : BR_STAGE_NONE);
         if (!fp8 || skipped > 0)
-            continue; /* one settled case, and one measured, are enough */
+            continue; /* one settled case is enough */
         br_worker_result how;
         cr_assert_eq(br_driver_measure(r, &how, s, &l, &job, i, NULL), 0, "%s", br_error_get());
         cr_expect_eq(r->status, BR_STATUS_SKIPPED);
