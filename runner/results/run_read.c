@@ -366,18 +366,27 @@ static int load_compared(br_json_ctx *c, const json_t *o, br_run *r) {
 /* One recorded compute peak ("peak": {"compute": {NAME: {...}}}). */
 static int load_compute_peak(br_json_ctx *c, const char *name, const json_t *o, br_run *r) {
     int p = 0;
-    if (br_name_find(&p, br_precision_names, name) != 0 || p == BR_PRECISION_NONE)
-        return br_json_fail_key(c, name,
-                                "unknown precision (expected one of the names of "
-                                "\"precision\": fp32, fp16-tensor, ...)");
+    if (br_name_find(&p, br_precision_names, name) != 0 || p == BR_PRECISION_NONE) {
+        char q[96];
+        br_json_quoted(q, sizeof q, name);
+        return br_json_fail(c,
+                            "unknown precision %s (expected a name of a case's \"precision\": "
+                            "\"fp32\", \"fp16-tensor\", ...)",
+                            q);
+    }
     if (!json_is_object(o))
-        return br_json_fail_key(c, name, "expected an object");
+        return br_json_fail_key(c, name, "expected an object, found %s", br_json_kind(o));
     br_compute_peak *k = &r->compute_peaks[p];
     char source[sizeof k->source];
-    if (br_json_get_number(c, o, "gflops", OPT, &k->gflops) ||
-        br_json_get_number(c, o, "ops_per_sm_clock", OPT, &k->ops_per_sm_clock) ||
-        br_json_get_number(c, o, "clock_mhz", OPT, &k->clock_mhz) ||
-        br_json_get_text(c, o, "source", source, sizeof source))
+    size_t at = br_json_push_key(c, name); /* a known name: safe in messages */
+    int rc = br_json_get_number(c, o, "gflops", OPT, &k->gflops) ||
+                     br_json_get_number(c, o, "ops_per_sm_clock", OPT, &k->ops_per_sm_clock) ||
+                     br_json_get_number(c, o, "clock_mhz", OPT, &k->clock_mhz) ||
+                     br_json_get_text(c, o, "source", source, sizeof source)
+                 ? -1
+                 : 0;
+    br_json_pop(c, at);
+    if (rc != 0)
         return -1;
     memcpy(k->source, source, sizeof source);
     k->present = 1;

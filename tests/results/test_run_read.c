@@ -93,6 +93,19 @@ Test(json_read, precision_and_compute_peaks_round_trip) {
     cr_assert_not_null(doc);
     free(first);
     free(second);
+    json_t *peaks = json_object_get(
+        json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "peak"), "compute");
+    cr_assert_not_null(peaks);
+    json_object_set_new(peaks, "fp7", json_object());
+    expect_doc_error(json_deep_copy(doc), NAME ": runs[0].peak.compute: unknown precision "
+                                               "\"fp7\" (expected a name of a case's "
+                                               "\"precision\": \"fp32\", \"fp16-tensor\", "
+                                               "...)");
+    json_object_del(peaks, "fp7");
+    json_object_set_new(json_object_get(peaks, "fp32"), "gflops", json_string("67"));
+    expect_doc_error(json_deep_copy(doc), NAME ": runs[0].peak.compute.fp32.gflops: expected a "
+                                               "number or null, found a string");
+    json_object_set_new(json_object_get(peaks, "fp32"), "gflops", json_real(66908.16));
     set(doc, "runs[0].cases[3].precision", json_string("fp7"));
     expect_doc_error(doc, NAME ": runs[0].cases[3].precision: expected \"none\", \"fp64\", "
                                "\"fp32\", \"fp16\", \"bf16\", \"fp64-tensor\", \"tf32-tensor\", "
