@@ -13,7 +13,8 @@
  *   events or kernel; empty when the case is not OK or that timing was not
  *   taken), bytes_per_exec, flop_per_exec, gb_per_s, gflop_per_s, peak_pct,
  *   speedup_ratio, intensity_flop_per_byte (flops / bytes), attainable_gflop_per_s
- *   (min(FP32 peak, intensity x the run's peak bandwidth)), roofline_pct (100
+ *   (min(the compute peak of the case's precision, intensity x the run's peak
+ *   bandwidth)), roofline_pct (100
  *   gflop_per_s / attainable), bound ("memory" or "compute"): the roofline
  *   columns (model/roofline.h), for verified GPU cases with both bytes and
  *   flops; energy_j_per_exec (joules per execution), power_w (mean power, W),

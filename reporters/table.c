@@ -194,8 +194,50 @@ static void git_text(char *git, size_t len, const br_run *r) {
 
 /* The "% peak of ..." title line of r, or NULL (*none set) when it has
  * none; NULL with *none 0 when out of memory. */
+/* The precisions other than FP32 whose peaks r recorded, with each peak at
+ * the maximum SM clock, into buf ("fp16-tensor 1070.4 TFLOP/s, ..."); 0
+ * when there is none (the title then names the FP32 peak alone). */
+static int other_precisions(char *buf, size_t len, const br_run *r) {
+    size_t used = 0;
+    int n = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < BR_PRECISION_COUNT; p++) {
+        if (p == BR_PRECISION_FP32 || !r->compute_peaks[p].present || used >= len)
+            continue;
+        char peak[64];
+        format_flops_peak(peak, sizeof peak, r->compute_peaks[p].gflops);
+        int w = snprintf(buf + used, len - used, "%s%s %s", n ? ", " : "",
+                         br_precision_name((br_precision)p), peak);
+        used += w > 0 ? (size_t)w : 0;
+        n++;
+    }
+    return n;
+}
+
+/* The precisions whose compute peaks benchrun measured for r (`peak:
+ * measured`, br_run_measured_compute), each with its peak, into buf
+ * ("fp32 52.1 TFLOP/s, fp16-tensor 660.2 TFLOP/s"); 0 when none was. */
+static int measured_precisions(char *buf, size_t len, const br_run *r) {
+    size_t used = 0;
+    int n = 0;
+    buf[0] = '\0';
+    for (int p = BR_PRECISION_NONE + 1; p < BR_PRECISION_COUNT && used < len; p++) {
+        double gops = NAN;
+        if (!br_run_measured_compute(r, (br_precision)p, &gops))
+            continue;
+        char peak[64];
+        format_flops_peak(peak, sizeof peak, gops);
+        int w = snprintf(buf + used, len - used, "%s%s %s", n ? ", " : "",
+                         br_precision_name((br_precision)p), peak);
+        used += w > 0 ? (size_t)w : 0;
+        n++;
+    }
+    return n;
+}
+
 static char *peak_line(const br_run *r, int *none) {
     *none = 0;
+    char others[512];
     br_metric_peak kind = br_metric_peak_of(r->metric);
     if (kind == BR_METRIC_PEAK_BANDWIDTH && r->has_device && isfinite(r->peak_gbps) &&
         r->peak_gbps > 0.0)
@@ -205,9 +247,21 @@ static char *peak_line(const br_run *r, int *none) {
         r->peak_gflops > 0.0) {
         char peak[64];
         format_flops_peak(peak, sizeof peak, r->peak_gflops);
-        return br_strfmt("%% peak of %s FP32 theoretical peak%s", peak,
-                         r->peak_kind == BR_PEAK_MEASURED ? " (`peak: measured` is for GB/s only)"
-                                                          : "");
+        if (measured_precisions(others, sizeof others, r))
+            return br_strfmt("%% peak of each case's precision's measured peak (`peak: "
+                             "measured`): %s",
+                             others);
+        if (other_precisions(others, sizeof others, r))
+            return br_strfmt("%% peak of each case's precision at the SM clock it held; at the "
+                             "maximum clock: fp32 %s, %s",
+                             peak, others);
+        return br_strfmt("%% peak of %s FP32 theoretical peak%s%s", peak,
+                         r->compute_peaks[BR_PRECISION_FP32].present
+                             ? " at the maximum clock, each case's at the SM clock it held"
+                             : "",
+                         r->peak_kind == BR_PEAK_MEASURED
+                             ? " (no compute peak was measured: the datasheet's)"
+                             : "");
     }
     *none = 1;
     return NULL;
@@ -221,9 +275,15 @@ static char *peak_line(const br_run *r, int *none) {
  *                                case the run measured)
  *   "% peak of N GB/s <kind> peak" (GB/s metric with a device and a peak), or
  *   "% peak of N TFLOP/s FP32 theoretical peak" (GFLOP/s metric with a device
- *   and br_run.peak_gflops; format_flops_peak), followed by " (`peak:
- *   measured` is for GB/s only)" when the suite asked for a measured peak
- * Returns the number of lines, or -1 with the error set. */
+ *   and br_run.peak_gflops; format_flops_peak), followed by " (no compute
+ *   peak was measured: the datasheet's)" when the suite asked for a measured
+ *   peak and none was measured; "% peak of each case's precision's measured
+ *   peak (`peak: measured`): fp32 N TFLOP/s, ..." when some were
+ *   (" at the maximum clock, each case's at the SM clock it held" before it
+ *   when the run recorded its compute peaks: br_run_case_peak); when the run recorded peaks of
+ * other precisions (the suite's `precision`): "% peak of each case's precision at the SM clock it
+ * held; at the maximum clock: fp32 N TFLOP/s, fp16-tensor M TFLOP/s" Returns the number of lines,
+ * or -1 with the error set. */
 int br_tbl_make_title(char *lines[5], const br_run *r, const glyphs *g, int ascii) {
     int n_lines = -1, n_clock;
     char *desc = NULL;

@@ -85,10 +85,12 @@ static void format_size(char *buf, size_t len, double bytes) {
 void br_report_physics_warning(char *buf, size_t len, const br_run *r, const br_case_result *c) {
     br_physics p = br_suspect_case_physics(r, c);
     if (p.kind == BR_PHYSICS_COMPUTE) {
+        int fp32 = c->precision == BR_PRECISION_NONE || c->precision == BR_PRECISION_FP32;
         snprintf(buf, len,
-                 "%.1f GFLOP/s is above the %.0f GFLOP/s FP32 peak: no cache explains it "
-                 "(wrong `flops`, skipped work, tensor cores, or work outside the clock)",
-                 p.achieved, p.peak);
+                 "%.1f GFLOP/s is above the %.0f GFLOP/s %s peak: no cache explains it "
+                 "(wrong `flops` or `precision`, skipped work, tensor cores, or work outside "
+                 "the clock)",
+                 p.achieved, p.peak, fp32 ? "FP32" : br_precision_name(c->precision));
     } else if (p.kind == BR_PHYSICS_BANDWIDTH) {
         char bytes[32], l2[32], why[160];
         format_size(bytes, sizeof bytes, c->bytes);

@@ -158,6 +158,18 @@ const br_kernel_ref *br_job_case_ref(const br_job *job, size_t i) {
     return &job->built->refs[job->variant_of[pc->combo] * job->suite.n_kernels + pc->kernel];
 }
 
+void br_job_skip_kernel(br_job *job, size_t kernel, br_stage why) {
+    if (!job || !job->built || kernel >= job->suite.n_kernels)
+        return;
+    for (size_t v = 0; v < job->n_variants; v++) {
+        br_kernel_ref *ref = &job->built->refs[v * job->suite.n_kernels + kernel];
+        if (ref->status == BR_STATUS_OK && br_kernel_ref_backend(ref) == BR_BACKEND_GPU) {
+            ref->status = BR_STATUS_SKIPPED;
+            ref->skip = why;
+        }
+    }
+}
+
 br_backend br_kernel_ref_backend(const br_kernel_ref *ref) {
     return ref->mh && ref->mh->is_gpu ? BR_BACKEND_GPU : BR_BACKEND_HOST;
 }

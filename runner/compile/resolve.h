@@ -20,6 +20,8 @@ typedef struct br_kernel_ref {
     const br_kernel *k;   /* NULL when not resolved */
     br_module_handle *mh; /* module that defines it, or the failed/skipped one */
     br_case_status status;
+    br_stage skip; /* why a SKIPPED kernel is: BR_STAGE_NO_GPU (0 reads so too) or
+                      BR_STAGE_PRECISION (br_job_skip_kernel) */
 } br_kernel_ref;
 
 /* What br_job_build made for a job (br_job.built, owned by the job). */
@@ -34,6 +36,13 @@ void br_job_build_free(struct br_job_build *b);
 
 /* The kernel of case i of a built job (job->built set). */
 const br_kernel_ref *br_job_case_ref(const br_job *job, size_t i);
+
+/* Skip GPU kernel `kernel` (index into the suite's kernels) of a built job
+ * in every compile-time variant where it would run, for reason `why` (a
+ * skip's br_stage, e.g. BR_STAGE_PRECISION: the GPU lacks its declared
+ * precision); a kernel that failed or is skipped already, and a host
+ * kernel, stay as they are. Out of range or an unbuilt job: nothing. */
+void br_job_skip_kernel(br_job *job, size_t kernel, br_stage why);
 
 /* Where a resolved kernel runs: the GPU when its module is a GPU module. */
 br_backend br_kernel_ref_backend(const br_kernel_ref *ref);

@@ -11,14 +11,24 @@
 #include "base/util.h"
 #include "compile/resolve.h"
 #include "model/settings.h"
+#include "platform/flops.h"
 #include "plan/job.h"
 #include "worker/proto.h"
 
 br_stage br_driver_unrunnable(const br_job *job, size_t i) {
-    br_case_status st = br_job_case_ref(job, i)->status;
-    return st == BR_STATUS_FAILED    ? BR_STAGE_COMPILE
-           : st == BR_STATUS_SKIPPED ? BR_STAGE_NO_GPU
-                                     : BR_STAGE_NONE;
+    const br_kernel_ref *ref = br_job_case_ref(job, i);
+    if (ref->status == BR_STATUS_SKIPPED)
+        return ref->skip == BR_STAGE_PRECISION ? BR_STAGE_PRECISION : BR_STAGE_NO_GPU;
+    return ref->status == BR_STATUS_FAILED ? BR_STAGE_COMPILE : BR_STAGE_NONE;
+}
+
+/* Why the session's GPU cannot run case r's precision (malloc'd). */
+static char *lacks_message(const br_case_result *r, const br_session *s) {
+    char why[512];
+    if (s && br_session_gpu_ok(s) &&
+        br_flops_lacks(br_session_device(s), r->precision, why, sizeof why))
+        return br_strdup(why);
+    return br_strfmt("%s: the GPU lacks it", br_precision_name(r->precision));
 }
 
 int br_driver_set(br_case_result *r, br_case_status status, br_stage stage, char *message) {
@@ -45,6 +55,8 @@ int br_driver_settle(br_case_result *r, br_stage why, const br_job *job, size_t 
         return br_driver_set(
             r, BR_STATUS_SKIPPED, why,
             br_strdup(s && br_session_gpu_why(s)[0] ? br_session_gpu_why(s) : "no usable GPU"));
+    case BR_STAGE_PRECISION:
+        return br_driver_set(r, BR_STATUS_SKIPPED, why, lacks_message(r, s));
     case BR_STAGE_BUDGET:
         return br_driver_set(r, BR_STATUS_SKIPPED, why,
                              br_strdup("the time budget was spent before this case"));

@@ -79,7 +79,9 @@ size_t br_driver_total(const br_driver_ledger *l, const br_run_opts *o, const st
 
 /* Why case i of a built job gets no worker, by its module's build:
  * BR_STAGE_COMPILE (the module did not build), BR_STAGE_NO_GPU (GPU code,
- * no usable GPU), or BR_STAGE_NONE when it is to be measured. */
+ * no usable GPU), BR_STAGE_PRECISION (the GPU lacks the kernel's declared
+ * precision: br_session_build_job), or BR_STAGE_NONE when it is to be
+ * measured. */
 br_stage br_driver_unrunnable(const struct br_job *job, size_t i);
 
 /* Set r's status, stage and message (malloc'd, owned by r from here; NULL
@@ -91,6 +93,8 @@ int br_driver_set(br_case_result *r, br_case_status status, br_stage stage, char
  * makes of it, then, by `why`:
  *   BR_STAGE_COMPILE      failed, "<source>: <the build's message>"
  *   BR_STAGE_NO_GPU       skipped, why s has no GPU (s->gpu_why; "no usable GPU")
+ *   BR_STAGE_PRECISION    skipped, why s's GPU lacks the case's precision
+ *                         (br_flops_lacks: "fp8-tensor: NVIDIA A100... lacks it ...")
  *   BR_STAGE_BUDGET       skipped, "the time budget was spent before this case"
  *   BR_STAGE_INTERRUPTED  skipped, "not run: benchrun was interrupted (SIGINT)",
  *                         naming the signal br_stop_signal() gives.

@@ -15,7 +15,9 @@
 #include "base/util.h"
 #include "compile/resolve.h"
 #include "driver.h"
+#include "model/metric.h"
 #include "plan/job.h"
+#include "platform/flops.h"
 #include "results/gitinfo.h"
 #include "worker/proto.h"
 
@@ -75,6 +77,9 @@ static int run_header_fill(br_run *out, const br_job *job, const br_session *s) 
     if (out->has_device) {
         out->peak_gbps = out->device.peak_gbps;
         out->peak_gflops = out->device.peak_gflops; /* FP32; `peak: measured` is GB/s only */
+        br_flops_record(out, BR_PRECISION_FP32);    /* the peak of every undeclared case */
+        for (size_t k = 0; k < suite->n_kernels; k++)
+            br_flops_record(out, br_suite_precision(suite, k));
     }
     for (size_t i = 0; i < suite->n_kernels; i++) {
         br_run_kernel *rk = &out->kernels[i];
@@ -114,20 +119,26 @@ void br_job_progress(const br_driver_ledger *l, const br_run_opts *o, const br_r
     br_log(BR_LOG_PROGRESS, "\r\033[K%s  %s elapsed, ETA %s", line, elapsed, eta);
 }
 
-/* `peak: measured`: the compute peaks of the precisions the run's % of peak
- * can be relative to, measured once per session (cached per device) into
- * out->measured_gops: FP32, the precision of the GFLOP/s metric's peak, for
- * a suite whose metric is GFLOP/s. A precision the GPU lacks is left NAN
- * (the datasheet, or no, peak applies). */
+/* `peak: measured`: the compute peaks of the precisions the run's % of
+ * peak is relative to, measured once per session (cached per device) into
+ * out->measured_gops: for a metric whose peak is a compute one (TFLOP/s,
+ * GFLOP/s, TOP/s), the precision of each GPU kernel (FP32 where none is
+ * declared), each once. A precision the GPU lacks is left NAN (its cases
+ * are skipped; the datasheet, or no, peak applies). */
 static void measure_compute_peaks(br_run *out, const br_job *job, br_session *s) {
-    br_precision want[1];
-    size_t n = 0;
-    if (job->suite.metric == BR_METRIC_GFLOPS)
-        want[n++] = BR_PRECISION_FP32;
-    for (size_t i = 0; i < n && !br_stop_signal(); i++) {
-        br_compute_peak cp;
-        br_session_measured_compute(s, want[i], &cp);
-        out->measured_gops[want[i]] = cp.gops;
+    if (br_metric_peak_of(job->suite.metric) != BR_METRIC_PEAK_COMPUTE)
+        return;
+    int asked[BR_PRECISION_COUNT] = {0};
+    for (size_t k = 0; k < out->n_kernels && k < job->suite.n_kernels && !br_stop_signal(); k++) {
+        br_precision p = br_suite_precision(&job->suite, k);
+        if (p == BR_PRECISION_NONE)
+            p = BR_PRECISION_FP32;
+        if (out->kernels[k].backend != BR_BACKEND_GPU || (int)p >= BR_PRECISION_COUNT || asked[p])
+            continue;
+        asked[p] = 1;
+        br_compute_measure cp;
+        br_session_measured_compute(s, p, &cp);
+        out->measured_gops[p] = cp.gops;
     }
 }
 

@@ -50,6 +50,7 @@ typedef struct the_case {
     char **pins;        /* "-p" "n=268435456" ... for every param (owned) */
     size_t n_pins;
     double bytes, flops;
+    br_precision precision; /* the kernel's `precision:` (BR_PRECISION_NONE: not declared) */
 } the_case;
 
 static void case_dispose(the_case *c) {
@@ -80,6 +81,7 @@ static int pin_case(the_case *c) {
     c->kernel = j->suite.kernels[pc->kernel].text;
     c->bytes = j->bytes[0];
     c->flops = j->flops[0];
+    c->precision = br_suite_precision(&j->suite, pc->kernel);
     br_job_case_label(c->label, sizeof c->label, j, 0, 0);
     c->pins = calloc(2 * j->suite.n_params + 1, sizeof *c->pins);
     if (!c->pins)
@@ -455,7 +457,7 @@ static int profile_one(const the_case *c, const char *suite, const br_profile_op
                     .params = c->label,
                     .declared_bytes = c->bytes,
                     .flops = c->flops,
-                    .precision = o->precision};
+                    .precision = c->precision};
     int status = EXIT_BAD, st;
     if (scratch_make(&s) != 0) {
         br_log(BR_LOG_ERROR, PROG ": %s\n", br_error_get());

@@ -25,10 +25,6 @@ typedef struct br_profile_opts {
     int ascii, quiet;
     char *const *extra; /* arguments for ncu (after --) */
     size_t n_extra;     /* at most 128 */
-    /* What the case's FLOPs are, checked against the pipes ncu saw busy
-     * (br_profile_precision_check); BR_PRECISION_NONE: not checked. The
-     * suite's per-case `precision:` is meant to fill it. */
-    br_precision precision;
 } br_profile_opts;
 
 /* Plan o->suite with -k and -p; exactly one case of a suite with a GPU

@@ -129,6 +129,7 @@ static int copy_header(br_run *m, const br_run *r) {
     m->measure = r->measure;
     m->peak_kind = r->peak_kind;
     m->peak_gbps = r->peak_gbps;
+    memcpy(m->compute_peaks, r->compute_peaks, sizeof m->compute_peaks);
     m->git = r->git;
     m->has_device = r->has_device;
     m->device = r->device;
@@ -398,6 +399,9 @@ int br_baseline_merge(br_run *out, const br_run *old, const br_run *r, int resta
         goto done;
     if (copy_header(m, r) != 0)
         goto done;
+    for (int p = 0; old && p < BR_PRECISION_COUNT; p++) /* the kept cases' peaks */
+        if (!m->compute_peaks[p].present && old->compute_peaks[p].present)
+            m->compute_peaks[p] = old->compute_peaks[p];
     for (size_t i = 0; i < r->n_kernels; i++)
         if (merged_kernel(m, &v.kernel_cap, &r->kernels[i]) == SIZE_MAX)
             goto done;

@@ -83,6 +83,7 @@ const br_name br_stage_names[] = {{BR_STAGE_COMPILE, "compile"},
                                   {BR_STAGE_INTERRUPTED, "interrupted"},
                                   {BR_STAGE_AB, "ab"},
                                   {BR_STAGE_MISSING, "missing"},
+                                  {BR_STAGE_PRECISION, "precision"},
                                   {0, NULL}};
 
 const char *br_metric_name(br_metric m) {

@@ -34,11 +34,20 @@ int br_roofline_applies(const br_run *r, const br_case_result *c) {
            isfinite(c->flops);
 }
 
+double br_roofline_case_peak(const br_run *r, const br_case_result *c) {
+    if (!r || !c)
+        return NAN;
+    double peak = br_run_case_peak(r, c, NULL); /* its precision's, at the clock it held */
+    if (!positive(peak) && (c->precision == BR_PRECISION_NONE || c->precision == BR_PRECISION_FP32))
+        peak = r->device.peak_gflops;
+    return peak;
+}
+
 br_roofline_point br_roofline_case(const br_run *r, const br_case_result *c) {
     if (!br_roofline_applies(r, c))
         return (br_roofline_point){NAN, NAN, NAN, BR_BOUND_NONE};
-    double peak = positive(r->peak_gflops) ? r->peak_gflops : r->device.peak_gflops;
-    return br_roofline_place(c->flops, c->bytes, c->gflops, peak, r->peak_gbps);
+    return br_roofline_place(c->flops, c->bytes, c->gflops, br_roofline_case_peak(r, c),
+                             r->peak_gbps);
 }
 
 int br_roofline_run_has(const br_run *r) {

@@ -50,11 +50,17 @@ double br_roofline_ridge(double peak_gflops, double bandwidth_gbps);
 int br_roofline_applies(const br_run *r, const br_case_result *c);
 
 /* The point of case c of run r against the run's peaks: compute peak
- * r->peak_gflops (FP32 theoretical; br_run_derive fills it) and bandwidth
+ * br_run_case_peak (c's precision's, at the clock it held; for an FP32 case
+ * without one, r->peak_gflops or the device's FP32 peak) and bandwidth
  * r->peak_gbps (theoretical or measured as the suite's `peak` says), with c's
  * flops, bytes and gflops (br_run_derive). Every field NAN / BR_BOUND_NONE
  * when br_roofline_applies is 0. Pure. */
 br_roofline_point br_roofline_case(const br_run *r, const br_case_result *c);
+
+/* The compute ceiling of case c of run r under its roofline, GFLOP/s:
+ * br_run_case_peak, or for an FP32 (or undeclared) case without one the
+ * device's FP32 peak; NAN when unknown. Pure. */
+double br_roofline_case_peak(const br_run *r, const br_case_result *c);
 
 /* 1 when any case of r has a roofline point (the table then shows its
  * columns). */

@@ -159,12 +159,11 @@ double br_case_per_joule(const br_case_result *c, br_metric m) {
 }
 
 double br_run_metric_peak(const br_run *r, const br_case_result *c) {
-    (void)c; /* one compute peak for every case: the FP32 one */
     switch (br_metric_peak_of(r->metric)) {
     case BR_METRIC_PEAK_BANDWIDTH:
         return r->peak_gbps;
     case BR_METRIC_PEAK_COMPUTE:
-        return r->peak_gflops;
+        return br_run_case_peak(r, c, NULL);
     default:
         return NAN;
     }
@@ -174,8 +173,8 @@ double br_run_metric_peak(const br_run *r, const br_case_result *c) {
  * bytes / median (bytes per ns is GB/s with 1 GB = 1e9 B), gflops = flops /
  * median (FLOP per ns is GFLOP/s), pct_peak = 100 x the rate of the metric's
  * amount (gbps or gflops) / br_run_metric_peak (r->peak_gbps for a bandwidth
- * metric, r->peak_gflops for a compute one, first filled by
- * fill_peak_gflops), for a GPU-backend kernel with
+ * metric; for a compute one the case's precision's peak, br_run_case_peak,
+ * with r->peak_gflops first filled by fill_peak_gflops), for a GPU-backend kernel with
  * has_device and a finite peak > 0; speedup = headline median of the first
  * kernel at the same combo / this median. Everything not applicable is NAN.
  * Accepts NULL. */

@@ -166,12 +166,17 @@ typedef struct br_case_result {
     /* The headline measurement: &cold or &batch as br_run.measure.headline
      * says (see br_case_headline). */
 
+    /* What the case's FLOPs are (the suite's `precision` for its kernel):
+     * its % of peak, roofline ceiling and physics check use that
+     * precision's compute peak (br_run_case_peak). BR_PRECISION_NONE when
+     * not declared (and in older files): FP32 on the CUDA cores. */
+    br_precision precision;
     double bytes;     /* bytes per execution from the suite's `bytes`; NAN when absent */
     double flops;     /* FLOP per execution from `flops`; NAN when absent */
     double gbps;      /* bytes / headline median time, GB/s (1e9 B/s); NAN when absent */
     double gflops;    /* flops / headline median time, GFLOP/s; NAN when absent */
     double pct_peak;  /* % of peak, GPU cases only: 100 gbps / br_run.peak_gbps (a bandwidth
-                         metric) or 100 gflops / br_run.peak_gflops (a compute metric:
+                         metric) or 100 gflops / br_run_case_peak (a compute metric:
                          br_run_metric_peak); NAN otherwise */
     double speedup;   /* headline median of the suite's first kernel at the same params / this
                          one's; NAN when either has no time */
@@ -335,6 +340,18 @@ typedef struct br_run_kernel {
     char source_sha[41];
 } br_run_kernel;
 
+/* The compute peak of one precision a run's cases used (br_run.compute_peaks). */
+typedef struct br_compute_peak {
+    int present;             /* 1: recorded (a GPU run that used the precision, its rate known) */
+    double ops_per_sm_clock; /* FLOP (OP for INT8) per SM per clock, dense or 2:4 sparse as the
+                                precision says */
+    double gflops;    /* ops_per_sm_clock x device.sm_count x clock_mhz, GFLOP/s (GOP/s for INT8):
+                         the peak at the device's maximum SM clock */
+    double clock_mhz; /* that clock, MHz (device.sm_clock_khz / 1000) */
+    char source[16];  /* where the rate came from: "table" (the datasheet table of
+                         platform/flops.h) */
+} br_compute_peak;
+
 typedef struct br_run {
     char *benchrun_version; /* owned */
     /* The clock of GPU cases' headline samples (events or kernel) and, when
@@ -366,6 +383,11 @@ typedef struct br_run {
      * (NAN; 0 in a zeroed run; older files) where not. Which peak a case used
      * for a precision: br_run_measured_compute. */
     double measured_gops[BR_PRECISION_COUNT];
+
+    /* The compute peak of each precision the run's GPU cases used, indexed
+     * by br_precision (BR_PRECISION_NONE's slot unused: it reads as FP32);
+     * present 0 elsewhere and in older files. */
+    br_compute_peak compute_peaks[BR_PRECISION_COUNT];
 
     char **param_names; /* owned: n_params names */
     size_t n_params;
@@ -477,7 +499,7 @@ double br_case_per_joule(const br_case_result *c, br_metric m);
 /* The peak that case c's % of peak is relative to under r's metric, in the
  * per-ns unit of the metric's amount (GB/s or GFLOP/s), as the metric
  * table's peak kind says (metric.h): bandwidth, r->peak_gbps; compute,
- * r->peak_gflops (the FP32 peak for every case); NAN for a metric without
+ * br_run_case_peak (the case's precision's peak); NAN for a metric without
  * a peak. Pure. */
 double br_run_metric_peak(const br_run *r, const br_case_result *c);
 
@@ -504,6 +526,26 @@ void br_run_derive_case(br_run *r, size_t i);
 
 /* Release what *r owns; accepts NULL and a zeroed run. */
 void br_run_dispose(br_run *r);
+
+/* The compute peak case c of run r is measured against, GFLOP/s (GOP/s for
+ * INT8), for its % of peak and its roofline ceiling: under `peak: measured`
+ * the peak benchrun measured for c's precision (br_run_measured_compute;
+ * *clock_mhz NAN), else c's precision's
+ * ops_per_sm_clock (r->compute_peaks; BR_PRECISION_NONE reads as FP32) x
+ * r->device.sm_count x the SM clock the GPU held while c ran (the median
+ * over its headline timing's kept samples, sm_mhz_median: the clock the
+ * timing core's SM clock probe measured over each sample, clock64() against
+ * %globaltimer); that precision's peak at the maximum clock when the held clock
+ * was not measured; and for an FP32 case of a run that recorded no
+ * compute peaks (older files), r->peak_gflops. *clock_mhz (may be NULL)
+ * gets the clock used (NAN when unknown). NAN when the peak is unknown (no
+ * device, a precision whose rate the table lacks). Pure. */
+double br_run_case_peak(const br_run *r, const br_case_result *c, double *clock_mhz);
+
+/* c's precision's peak at the device's maximum SM clock (the physics
+ * check's "faster than the hardware can go"), with the same fallbacks as
+ * br_run_case_peak but no held clock. NAN when unknown. Pure. */
+double br_run_case_peak_max(const br_run *r, const br_case_result *c);
 
 #ifdef __cplusplus
 }

@@ -54,5 +54,10 @@ br_physics br_suspect_case_physics(const br_run *r, const br_case_result *c) {
     if (!r || !c || !r->has_device || c->status != BR_STATUS_OK || c->kernel >= r->n_kernels ||
         r->kernels[c->kernel].backend != BR_BACKEND_GPU)
         return (br_physics){BR_PHYSICS_OK, NAN, NAN, NAN, 0};
-    return br_suspect_physics(c->bytes, c->gbps, c->gflops, &r->device);
+    br_device d = r->device; /* the compute check against c's precision's peak, max clock */
+    d.peak_gflops = br_run_case_peak_max(r, c);
+    if (!positive(d.peak_gflops) &&
+        (c->precision == BR_PRECISION_NONE || c->precision == BR_PRECISION_FP32))
+        d.peak_gflops = r->device.peak_gflops;
+    return br_suspect_physics(c->bytes, c->gbps, c->gflops, &d);
 }

@@ -82,7 +82,8 @@ typedef enum br_physics_kind {
 typedef struct br_physics {
     br_physics_kind kind;
     double achieved; /* GB/s or GFLOP/s, as kind says */
-    double peak;     /* the device's theoretical DRAM GB/s or FP32 GFLOP/s */
+    double peak;     /* the device's theoretical DRAM GB/s, or the compute peak (GFLOP/s) of
+                        the case's precision */
     double l2_gbps;  /* BANDWIDTH: br_suspect_l2_gbps (NAN when unknown) */
     int fits_l2;     /* BANDWIDTH: 1 when bytes per execution <= l2_bytes */
 } br_physics;
@@ -95,7 +96,10 @@ typedef struct br_physics {
 br_physics br_suspect_physics(double bytes, double gbps, double gflops, const br_device *d);
 
 /* The P check of case c of run r: OK unless c is a verified GPU case of a
- * run with a device (br_suspect_physics with c's figures). Pure. */
+ * run with a device (br_suspect_physics with c's figures, the compute peak
+ * being c's precision's at the maximum clock, br_run_case_peak_max; the
+ * device's FP32 peak for an FP32 case without one; a precision whose peak
+ * is unknown checks no compute). Pure. */
 br_physics br_suspect_case_physics(const br_run *r, const br_case_result *c);
 
 #ifdef __cplusplus

@@ -229,7 +229,9 @@ typedef enum br_stage {
     BR_STAGE_BUDGET,      /* skipped: the time budget was spent */
     BR_STAGE_INTERRUPTED, /* skipped: an interrupt stopped the run first */
     BR_STAGE_AB,          /* benchrun ab: not measured or not compared (the other side) */
-    BR_STAGE_MISSING      /* benchrun merge: in none of the parts */
+    BR_STAGE_MISSING,     /* benchrun merge: in none of the parts */
+    BR_STAGE_PRECISION    /* skipped: the GPU lacks the kernel's declared precision
+                             (platform/flops.h) */
 } br_stage;
 
 /* --- a -p setting (plan/plan.h parses and applies it) ------------------ */
@@ -329,7 +331,7 @@ extern const br_name br_stop_names[];
 extern const br_name br_ci_method_names[]; /* "order-statistics", "log-t" */
 extern const br_name br_op_kind_names[];   /* "kernel", "memcpy", "memset" */
 /* "compile", "init", "setup", "run", "verify", "energy", "teardown", "no-gpu", "budget",
- * "interrupted", "ab", "missing" (the results file's and the reporters' only) */
+ * "interrupted", "ab", "missing", "precision" (the results file's and the reporters' only) */
 extern const br_name br_stage_names[];
 
 /* Each enum's name as reports write it (static), through its table; a

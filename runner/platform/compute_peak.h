@@ -97,14 +97,14 @@ typedef enum br_compute_peak_status {
     BR_COMPUTE_PEAK_FAILED = 3       /* could not be measured: no GPU, a CUDA error */
 } br_compute_peak_status;
 
-/* A measured compute peak of one precision. */
-typedef struct br_compute_peak {
+/* A measured compute peak of one precision: the outcome of asking for it. */
+typedef struct br_compute_measure {
     br_precision precision;
     br_compute_peak_status status;
     double gops;   /* GFLOP/s (GOP/s for int8-tensor), 1e9 operations/s; NAN unless
                       MEASURED or CACHED */
     char why[256]; /* UNAVAILABLE or FAILED: why; "" otherwise */
-} br_compute_peak;
+} br_compute_measure;
 
 #ifdef __cplusplus
 }

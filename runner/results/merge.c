@@ -402,7 +402,8 @@ static int missing_case(br_case_result *c, const merger *m, const suite_slot *s,
 }
 
 /* The merged run's header, moved out of the slot's first run; what the
- * others add (the earliest date, a signal, a skip reason, a clock note). */
+ * others add (the earliest date, a signal, a skip reason, a clock note, the
+ * compute peaks of precisions the first did not record). */
 static int take_header(br_run *out, const merger *m, const suite_slot *s) {
     *out = *s->first;
     memset(s->first, 0, sizeof *s->first);
@@ -420,6 +421,9 @@ static int take_header(br_run *out, const merger *m, const suite_slot *s) {
             continue;
         if (r->date[0] && (!out->date[0] || strcmp(r->date, out->date) < 0))
             memcpy(out->date, r->date, sizeof out->date);
+        for (int p = 0; p < BR_PRECISION_COUNT; p++) /* the peaks any part recorded */
+            if (!out->compute_peaks[p].present && r->compute_peaks[p].present)
+                out->compute_peaks[p] = r->compute_peaks[p];
         char **own[] = {&out->interrupted, &out->gpu_skip_reason, &out->clock_note};
         const char *theirs[] = {r->interrupted, r->gpu_skip_reason, r->clock_note};
         for (size_t f = 0; f < 3; f++)

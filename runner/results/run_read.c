@@ -393,13 +393,52 @@ static int load_measured_gops(br_json_ctx *c, const json_t *peak, br_run *r) {
     return 0;
 }
 
+/* One recorded compute peak ("peak": {"compute": {NAME: {...}}}). */
+static int load_compute_peak(br_json_ctx *c, const char *name, const json_t *o, br_run *r) {
+    int p = 0;
+    if (br_name_find(&p, br_precision_names, name) != 0 || p == BR_PRECISION_NONE) {
+        char q[96];
+        br_json_quoted(q, sizeof q, name);
+        return br_json_fail(c,
+                            "unknown precision %s (expected a name of a case's \"precision\": "
+                            "\"fp32\", \"fp16-tensor\", ...)",
+                            q);
+    }
+    if (!json_is_object(o))
+        return br_json_fail_key(c, name, "expected an object, found %s", br_json_kind(o));
+    br_compute_peak *k = &r->compute_peaks[p];
+    char source[sizeof k->source];
+    size_t at = br_json_push_key(c, name); /* a known name: safe in messages */
+    int rc = br_json_get_number(c, o, "gflops", OPT, &k->gflops) ||
+                     br_json_get_number(c, o, "ops_per_sm_clock", OPT, &k->ops_per_sm_clock) ||
+                     br_json_get_number(c, o, "clock_mhz", OPT, &k->clock_mhz) ||
+                     br_json_get_text(c, o, "source", source, sizeof source)
+                 ? -1
+                 : 0;
+    br_json_pop(c, at);
+    if (rc != 0)
+        return -1;
+    memcpy(k->source, source, sizeof source);
+    k->present = 1;
+    return 0;
+}
+
 static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
-    return GET_NAME(c, o, "kind", OPT, br_peak_names, BR_PEAK_THEORETICAL, &r->peak_kind) ||
-                   br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
-                   br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops) ||
-                   load_measured_gops(c, o, r)
-               ? -1
-               : 0;
+    json_t *compute = NULL;
+    if (GET_NAME(c, o, "kind", OPT, br_peak_names, BR_PEAK_THEORETICAL, &r->peak_kind) ||
+        br_json_get_number(c, o, "gbps", OPT, &r->peak_gbps) ||
+        br_json_get_number(c, o, "gflops", OPT, &r->peak_gflops) || load_measured_gops(c, o, r) ||
+        br_json_get_container(c, o, "compute", OPT, JSON_OBJECT, &compute))
+        return -1;
+    const char *name;
+    json_t *v;
+    size_t at = br_json_push_key(c, "compute");
+    json_object_foreach(compute, name, v) {
+        if (load_compute_peak(c, name, v, r) != 0)
+            return -1;
+    }
+    br_json_pop(c, at);
+    return 0;
 }
 
 /* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;

@@ -391,6 +391,7 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
             br_backend_name(rk->backend), rk->name, br_backend_name((br_backend)backend));
     if (GET_NAME(c, o, "status", REQ, br_status_names, 0, &k->status) ||
         GET_NAME(c, o, "stage", OPT, br_stage_names, BR_STAGE_NONE, &k->stage) ||
+        GET_NAME(c, o, "precision", OPT, br_precision_names, BR_PRECISION_NONE, &k->precision) ||
         br_json_get_dup(c, o, "message", OPT, &k->message) ||
         br_json_get_number(c, o, "bytes", OPT, &k->bytes) ||
         br_json_get_number(c, o, "flops", OPT, &k->flops) ||

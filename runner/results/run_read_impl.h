@@ -25,7 +25,7 @@ _Static_assert(sizeof(br_metric) == sizeof(int) && sizeof(br_cache_policy) == si
                    sizeof(br_mode) == sizeof(int) && sizeof(br_peak_kind) == sizeof(int) &&
                    sizeof(br_backend) == sizeof(int) && sizeof(br_case_status) == sizeof(int) &&
                    sizeof(br_clock) == sizeof(int) && sizeof(br_op_kind) == sizeof(int) &&
-                   sizeof(br_stage) == sizeof(int),
+                   sizeof(br_stage) == sizeof(int) && sizeof(br_precision) == sizeof(int),
                "the enums GET_NAME reads are int-sized");
 
 #endif

@@ -8,7 +8,7 @@
  *    "suite": {"name", "description", "path", "hash", "metric"},
  *    "measure": {"cache", "warmup_ns", "mode", "headline", "hold", "throttle",
  *                "min_samples", "min_time_ns", "max_noise", "timeout_ns", "max_samples"},
- *    "peak": {"kind": "theoretical" | "measured", "gbps", "gflops"},
+ *    "peak": {"kind": "theoretical" | "measured", "gbps", "gflops", "compute"},
  *    "regression": {"threshold", "alpha", "keep"},
  *    "git": {...}, "device": {...} | null, "gpu_skip_reason", "host": {...},
  *    "interrupted": "SIGINT" | "SIGTERM" | null (the signal that stopped the run; its
@@ -16,8 +16,9 @@
  *    "params": [names], "kernels": [{"name", "source", "backend"}],
  *    "shard": shard (only in a part of a sharded plan or their merge: shardinfo.h),
  *    "cases": [{"kernel", "params": {name: value}, "backend", "status", "stage",
- *               "message", "bytes", "flops", "gbps", "gflops", "tflops" | "tops",
- *               "pct_peak", "speedup", "roofline", "energy", "verified", "commit", "date",
+ *               "message", "bytes", "flops", "precision", "gbps", "gflops",
+ *               "tflops" | "tops", "pct_peak", "compute_peak", "speedup", "roofline",
+ *               "energy", "verified", "commit", "date",
  *               "cold": timing | null, "batch": timing | null, "wall": wall | null,
  *               "device": {"index", "uuid"} (only in a run over several devices,
  *               --devices: the one that measured the case)}]
@@ -50,11 +51,25 @@
  * 612345.6}, 1e9 operations/s (GFLOP/s; GOP/s for int8-tensor); optional
  * to readers.
  *
+ * Precisions (added within schema 4, optional to readers): a case's
+ * "precision" is its kernel's declared precision (a name of types.h's
+ * br_precision_names; absent when not declared, read as "none": FP32 on
+ * the CUDA cores). "peak"'s "compute" (absent when none is recorded) maps
+ * each precision the run's GPU cases used to its peak from the table
+ * (platform/flops.h): {"gflops" (GFLOP/s, GOP/s for INT8, at the maximum SM
+ * clock), "ops_per_sm_clock", "clock_mhz" (that clock), "source": "table"}.
+ * A GPU case's "compute_peak" (absent without one) is the peak its
+ * "pct_peak" and roofline ceiling are relative to: {"gflops", "clock_mhz"},
+ * its precision's rate at the SM clock the GPU held while it ran (the
+ * median of its headline timing's sm_mhz samples; the maximum clock when
+ * not sampled). Derived: readers recompute it.
+ *
  * "roofline" (null unless the case is a verified GPU case with both "bytes"
  * and "flops", in a run with a device; roofline.h): {"intensity_flop_per_byte"
  * (flops / bytes), "bound": "memory" | "compute" | null, "attainable_gflops"
  * (min(peak_gflops, intensity x bandwidth_gbps)), "roofline_pct" (100 gflops /
- * attainable_gflops), "peak_gflops" (the FP32 peak it is placed against),
+ * attainable_gflops), "peak_gflops" (the compute ceiling it is placed against: its
+ * precision's, br_roofline_case_peak),
  * "bandwidth_gbps" (the run's peak bandwidth, theoretical or measured as
  * "peak" says)}. Derived, like "gbps": readers recompute it.
  *
@@ -217,6 +232,29 @@ static json_t *measure_json(br_json_builder *b, const br_run *r) {
     return o;
 }
 
+/* The run's compute peaks by precision name, or NULL when none is recorded. */
+static json_t *compute_peaks_json(br_json_builder *b, const br_run *r) {
+    json_t *all = NULL;
+    for (int p = 0; p < BR_PRECISION_COUNT; p++) {
+        const br_compute_peak *k = &r->compute_peaks[p];
+        if (!k->present)
+            continue;
+        json_t *o = json_object();
+        if (!all)
+            all = json_object();
+        if (!o || !all) {
+            json_decref(o);
+            return all;
+        }
+        put(b, o, "gflops", positive(k->gflops));
+        put(b, o, "ops_per_sm_clock", positive(k->ops_per_sm_clock));
+        put(b, o, "clock_mhz", positive(k->clock_mhz));
+        put(b, o, "source", str(k->source));
+        put(b, all, br_precision_name((br_precision)p), o);
+    }
+    return all;
+}
+
 static json_t *peak_json(br_json_builder *b, const br_run *r) {
     json_t *o = json_object();
     if (!o)
@@ -237,6 +275,9 @@ static json_t *peak_json(br_json_builder *b, const br_run *r) {
     }
     if (m)
         put(b, o, "measured_gops", m);
+    json_t *compute = compute_peaks_json(b, r);
+    if (compute) /* absent, not null, when none is recorded: older files stay */
+        put(b, o, "compute", compute);
     return o;
 }
 
@@ -445,8 +486,18 @@ static json_t *roofline_json(br_json_builder *b, const br_run *r, const br_case_
     put(b, o, "bound", str_or_null(br_bound_name(p.bound)));
     put(b, o, "attainable_gflops", real(p.attainable));
     put(b, o, "roofline_pct", real(p.pct));
-    put(b, o, "peak_gflops", real(r->peak_gflops));
+    put(b, o, "peak_gflops", real(br_roofline_case_peak(r, c)));
     put(b, o, "bandwidth_gbps", real(r->peak_gbps));
+    return o;
+}
+
+/* The compute peak a case's % of peak is relative to: {"gflops", "clock_mhz"}. */
+static json_t *compute_peak_json(br_json_builder *b, double gflops, double clock_mhz) {
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    put(b, o, "gflops", real(gflops));
+    put(b, o, "clock_mhz", real(clock_mhz));
     return o;
 }
 
@@ -500,12 +551,19 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     put(b, o, "message", str(c->message));
     put(b, o, "bytes", real(c->bytes));
     put(b, o, "flops", real(c->flops));
+    if (c->precision != BR_PRECISION_NONE) /* absent when not declared: older files stay */
+        put(b, o, "precision", str(br_precision_name(c->precision)));
     put(b, o, "gbps", real(c->gbps));
     put(b, o, "gflops", real(c->gflops));
     const char *value_key = br_name_of(br_metric_value_keys, (int)r->metric, NULL);
     if (value_key) /* left out for GB/s and GFLOP/s: their values are gbps and gflops */
         put(b, o, value_key, real(br_case_metric_value(c, r->metric)));
     put(b, o, "pct_peak", real(c->pct_peak));
+    br_precision eff = c->precision == BR_PRECISION_NONE ? BR_PRECISION_FP32 : c->precision;
+    int recorded = (int)eff < BR_PRECISION_COUNT && r->compute_peaks[eff].present;
+    double clock_mhz = NAN, peak = ok && gpu && recorded ? br_run_case_peak(r, c, &clock_mhz) : NAN;
+    if (isfinite(peak)) /* absent without a recorded peak: older files and host cases stay */
+        put(b, o, "compute_peak", compute_peak_json(b, peak, clock_mhz));
     put(b, o, "speedup", real(c->speedup));
     put(b, o, "roofline", roofline_json(b, r, c));
     put(b, o, "energy", energy_json(b, c));

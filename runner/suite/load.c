@@ -18,6 +18,7 @@
 #include "keys.h"
 #include "params.h"
 #include "model/metric.h"
+#include "precision.h"
 #include "model/settings.h"
 #include "scalar.h"
 #include "yamltree.h"
@@ -37,12 +38,12 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* What the key readers fill: the suite, and the values read once the others
- * are known (bytes, flops and memory may name kernels, defines names params;
+ * are known (bytes, flops, memory and precision may name kernels, defines names params;
  * metric is checked against bytes and flops). */
 typedef struct loader {
     br_suite *s;
     br_measure_layer measure; /* the measurement settings the suite's keys give */
-    const br_node *metric, *bytes, *flops, *memory, *defines;
+    const br_node *metric, *bytes, *flops, *memory, *defines, *precision;
 } loader;
 
 static br_suite *suite_of(void *ctx) {
@@ -535,6 +536,11 @@ static int defer_memory(void *ctx, const br_node *v) {
     return 0;
 }
 
+static int defer_precision(void *ctx, const br_node *v) {
+    ((loader *)ctx)->precision = v;
+    return 0;
+}
+
 static int defer_defines(void *ctx, const br_node *v) {
     ((loader *)ctx)->defines = v;
     return 0;
@@ -554,6 +560,7 @@ static const br_key_spec root_keys[] = {{"name", load_name, 1},
                                         {"metric", load_metric, 0},
                                         {"bytes", defer_bytes, 0},
                                         {"flops", defer_flops, 0},
+                                        {"precision", defer_precision, 0},
                                         {"cache", load_cache, 0},
                                         {"warmup", load_warmup, 0},
                                         {"measure", load_measure, 0},
@@ -638,6 +645,7 @@ static int load_root(br_suite *s, const br_node *root, const br_measure_layer *o
     if ((l.bytes && load_work(s, &s->bytes, l.bytes, "bytes") < 0) ||
         (l.flops && load_work(s, &s->flops, l.flops, "flops") < 0) ||
         (l.memory && load_work(s, &s->memory, l.memory, "memory") < 0) ||
+        (l.precision && br_suite_precision_load(s, l.precision) < 0) ||
         (l.defines && br_defines_load(s, l.defines) < 0))
         return -1;
     size_t n_flags = s->n_libs;

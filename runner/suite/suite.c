@@ -30,6 +30,10 @@ static void work_dispose(br_work *w, size_t n_kernels) {
 }
 
 /* Free what *s owns and zero it; accepts NULL and partly loaded suites. */
+br_precision br_suite_precision(const br_suite *s, size_t kernel) {
+    return s && s->precision && kernel < s->n_kernels ? s->precision[kernel] : BR_PRECISION_NONE;
+}
+
 void br_suite_dispose(br_suite *s) {
     if (!s)
         return;
@@ -50,6 +54,7 @@ void br_suite_dispose(br_suite *s) {
     work_dispose(&s->bytes, s->n_kernels);
     work_dispose(&s->flops, s->n_kernels);
     work_dispose(&s->memory, s->n_kernels);
+    free(s->precision);
     free(s->where.text);
     for (size_t i = 0; s->libs && i < s->n_libs; i++)
         free(s->libs[i].text);

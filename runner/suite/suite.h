@@ -110,6 +110,12 @@ typedef struct br_suite {
      * or of the host (host kernels) before anything runs; or absent */
     br_work memory;
 
+    /* `precision:` what each kernel's FLOPs are (owned: n_kernels, suite
+     * kernel order; BR_PRECISION_NONE for a kernel the key does not name,
+     * read as FP32 on the CUDA cores); NULL when the suite has no
+     * `precision` key. Read it through br_suite_precision. */
+    br_precision *precision;
+
     br_cache_policy cache;
     br_peak_kind peak;
     double warmup_ns; /* warmup time budget per case, ns */
@@ -153,6 +159,11 @@ const br_located *br_work_expr(const br_work *w, size_t kernel);
 
 /* Whether w has any expression. */
 int br_work_present(const br_work *w);
+
+/* The declared precision of kernel `kernel` (index into s->kernels):
+ * s->precision's, or BR_PRECISION_NONE when the suite declares none for it
+ * or the index is out of range. */
+br_precision br_suite_precision(const br_suite *s, size_t kernel);
 
 /* Release what *s owns; accepts NULL and a zeroed or partly loaded suite. */
 void br_suite_dispose(br_suite *s);

@@ -23,7 +23,7 @@ static int has_figure(br_compute_peak_status s) {
     return s == BR_COMPUTE_PEAK_MEASURED || s == BR_COMPUTE_PEAK_CACHED;
 }
 
-int br_peak_msg_encode(char **text, size_t *len, const br_compute_peak *p) {
+int br_peak_msg_encode(char **text, size_t *len, const br_compute_measure *p) {
     const char *status = br_name_of(status_names, (int)p->status, NULL);
     const char *precision = br_name_of(br_precision_names, (int)p->precision, NULL);
     *text = NULL;
@@ -49,14 +49,14 @@ static int value_of(const br_name *names, const json_t *s) {
     return json_is_string(s) && br_name_find(&v, names, json_string_value(s)) == 0 ? v : -1;
 }
 
-static int fail(br_compute_peak *p, const char *what) {
+static int fail(br_compute_measure *p, const char *what) {
     p->status = BR_COMPUTE_PEAK_FAILED;
     p->gops = NAN;
     snprintf(p->why, sizeof p->why, "the worker's compute peak message: %s", what);
     return br_error_set("%s", p->why);
 }
 
-int br_peak_msg_decode(br_compute_peak *p, const char *text, size_t len) {
+int br_peak_msg_decode(br_compute_measure *p, const char *text, size_t len) {
     memset(p, 0, sizeof *p);
     p->gops = NAN;
     json_t *o = json_loadb(text, len, 0, NULL);

@@ -72,6 +72,7 @@ int br_case_init(br_case_result *r, const br_job *job, size_t i) {
         memcpy(r->params, br_plan_params(&job->plan, pc->combo), np * sizeof *r->params);
     r->bytes = job->bytes[i];
     r->flops = job->flops[i];
+    r->precision = br_suite_precision(&job->suite, pc->kernel);
     return 0;
 }
 
@@ -168,7 +169,7 @@ static int worker_serve(void *ctx, const void *req, size_t len, void **reply, si
             return -1;
         break;
     case BR_REQ_COMPUTE: {
-        br_compute_peak cp;
+        br_compute_measure cp;
         br_session_measure_compute_here(s, (br_precision)q.precision, &cp);
         if (br_peak_msg_encode(&text, &h.text_len, &cp) != 0)
             return -1;
@@ -270,7 +271,7 @@ int br_session_ask(br_session *s, int kind) {
     return wr == BR_WORKER_OK ? 0 : -1;
 }
 
-int br_session_ask_compute(br_session *s, br_precision p, br_compute_peak *out) {
+int br_session_ask_compute(br_session *s, br_precision p, br_compute_measure *out) {
     worker_request q = {.kind = BR_REQ_COMPUTE, .precision = (int)p};
     char *text = NULL;
     size_t len = 0;

@@ -12,9 +12,11 @@
 #include "base/log.h"
 #include "base/util.h"
 #include "compile/build.h"
+#include "compile/resolve.h"
 #include "platform/cpufreq.h"
 #include "platform/energy.h"
 #include "platform/device.h"
+#include "platform/flops.h"
 #include "measure/measure.h"
 #include "platform/compute_peak.h"
 #include "platform/peak.h"
@@ -243,7 +245,7 @@ double br_session_measured_peak(br_session *s) {
     return s->peak_gbps;
 }
 
-void br_session_measured_compute(br_session *s, br_precision p, br_compute_peak *out) {
+void br_session_measured_compute(br_session *s, br_precision p, br_compute_measure *out) {
     memset(out, 0, sizeof *out);
     out->precision = p;
     out->gops = NAN;
@@ -293,6 +295,12 @@ static void gpu_build_note(br_session *s, const br_job *job) {
            names, n == 1 ? "it" : "them");
 }
 
+void br_session_skip_lacking(br_job *job, const br_device *d) {
+    for (size_t k = 0; job->suite.precision && k < job->suite.n_kernels; k++)
+        if (br_flops_lacks(d, job->suite.precision[k], NULL, 0))
+            br_job_skip_kernel(job, k, BR_STAGE_PRECISION);
+}
+
 int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
     if (br_job_needs_gpu(job))
         br_session_gpu(s);
@@ -310,6 +318,8 @@ int br_session_build_job(br_session *s, br_job *job, br_build_purpose purpose) {
     };
     int rc = br_job_build(job, &t);
     br_session_drop_worker(s);
+    if (rc == 0 && purpose == BR_BUILD_RUN && s->gpu_ok)
+        br_session_skip_lacking(job, &s->device);
     if (rc == 0 && purpose == BR_BUILD_RUN && !s->gpu_ok)
         gpu_build_note(s, job);
     return rc;
@@ -469,7 +479,7 @@ static int time_compute(br_session *s, void *state, compute_ctx *c, double *medi
 /* Measure precision p's peak on the session's GPU into *out (status
  * MEASURED), or say why not (FAILED); k is p's kernel. */
 static void measure_compute(br_session *s, void *state, const br_compute_kernel *k,
-                            const char *method, br_compute_peak *out) {
+                            const char *method, br_compute_measure *out) {
     compute_ctx c = {.precision = (int)k->precision,
                      .blocks = (s->device.sm_count > 0 ? s->device.sm_count : 1) *
                                BR_COMPUTE_BLOCKS_PER_SM,
@@ -501,7 +511,7 @@ static void measure_compute(br_session *s, void *state, const br_compute_kernel 
  * worker): from the cache, or measured with the timing core and cached
  * (platform/peak.h), or UNAVAILABLE (the GPU or the build lacks the
  * instruction), or FAILED with why. */
-void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_peak *out) {
+void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_measure *out) {
     memset(out, 0, sizeof *out);
     out->precision = p;
     out->status = BR_COMPUTE_PEAK_FAILED;

@@ -114,13 +114,20 @@ double br_session_measured_peak(br_session *s);
  *   FAILED              it could not be measured (no GPU, a CUDA error; a
  *                       warning on standard error once)
  * out->gops is NAN unless MEASURED or CACHED. */
-void br_session_measured_compute(br_session *s, br_precision p, br_compute_peak *out);
+void br_session_measured_compute(br_session *s, br_precision p, br_compute_measure *out);
 
 struct br_job; /* plan/job.h: a suite ready to run */
 
 /* What a build is for: a run measures its cases; a check (benchrun check)
  * only builds and resolves. */
 typedef enum br_build_purpose { BR_BUILD_RUN, BR_BUILD_CHECK } br_build_purpose;
+
+/* Skip the GPU kernels of a built job whose declared precision (the suite's
+ * `precision`) device d lacks (br_flops_lacks: FP8 before sm_89, ...): in
+ * every variant, their cases are settled without a worker as skipped with
+ * stage BR_STAGE_PRECISION (br_driver_unrunnable), and the run goes on.
+ * br_session_build_job calls it for a run on a usable GPU. */
+void br_session_skip_lacking(struct br_job *job, const br_device *d);
 
 /* Build (br_job_build) one job for this session: when the job has GPU
  * sources, first finds out about the GPU (in a worker, once per session);

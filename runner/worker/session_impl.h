@@ -29,7 +29,7 @@ struct br_session {
     double peak_gbps; /* measured peak, GB/s; NAN when it could not be had */
     /* The measured compute peaks, by precision, asked once per session. */
     int compute_tried[BR_PRECISION_COUNT];
-    br_compute_peak compute[BR_PRECISION_COUNT];
+    br_compute_measure compute[BR_PRECISION_COUNT];
     void *timer_state[2]; /* indexed by br_backend */
     int timer_failed[2];
     char timer_error[2][BR_ERROR_MAX];
@@ -62,7 +62,7 @@ int br_session_ask(br_session *s, int kind);
  * (BR_REQ_COMPUTE: br_session_measure_compute_here in the worker) into *out.
  * Returns 0 (*out says what came of it), or -1 with the error set (no
  * worker, no answer, a malformed answer). */
-int br_session_ask_compute(br_session *s, br_precision p, br_compute_peak *out);
+int br_session_ask_compute(br_session *s, br_precision p, br_compute_measure *out);
 
 /* The timer of a backend: CUDA events for the GPU, the monotonic clock for the host. */
 const br_timer_ops *br_session_timer_ops(br_backend b);
@@ -85,6 +85,6 @@ double br_session_measure_peak_here(br_session *s);
  * worker): from the cache (CACHED), or measured with the timing core and
  * cached (MEASURED), or UNAVAILABLE (the GPU or benchrun's build lacks the
  * instruction), or FAILED, with why. */
-void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_peak *out);
+void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_measure *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/log.h"
 #include "base/util.h"
+#include "compile/resolve.h"
 #include "drive/driver.h"
 #include "drive/execute.h"
 #include "e2e_util.h"
@@ -219,5 +220,60 @@ Test(driver, a_closed_run_says_why_gpu_cases_were_skipped_and_takes_the_clock) {
     cr_assert_eq(br_driver_close(&run, s, measured), 0);
     cr_expect_str_eq(run.gpu_skip_reason, "no CUDA device");
     br_session_close(measured);
+    br_run_dispose(&run);
+}
+
+/* A suite that declares FP8 for kernel 0 on a (faked) A100: its cases are
+ * skipped with stage "precision" and the reason, without a worker; the
+ * other kernel's cases still get one; nothing fails. A host kernel is
+ * never skipped for its precision. */
+Test(driver, a_precision_the_gpu_lacks_skips_its_cases_with_a_reason) {
+    open_job(0, 1);
+    job.suite.precision = calloc(job.suite.n_kernels, sizeof *job.suite.precision);
+    cr_assert_not_null(job.suite.precision);
+    job.suite.precision[0] = BR_PRECISION_FP8_TENSOR;
+    br_device a100;
+    memset(&a100, 0, sizeof a100);
+    snprintf(a100.name, sizeof a100.name, "NVIDIA A100-SXM4-80GB");
+    a100.cc_major = 8;
+    a100.sm_count = 108;
+    a100.sm_clock_khz = 1410000;
+    br_device h100 = a100;
+    h100.cc_major = 9;
+    br_session_skip_lacking(&job, &a100);
+    for (size_t i = 0; i < job.plan.n_cases; i++)
+        cr_assert_eq(br_driver_unrunnable(&job, i), BR_STAGE_NONE, "host kernels are not skipped");
+    /* The fixture's module taken for a GPU module (its kernels never run
+     * here: the skipped case is settled without a worker). */
+    br_job_case_ref(&job, 0)->mh->is_gpu = 1;
+    br_session_skip_lacking(&job, &h100);
+    for (size_t i = 0; i < job.plan.n_cases; i++)
+        cr_assert_eq(br_driver_unrunnable(&job, i), BR_STAGE_NONE, "an H100 has FP8");
+    br_session_skip_lacking(&job, &a100);
+    s->gpu_ok = 1;
+    s->device = a100;
+    br_run run;
+    cr_assert_eq(br_job_run_begin(&run, &job, s), 0, "%s", br_error_get());
+    size_t skipped = 0;
+    for (size_t i = 0; i < job.plan.n_cases; i++) {
+        br_case_result *r = &run.cases[i];
+        cr_assert_eq(br_case_init(r, &job, i), 0);
+        int fp8 = job.plan.cases[i].kernel == 0;
+        cr_expect_eq(br_driver_unrunnable(&job, i), fp8 ? BR_STAGE_PRECISION : BR_STAGE_NONE);
+        if (!fp8 || skipped > 0)
+            continue; /* one settled case is enough */
+        br_worker_result how;
+        cr_assert_eq(br_driver_measure(r, &how, s, &l, &job, i, NULL), 0, "%s", br_error_get());
+        cr_expect_eq(r->status, BR_STATUS_SKIPPED);
+        cr_expect_eq(r->stage, BR_STAGE_PRECISION);
+        cr_expect_eq(r->precision, BR_PRECISION_FP8_TENSOR);
+        cr_expect_str_eq(r->message, "fp8-tensor: NVIDIA A100-SXM4-80GB (compute capability "
+                                     "8.0) lacks it (it is on compute capability 8.9 and later)");
+        cr_expect_not(r->wall.present, "settled without a worker");
+        skipped++;
+    }
+    cr_expect_eq(skipped, 1u);
+    cr_expect_eq(br_driver_count_runnable(&job, 1), job.plan.n_cases / 2,
+                 "only the other kernel's cases get a worker");
     br_run_dispose(&run);
 }

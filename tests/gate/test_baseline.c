@@ -208,6 +208,38 @@ Test(baseline, save_writes_ok_cases_and_a_partial_run_updates_only_its_own) {
     free(path);
 }
 
+/* A case keeps its precision in the baseline, and a later partial run
+ * that did not use that precision keeps its compute peak for the case. */
+Test(baseline, a_partial_save_keeps_the_precisions_and_their_peaks) {
+    br_run a, b;
+    small_run(&a, "s", "aaaaaaaaaa000000000000000000000000000000");
+    char *path = baseline_in_tmp(&a);
+    a.compute_peaks[BR_PRECISION_FP16_TENSOR] =
+        (br_compute_peak){1, 4096, 4096 * 132 * 1.98, 1980, "table"};
+    timed(&a, 1, 1, 2000, 1900)->precision = BR_PRECISION_FP16_TENSOR;
+    timed(&a, 0, 1, 1000, 900);
+    br_save_stats st;
+    cr_assert_eq(br_baseline_save(path, &a, &st, 1), 0, "%s", br_error_get());
+    small_run(&b, "s", "bbbbbbbbbb000000000000000000000000000000");
+    b.compute_peaks[BR_PRECISION_FP32] = (br_compute_peak){1, 256, 66908.16, 1980, "table"};
+    timed(&b, 0, 1, 1100, 990);
+    cr_assert_eq(br_baseline_save(path, &b, &st, 1), 0, "%s", br_error_get());
+    br_run *got = NULL;
+    size_t n = 0;
+    cr_assert_eq(br_results_load(&got, &n, path), 0, "%s", br_error_get());
+    const br_case_result *c = find_case(&got[0], "k2", 1);
+    cr_assert_not_null(c);
+    cr_assert_eq(c->precision, BR_PRECISION_FP16_TENSOR);
+    cr_assert_eq(got[0].compute_peaks[BR_PRECISION_FP16_TENSOR].present, 1, "kept from a");
+    cr_assert_eq(got[0].compute_peaks[BR_PRECISION_FP16_TENSOR].ops_per_sm_clock, 4096);
+    cr_assert_eq(got[0].compute_peaks[BR_PRECISION_FP32].present, 1, "b's");
+    cr_assert_eq(find_case(&got[0], "k", 1)->precision, BR_PRECISION_NONE);
+    br_results_free(got, n);
+    br_run_dispose(&a);
+    br_run_dispose(&b);
+    free(path);
+}
+
 Test(baseline, save_refuses_to_overwrite_what_it_cannot_read_or_another_device) {
     char *path = br_strfmt("%s/b.json", tmp);
     FILE *f = fopen(path, "w");

@@ -41,7 +41,7 @@ Test(gpu_compute_peak, fp32_and_fp16_tensor_are_measured_then_cached) {
     const br_device *d = br_session_device(s);
     double fp32_bound =
         br_device_peak_gflops_fp32(d->cc_major, d->cc_minor, d->sm_count, d->sm_clock_khz);
-    br_compute_peak f32, f16;
+    br_compute_measure f32, f16;
     br_session_measured_compute(s, BR_PRECISION_FP32, &f32);
     br_session_measured_compute(s, BR_PRECISION_FP16_TENSOR, &f16);
     cr_expect_eq(f32.status, BR_COMPUTE_PEAK_MEASURED, "%s", f32.why);
@@ -61,7 +61,7 @@ Test(gpu_compute_peak, fp32_and_fp16_tensor_are_measured_then_cached) {
     br_session_close(s);
 
     s = open_session(cache); /* a new session: the cache answers */
-    br_compute_peak again;
+    br_compute_measure again;
     br_session_measured_compute(s, BR_PRECISION_FP32, &again);
     cr_expect_eq(again.status, BR_COMPUTE_PEAK_CACHED, "%s", again.why);
     cr_expect_eq(again.gops, f32.gops);
@@ -73,7 +73,7 @@ Test(gpu_compute_peak, fp8_is_unavailable_before_sm_89) {
     char *cache = br_strfmt("%s/cache", tmp);
     br_session *s = open_session(cache);
     const br_device *d = br_session_device(s);
-    br_compute_peak f8;
+    br_compute_measure f8;
     br_session_measured_compute(s, BR_PRECISION_FP8_TENSOR, &f8);
     if (d->cc_major * 10 + d->cc_minor < 89) {
         cr_expect_eq(f8.status, BR_COMPUTE_PEAK_UNAVAILABLE);

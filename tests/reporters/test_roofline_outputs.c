@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "reporters/reporter.h"
+#include "reporters/timing_notes.h"
 #include "results/run_read.h"
 
 static br_run *runs;
@@ -206,4 +207,37 @@ Test(roofline_outputs, flag_p_says_why_the_figure_is_impossible) {
                         "skipped work, or work outside the clock)"),
               "%s", t);
     free(t);
+}
+
+/* An FP16 Tensor Core figure declared FP32 (or not declared) is faster than
+ * the FP32 peak can go: P, naming that peak; declared fp16-tensor it is
+ * measured against that precision's peak and is not flagged. */
+Test(roofline_outputs, flag_p_uses_the_cases_precision) {
+    br_run *r = &runs[0];
+    const double ops[] = {[BR_PRECISION_FP32] = 256, [BR_PRECISION_FP16_TENSOR] = 4096};
+    for (int p = 0; p <= BR_PRECISION_FP16_TENSOR; p++) {
+        if (!ops[p])
+            continue;
+        r->compute_peaks[p] = (br_compute_peak){1, ops[p], ops[p] * 132 * 1.98, 1980, "table"};
+    }
+    br_case_result *c = find(r, "reduce_warp", 1 << 24);
+    c->flops *= 1500; /* about 6e5 GFLOP/s: above FP32's 66908, below FP16 Tensor's 1070530 */
+    br_run_derive(r);
+    cr_assert(c->gflops > 66908.16 && c->gflops < 1070530.56, "%f", c->gflops);
+    br_report_opts o = {.ascii = 1};
+    char *t = render("table", &o);
+    cr_assert(strstr(t, "reduce_warp n=2^24 (P): "), "%s", t);
+    cr_assert(strstr(t, "GFLOP/s is above the 66908 GFLOP/s FP32 peak: no cache explains it "
+                        "(wrong `flops` or `precision`, skipped work, tensor cores, or work "
+                        "outside the clock)"),
+              "%s", t);
+    free(t);
+    c->precision = BR_PRECISION_FP16_TENSOR;
+    t = render("table", &o);
+    cr_assert_null(strstr(t, "reduce_warp n=2^24 (P)"), "%s", t);
+    free(t);
+    c->gflops = 2e6; /* and above that: P against the precision's own peak */
+    char why[512];
+    br_report_physics_warning(why, sizeof why, r, c);
+    cr_assert(strstr(why, "is above the 1070531 GFLOP/s fp16-tensor peak"), "%s", why);
 }

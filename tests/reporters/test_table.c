@@ -292,6 +292,27 @@ Test(reporters, table_columns) {
     free(out);
 }
 
+/* A run that recorded the peaks of other precisions names them in the
+ * title, each at the maximum clock. */
+Test(reporters, table_names_the_precisions_peaks) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    sg.compute_peaks[BR_PRECISION_FP32] = (br_compute_peak){1, 256, 66908.16, 1980, "table"};
+    char *out = render("table", (const br_run *[]){&sg}, 1, 0, NULL);
+    cr_expect(strstr(out, "\n║ % peak of 66.9 TFLOP/s FP32 theoretical peak at the maximum "
+                          "clock, each case's at the SM clock it held "),
+              "%s", out);
+    free(out);
+    sg.compute_peaks[BR_PRECISION_FP16_TENSOR] =
+        (br_compute_peak){1, 4096, 4096 * 132 * 1.98, 1980, "table"};
+    out = render("table", (const br_run *[]){&sg}, 1, 0, NULL);
+    cr_expect(strstr(out, "\n║ % peak of each case's precision at the SM clock it held; at "
+                          "the maximum clock: fp32 66.9 TFLOP/s, fp16-tensor 1070.5 TFLOP/s "),
+              "%s", out);
+    free(out);
+    br_run_dispose(&sg);
+}
+
 /* GFLOP/s: the FP32 theoretical peak in the title, a "% peak" column. */
 Test(reporters, table_gflops_peak) {
     char *cells[32], *storage;

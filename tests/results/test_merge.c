@@ -101,6 +101,10 @@ Test(merge, merged_parts_hold_the_cases_of_an_unsharded_run) {
     make_parts(3, NULL);
     br_merge_part parts[3];
     size_t n = load_parts(parts, 3, 0);
+    /* A compute peak only the last part recorded is the merge's too. */
+    for (size_t i = 0; i < parts[2].n_runs; i++)
+        parts[2].runs[i].compute_peaks[BR_PRECISION_BF16_TENSOR] =
+            (br_compute_peak){1, 4096, 1e6, 1980, "table"};
     br_run *runs = NULL, *ref = NULL;
     size_t nr = 0, nref = 0;
     br_merge_report rep;
@@ -122,6 +126,8 @@ Test(merge, merged_parts_hold_the_cases_of_an_unsharded_run) {
             cr_assert(a->cold.present && a->cold.n_samples > 0);
             cr_assert_eq(a->combo, b->combo);
         }
+        cr_assert_eq(runs[i].compute_peaks[BR_PRECISION_BF16_TENSOR].present, 1);
+        cr_assert_eq(runs[i].compute_peaks[BR_PRECISION_BF16_TENSOR].gflops, 1e6);
         cr_assert_not_null(runs[i].shard);
         cr_assert_eq(runs[i].shard->index, 0, "a merge has no index");
         cr_assert_eq(runs[i].shard->n_merged, 3);

@@ -53,6 +53,70 @@ Test(json_read, fp32_peak_round_trip) {
     no_leaks();
 }
 
+/* A case's precision and the run's compute peaks survive a round trip
+ * byte for byte, and the % of peak read back is against the case's
+ * precision's peak; an unknown precision name is an error. */
+Test(json_read, precision_and_compute_peaks_round_trip) {
+    br_run sg;
+    build_sgemm_h100(&sg);
+    const double ops[] = {[BR_PRECISION_FP32] = 256, [BR_PRECISION_FP16_TENSOR] = 4096};
+    for (int p = 0; p < 8; p++) {
+        if (!ops[p])
+            continue;
+        br_compute_peak *k = &sg.compute_peaks[p];
+        k->present = 1;
+        k->ops_per_sm_clock = ops[p];
+        k->clock_mhz = 1980;
+        k->gflops = ops[p] * 132 * 1.98;
+        strcpy(k->source, "table");
+    }
+    sg.cases[3].precision = BR_PRECISION_FP16_TENSOR;
+    br_run_derive(&sg);
+    const br_run *one[] = {&sg};
+    char *first = write_json(one, 1);
+    size_t n = 0;
+    br_run *runs = parse_ok(first, &n);
+    char *second = rewrite(runs, n);
+    cr_assert_str_eq(second, first);
+    const br_run *r = &runs[0];
+    cr_expect_eq(r->cases[3].precision, BR_PRECISION_FP16_TENSOR);
+    cr_expect_eq(r->cases[1].precision, BR_PRECISION_NONE, "not declared: absent, none");
+    cr_expect_eq(r->compute_peaks[BR_PRECISION_FP16_TENSOR].present, 1);
+    cr_expect_eq(r->compute_peaks[BR_PRECISION_FP16_TENSOR].ops_per_sm_clock, 4096);
+    cr_expect_str_eq(r->compute_peaks[BR_PRECISION_FP16_TENSOR].source, "table");
+    cr_expect_eq(r->compute_peaks[BR_PRECISION_BF16_TENSOR].present, 0);
+    double peak = br_run_case_peak(r, &r->cases[3], NULL);
+    cr_expect(isfinite(peak) && peak > 1e6, "%f", peak);
+    cr_expect(same(r->cases[3].pct_peak, 100.0 * r->cases[3].gflops / peak));
+    br_results_free(runs, n);
+    json_t *doc = json_loads(first, 0, NULL);
+    cr_assert_not_null(doc);
+    free(first);
+    free(second);
+    json_t *peaks = json_object_get(
+        json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "peak"), "compute");
+    cr_assert_not_null(peaks);
+    json_object_set_new(peaks, "fp7", json_object());
+    expect_doc_error(json_deep_copy(doc), NAME ": runs[0].peak.compute: unknown precision "
+                                               "\"fp7\" (expected a name of a case's "
+                                               "\"precision\": \"fp32\", \"fp16-tensor\", "
+                                               "...)");
+    json_object_del(peaks, "fp7");
+    json_object_set_new(json_object_get(peaks, "fp32"), "gflops", json_string("67"));
+    expect_doc_error(json_deep_copy(doc), NAME ": runs[0].peak.compute.fp32.gflops: expected a "
+                                               "number or null, found a string");
+    json_object_set_new(json_object_get(peaks, "fp32"), "gflops", json_real(66908.16));
+    set(doc, "runs[0].cases[3].precision", json_string("fp7"));
+    expect_doc_error(doc, NAME ": runs[0].cases[3].precision: expected \"none\", \"fp64\", "
+                               "\"fp32\", \"fp16\", \"bf16\", \"fp64-tensor\", \"tf32-tensor\", "
+                               "\"fp16-tensor\", \"bf16-tensor\", \"fp8-tensor\", \"int8-tensor\", "
+                               "\"tf32-tensor-sparse\", \"fp16-tensor-sparse\", "
+                               "\"bf16-tensor-sparse\", \"fp8-tensor-sparse\" or "
+                               "\"int8-tensor-sparse\" or null, found \"fp7\"");
+    br_run_dispose(&sg);
+    no_leaks();
+}
+
 /* Files written before the FP32 peak lack it: both keys are optional. */
 Test(json_read, fp32_peak_optional) {
     br_run sg;

@@ -152,6 +152,8 @@ Test(suite, minimal_gets_the_defaults) {
     cr_assert_eq(s.measure.mode, BR_MODE_COLD);
     cr_assert_eq(s.measure.headline, BR_MODE_COLD);
     cr_assert_eq(s.peak, BR_PEAK_THEORETICAL);
+    cr_assert_null(s.precision);
+    cr_assert_eq(br_suite_precision(&s, 0), BR_PRECISION_NONE, "undeclared: none (FP32)");
     cr_assert_float_eq(s.regression.threshold, BR_DEFAULT_REGRESSION_THRESHOLD, 1e-15);
     cr_assert_float_eq(s.regression.alpha, BR_DEFAULT_REGRESSION_ALPHA, 1e-15);
     cr_assert_eq(s.regression.keep, BR_DEFAULT_REGRESSION_KEEP);
@@ -310,6 +312,32 @@ static int load_bytes(const void *data, size_t len) {
     }
     br_suite_dispose(&s);
     return rc;
+}
+
+/* `precision`: one for the suite, or per kernel (the others none). */
+Test(suite, precision_per_suite_or_per_kernel, .init = make_tmpdir, .fini = remove_tmpdir) {
+    char p[128];
+    snprintf(p, sizeof p, "%s/s.yaml", tmpdir);
+    const char *all = "name: g\nsource: dummy.cu\nkernels: [hgemm, sgemm, igemm]\n"
+                      "flops: 2\nprecision: bf16-tensor\n";
+    spit(p, all, strlen(all));
+    br_suite s;
+    load_ok(&s, p);
+    for (size_t k = 0; k < 3; k++)
+        cr_expect_eq(br_suite_precision(&s, k), BR_PRECISION_BF16_TENSOR);
+    cr_expect_eq(br_suite_precision(&s, 3), BR_PRECISION_NONE, "out of range");
+    br_suite_dispose(&s);
+    const char *each = "name: g\nsource: dummy.cu\nkernels: [hgemm, sgemm, igemm]\nflops: 2\n"
+                       "precision: {hgemm: fp16-tensor, igemm: int8-tensor-sparse}\n";
+    spit(p, each, strlen(each));
+    load_ok(&s, p);
+    cr_expect_eq(br_suite_precision(&s, 0), BR_PRECISION_FP16_TENSOR);
+    cr_expect_eq(br_suite_precision(&s, 1), BR_PRECISION_NONE, "not named");
+    cr_expect_eq(br_suite_precision(&s, 2), BR_PRECISION_INT8_TENSOR_SPARSE);
+    br_suite_dispose(&s);
+    const char *none = "name: g\nsource: dummy.cu\nkernels: [k]\nprecision: none\n";
+    cr_expect_eq(load_bytes(none, strlen(none)), -1, "none is not a declaration");
+    cr_expect(strstr(br_error_get(), "4:12: unknown precision 'none'"), "%s", br_error_get());
 }
 
 Test(suite, file_errors) {

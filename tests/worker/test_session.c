@@ -103,7 +103,7 @@ Test(session, a_compute_peak_comes_back_from_the_worker_once) {
     br_session *s = open_session(&opts, &cache);
     br_log_set_sink(quiet_sink, NULL);
     int gpu = br_session_gpu(s);
-    br_compute_peak a, b;
+    br_compute_measure a, b;
     br_session_measured_compute(s, BR_PRECISION_FP16_TENSOR, &a);
     cr_expect_eq(a.precision, BR_PRECISION_FP16_TENSOR);
     if (!gpu) {
