@@ -89,13 +89,15 @@
  * wmma load) reads at one column start in 8 different 16-byte bank groups
  * (5 r mod 8 is distinct for r = 0..7), and every row stays 16-byte aligned
  * for cp.async. */
-#define GM_BM       128
-#define GM_BN       128
-#define GM_BK       32
-#define GM_LDS      (GM_BK + 8)
-#define GM_WARPS    8
-#define GM_TILE_T   (GM_WARPS * 32)
-#define GM_STAGES   3
+#define GM_BM     128
+#define GM_BN     128
+#define GM_BK     32
+#define GM_LDS    (GM_BK + 8)
+#define GM_WARPS  8
+#define GM_TILE_T (GM_WARPS * 32)
+#define GM_STAGES 3
+/* Block rows per group of the grid's rasterisation (see gm_block_tile). */
+#define GM_GROUP_M  8
 #define GM_MMA_SMEM ((size_t)GM_STAGES * (GM_BM + GM_BN) * GM_LDS * sizeof(__half))
 
 /* The thread mappings below (two 16-byte chunks of A and of Bt per thread per
@@ -299,6 +301,23 @@ template <typename T> __global__ void gm_add_kernel(T *c, int64_t t, float delta
 
 /* ---- hgemm_wmma ---------------------------------------------------------- */
 
+/* The tile of C (block row *bm, block column *bn) of this block of a 1-D grid
+ * of grid_m x grid_n blocks, rasterised in groups of GM_GROUP_M block rows
+ * (as CUTLASS's threadblock swizzle and Triton's matmul tutorial do, and the
+ * sgemm suite's register-blocked kernel): consecutive blocks sweep the rows of
+ * a group before the next column, so the blocks resident at once share k
+ * slices of A and Bt in L2 instead of streaming all of Bt per block row. */
+__device__ __forceinline__ void gm_block_tile(int grid_m, int grid_n, int *bm, int *bn) {
+    const int pid = blockIdx.x;
+    const int per_group = GM_GROUP_M * grid_n;
+    const int group = pid / per_group;
+    const int first_m = group * GM_GROUP_M;
+    const int rows = min(grid_m - first_m, GM_GROUP_M);
+    const int r = pid - group * per_group;
+    *bm = first_m + r % rows;
+    *bn = r / rows;
+}
+
 /* Copy this thread's two 16-byte chunks of the BM x BK tile of A (rows row0..)
  * and of the BN x BK tile of Bt (rows col0..) at k0 into As and Bs, zeros
  * outside the matrices (rows past M or N, k past K; K % 8 == 0, so a chunk is
@@ -322,18 +341,16 @@ __device__ __forceinline__ void gm_wmma_load(__half (*As)[GM_LDS], __half (*Bs)[
     }
 }
 
-/* One 128 x 128 tile of C per block (blockIdx.x along n, blockIdx.y along m),
- * 8 warps: warp w covers rows (w / 4) * 64 .. +63 and columns (w % 4) * 32 ..
- * +31 of the tile as 4 x 2 wmma 16 x 16 FP32 accumulators. Per k tile of 32:
- * all threads copy A and Bt into shared memory, then each warp runs 2 k steps
- * of 16, loading 4 A fragments (row-major, ldm GM_LDS) and 2 B fragments
- * (B's column j is row j of Bt: col-major with ldm GM_LDS) and issuing 8
- * mma_sync. The epilogue stores each accumulator through a per-warp 16 x 16
- * FP32 staging area and writes it to C as FP16 (rounded to nearest), with
- * bounds checks. Static shared memory: 2 x 10 KiB tiles + 8 KiB staging. */
+/* One 128 x 128 tile of C per block (gm_block_tile), 8 warps: warp w covers rows (w / 4) * 64 ..
+ * +63 and columns (w % 4) * 32 .. +31 of the tile as 4 x 2 wmma 16 x 16 FP32 accumulators. Per k
+ * tile of 32: all threads copy A and Bt into shared memory, then each warp runs 2 k steps of 16,
+ * loading 4 A fragments (row-major, ldm GM_LDS) and 2 B fragments (B's column j is row j of Bt:
+ * col-major with ldm GM_LDS) and issuing 8 mma_sync. The epilogue stores each accumulator through a
+ * per-warp 16 x 16 FP32 staging area and writes it to C as FP16 (rounded to nearest), with bounds
+ * checks. Static shared memory: 2 x 10 KiB tiles + 8 KiB staging. */
 __global__ void __launch_bounds__(GM_TILE_T)
     hgemm_wmma_kernel(const __half *__restrict__ A, const __half *__restrict__ Bt,
-                      __half *__restrict__ C, int M, int N, int K) {
+                      __half *__restrict__ C, int M, int N, int K, int grid_m, int grid_n) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
     using namespace nvcuda;
     /* wmma loads and stores need 32-byte aligned pointers: every fragment
@@ -344,7 +361,9 @@ __global__ void __launch_bounds__(GM_TILE_T)
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wm = warp / 4, wn = warp % 4;
-    const int row0 = blockIdx.y * GM_BM, col0 = blockIdx.x * GM_BN;
+    int bm, bn;
+    gm_block_tile(grid_m, grid_n, &bm, &bn);
+    const int row0 = bm * GM_BM, col0 = bn * GM_BN;
 
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][2];
 #pragma unroll
@@ -453,9 +472,8 @@ __device__ __forceinline__ void gm_mma_load(__half *sa, __half *sb, const __half
 }
 #endif
 
-/* One 128 x 128 tile of C per block (blockIdx.x along n, blockIdx.y along m),
- * 8 warps, warp w at rows (w / 4) * 64 and columns (w % 4) * 32 of the tile:
- * 4 (m16) x 4 (n8) mma tiles, 64 FP32 accumulators a thread.
+/* One 128 x 128 tile of C per block (gm_block_tile), 8 warps, warp w at rows (w / 4) * 64 and
+ * columns (w % 4) * 32 of the tile: 4 (m16) x 4 (n8) mma tiles, 64 FP32 accumulators a thread.
  *
  * Pipeline: GM_STAGES stages of shared memory, each a 128 x 32 tile of A and
  * one of Bt (rows of GM_LDS halves). The first GM_STAGES - 1 k tiles are
@@ -480,7 +498,7 @@ __device__ __forceinline__ void gm_mma_load(__half *sa, __half *sb, const __half
  * (60 KiB), which setup allows with cudaFuncSetAttribute. */
 __global__ void __launch_bounds__(GM_TILE_T)
     hgemm_mma_kernel(const __half *__restrict__ A, const __half *__restrict__ Bt,
-                     __half *__restrict__ C, int M, int N, int K) {
+                     __half *__restrict__ C, int M, int N, int K, int grid_m, int grid_n) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(16) unsigned char gm_smem[];
     __half *sa = reinterpret_cast<__half *>(gm_smem);
@@ -488,7 +506,9 @@ __global__ void __launch_bounds__(GM_TILE_T)
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wm = warp / 4, wn = warp % 4;
-    const int row0 = blockIdx.y * GM_BM, col0 = blockIdx.x * GM_BN;
+    int bm, bn;
+    gm_block_tile(grid_m, grid_n, &bm, &bn);
+    const int row0 = bm * GM_BM, col0 = bn * GM_BN;
     const int ktiles = (K + GM_BK - 1) / GM_BK;
 
     float acc[4][4][4];
@@ -850,19 +870,31 @@ static int setup(br_case *c) {
 
 /* ---- runs ---------------------------------------------------------------- */
 
+/* The 1-D grid of the hand-written kernels: *grid_m x *grid_n tiles (at most
+ * 512 x 512). */
+static unsigned int gm_tiles(const gm_state *s, int *grid_m, int *grid_n) {
+    *grid_m = (s->m + GM_BM - 1) / GM_BM;
+    *grid_n = (s->n + GM_BN - 1) / GM_BN;
+    return (unsigned int)(*grid_m * *grid_n);
+}
+
 static int run_wmma(br_case *c) {
     gm_state *s = (gm_state *)c->state;
-    const dim3 grid((unsigned)((s->n + GM_BN - 1) / GM_BN), (unsigned)((s->m + GM_BM - 1) / GM_BM));
-    hgemm_wmma_kernel<<<grid, GM_TILE_T, 0, br_cuda_stream(c)>>>(
-        (const __half *)s->a, (const __half *)s->b, (__half *)s->c, s->m, s->n, s->k);
+    int grid_m, grid_n;
+    const unsigned int blocks = gm_tiles(s, &grid_m, &grid_n);
+    hgemm_wmma_kernel<<<blocks, GM_TILE_T, 0, br_cuda_stream(c)>>>(
+        (const __half *)s->a, (const __half *)s->b, (__half *)s->c, s->m, s->n, s->k, grid_m,
+        grid_n);
     return br_cuda_launched(c, "hgemm_wmma_kernel");
 }
 
 static int run_mma(br_case *c) {
     gm_state *s = (gm_state *)c->state;
-    const dim3 grid((unsigned)((s->n + GM_BN - 1) / GM_BN), (unsigned)((s->m + GM_BM - 1) / GM_BM));
-    hgemm_mma_kernel<<<grid, GM_TILE_T, GM_MMA_SMEM, br_cuda_stream(c)>>>(
-        (const __half *)s->a, (const __half *)s->b, (__half *)s->c, s->m, s->n, s->k);
+    int grid_m, grid_n;
+    const unsigned int blocks = gm_tiles(s, &grid_m, &grid_n);
+    hgemm_mma_kernel<<<blocks, GM_TILE_T, GM_MMA_SMEM, br_cuda_stream(c)>>>(
+        (const __half *)s->a, (const __half *)s->b, (__half *)s->c, s->m, s->n, s->k, grid_m,
+        grid_n);
     return br_cuda_launched(c, "hgemm_mma_kernel");
 }
 
