@@ -83,14 +83,12 @@ typedef struct br_gemm_rule {
  * for FP32 (2^-149); TF32 inputs cut to 10 fraction bits (2^-10); FP8 E4M3
  * products exact, summed in chunks of at most 128 at about 14 bits (2^-13)
  * before FP32. */
-#define BR_GEMM_RULE_FP16                                                                          \
-    { 0.0, 0x1p-23, 0, 0.0, 0x1p-10, 0x1p-24 }
-#define BR_GEMM_RULE_BF16                                                                          \
-    { 0.0, 0x1p-23, 0, 0.0, 0x1p-7, 0x1p-133 }
-#define BR_GEMM_RULE_TF32                                                                          \
-    { 0x1p-10, 0x1p-23, 0, 0.0, 0x1p-23, 0x1p-149 }
-#define BR_GEMM_RULE_FP8                                                                           \
-    { 0.0, 0x1p-23, 128, 0x1p-13, 0x1p-10, 0x1p-24 }
+/* clang-format off */
+#define BR_GEMM_RULE_FP16 {0.0,     0x1p-23, 0,   0.0,     0x1p-10, 0x1p-24}
+#define BR_GEMM_RULE_BF16 {0.0,     0x1p-23, 0,   0.0,     0x1p-7,  0x1p-133}
+#define BR_GEMM_RULE_TF32 {0x1p-10, 0x1p-23, 0,   0.0,     0x1p-23, 0x1p-149}
+#define BR_GEMM_RULE_FP8  {0.0,     0x1p-23, 128, 0x1p-13, 0x1p-10, 0x1p-24}
+/* clang-format on */
 
 /* gamma_n(u) = n u / (1 - n u) (Higham, section 3.1); infinity when n u >= 1,
  * where the bound says nothing. */
