@@ -13,4 +13,5 @@ cd "$(dirname "$0")/.."
 dir=${1:-results}
 [ $# -gt 0 ] && shift
 exec "${BENCHRUN:-build/benchrun}" --results-dir "$dir" --budget "${BR_NIGHTLY_BUDGET:-9m}" \
-  suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml suites/sgemm.yaml "$@"
+  suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml suites/sgemm.yaml \
+  suites/gemm.yaml "$@"

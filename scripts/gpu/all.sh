@@ -58,7 +58,7 @@ step() {
 build() {
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBR_BUILD_TESTS=ON &&
         cmake --build build -j "$(nproc)" --target benchrun test_gpu_escape test_gpu_faults \
-            test_gpu_reduction test_gpu_timing test_gpu_sgemm test_gpu_verify test_gpu_devices
+            test_gpu_reduction test_gpu_timing test_gpu_sgemm test_gpu_gemm test_gpu_verify test_gpu_devices
 }
 
 warm() {

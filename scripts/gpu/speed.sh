@@ -38,7 +38,8 @@ secs() { # run "$@" with stdout and stderr to $log; echo "SECONDS EXIT-STATUS"
 
 log="$out/warm-cache.log"
 "$br" check suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml \
-    suites/sgemm.yaml > "$log" 2>&1 || say "warning: benchrun check failed (see $log)"
+    suites/sgemm.yaml suites/gemm.yaml > "$log" 2>&1 ||
+    say "warning: benchrun check failed (see $log)"
 
 for i in 1 2 3; do
     log="$out/reduction-$i.log"

@@ -4,7 +4,7 @@
 # the GPU"). Run from anywhere after benchrun is built with CUDA into build/.
 # Logs and JSON in $OUT/verify/.
 #
-#   scripts/gpu/verify.sh                         # the nightly's four suites
+#   scripts/gpu/verify.sh                         # the nightly's five suites
 #   scripts/gpu/verify.sh suites/sgemm.yaml ...   # these suites
 #   scripts/gpu/verify.sh --before main           # also the kernels and suites of
 #                                                 # git ref main, same benchrun: before/after
@@ -32,7 +32,8 @@ if [ "${1:-}" = "--before" ]; then
 fi
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] ||
-    suites=(suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml suites/sgemm.yaml)
+    suites=(suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml suites/sgemm.yaml
+        suites/gemm.yaml)
 summary="$out/summary.txt"
 : > "$summary"
 

@@ -58,7 +58,7 @@ if ! [[ $shards =~ ^[0-9]+$ ]] || [ "$shards" -lt 1 ]; then
 fi
 command -v sbatch >/dev/null || { echo "submit.sh: sbatch not found (is this a Slurm login node?)" >&2; exit 2; }
 
-[ $# -gt 0 ] || set -- suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml suites/sgemm.yaml
+[ $# -gt 0 ] || set -- suites/reduction.yaml suites/bandwidth.yaml suites/transpose.yaml suites/sgemm.yaml suites/gemm.yaml
 mkdir -p "$results/shards/logs"
 results=$(cd "$results" && pwd)
 logs=$results/shards/logs
