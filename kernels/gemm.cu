@@ -161,10 +161,10 @@ struct gm_state {
     bool fault;
     int64_t fault_i, fault_j;
     float fault_delta;
-    /* cuBLAS kinds */
+    /* cuBLAS kinds: the worker's handle (gm_handles), borrowed */
     cublasHandle_t handle;
-    bool have_handle;
-    /* the FP8 kind: cuBLASLt's descriptors, algorithm and workspace */
+    /* the FP8 kind: cuBLASLt's handle (gm_lt_handle, borrowed), descriptors,
+     * algorithm and workspace */
     cublasLtHandle_t lt;
     cublasLtMatmulDesc_t desc;
     cublasLtMatrixLayout_t lay_a, lay_b, lay_c;
@@ -181,6 +181,34 @@ struct gm_state {
             return (c)->api->fail((c), "%s: %s (%s)", #call, cublasGetStatusName(gm_st_),          \
                                   cublasGetStatusString(gm_st_));                                  \
     } while (0)
+
+/* cuBLAS's handles, one of each per worker process, made on a case's first
+ * use and kept until the process ends: cublasCreate and a handle's first
+ * GEMM cost about 0.1 s (cuBLAS loads its kernels and heuristics), which,
+ * paid by every case, was a fifth of the suite's wall time on an H200. A
+ * worker serves one device, so one handle serves all its cases; each use
+ * sets the case's stream. GM_HANDLE_KERNEL does the kernels' GEMMs
+ * (default math), GM_HANDLE_REFERENCE the FP64 reference (pedantic math). */
+enum { GM_HANDLE_KERNEL = 0, GM_HANDLE_REFERENCE = 1 };
+static cublasHandle_t gm_handles[2];
+static cublasLtHandle_t gm_lt_handle;
+
+/* *out = handle `which` on the case's stream, made on first use. */
+static int gm_handle(br_case *c, int which, cublasHandle_t *out) {
+    if (!gm_handles[which]) {
+        cublasHandle_t h = NULL;
+        GM_CUBLAS(c, cublasCreate(&h));
+        if (which == GM_HANDLE_REFERENCE &&
+            cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS) {
+            cublasDestroy(h);
+            return c->api->fail(c, "cublasSetMathMode(CUBLAS_PEDANTIC_MATH) failed");
+        }
+        gm_handles[which] = h;
+    }
+    GM_CUBLAS(c, cublasSetStream(gm_handles[which], br_cuda_stream(c)));
+    *out = gm_handles[which];
+    return 0;
+}
 
 /* ---- element access per storage type ------------------------------------ */
 
@@ -660,7 +688,6 @@ static int gm_widen(br_case *c, gm_type t, const void *x, int64_t rows, int64_t 
 /* What gm_reference allocates for itself, freed when it returns. */
 struct gm_ref_tmp {
     double *a, *b; /* FP64 copies of A (m x k) and Bt (n x k) */
-    cublasHandle_t handle;
 };
 
 static int gm_reference_into(br_case *c, gm_state *s, gm_ref_tmp *t) {
@@ -671,14 +698,14 @@ static int gm_reference_into(br_case *c, gm_state *s, gm_ref_tmp *t) {
     if (gm_widen(c, s->info->in, s->a, m, k, t->a, s->row_norm) != 0 ||
         gm_widen(c, s->info->in, s->b, n, k, t->b, s->col_norm) != 0)
         return -1;
-    GM_CUBLAS(c, cublasCreate(&t->handle));
-    GM_CUBLAS(c, cublasSetStream(t->handle, st));
-    GM_CUBLAS(c, cublasSetMathMode(t->handle, CUBLAS_PEDANTIC_MATH));
+    cublasHandle_t h = NULL;
+    if (gm_handle(c, GM_HANDLE_REFERENCE, &h) != 0)
+        return -1;
     const double one = 1.0, zero = 0.0;
     /* Row-major ref (m x n) = A Bt^T is column-major ref^T (n x m) =
      * op_T(Bt as column-major k x n) * (A as column-major k x m). */
-    GM_CUBLAS(c, cublasDgemm(t->handle, CUBLAS_OP_T, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one,
-                             t->b, (int)k, t->a, (int)k, &zero, s->ref, (int)n));
+    GM_CUBLAS(c, cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, t->b,
+                             (int)k, t->a, (int)k, &zero, s->ref, (int)n));
     BR_CUDA_TRY(c, cudaStreamSynchronize(st));
     return 0;
 }
@@ -695,10 +722,8 @@ static int gm_reference(br_case *c, gm_state *s) {
     if (!s->ref || !s->row_norm || !s->col_norm || !s->probe || !s->tally)
         return -1; /* the runner recorded the error */
     s->g = br_gemm_scale(&s->info->rule, s->k);
-    gm_ref_tmp t = {NULL, NULL, NULL};
+    gm_ref_tmp t = {NULL, NULL};
     const int rc = gm_reference_into(c, s, &t);
-    if (t.handle)
-        cublasDestroy(t.handle);
     cudaFree(t.a); /* after the synchronisation, or after an error that fails the case */
     cudaFree(t.b);
     return rc;
@@ -770,7 +795,9 @@ static int gm_setup_fp8(br_case *c, gm_state *s) {
     /* setup synchronises the stream before it returns */
     BR_CUDA_TRY(c, cudaMemcpyAsync(s->scales, ones, sizeof ones, cudaMemcpyHostToDevice,
                                    br_cuda_stream(c)));
-    GM_CUBLAS(c, cublasLtCreate(&s->lt));
+    if (!gm_lt_handle)
+        GM_CUBLAS(c, cublasLtCreate(&gm_lt_handle)); /* kept, as gm_handles */
+    s->lt = gm_lt_handle;
     GM_CUBLAS(c, cublasLtMatmulDescCreate(&s->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t op_t = CUBLAS_OP_T, op_n = CUBLAS_OP_N;
     const int8_t fast = 0; /* promote partial sums to FP32 periodically */
@@ -828,10 +855,7 @@ static int gm_setup_kind(br_case *c, gm_state *s) {
     case GM_CUBLAS_FP8:
         return gm_setup_fp8(c, s);
     default:
-        GM_CUBLAS(c, cublasCreate(&s->handle));
-        s->have_handle = true;
-        GM_CUBLAS(c, cublasSetStream(s->handle, br_cuda_stream(c)));
-        return 0;
+        return gm_handle(c, GM_HANDLE_KERNEL, &s->handle);
     }
 }
 
@@ -1028,8 +1052,6 @@ static void teardown(br_case *c) {
     gm_state *s = (gm_state *)c->state;
     if (!s)
         return;
-    if (s->have_handle)
-        cublasDestroy(s->handle);
     if (s->pref)
         cublasLtMatmulPreferenceDestroy(s->pref);
     if (s->lay_c)
@@ -1040,8 +1062,6 @@ static void teardown(br_case *c) {
         cublasLtMatrixLayoutDestroy(s->lay_a);
     if (s->desc)
         cublasLtMatmulDescDestroy(s->desc);
-    if (s->lt)
-        cublasLtDestroy(s->lt);
     free(s); /* device memory is the runner's */
     c->state = NULL;
 }

@@ -364,15 +364,15 @@ Test(reporters, table_gflops_peak) {
     free(out);
     sg.measure.mode = BR_MODE_COLD;
 
-    /* A measured peak is a bandwidth: GFLOP/s stays on the FP32 theoretical
-     * peak, and the title says so. */
+    /* `peak: measured` without a measured compute peak: GFLOP/s stays on
+     * the FP32 theoretical peak, and the title says so. */
     sg.peak_kind = BR_PEAK_MEASURED;
     sg.device.measured_peak_gbps = 2910.4;
     sg.peak_gbps = 2910.4;
     br_run_derive(&sg);
     out = render("table", one, 1, 0, NULL);
-    cr_expect(strstr(out, "\n║ % peak of 66.9 TFLOP/s FP32 theoretical peak (`peak: measured` is "
-                          "for GB/s only) ") != NULL,
+    cr_expect(strstr(out, "\n║ % peak of 66.9 TFLOP/s FP32 theoretical peak (no compute peak was "
+                          "measured: the datasheet's) ") != NULL,
               "%s", out);
     n = row_cells(out, "sgemm_tiled", "2^11", cells, 32, &storage);
     cr_assert_eq(n, 9, "%s", out);

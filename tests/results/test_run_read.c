@@ -180,6 +180,7 @@ Test(json_read, measured_compute_peaks_round_trip_and_are_optional) {
         sg.measured_gops[p] = NAN;
     sg.measured_gops[BR_PRECISION_FP32] = 61234.5;
     sg.measured_gops[BR_PRECISION_FP16_TENSOR] = 600000.25;
+    br_run_derive(&sg); /* % of peak is now of the measured FP32 peak */
     const br_run *one[] = {&sg};
     char *first = write_json(one, 1);
     cr_expect(strstr(first, "\"measured_gops\": {\n          \"fp32\": 61234.5,\n          "
@@ -192,6 +193,8 @@ Test(json_read, measured_compute_peaks_round_trip_and_are_optional) {
     double g;
     cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_FP32, &g), 1);
     cr_expect_eq(g, 61234.5);
+    /* The GPU case (FP32: none declared) is a % of the measured peak. */
+    cr_expect_float_eq(runs[0].cases[1].pct_peak, 100.0 * 8000.0 / 61234.5, 1e-9);
     cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_FP16_TENSOR, &g), 1);
     cr_expect_eq(g, 600000.25);
     cr_expect_eq(br_run_measured_compute(&runs[0], BR_PRECISION_BF16_TENSOR, &g), 0);
