@@ -145,44 +145,39 @@ static double sharpness(const lender *l, double a) {
     return l->v > 0 && l->df > 0 ? quantile(a, l->df) * sqrt(l->v) : INFINITY;
 }
 
-/* Whether the suite's prior shows, at level a, a spread above v_A: its
- * s0^2 on df degrees of freedom above v_A even at its lower confidence
- * limit, ln s0^2 - z sqrt(2 / df) (ln of a variance on df degrees of freedom
- * has a standard deviation of about sqrt(2 / df), as br_prior_df uses). */
-static int known_noisier(const lender *suite, double v_a, double a) {
-    double z = br_normal_quantile(1.0 - a / 2.0);
-    return log(suite->v) - z * sqrt(2.0 / suite->df) > log(v_a);
-}
-
 /* What the backend lends a case with d degrees of freedom of its own
  * (0: one run median) at covariate c, chosen at level a (drift.h, "Power"):
- * the sharper of the assumed drift (always there, BR_DRIFT_ASSUMED_DF) and,
- * for a case without a spread of its own, the pooled spread of the few
- * cases that have one (for one with its own, it would count twice). Where
- * the suite has a fitted prior (its saves and this run's scatter,
- * scatter.h), that prior; but it yields to a lender that is sharper and
- * worth more degrees of freedom when it is merely unsure rather than shows
- * the case noisier: for a case with a spread of its own, a prior fitted to
- * fewer than BR_DRIFT_FEW_CASES cases whose spread is no larger; for one
- * without (a baseline saved once, whose prior rests on one degree of
- * freedom a case from the run's scatter), any prior that does not show
- * the case noisier than that lender at level a (known_noisier). */
+ * for a case with one run median, the sharpest of the assumed drift
+ * (always there, BR_DRIFT_ASSUMED_DF), the pooled spread of the few cases
+ * that have one and the suite's prior (its saves and this run's scatter,
+ * scatter.h), so that one save is never judged deafer than the assumed
+ * drift allows. For a case with a spread of its own, the suite's prior;
+ * but one fitted to fewer than BR_DRIFT_FEW_CASES cases yields to the
+ * assumed drift where that is sharper, no smaller and worth more degrees
+ * of freedom: a case the suite knows to be noisier keeps its larger
+ * spread, and a prior that is merely unsure gives way. */
 static lender choose_lender(const br_drift_pool *pool, double d, double c, double a) {
     double drift =
         pool && pool->backend == BR_BACKEND_HOST ? BR_DRIFT_ASSUMED_HOST : BR_DRIFT_ASSUMED;
     lender best = {drift * drift, BR_DRIFT_ASSUMED_DF, "assumed", "assumed+runs", 1};
-    if (pool && d == 0 && pool->few.n > 0) {
-        lender few = {br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", NULL, 0};
-        if (sharpness(&few, a) < sharpness(&best, a))
-            best = few;
+    if (!pool)
+        return best;
+    if (d == 0) {
+        lender cand[2] = {
+            {br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", NULL, 0},
+            {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "pooled", NULL, 0}};
+        for (int i = 0; i < 2; i++)
+            if ((i ? pool->prior.n : pool->few.n) > 0 &&
+                sharpness(&cand[i], a) < sharpness(&best, a))
+                best = cand[i];
+        return best;
     }
-    if (!pool || pool->prior.n == 0)
+    if (pool->prior.n == 0)
         return best;
     lender suite = {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "pooled",
                     "moderated", 0};
-    int unsure = d == 0 ? best.v >= suite.v || !known_noisier(&suite, best.v, a)
-                        : pool->prior.n < BR_DRIFT_FEW_CASES && best.v >= suite.v;
-    if (unsure && sharpness(&best, a) < sharpness(&suite, a) && best.df > suite.df)
+    if (pool->prior.n < BR_DRIFT_FEW_CASES && sharpness(&best, a) < sharpness(&suite, a) &&
+        best.v >= suite.v && best.df > suite.df)
         return best;
     return isfinite(sharpness(&suite, a)) ? suite : best;
 }

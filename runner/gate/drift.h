@@ -26,7 +26,7 @@
  *   sigma~^2 = (df_L v_L + d s^2) / (df_L + d)   on df_L + d degrees of freedom,
  *
  * so the degrees of freedom only grow with the saves, and no case is judged
- * on t(1). The lender is the sharpest, at the level the gate chooses at
+ * on t(1). The lender is one of these, compared at the level the gate chooses at
  * (br_drift_pool.choice_alpha), by the half-width q(df_L) sqrt(v_L) it alone
  * gives, of:
  *
@@ -41,17 +41,17 @@
  *              or 2 cases that have a spread of their own (fewer than
  *              BR_PRIOR_MIN_CASES) on their summed df.
  *
- * Where the suite has a fitted prior, it lends; but it yields to the
- * assumed drift where that is sharper and worth more degrees of freedom and
- * the prior is merely unsure rather than showing the case noisier: for a
- * case with a spread of its own, a prior fitted to fewer than
+ * For a case with one run median the sharpest of them lends, so that one
+ * save is never judged deafer than the assumed drift allows (a prior
+ * fitted to the run's ratios alone, one degree of freedom a case, put
+ * some cases of 36 on t(1.6) and an MDE of 10^4 %). For a case with a
+ * spread of its own the suite's prior lends; but one fitted to fewer than
  * BR_DRIFT_FEW_CASES cases (4 cases saved twice once fitted d0' = 1.6, and
- * 2 saves went deaf) whose s0^2 is no larger; for a case with one run
- * median (its prior rests on the run's ratios, one degree of freedom a
- * case), any prior whose s0^2 is not above the assumed drift's at the
- * lower confidence limit ln s0^2 - z sqrt(2 / d0') (at 36 cases saved once
- * a prior fitted to the ratios alone put some cases on t(1.6) and an MDE of
- * 10^4 %). Over 12 cases a prior always lends to a case with saves of its
+ * 2 saves went deaf) yields to the assumed drift where that is sharper, no
+ * smaller and worth more degrees of freedom: a case the suite knows to be
+ * noisier keeps its larger spread, and a prior that is merely unsure gives
+ * way to the assumed drift's 20 degrees of freedom. Over 12 cases a prior
+ * always lends to a case with saves of its
  * own (its false-alarm bound is simulated in tests/gate/test_prior.c).
  * tests/gate/test_power.c simulates the false alarms and the expected MDE
  * at every suite size from 1 to 36 cases and 1 to 10 saves. spread_from

@@ -302,11 +302,16 @@ static int mde_rises(const char *name, size_t m, size_t k, aa_cell *a, aa_cell *
     int mean_up = cur > prev * 1.02 && cur - prev > 3 * sd, median_up = mcur > mprev * 1.02;
     if (!mean_up && !median_up)
         return 0;
-    cr_log_error("%s: m %zu: MDE rises from k %zu to %zu: mean %.2f%% -> %.2f%% (Monte-Carlo sd "
-                 "of the change %.3f%%), median %.2f%% -> %.2f%%%s",
-                 name, m, k - 1, k, 100 * prev, 100 * cur, 100 * sd, 100 * mprev, 100 * mcur,
-                 !mean_up && open_median(name, m) ? " (known open, not asserted)" : "");
-    if (!mean_up && open_median(name, m)) {
+    int open = !mean_up && open_median(name, m);
+    if (open) /* printed: any log of warning or error level fails the binary (Criterion) */
+        printf("power %s: m %zu: median MDE rises from k %zu to %zu: %.2f%% -> %.2f%% (known "
+               "open, not asserted; mean %.2f%% -> %.2f%%)\n",
+               name, m, k - 1, k, 100 * mprev, 100 * mcur, 100 * prev, 100 * cur);
+    else
+        cr_log_error("%s: m %zu: MDE rises from k %zu to %zu: mean %.2f%% -> %.2f%% (Monte-Carlo "
+                     "sd of the change %.3f%%), median %.2f%% -> %.2f%%",
+                     name, m, k - 1, k, 100 * prev, 100 * cur, 100 * sd, 100 * mprev, 100 * mcur);
+    if (open) {
         (*known)++;
         return 0;
     }
