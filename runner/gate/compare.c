@@ -98,10 +98,10 @@ static br_compare_entry *new_entry(br_comparison *out, const br_run *r, const br
 /* What the cases of each backend of base lend each other on `clock`
  * (drift.h, br_drift_pool), indexed by br_backend: a host kernel on a
  * shared CPU and a GPU kernel are different devices. The prior takes every
- * OK case with a timing, whether this run measured it or not; the scatter,
- * the log ratio of each case this run measured (cur_of[j]: the run's case
- * matched to base case j, NULL for none); scatter or assumed drift chosen at
- * `alpha`. Returns 0, or -1 (error set) when out of memory. */
+ * OK case with a timing, whether this run measured it or not, and the
+ * run's scatter (scatter.h), the log ratio of each case this run measured
+ * (cur_of[j]: the run's case matched to base case j, NULL for none); the
+ * lenders chosen at `alpha`. Returns 0, or -1 (error set) when out of memory. */
 static int fit_pools(br_drift_pool pools[2], const br_run *base,
                      const br_case_result *const *cur_of, br_mode clock, double alpha) {
     size_t n = base->n_cases ? base->n_cases : 1;

@@ -5,8 +5,10 @@
 #include "drift.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/error.h"
 #include "mannwhitney.h"
 #include "model/suspect.h"
 #include "tdist.h"
@@ -124,7 +126,7 @@ static double mde_at(const evidence *ev, double off, const br_regression_cfg *r)
  * speak (drift.h): a variance v of ln(run median) on df degrees of freedom
  * (INFINITY: known); its spread_from for a case without a spread of its
  * own (alone) and with one (with_runs); base_within: 1 when v leaves the
- * baseline's own uncertainty out (assumed, scatter), so that w_b^2 is added
+ * baseline's own uncertainty out (assumed), so that w_b^2 is added
  * to a case that has no spread of its own. */
 typedef struct lender {
     double v, df;
@@ -143,30 +145,34 @@ static double sharpness(const lender *l, double a) {
     return l->v > 0 && l->df > 0 ? quantile(a, l->df) * sqrt(l->v) : INFINITY;
 }
 
-/* What the backend lends a case (own: whether its run medians give it a
- * spread of its own) at covariate c, chosen at level a (drift.h, "Power"):
- * the sharpest of the assumed drift (always there, BR_DRIFT_ASSUMED_DF) and,
- * for a case without a spread of its own, the pooled spread of the few
- * cases that have one (for one with its own, it would count twice) and the
- * run's scatter (scatter.h: made for cases saved once). Where the suite has
- * a fitted prior, that prior; but one fitted to fewer than
- * BR_DRIFT_FEW_CASES cases yields to a lender that is sharper, no smaller
- * and worth more degrees of freedom (drift.h, "Power"). */
-static lender choose_lender(const br_drift_pool *pool, int own, double c, double a) {
+/* What the backend lends a case with d degrees of freedom of its own
+ * (0: one run median) at covariate c, chosen at level a (drift.h, "Power"):
+ * for a case with one run median, the sharpest of the assumed drift
+ * (always there, BR_DRIFT_ASSUMED_DF), the pooled spread of the few cases
+ * that have one and the suite's prior (its saves and this run's scatter,
+ * scatter.h), so that one save is never judged deafer than the assumed
+ * drift allows. For a case with a spread of its own, the suite's prior;
+ * but one fitted to fewer than BR_DRIFT_FEW_CASES cases yields to the
+ * assumed drift where that is sharper, no smaller and worth more degrees
+ * of freedom: a case the suite knows to be noisier keeps its larger
+ * spread, and a prior that is merely unsure gives way. */
+static lender choose_lender(const br_drift_pool *pool, double d, double c, double a) {
     double drift =
         pool && pool->backend == BR_BACKEND_HOST ? BR_DRIFT_ASSUMED_HOST : BR_DRIFT_ASSUMED;
     lender best = {drift * drift, BR_DRIFT_ASSUMED_DF, "assumed", "assumed+runs", 1};
-    lender cand[2];
-    size_t n = 0;
-    if (pool && !own && pool->few.n > 0)
-        cand[n++] =
-            (lender){br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", NULL, 0};
-    if (pool && !own && pool->scatter.n > 0) /* var is of a ratio to one median: 2 s^2 */
-        cand[n++] = (lender){pool->scatter.var / 2.0, pool->scatter.df, "scatter", NULL, 1};
-    for (size_t i = 0; i < n; i++)
-        if (sharpness(&cand[i], a) < sharpness(&best, a))
-            best = cand[i];
-    if (!pool || pool->prior.n == 0)
+    if (!pool)
+        return best;
+    if (d == 0) {
+        lender cand[2] = {
+            {br_prior_s0sq(&pool->few, c), br_prior_df(&pool->few, c), "pooled", NULL, 0},
+            {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "pooled", NULL, 0}};
+        for (int i = 0; i < 2; i++)
+            if ((i ? pool->prior.n : pool->few.n) > 0 &&
+                sharpness(&cand[i], a) < sharpness(&best, a))
+                best = cand[i];
+        return best;
+    }
+    if (pool->prior.n == 0)
         return best;
     lender suite = {br_prior_s0sq(&pool->prior, c), br_prior_df(&pool->prior, c), "pooled",
                     "moderated", 0};
@@ -185,8 +191,8 @@ static lender choose_lender(const br_drift_pool *pool, int own, double c, double
 static void between_run(evidence *ev, br_compare_entry *e, size_t k, double s2, double c,
                         const br_drift_pool *pool, double wb, double wc, double a) {
     int own = isfinite(s2) && k >= 2;
-    lender l = choose_lender(pool, own, c, a);
     double d = own ? (double)(k - 1) : 0.0;
+    lender l = choose_lender(pool, d, c, a);
     double var = isinf(l.df) ? l.v : (l.df * l.v + d * (own ? s2 : 0.0)) / (l.df + d);
     ev->df = l.df + d;
     ev->between = var * (1.0 + 1.0 / (double)k);
@@ -259,15 +265,65 @@ double br_drift_log_ratio(const br_timing *bt, const br_timing *ct) {
     return m > 0 && isfinite(m) && isfinite(ref) ? log(m) - ref : NAN;
 }
 
+/* The prior of pool out fitted to the n cases' saves (s2 on d) and, where
+ * e[i] is finite, their run variances e (scatter.h): into out->prior, or,
+ * with too few cases, out->few from the saves alone. vs and vd: scratch of
+ * n values. */
+static void fit_prior(br_drift_pool *out, const double *s2, const double *d, const double *c,
+                      const double *e, double *vs, double *vd, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        br_scatter_combine(&vs[i], &vd[i], s2[i], d[i], e[i]);
+    br_prior_fit(&out->prior, vs, vd, c, n);
+    memset(&out->few, 0, sizeof out->few);
+    if (out->prior.n == 0)
+        br_prior_pooled(&out->few, s2, d, n);
+}
+
+/* Leave out of e (set NAN) the run variances of the cases whose centred
+ * ratio x[i] - centre is an outlier under their moderated variance from
+ * the saves and pool p's prior (scatter.h): two-sided p below
+ * BR_SCATTER_OUTLIER_P / the ratios used. Returns how many. */
+static size_t leave_out_outliers(double *e, const br_drift_pool *p, const double *s2,
+                                 const double *d, const double *c, const double *x, size_t n) {
+    size_t out = 0;
+    double level = BR_SCATTER_OUTLIER_P / (double)p->scatter.n;
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(e[i]))
+            continue;
+        double var, df, k = d[i] >= 1 && isfinite(s2[i]) ? d[i] + 1.0 : 1.0;
+        br_prior_moderate(&var, &df, &p->prior, s2[i], d[i], c[i]);
+        double se = sqrt(var * (1.0 + 1.0 / k));
+        if (df > 0 && se > 0 && p_of(x[i] - p->scatter.centre, se, df) < level) {
+            e[i] = NAN;
+            out++;
+        }
+    }
+    return out;
+}
+
 int br_drift_pool_fit(br_drift_pool *out, br_backend backend, const double *s2, const double *d,
                       const double *c, const double *x, size_t n) {
     memset(out, 0, sizeof *out);
     out->backend = backend;
-    br_prior_fit(&out->prior, s2, d, c, n);
-    if (out->prior.n == 0)
-        br_prior_pooled(&out->few, s2, d, n);
-    br_scatter_fit(&out->scatter, x, n,
-                   backend == BR_BACKEND_HOST ? BR_SCATTER_FLOOR_HOST : BR_SCATTER_FLOOR_GPU);
+    size_t sz = (n ? n : 1) * sizeof(double);
+    double *k = calloc(n ? n : 1, sizeof *k), *e = malloc(sz), *vs = malloc(sz), *vd = malloc(sz);
+    if (!k || !e || !vs || !vd) {
+        free(k), free(e), free(vs), free(vd);
+        return br_error_nomem();
+    }
+    for (size_t i = 0; i < n; i++)
+        k[i] = d[i] >= 1 && isfinite(s2[i]) ? d[i] + 1.0 : 1.0;
+    br_scatter_variances(&out->scatter, e, x, k, n);
+    if (out->scatter.n > 0) { /* outliers against the saves' own prior, if any (scatter.h) */
+        br_drift_pool first = *out;
+        br_prior_fit(&first.prior, s2, d, c, n);
+        if (first.prior.n == 0)
+            fit_prior(&first, s2, d, c, e, vs, vd, n);
+        if (first.prior.n > 0)
+            out->scatter.left_out = leave_out_outliers(e, &first, s2, d, c, x, n);
+    }
+    fit_prior(out, s2, d, c, e, vs, vd, n);
+    free(k), free(e), free(vs), free(vd);
     return 0;
 }
 

@@ -26,38 +26,40 @@
  *   sigma~^2 = (df_L v_L + d s^2) / (df_L + d)   on df_L + d degrees of freedom,
  *
  * so the degrees of freedom only grow with the saves, and no case is judged
- * on t(1). The lender is the sharpest, at the level the gate chooses at
+ * on t(1). The lender is one of these, compared at the level the gate chooses at
  * (br_drift_pool.choice_alpha), by the half-width q(df_L) sqrt(v_L) it alone
  * gives, of:
  *
  *   assumed    always there: the documented drift D = BR_DRIFT_ASSUMED (GPU,
  *              1.5%) or BR_DRIFT_ASSUMED_HOST (host, 5%) as an informative
  *              prior worth BR_DRIFT_ASSUMED_DF degrees of freedom;
- *   suite      a prior fitted to the suite's cases with two or more run
- *              medians (prior.h, Smyth 2004): s0^2(c) on d0'(c) (below);
+ *   suite      a prior fitted to the suite's cases (prior.h, Smyth 2004):
+ *              their saves' variances and, with BR_SCATTER_MIN_CASES or
+ *              more cases compared, this run's centred squared log ratios,
+ *              one degree of freedom a case (scatter.h): s0^2(c) on d0'(c);
  *   pooled     for a case with one run median, the pooled variance of the 1
  *              or 2 cases that have a spread of their own (fewer than
- *              BR_PRIOR_MIN_CASES) on their summed df;
- *   scatter    for a case with one run median, this run's scatter of the
- *              cases' log ratios (scatter.h, BR_SCATTER_MIN_CASES or more
- *              cases): max(Qn^2, 2 F^2) / 2 on BR_SCATTER_DF_PER_CASE (n - 1)
- *              degrees of freedom.
+ *              BR_PRIOR_MIN_CASES) on their summed df.
  *
- * Where the suite has a fitted prior, it lends; but a prior fitted to
- * fewer than BR_DRIFT_FEW_CASES cases (4 cases saved twice once fitted d0'
- * = 1.6, and 2 saves went deaf) yields to another lender that is sharper,
- * no smaller and worth more degrees of freedom: a case the suite knows to
- * be noisier keeps its larger spread, and a prior that is merely unsure
- * gives way to the assumed drift's 20 degrees of freedom. Over 12 cases the
- * fitted prior always lends (its false-alarm bound is simulated in
- * tests/gate/test_prior.c). tests/gate/test_power.c simulates the expected
- * MDE at every suite size from 1 to 36 cases and 1 to 10 saves.
- * spread_from names it: "assumed", "pooled" (the suite's prior or the few
- * cases' pool), "scatter" for a case with one run median; "moderated" (the
- * suite's prior) or "assumed+runs" for one with its own. When
- * the lender is the assumed drift or the scatter and the case has one run
- * median, the baseline's own uncertainty w_b^2 is added (below); a
- * measured spread has it in.
+ * For a case with one run median the sharpest of them lends, so that one
+ * save is never judged deafer than the assumed drift allows (a prior
+ * fitted to the run's ratios alone, one degree of freedom a case, put
+ * some cases of 36 on t(1.6) and an MDE of 10^4 %). For a case with a
+ * spread of its own the suite's prior lends; but one fitted to fewer than
+ * BR_DRIFT_FEW_CASES cases (4 cases saved twice once fitted d0' = 1.6, and
+ * 2 saves went deaf) yields to the assumed drift where that is sharper, no
+ * smaller and worth more degrees of freedom: a case the suite knows to be
+ * noisier keeps its larger spread, and a prior that is merely unsure gives
+ * way to the assumed drift's 20 degrees of freedom. Over 12 cases a prior
+ * always lends to a case with saves of its
+ * own (its false-alarm bound is simulated in tests/gate/test_prior.c).
+ * tests/gate/test_power.c simulates the false alarms and the expected MDE
+ * at every suite size from 1 to 36 cases and 1 to 10 saves. spread_from
+ * names it: "assumed" or "pooled" (the suite's prior or the few cases'
+ * pool) for a case with one run median; "moderated" (the suite's prior)
+ * or "assumed+runs" for one with its own. When the lender is the assumed
+ * drift and the case has one run median, the baseline's own uncertainty
+ * w_b^2 is added (below); a measured spread has it in.
  *
  * benchrun adds this run's own uncertainty of its median, w_c = the
  * half-width of ln of its 95% distribution-free CI (stats.h) / z:
@@ -118,9 +120,8 @@
 extern "C" {
 #endif
 
-/* The between-run drift assumed for a case saved once whose backend has
- * no prior, no case with a spread of its own and too few cases for a
- * scatter (scatter.h), per backend (a fraction: the standard deviation of
+/* The between-run drift assumed for a case whose backend lends nothing
+ * sharper (above), per backend (a fraction: the standard deviation of
  * ln(run median)). GPU: three saves of a bandwidth-bound copy kernel on an
  * H100 spread by 0.2-1% at n = 2^21..2^28 (docs/baselines.md): 1.5% covers
  * them with room. Host: the H100 machine's host reduction spread by 3.6% and
@@ -137,8 +138,8 @@ extern "C" {
  * weigh in with each save (9 of 29 parts at 10 saves). */
 #define BR_DRIFT_ASSUMED_DF 20.0
 /* A suite prior fitted to fewer cases than this yields to a sharper lender
- * (drift.h, "Power"): twice BR_PRIOR_CASES_PER_TERM, the cases a trend's
- * line is fitted from. */
+ * for a case with saves of its own (drift.h, "Power"): twice
+ * BR_PRIOR_CASES_PER_TERM, the cases a trend's line is fitted from. */
 #define BR_DRIFT_FEW_CASES 12
 
 /* What the cases of one backend of a baseline lend each other (compare.c
@@ -147,9 +148,10 @@ typedef struct br_drift_pool {
     br_prior prior;      /* fitted to the cases with two or more run medians (prior.h); n 0: none */
     br_prior few;        /* without a prior: the pooled variance of the 1 or 2 cases that have a
                             spread of their own, on their summed df (br_prior_pooled); n 0: none */
-    br_scatter scatter;  /* this run's scatter of the cases' log ratios (scatter.h); n 0: none */
-    br_backend backend;  /* which assumed drift and scatter floor apply */
-    double choice_alpha; /* the level at which the scatter and the assumed drift are compared
+    br_scatter scatter;  /* this run's scatter: the cases whose centred log ratio joined the
+                            prior's fit (scatter.h); n 0: none */
+    br_backend backend;  /* which assumed drift applies */
+    double choice_alpha; /* the level at which the lenders are compared
                             (the suite's alpha, for every pass of family.h: one choice per
                             pool); 0: the level the case is judged at */
 } br_drift_pool;

@@ -1,35 +1,57 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The between-run drift of a baseline saved once, read from the
- * current run itself.
+/* The current run's scatter as evidence of each case's between-run
+ * variance: the centred squared log ratios that the suite's prior
+ * (prior.h) is fitted to together with the saves' variances.
  *
- * When a backend's cases have one run median each (a baseline saved once,
- * or `benchrun compare` of two results files) no rerun was ever measured,
- * and no prior can be fitted (prior.h). Yet the current run holds one
- * rerun of every case: under no change the log ratios x_i = ln(cur_i /
- * ref_i) of the backend's cases scatter around a common value by the
- * between-run drift (both runs' drift and within-run error together). Their
- * scale, measured around each other rather than around 0, estimates that
- * drift without being moved by a common shift of all cases, which is what
- * the gate must detect (a clock shift is handled by the cycles check,
- * drift.h).
+ * The current run holds one rerun of every case: under no change the log
+ * ratio x_i = ln(cur_i / ref_i) of case i (ref_i the geometric mean of its
+ * k_i run medians, drift.h) is a common shift mu (a loaded machine moves
+ * every case together; that shift is what the gate must detect, or the
+ * confirmation explain, so it is taken out here) plus a normal error of
+ * variance v_i (1 + 1/k_i), v_i the variance of ln(one run median) that the
+ * case's own run medians estimate by s_i^2 on k_i - 1 degrees of freedom.
+ * So
  *
- * The scale is Rousseeuw and Croux's Qn (P. J. Rousseeuw and C. Croux,
- * "Alternatives to the median absolute deviation", J. Amer. Statist. Assoc.
- * 88(424):1273, 1993): 2.2219 times the k-th smallest of the n(n-1)/2
- * distances |x_i - x_j|, k = h(h-1)/2, h = floor(n/2) + 1, times the
- * small-sample factor d_n (C. Croux and P. J. Rousseeuw, "Time-efficient
- * algorithms for two highly robust estimators of scale", Computational
- * Statistics 1, 1992; robustbase 0.95 uses finer simulated factors), found
- * by that paper's selection in O(n log n) time and O(n) memory rather than
- * by sorting all n(n-1)/2 distances. It needs no centre,
- * breaks down only when half the cases move apart, and is 82% efficient at
- * the normal (MAD: 37%), so a step that slows some cases by 4% and others by
- * 10% (the H100 copy suite with 10% more bytes) leaves it at the drift of
- * the cases within each group. A case is then tested as one with a pooled
- * spread: se^2 = max(Qn^2, 2 F^2) + w_b^2 + w_c^2 (w the runs' own
- * uncertainty, drift.h; F the backend's floor, below) on t with
- * BR_SCATTER_DF_PER_CASE (n - 1) degrees of freedom, calibrated by
- * simulation (tests/gate/test_scatter.c, docs/baselines.md). */
+ *   e_i = (x_i - mu_(-i))^2 k_i / (k_i + 1),
+ *
+ * mu_(-i) the median of the other cases' ratios (a deleted residual, as
+ * regression diagnostics take one: the median of all would sit on or
+ * between the middle ratios and shrink their e_i toward 0, which the fit
+ * below reads as heavy tails), is a variance estimate of v_i on one degree
+ * of freedom (a little above it: the median's own variance adds), independent of
+ * s_i^2 (a new observation's distance from the mean of normal ones is
+ * independent of their sample variance), and
+ *
+ *   S_i = ((k_i - 1) s_i^2 + e_i) / k_i    on k_i degrees of freedom
+ *
+ * is what the k_i + 1 runs say of v_i together: the sum of squares of all
+ * of them about their mean, one more run than the saves hold. The suite's
+ * prior is fitted to the S_i (prior.h: each case's scale shrunk toward a
+ * common, duration-trended s0^2 with estimated prior degrees of freedom
+ * d0, as limma fits one to gene variances: G. K. Smyth, Stat. Appl. Genet.
+ * Mol. Biol. 3(1), 2004), so that a baseline saved once, which has no
+ * variance of its own, gets one from the run's scatter, and cases whose
+ * spreads differ 5-15 times are told apart by d0 rather than given one
+ * scale (Rousseeuw and Croux's Qn of the x_i did that before: at 36 cases
+ * saved once it broke the false-alarm bound, docs/baselines.md). A case is
+ * still tested against its saves and the prior only (drift.h): its own
+ * e_i enters its test only through the fit, at a weight of about 1 / m.
+ *
+ * The median resists up to half the cases moving.
+ * Cases that did change (a kernel slowed at some sizes) would inflate the
+ * prior for the others, so the fit is made robust as limma's
+ * eBayes(robust = TRUE) is for hypervariable genes (B. Phipson, S. Lee,
+ * I. J. Majewski, W. S. Alexander and G. K. Smyth, "Robust hyperparameter
+ * estimation protects against hypervariable genes and improves power to
+ * detect differential expression", Ann. Appl. Stat. 10(2):946, 2016), in a
+ * simpler way: a first prior is fitted to the saves alone (independent of
+ * this run; with a baseline saved once, to the saves and every ratio), and
+ * a case whose centred ratio is an outlier under its moderated variance
+ * from it (two-sided p below BR_SCATTER_OUTLIER_P / n, Bonferroni over the
+ * n ratios) has its e_i
+ * left out of the prior that lends (drift.c, br_drift_pool_fit). With
+ * one save and about half the cases moved by another amount than the rest,
+ * the first fit is itself moved and few are left out (docs/baselines.md). */
 #ifndef BR_SCATTER_H
 #define BR_SCATTER_H
 
@@ -39,43 +61,36 @@
 extern "C" {
 #endif
 
-/* The fewest cases of one backend whose scatter is used: below, a case
- * saved once gets the backend's assumed drift (drift.h). With 6 cases Qn
- * rests on the 6th smallest of 15 distances. */
+/* The fewest compared cases of one backend whose ratios join the prior's
+ * fit: below, the prior is fitted to the saves alone (a median of fewer
+ * than 6 values centres them poorly). */
 #define BR_SCATTER_MIN_CASES 6
-/* Degrees of freedom Qn is worth per case beyond the first, for the t
- * quantile: its finite-sample efficiency at the normal is 0.6-0.8 for
- * n = 6..40 (Croux and Rousseeuw 1992); 0.8 keeps the simulated false
- * alarms under alpha/2 (test_scatter.c). */
-#define BR_SCATTER_DF_PER_CASE 0.8
-/* The floor F of the drift, per backend (a fraction, the standard
- * deviation of ln(run median)): the scatter of a few cases can be small by
- * chance, or zero on a coarse clock. On the H100, three saves of a copy
- * kernel spread by 0.2-1% (docs/baselines.md); the GPU floor 0.4% keeps the
- * power for a 4.4% step (test_scatter.c). A host kernel on a shared CPU
- * moves by 4% and more between runs (the H100 machine's reduce_cpu: 3.6% and
- * 3.7% over three saves); its floor is 2%. */
-#define BR_SCATTER_FLOOR_GPU  0.004
-#define BR_SCATTER_FLOOR_HOST 0.02
+/* The family-wise level at which a case's centred ratio counts as an
+ * outlier and is left out of the refit (above). */
+#define BR_SCATTER_OUTLIER_P 0.05
 
-/* The scatter of one backend's cases in one comparison. */
+/* What the run's scatter of one backend offers the prior. */
 typedef struct br_scatter {
-    size_t n;   /* cases it was estimated from; 0: none (fewer than BR_SCATTER_MIN_CASES) */
-    double qn;  /* Qn of their log ratios (an estimate of the sd of one case's ln ratio) */
-    double var; /* the variance a case's ln ratio is tested against: max(qn^2, 2 floor^2) */
-    double df;  /* its degrees of freedom: BR_SCATTER_DF_PER_CASE (n - 1) */
+    size_t n;        /* cases whose ratio joined the fit; 0: none (fewer than
+                        BR_SCATTER_MIN_CASES compared) */
+    size_t left_out; /* of those, ratios left out of the refit as outliers */
+    double centre;   /* the median of the log ratios (the run's common shift); NAN when n is 0 */
 } br_scatter;
 
-/* Qn of the n finite values x (NANs and infinities skipped) with its
- * small-sample factor, as above: O(n log n) time, 7 n doubles or words of
- * memory. NAN with fewer than 2 finite values or out of memory. Pure. */
-double br_scatter_qn(const double *x, size_t n);
-
-/* The scatter of the log ratios x[0..n) (NAN: a case not compared, left
- * out) with drift floor `floor` (a fraction >= 0) into *out; out->n is 0
- * with fewer than BR_SCATTER_MIN_CASES finite values. Never fails (out of
+/* The centred squared log ratios of n cases into e[0..n) (above): x[i] case
+ * i's log ratio (NAN: not compared in this run), k[i] >= 1 its run medians;
+ * e[i] = (x[i] - mu_(-i))^2 k[i] / (k[i] + 1), NAN where x[i] is not
+ * finite, and every e[i] NAN (out->n 0) with fewer than
+ * BR_SCATTER_MIN_CASES finite x; out->n counts the finite e[i], out->centre
+ * is the median of all of them, out->left_out 0. Never fails (out of
  * memory: out->n 0). */
-void br_scatter_fit(br_scatter *out, const double *x, size_t n, double floor);
+void br_scatter_variances(br_scatter *out, double *e, const double *x, const double *k, size_t n);
+
+/* Case variance s2 of the saves on d >= 0 degrees of freedom (NAN when d
+ * is 0) and run variance e on one (NAN: none) combined into *out_s2 on
+ * *out_d: ((d s2 + e) / (d + 1) on d + 1 when e is finite, else s2 on d.
+ * Pure. */
+void br_scatter_combine(double *out_s2, double *out_d, double s2, double d, double e);
 
 #ifdef __cplusplus
 }

@@ -21,10 +21,10 @@ extern "C" {
 double br_tdist_cdf(double t, double df);
 
 /* The p-quantile of Student's t with df > 0 degrees of freedom: the t with
- * br_tdist_cdf(t, df) = p, found by bracketing and bisection on the CDF (to
- * a relative 1e-12). NAN unless 0 < p < 1 and df > 0. Checked against
- * SciPy's scipy.stats.t.ppf in tests/gate/test_tdist.c. The last few
- * (p, df) asked for on a thread are remembered. */
+ * br_tdist_cdf(t, df) = p, found by bracketing and Newton's steps on the
+ * CDF kept inside the bracket (to a relative 1e-12). NAN unless 0 < p < 1 and df > 0. Checked
+ * against SciPy's scipy.stats.t.ppf in tests/gate/test_tdist.c. The last few (p, df) asked for on a
+ * thread are remembered. */
 double br_tdist_quantile(double p, double df);
 
 /* The p-quantile of the standard normal distribution (0 < p < 1; NAN

@@ -98,7 +98,8 @@ typedef struct scenario {
     int heavy;                 /* run levels move by a unit-variance t(3), not a normal */
     double shift_p;            /* share of runs whose whole level shifts together ... */
     double shift_lo, shift_hi; /* ... by a factor log-uniform in [1 + lo, 1 + hi] */
-    double step;               /* the current run's true slowdown of every case (ratio - 1) */
+    double step;               /* the current run's true slowdown (ratio - 1) ... */
+    size_t stepped;            /* ... of its first `stepped` cases; 0: of every case */
 } scenario;
 
 /* One simulated suite: its cases' truth, KMAX saves and the current run. */
@@ -145,7 +146,8 @@ static void draw_suite(suite *su, size_t m, const scenario *sc, uint64_t seed) {
             else if (r == KMAX - 1)
                 su->med[i][r] = run_of(level, sc->noise, &su->bt[i]);
             else
-                run_of(level * (1.0 + sc->step), sc->noise, &su->ct[i]);
+                run_of(level * (1.0 + (!sc->stepped || i < sc->stepped ? sc->step : 0.0)),
+                       sc->noise, &su->ct[i]);
         }
         su->bt[i].run_medians = NULL; /* set per k (fit_pool); borrowed, not owned */
     }
@@ -195,7 +197,7 @@ static uint64_t seed_of(unsigned test, unsigned backend, size_t m, size_t s) {
 
 /* --- 1 and 2: the MDE as saves accumulate; the screen alone at alpha ------------------ */
 
-static const char *const froms[] = {"assumed", "pooled", "scatter", "moderated", "assumed+runs"};
+static const char *const froms[] = {"assumed", "pooled", "moderated", "assumed+runs"};
 #define N_FROM (sizeof froms / sizeof froms[0])
 
 typedef struct aa_cell {
@@ -259,79 +261,113 @@ static void aa_cells(aa_cell cell[][KMAX], const size_t *sizes, size_t n_sizes,
     }
 }
 
-/* KNOWN OPEN (issue 38 is not resolved by this): at 36 cases the screen
- * alone breaks alpha at one save (the run's scatter, Qn, is one scale for
- * cases whose spreads differ 5-15x: host 4.0%, GPU 11.5% of A/A runs
- * against a bound near 3%), and the mean MDE rises from one save to two
- * (host 18.7% -> 39.4%, GPU 4.4% -> 10.5%: the suite's prior fitted to 36
- * variances on 1 df each lends on few df). Those cells are printed and
- * counted, not asserted; every cell of 1 to 8 cases is. The two-stage rule
- * (test below) holds alpha at every cell, 36 cases included. */
-static int open_cell(size_t m) {
-    return m >= 36;
+/* The most runs of `n` with a false alarm that a rate of at most alpha
+ * explains: the largest c with P(X >= c | n, alpha) >= BOUND_P, X binomial
+ * (n, alpha). A cell beyond it rejects "the rate is at most alpha" at
+ * level BOUND_P (one-sided exact binomial test; C. J. Clopper and E. S.
+ * Pearson, Biometrika 26(4), 1934: the rate's lower confidence bound at 1 -
+ * BOUND_P exceeds alpha). */
+#define BOUND_P 0.001
+static size_t binomial_bound(size_t n, double alpha) {
+    double pmf = pow(1.0 - alpha, (double)n), tail = 1.0; /* P(X >= 0) */
+    for (size_t c = 0; c < n; c++) {
+        /* tail is P(X >= c); P(X >= c + 1) = tail - P(X = c) */
+        double next = tail - pmf;
+        if (next < BOUND_P)
+            return c;
+        tail = next;
+        pmf *= (double)(n - c) / (double)(c + 1) * alpha / (1.0 - alpha);
+    }
+    return n;
 }
 
-/* Print the cells, then assert: the mean MDE non-increasing in k, and runs
- * with a false slower <= alpha + 3 sd (binomial at alpha). The tolerance of
- * the MDE is 2% relative: the same suites are judged at every k (common
- * random numbers), so the Monte-Carlo sd of the change between neighbouring
- * k (over suites of that change, logged with a failure) is 0.5-1.2% of the
- * MDE where it is flat (k >= 5) and smaller than the fall elsewhere; a rise
- * beyond 2% is the rule's, not the sampling's. */
+/* KNOWN OPEN: on the GPU at 4 and 8 cases the median MDE (not the mean)
+ * rises from 3 saves to 4 and 5 (4.6% -> 5.2% at 4 cases): a prior fitted
+ * to a few cases yields to the assumed drift (drift.c, choose_lender) more
+ * often as more saves show that the cases' spreads differ (0.1-1.5%), and
+ * the median of the cases' MDEs moves from the moderated cases to the
+ * assumed ones. Those cells are printed and counted, not asserted. */
+static int open_median(const char *name, size_t m) {
+    return strcmp(name, "gpu") == 0 && (m == 4 || m == 8);
+}
+
+/* Whether the mean or the median MDE rises from k - 1 to k (cells a, b)
+ * beyond the tolerance (check_aa), logged; *known counts the open cells'. */
+static int mde_rises(const char *name, size_t m, size_t k, aa_cell *a, aa_cell *b, int *known) {
+    double prev = a->mde_sum / (double)a->mde_n, cur = b->mde_sum / (double)b->mde_n;
+    double mprev = br_stats_finite_median(a->mde, a->mde_n);
+    double mcur = br_stats_finite_median(b->mde, b->mde_n);
+    double ns = (double)b->suites, dm = b->dk_sum / ns;
+    double sd = sqrt(fmax(0.0, b->dk_sq / ns - dm * dm) / ns); /* Monte-Carlo sd */
+    int mean_up = cur > prev * 1.02 && cur - prev > 3 * sd, median_up = mcur > mprev * 1.02;
+    if (!mean_up && !median_up)
+        return 0;
+    int open = !mean_up && open_median(name, m);
+    if (open) /* printed: any log of warning or error level fails the binary (Criterion) */
+        printf("power %s: m %zu: median MDE rises from k %zu to %zu: %.2f%% -> %.2f%% (known "
+               "open, not asserted; mean %.2f%% -> %.2f%%)\n",
+               name, m, k - 1, k, 100 * mprev, 100 * mcur, 100 * prev, 100 * cur);
+    else
+        cr_log_error("%s: m %zu: MDE rises from k %zu to %zu: mean %.2f%% -> %.2f%% (Monte-Carlo "
+                     "sd of the change %.3f%%), median %.2f%% -> %.2f%%",
+                     name, m, k - 1, k, 100 * prev, 100 * cur, 100 * sd, 100 * mprev, 100 * mcur);
+    if (open) {
+        (*known)++;
+        return 0;
+    }
+    return 1;
+}
+
+/* Print the cells, then assert: the mean and the median MDE non-increasing
+ * in k, and the runs with a false slower at most binomial_bound(suites,
+ * alpha). The same suites are judged at every k (common random numbers),
+ * so the change of a suite's mean MDE between neighbouring k has a
+ * Monte-Carlo sd (over suites of that change) of well under 1% of the MDE
+ * where it is flat; a mean counts as rising when it rises by more than 2%
+ * relative and by more than 3 such sd (a few suites' trend fits can put
+ * edge cases on few degrees of freedom and make the mean heavy-tailed),
+ * the median when it rises by more than 2%. */
 static void check_aa(const char *name, aa_cell cell[][KMAX], const size_t *sizes, size_t n_sizes) {
     for (size_t z = 0; z < n_sizes; z++)
         for (size_t k = 1; k <= KMAX; k++) {
             const aa_cell *a = &cell[z][k - 1];
             double n = (double)a->mde_n;
             printf("power %s: m %2zu, k %2zu: %zu suites, mean MDE %6.2f%% (median %.2f%%; "
-                   "spread %.2f%% on %.1f df), spread_from assumed %.2f pooled %.2f scatter %.2f "
-                   "moderated %.2f "
-                   "assumed+runs %.2f; A/A runs slower at alpha %.2f%%\n",
+                   "spread %.2f%% on %.1f df), spread_from assumed %.2f pooled %.2f "
+                   "moderated %.2f assumed+runs %.2f; A/A runs slower at alpha %.2f%% (%zu, "
+                   "bound %zu)\n",
                    name, sizes[z], k, a->suites, 100 * a->mde_sum / n,
                    100 * br_stats_finite_median(a->mde, a->mde_n), 100 * a->spread_sum / n,
                    a->df_sum / n, a->from[0] / n, a->from[1] / n, a->from[2] / n, a->from[3] / n,
-                   a->from[4] / n, 100.0 * (double)a->runs_slower / (double)a->suites);
+                   100.0 * (double)a->runs_slower / (double)a->suites, a->runs_slower,
+                   binomial_bound(a->suites, ALPHA));
         }
     fflush(stdout);
     int fails = 0, known = 0;
     for (size_t z = 0; z < n_sizes; z++) {
-        for (size_t k = 2; k <= KMAX; k++) {
-            const aa_cell *a = &cell[z][k - 2], *b = &cell[z][k - 1];
-            double prev = a->mde_sum / (double)a->mde_n, cur = b->mde_sum / (double)b->mde_n;
-            double ns = (double)b->suites, dm = b->dk_sum / ns;
-            double sd = sqrt(fmax(0.0, b->dk_sq / ns - dm * dm) / ns); /* Monte-Carlo sd */
-            if (cur > prev * 1.02) {
-                known += open_cell(sizes[z]);
-                fails += !open_cell(sizes[z]);
-                cr_log_info("%s: m %zu: mean MDE rises from %.2f%% (k %zu) to %.2f%% (k %zu); "
-                            "Monte-Carlo sd of the rise %.3f%%",
-                            name, sizes[z], 100 * prev, k - 1, 100 * cur, k, 100 * sd);
-            }
-        }
+        for (size_t k = 2; k <= KMAX; k++)
+            fails += mde_rises(name, sizes[z], k, &cell[z][k - 2], &cell[z][k - 1], &known);
         for (size_t k = 1; k <= KMAX; k++) {
             const aa_cell *a = &cell[z][k - 1];
-            double runs = (double)a->runs_slower / (double)a->suites;
-            double bound = ALPHA + 3 * sqrt(ALPHA * (1 - ALPHA) / (double)a->suites);
-            if (runs > bound) {
-                known += open_cell(sizes[z]);
-                fails += !open_cell(sizes[z]);
-                cr_log_info("%s: m %zu, k %zu: %.2f%% of A/A runs slower (bound %.2f%%)", name,
-                            sizes[z], k, 100 * runs, 100 * bound);
+            size_t bound = binomial_bound(a->suites, ALPHA);
+            if (a->runs_slower > bound) {
+                fails++;
+                cr_log_error("%s: m %zu, k %zu: %zu of %zu A/A runs slower (bound %zu)", name,
+                             sizes[z], k, a->runs_slower, a->suites, bound);
             }
         }
     }
     for (size_t z = 0; z < n_sizes; z++)
         for (size_t k = 0; k < KMAX; k++)
             free(cell[z][k].mde);
-    printf("power %s: %d cell(s) of the open 36-case failures (issue 38, not resolved)\n", name,
-           known);
+    printf("power %s: %d cell(s) of the open GPU median rise (not asserted)\n", name, known);
     cr_assert_eq(fails, 0, "%d cells fail (logged above)", fails);
 }
 
 /* Requirements 1 and 2 from the same A/A suites: the MDE of an unchanged
  * run, and whether the screen deciding alone calls it slower. */
 Test(power, host_mde_never_rises_with_saves_and_the_screen_keeps_alpha, .timeout = 120) {
-    const scenario sc = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 0};
+    const scenario sc = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 0, 0};
     const size_t suites[N_SIZES] = {300, 300, 300, 300, 300};
     static aa_cell cell[N_SIZES][KMAX];
     aa_cells(cell, suite_sizes, N_SIZES, suites, &sc, 1);
@@ -339,11 +375,11 @@ Test(power, host_mde_never_rises_with_saves_and_the_screen_keeps_alpha, .timeout
 }
 
 Test(power, gpu_mde_never_rises_with_saves_and_the_screen_keeps_alpha, .timeout = 120) {
-    const scenario sc = {BR_BACKEND_GPU, 0.001, 0.015, 0.003, 0, 0, 0, 0, 0};
-    const size_t sizes[] = {1, 8, 36}, suites[] = {200, 200, 200};
-    static aa_cell cell[3][KMAX];
-    aa_cells(cell, sizes, 3, suites, &sc, 2);
-    check_aa("gpu", cell, sizes, 3);
+    const scenario sc = {BR_BACKEND_GPU, 0.001, 0.015, 0.003, 0, 0, 0, 0, 0, 0};
+    const size_t suites[N_SIZES] = {300, 300, 300, 300, 300};
+    static aa_cell cell[N_SIZES][KMAX];
+    aa_cells(cell, suite_sizes, N_SIZES, suites, &sc, 2);
+    check_aa("gpu", cell, suite_sizes, N_SIZES);
 }
 
 /* --- 3 and 4: the two-stage rule ------------------------------------------------------ */
@@ -487,7 +523,7 @@ static int two_stage_fa(const char *name, two_cell cell[][N_KS]) {
 
 Test(power, two_stage_keeps_alpha_under_shifted_and_heavy_tailed_runs, .timeout = 120) {
     /* Host truth as in the first test. */
-    const scenario plain = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 0};
+    const scenario plain = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 0, 0};
     scenario shifted = plain, heavy = plain;
     shifted.shift_p = 0.5; /* half the runs (saves and current) on a loaded machine */
     shifted.shift_lo = 0.25;
@@ -518,7 +554,7 @@ Test(power, two_stage_keeps_alpha_under_shifted_and_heavy_tailed_runs, .timeout 
 }
 
 Test(power, two_stage_confirms_a_2x_and_a_20_percent_slowdown, .timeout = 120) {
-    scenario sc = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 1.0};
+    scenario sc = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 1.0, 0};
     static two_cell c2[N_SIZES][N_KS], c20[N_SIZES][N_KS];
     two_cells(c2, 50, &sc, 0, 6);
     print_two("2x", c2, 0);
@@ -545,4 +581,58 @@ Test(power, two_stage_confirms_a_2x_and_a_20_percent_slowdown, .timeout = 120) {
             }
         }
     cr_assert_eq(fails, 0, "%d cells fail (logged above)", fails);
+}
+
+/* --- 5: a partial regression does not deafen the rest ----------------------------------- */
+
+/* One kernel of four slowed at every size (9 of 36 cases, +50%), host: the
+ * run's scatter would read its ratios as a spread and lend the other 27
+ * cases a wider prior; with saves of their own the first prior is the
+ * saves' and the 9 ratios are left out (scatter.h). Asserted at k = 3 and
+ * 5: the 27 unchanged cases' mean spread (sigma~) at most 10% above, and
+ * their mean degrees of freedom at least 90% of, those of an A/A run of
+ * the same suites (their MDE is lower anyway: with 9 cases changed the
+ * family's level is 9 times higher, family.h), and the 9 caught in at
+ * least 95% of cases by the screen alone at alpha. k = 1 is printed (there
+ * the first fit is moved too). */
+Test(power, a_partial_regression_does_not_deafen_the_other_cases, .timeout = 120) {
+    scenario aa = {BR_BACKEND_HOST, 0.01, 0.05, 0.01, 0, 0, 0, 0, 0, 0}, part = aa;
+    part.step = 0.5;
+    part.stepped = 9;
+    static suite su;
+    const size_t ks[] = {1, 3, 5}, suites = 150;
+    int fails = 0;
+    for (size_t ki = 0; ki < 3; ki++) {
+        double sp[2] = {0, 0}, df[2] = {0, 0};
+        size_t caught = 0, left_out = 0;
+        for (size_t s = 0; s < suites; s++) {
+            for (int pass = 0; pass < 2; pass++) {
+                draw_suite(&su, 36, pass ? &part : &aa, seed_of(8, 0, 36, s));
+                br_compare_entry e[MMAX];
+                br_drift_pool pool;
+                fit_pool(&pool, &su, ks[ki], BR_BACKEND_HOST);
+                judge_suite(e, &su, &pool, ALPHA);
+                for (size_t i = 9; i < 36; i++) {
+                    sp[pass] += e[i].spread / 27.0 / (double)suites;
+                    df[pass] += fmin(e[i].spread_df, 1000.0) / 27.0 / (double)suites;
+                }
+                for (size_t i = 0; pass && i < 9; i++)
+                    caught += e[i].status == BR_CHANGE_SLOWER;
+                left_out += pass ? pool.scatter.left_out : 0;
+                dispose_suite(&su);
+            }
+        }
+        double power = (double)caught / (9.0 * (double)suites);
+        printf("partial regression, host, 36 cases, k %zu: +50%% on 9 caught %.2f%%; the other "
+               "27 cases' mean spread %.2f%% on %.1f df (A/A %.2f%% on %.1f df); ratios left out "
+               "of the prior %.2f a run\n",
+               ks[ki], 100 * power, 100 * sp[1], df[1], 100 * sp[0], df[0],
+               (double)left_out / (double)suites);
+        if (ks[ki] > 1 && (sp[1] > 1.1 * sp[0] || df[1] < 0.9 * df[0] || power < 0.95)) {
+            cr_log_error("k %zu: the partial regression deafens the gate", ks[ki]);
+            fails++;
+        }
+    }
+    fflush(stdout);
+    cr_assert_eq(fails, 0);
 }

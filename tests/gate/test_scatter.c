@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_scatter.c - Qn (scatter.h) and, by simulation with known truth, the
- * gate on a baseline saved once: the current run's scatter against the
- * assumed drift alone, on a suite of 9 GPU cases like the H100 copy suite
- * (issue 27): false `slower` per case under A/A and the power for a 4.4%
- * step, at drifts of 0.1-1%. The figures it prints are the ones
- * docs/baselines.md quotes. */
+/* test_scatter.c - the run's centred squared log ratios (scatter.h) and,
+ * by simulation with known truth, the gate on a baseline saved once: the
+ * prior fitted to the current run's scatter against the assumed drift alone, on a suite of 9 GPU
+ * cases like the H100 copy suite (issue 27): false `slower` per case under A/A and the power for
+ * a 4.4% step, at drifts of 0.1-1%. The figures it prints are the ones docs/baselines.md quotes. */
 #include <criterion/criterion.h>
 
 #include <math.h>
@@ -26,40 +25,75 @@ static double normal(void) {
     return series_normal(&rng);
 }
 
-Test(scatter, qn_estimates_the_standard_deviation) {
-    /* Mean of Qn over many normal samples of n = 6, 9, 36: about sigma
-     * (the small-sample factors make it so). */
-    const size_t ns[] = {6, 9, 36};
-    for (size_t t = 0; t < 3; t++) {
-        double x[36], sum = 0;
-        for (int r = 0; r < 4000; r++) {
-            for (size_t i = 0; i < ns[t]; i++)
-                x[i] = 0.01 * normal();
-            sum += br_scatter_qn(x, ns[t]);
+/* The median of x[0..n) without x[skip], by sorting a copy (the
+ * definition, against scatter.c's rank arithmetic). */
+static double median_of_others(const double *x, size_t n, size_t skip) {
+    double v[64];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i != skip)
+            v[m++] = x[i];
+    for (size_t i = 1; i < m; i++) /* insertion sort */
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
         }
-        double mean = sum / 4000;
-        printf("Qn of %zu normal values, sigma 1%%: mean %.4f%%\n", ns[t], 100 * mean);
-        cr_assert(mean > 0.0093 && mean < 0.0107, "n %zu: %g", ns[t], mean);
-    }
-    double two[] = {1, NAN, 3};
-    cr_assert(isfinite(br_scatter_qn(two, 3)), "NANs are skipped");
-    cr_assert(isnan(br_scatter_qn(two, 2)), "one value has no scale");
+    return 0.5 * (v[(m - 1) / 2] + v[m / 2]);
 }
 
-Test(scatter, a_common_shift_leaves_qn_alone_and_few_cases_give_none) {
-    double x[9], y[9];
-    for (int i = 0; i < 9; i++) {
-        x[i] = 0.005 * normal();
-        y[i] = x[i] + 0.1;
+Test(scatter, centred_squared_ratios_are_deleted_residuals_and_ignore_a_common_shift) {
+    /* e_i = (x_i - median of the others)^2 k/(k+1), for odd and even
+     * counts, with ties; a shift of every ratio leaves them alone. */
+    for (size_t n = 6; n <= 13; n++) {
+        double x[13], y[13], k[13], e[13], f[13];
+        for (size_t i = 0; i < n; i++) {
+            x[i] = i == 3 ? x[1] : 0.005 * normal(); /* one tie */
+            y[i] = x[i] + 0.1;
+            k[i] = (double)(1 + i % 3);
+        }
+        br_scatter s, t;
+        br_scatter_variances(&s, e, x, k, n);
+        br_scatter_variances(&t, f, y, k, n);
+        cr_assert_eq(s.n, n);
+        cr_assert_float_eq(t.centre - s.centre, 0.1, 1e-12);
+        cr_assert_float_eq(s.centre, median_of_others(x, n, n), 0, "the centre: all of them");
+        for (size_t i = 0; i < n; i++) {
+            double r = x[i] - median_of_others(x, n, i);
+            cr_assert_float_eq(e[i], r * r * k[i] / (k[i] + 1), 1e-18, "n %zu, case %zu", n, i);
+            cr_assert_float_eq(e[i], f[i], 1e-15);
+            if (i != 1 && i != 3)
+                cr_assert_gt(e[i], 0, "a deleted residual is not 0 (but for ties)");
+        }
     }
-    cr_assert_float_eq(br_scatter_qn(x, 9), br_scatter_qn(y, 9), 1e-12);
+}
+
+Test(scatter, few_cases_lend_nothing_and_not_compared_ones_are_left_out) {
+    double x[7] = {0.01, NAN, -0.02, 0.03, INFINITY, 0.0, 0.02}, k[7] = {1, 1, 1, 1, 1, 1, 1}, e[7];
     br_scatter s;
-    br_scatter_fit(&s, x, BR_SCATTER_MIN_CASES - 1, 0.005);
+    br_scatter_variances(&s, e, x, k, 7); /* 5 finite: fewer than BR_SCATTER_MIN_CASES */
     cr_assert_eq(s.n, 0);
-    br_scatter_fit(&s, x, 9, 0.005);
-    cr_assert_eq(s.n, 9);
-    cr_assert_geq(s.var, 2 * 0.005 * 0.005, "the floor");
-    cr_assert_float_eq(s.df, BR_SCATTER_DF_PER_CASE * 8, 1e-12);
+    for (int i = 0; i < 7; i++)
+        cr_assert(isnan(e[i]));
+    x[1] = 0.04;
+    br_scatter_variances(&s, e, x, k, 7);
+    cr_assert_eq(s.n, 6);
+    cr_assert(isnan(e[4]), "an infinite ratio is no variance");
+    cr_assert(isfinite(e[1]));
+    /* Combined with the saves: ((d s2 + e) / (d + 1)) on d + 1. */
+    double v, d;
+    br_scatter_combine(&v, &d, 4e-4, 2, 1e-4);
+    cr_assert_float_eq(v, (2 * 4e-4 + 1e-4) / 3, 1e-18);
+    cr_assert_float_eq(d, 3, 0);
+    br_scatter_combine(&v, &d, NAN, 0, 1e-4);
+    cr_assert_float_eq(v, 1e-4, 0);
+    cr_assert_float_eq(d, 1, 0);
+    br_scatter_combine(&v, &d, 4e-4, 2, NAN);
+    cr_assert_float_eq(v, 4e-4, 0);
+    cr_assert_float_eq(d, 2, 0);
+    br_scatter_combine(&v, &d, NAN, 0, NAN);
+    cr_assert(isnan(v));
+    cr_assert_eq(d, 0);
 }
 
 /* --- the gate on a baseline saved once, simulated ------------------------------------ */
@@ -110,8 +144,9 @@ static void simulate(tally *t, int suites, const double *drift, const double *st
         br_drift_pool pool, none;
         cr_assert_eq(br_drift_pool_fit(&pool, BR_BACKEND_GPU, s2, d, c, x, CASES), 0);
         pool.choice_alpha = rules.alpha; /* as compare.c: one choice of spread for both passes */
-        none = pool;
-        none.scatter.n = 0;
+        none = pool;                     /* the rule before: no prior, the assumed drift alone */
+        none.prior.n = 0;
+        none.few.n = 0;
         br_compare_entry g[CASES];
         judge_family(g, bt, ct, &rules, &pool);
         size_t any = 0;
@@ -120,7 +155,7 @@ static void simulate(tally *t, int suites, const double *drift, const double *st
             any += g[i].status == BR_CHANGE_SLOWER;
             t->first5 += i < 5 && g[i].status == BR_CHANGE_SLOWER;
             t->first5_trials += i < 5;
-            t->used_scatter += strcmp(g[i].spread_from, "scatter") == 0;
+            t->used_scatter += strcmp(g[i].spread_from, "pooled") == 0;
             br_compare_entry e;
             memset(&e, 0, sizeof e);
             cr_assert_eq(br_drift_judge(&e, &bt[i], &ct[i], &rules, &none), 0);
@@ -157,7 +192,8 @@ Test(scatter, a_baseline_saved_once_keeps_the_bound_and_catches_a_4_percent_step
         simulate(&mx, 1000, drift, mixed);
         printf("saved once, drift %.2f%%, %zu A/A case runs: false slower %.3f%% (assumed alone "
                "%.3f%%), runs with one %.2f%%; +4.4%% on every case caught %.1f%% (assumed alone "
-               "%.1f%%); +4.4%% on 5, +10%% on 4: the 4.4%% ones caught %.1f%%; scatter used in "
+               "%.1f%%); +4.4%% on 5, +10%% on 4: the 4.4%% ones caught %.1f%%; the run's prior "
+               "used in "
                "%.0f%%\n",
                100 * drifts[k], aa.trials, pc(aa.scatter, aa.trials), pc(aa.assumed, aa.trials),
                pc(aa.runs_slower, aa.runs), pc(st.scatter, st.trials), pc(st.assumed, st.trials),
@@ -166,7 +202,13 @@ Test(scatter, a_baseline_saved_once_keeps_the_bound_and_catches_a_4_percent_step
         cr_assert_leq(pc(aa.scatter, aa.trials) / 100, bound + 3 * sd, "drift %g", drifts[k]);
         double run_sd = sqrt(0.01 * 0.99 / (double)aa.runs);
         cr_assert_leq(pc(aa.runs_slower, aa.runs) / 100, 0.01 + 3 * run_sd, "drift %g", drifts[k]);
-        if (drifts[k] <= 0.003)
+        /* The prior fitted to the run's ratios (one degree of freedom a
+         * case) cannot know that these cases share one drift, as Qn
+         * assumed (99.9% at 0.3%, but 11.5% false alarms where spreads
+         * differ, docs/baselines.md): its d0 is sometimes small. */
+        if (drifts[k] <= 0.001)
             cr_assert_geq(pc(st.scatter, st.trials), 95.0, "drift %g", drifts[k]);
+        else if (drifts[k] <= 0.003)
+            cr_assert_geq(pc(st.scatter, st.trials), 90.0, "drift %g", drifts[k]);
     }
 }
