@@ -171,7 +171,7 @@ struct gm_state {
     cublasLtMatmulPreference_t pref;
     cublasLtMatmulHeuristicResult_t algo;
     void *workspace;
-    float *scales; /* device: the scale factors of A and B, both 1 */
+    float *scales; /* device: the scale factors of A ([0]) and B ([4]), both 1 */
 };
 
 #define GM_CUBLAS(c, call)                                                                         \
@@ -787,7 +787,10 @@ static int gm_check_device(br_case *c, const gm_kind_info *info) {
 
 /* cuBLASLt for the FP8 kind: descriptors, scales, workspace, an algorithm. */
 static int gm_setup_fp8(br_case *c, gm_state *s) {
-    const float ones[2] = {1.0f, 1.0f};
+    /* Each scale 16-byte aligned: cuBLASLt refuses an FP8 matmul at run time
+     * (CUBLAS_STATUS_NOT_SUPPORTED, after its heuristic accepted it) when a
+     * scale pointer is only 4-byte aligned, as an H200 showed. */
+    const float ones[8] = {1.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f};
     s->scales = (float *)c->api->alloc(c, sizeof ones, BR_MEM_DEVICE);
     s->workspace = c->api->alloc(c, GM_LT_WORKSPACE, BR_MEM_DEVICE);
     if (!s->scales || !s->workspace)
@@ -801,7 +804,7 @@ static int gm_setup_fp8(br_case *c, gm_state *s) {
     GM_CUBLAS(c, cublasLtMatmulDescCreate(&s->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     const cublasOperation_t op_t = CUBLAS_OP_T, op_n = CUBLAS_OP_N;
     const int8_t fast = 0; /* promote partial sums to FP32 periodically */
-    const float *scale_a = s->scales, *scale_b = s->scales + 1;
+    const float *scale_a = s->scales, *scale_b = s->scales + 4;
     GM_CUBLAS(c, cublasLtMatmulDescSetAttribute(s->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_t,
                                                 sizeof op_t));
     GM_CUBLAS(c, cublasLtMatmulDescSetAttribute(s->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_n,
