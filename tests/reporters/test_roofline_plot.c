@@ -57,14 +57,19 @@ Test(roofline_plot, the_script_draws_both_ceilings_and_every_point) {
     cr_assert_eq(rc, 0, "%s", br_error_get());
     cr_assert(strstr(s, "set output \"out dir/roof\\\"line.svg\"\n"), "escaped: %s", s);
     cr_assert(strstr(s, "set logscale xy 10\n"), "log-log");
-    cr_assert(strstr(s, "P = 66908.160000000003\nBt = 3352.3200000000002\n"), "%s", s);
+    cr_assert(strstr(s, "Bt = 3352.3200000000002\n"), "%s", s);
     cr_assert(strstr(s, "Bm = 2910.4000000000001\n"), "the measured bandwidth of run 2");
-    cr_assert(strstr(s, "roof(x, Bt) with lines"), "theoretical ceiling");
-    cr_assert(strstr(s, "roof(x, Bm) with lines"), "measured ceiling");
-    cr_assert(strstr(s, "ridge 20 FLOP/B"), "ridge of the theoretical ceiling: %s", s);
+    /* No precision declared: one ceiling, FP32's. */
+    cr_assert(strstr(s, "plot roof(x, Bt, 66908.160000000003) with lines"), "FP32 ceiling: %s", s);
+    cr_assert(strstr(s, "title \"fp32: min(66908 GFLOP/s, 3352 GB/s x intensity), ridge 20 "
+                        "FLOP/B\""),
+              "%s", s);
+    cr_assert(strstr(s, "roof(x, Bm, 66908.160000000003) with lines"), "measured ceiling");
+    cr_assert(strstr(s, "Roofline of NVIDIA H100 80GB HBM3: fp32 66.91 TFLOP/s at the maximum"),
+              "%s", s);
     /* reduce_warp at 2^20: intensity 0.25, 255.8 GFLOP/s, labelled. */
     cr_assert(strstr(s, "$k0_2 << EOD\n0.25 255.81263722859234 \"n=2^20\"\n"), "%s", s);
-    cr_assert(strstr(s, "title \"reduction/reduce_warp\""), "legend by suite/kernel");
+    cr_assert(strstr(s, "title \"reduction/reduce_warp (fp32)\""), "legend by suite/kernel");
     cr_assert(strstr(s, "$k0_1 << EOD\n100 12336.188235294117 \"n=2^20\"\nEOD\n"),
               "the compute-bound point; the failed case at 2^24 is left out: %s", s);
     cr_assert_null(strstr(s, "$k0_0"), "the host kernel has no point");
@@ -72,6 +77,36 @@ Test(roofline_plot, the_script_draws_both_ceilings_and_every_point) {
     cr_assert(strstr(s, "$k1_1 << EOD\n0.25 "), "copy_vec4");
     cr_assert(strstr(s, "with labels"), "every point labelled");
     free(s);
+}
+
+/* A kernel declared fp16-tensor gets a ceiling of its own, at its
+ * precision's recorded peak, beside FP32's; its legend names it. */
+Test(roofline_plot, one_ceiling_per_precision_the_cases_use) {
+    br_run r = runs[0];
+    size_t n = r.n_cases;
+    br_case_result *cases = calloc(n, sizeof *cases);
+    cr_assert_not_null(cases);
+    memcpy(cases, r.cases, n * sizeof *cases);
+    for (size_t i = 0; i < n; i++)
+        if (cases[i].kernel == 1)
+            cases[i].precision = BR_PRECISION_FP16_TENSOR;
+    r.cases = cases;
+    memset(r.compute_peaks, 0, sizeof r.compute_peaks);
+    r.compute_peaks[BR_PRECISION_FP16_TENSOR] =
+        (br_compute_peak){1, 4096, 4096 * 132 * 1.98, 1980, "table"};
+    const br_run *one[] = {&r};
+    int rc;
+    char *s = script_of(one, 1, &rc);
+    cr_assert_eq(rc, 0, "%s", br_error_get());
+    cr_assert(strstr(s, "plot roof(x, Bt, 66908.160000000003)"), "FP32's ceiling: %s", s);
+    cr_assert(strstr(s, "roof(x, Bt, 1070530.56"), "fp16-tensor's ceiling: %s", s);
+    cr_assert(strstr(s, "title \"fp16-tensor: min(1070531 GFLOP/s"), "%s", s);
+    cr_assert(strstr(s, "fp32 66.91 TFLOP/s, fp16-tensor 1071 TFLOP/s at the maximum SM clock"),
+              "the title names both: %s", s);
+    cr_assert(strstr(s, "(fp16-tensor)\""), "the kernel's legend names its precision: %s", s);
+    cr_assert(strstr(s, "set yrange [") && strstr(s, ":3211591.68"), "room above the top: %s", s);
+    free(s);
+    free(cases);
 }
 
 Test(roofline_plot, without_a_measured_bandwidth_the_title_says_so) {
