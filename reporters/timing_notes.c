@@ -256,13 +256,12 @@ void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char 
 }
 
 void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm) {
-    int pooled = 0, scatter = 0;
+    int pooled = 0;
     double lo = INFINITY, hi = -INFINITY; /* the assumed drifts used (host and GPU differ) */
     for (size_t i = 0; i < c->n_entries; i++) {
         const br_compare_entry *e = &c->entries[i];
         const char *from = e->not_compared ? NULL : e->spread_from;
         pooled |= from && strcmp(from, "pooled") == 0;
-        scatter |= from && strcmp(from, "scatter") == 0;
         if (from && strcmp(from, "assumed") == 0 && isfinite(e->spread)) {
             lo = fmin(lo, e->spread);
             hi = fmax(hi, e->spread);
@@ -275,12 +274,10 @@ void br_report_one_save(char *buf, size_t len, const br_comparison *c, const cha
     else
         snprintf(range, sizeof range, "%.3g-%.3g%%", 100.0 * lo, 100.0 * hi);
     if (assumed)
-        snprintf(drift, sizeof drift, "%s%s%s drift between runs assumed",
-                 pooled || scatter ? "; else " : "", pm, range);
-    snprintf(buf, len, "%s%s%s%s%s", pooled || scatter || assumed ? "one save: " : "",
-             pooled ? "spread pooled from the suite's other cases" : "",
-             pooled && scatter ? "; " : "", scatter ? "spread from this run's scatter (Qn)" : "",
-             drift);
+        snprintf(drift, sizeof drift, "%s%s%s drift between runs assumed", pooled ? "; else " : "",
+                 pm, range);
+    snprintf(buf, len, "%s%s%s", pooled || assumed ? "one save: " : "",
+             pooled ? "spread pooled from the suite's other cases" : "", drift);
 }
 
 void br_report_confirm(char *buf, size_t len, const br_comparison *c) {

@@ -90,8 +90,8 @@ void br_report_mde(char *buf, size_t len, const br_compare_entry *e, const char 
 
 /* What comparison c assumed for cases saved once, into buf ("" when every
  * compared case had a spread of its own): "one save: spread pooled from
- * the suite's other cases" (gate/prior.h), "spread from this run's scatter
- * (Qn)" (gate/scatter.h) and/or "±1.5% drift between runs assumed" (the
+ * the suite's other cases" (gate/prior.h; the run's scatter feeds that
+ * prior, gate/scatter.h) and/or "±1.5% drift between runs assumed" (the
  * drifts the entries assumed, gate/drift.h: 1.5% GPU, 5% host; a range
  * when both). `pm` is the plus-minus sign the report uses. */
 void br_report_one_save(char *buf, size_t len, const br_comparison *c, const char *pm);

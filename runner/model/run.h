@@ -226,7 +226,7 @@ typedef struct br_compare_entry {
     size_t spread_runs;   /* run medians of the baseline (0 when it has no timing) */
     double spread_df;     /* its degrees of freedom (INFINITY: known, or assumed); 0 when none */
     const char *spread_from;  /* static: what the spread borrowed (gate/drift.h, "Power"):
-                                 "assumed", "pooled" or "scatter" for a case with one run
+                                 "assumed" or "pooled" for a case with one run
                                  median; "moderated" or "assumed+runs" for one
                                  with its own; NULL when not judged */
     double mde;               /* minimum detectable effect: the smallest slowdown (a fraction of
