@@ -556,8 +556,9 @@ void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_m
         out->status = BR_COMPUTE_PEAK_UNAVAILABLE;
         return;
     }
-    k = br_compute_kernel_pick(p, s->device.cc_major, s->device.cc_minor,
-                               has_wgmma(s, br_timer_cuda_events.stream(state)));
+    if (br_compute_kernel_pick(p, 9, 0, 1)->unit == BR_COMPUTE_WGMMA) /* a wgmma precision */
+        k = br_compute_kernel_pick(p, s->device.cc_major, s->device.cc_minor,
+                                   has_wgmma(s, br_timer_cuda_events.stream(state)));
     char method[256];
     br_compute_method(k, br_clock_name(s->gpu_clock), method, sizeof method);
     double gops = NAN;
