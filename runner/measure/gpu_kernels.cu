@@ -4,6 +4,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 #include "platform/compute_peak.h"
 
 namespace {
@@ -281,6 +283,177 @@ const void *peak_kernel(int p) {
     }
 }
 
+/* ---- wgmma (sm_90a): the Tensor Cores' datasheet rate on compute capability 9.0 ---- */
+
+/* 1 in the code the driver loaded for this device when it is benchrun's
+ * sm_90a code (nvcc defines __CUDA_ARCH_FEAT_SM90_ALL only there), else 0. */
+__global__ void wgmma_probe(int *out) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    *out = 1;
+#else
+    *out = 0;
+#endif
+}
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) /* what only the sm_90a code uses */
+/* The operands in shared memory, K-major without swizzle (PTX ISA, "Matrix
+ * Descriptor Format" and "Shared Memory Matrix Layout" of wgmma): each wgmma
+ * reads 32 bytes of K per row (k8 tf32, k16 f16/bf16, k32 e4m3/s8), that is
+ * two "core matrices" of 8 rows x 16 bytes (128 contiguous bytes) side by
+ * side in K. A core matrix (row group g, K half h) lies at g x 256 + h x 128:
+ * leading-dimension byte offset (K) 128, stride byte offset (M or N) 256.
+ * A: 64 rows = 2 KiB; B: 256 rows = 8 KiB after it. Were the two offsets read
+ * the other way round, every address would still fall inside the buffer. */
+constexpr uint32_t WG_A_BYTES = 64 * 32, WG_B_BYTES = 256 * 32;
+constexpr uint32_t WG_LBO = 128, WG_SBO = 256;
+
+/* The 64-bit matrix descriptor of the operand at shared-memory address addr:
+ * start address >> 4 in bits 0-13, leading-dimension byte offset >> 4 in
+ * bits 16-29, stride byte offset >> 4 in bits 32-45, base offset 0 (bits
+ * 49-51), swizzle mode 0 (none) in bits 62-63. */
+__device__ __forceinline__ uint64_t wg_desc(uint32_t addr) {
+    return (uint64_t)((addr & 0x3FFFFu) >> 4) | (uint64_t)(WG_LBO >> 4) << 16 |
+           (uint64_t)(WG_SBO >> 4) << 32;
+}
+
+#endif
+
+/* d (128 accumulators per thread: 64 x 256 over 128 threads) += A B, with
+ * scale-d = 1 (accumulate), the scales of A and B 1 and no transpose (both
+ * K-major); TAIL is what follows scale-d for the instruction's type. */
+#define WG_ACC                                                                                     \
+    "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"                                       \
+    "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,"                             \
+    "%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,"                             \
+    "%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,"                             \
+    "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,"                             \
+    "%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,"                             \
+    "%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,"                 \
+    "%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127"
+#define WG_ACC8(C, i)                                                                              \
+    C(d[i]), C(d[i + 1]), C(d[i + 2]), C(d[i + 3]), C(d[i + 4]), C(d[i + 5]), C(d[i + 6]),         \
+        C(d[i + 7])
+#define WG_ACC128(C)                                                                               \
+    WG_ACC8(C, 0), WG_ACC8(C, 8), WG_ACC8(C, 16), WG_ACC8(C, 24), WG_ACC8(C, 32), WG_ACC8(C, 40),  \
+        WG_ACC8(C, 48), WG_ACC8(C, 56), WG_ACC8(C, 64), WG_ACC8(C, 72), WG_ACC8(C, 80),            \
+        WG_ACC8(C, 88), WG_ACC8(C, 96), WG_ACC8(C, 104), WG_ACC8(C, 112), WG_ACC8(C, 120)
+#define WGMMA(INSTR, TAIL, CONS)                                                                   \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" INSTR " {" WG_ACC                   \
+                 "}, %128, %129, p" TAIL ";\n}\n"                                                  \
+                 : WG_ACC128(CONS)                                                                 \
+                 : "l"(da), "l"(db), "r"(one))
+
+/* One wgmma of precision P into d. */
+template <int P, typename Acc>
+__device__ __forceinline__ void wgmma(Acc (&d)[128], uint64_t da, uint64_t db, uint32_t one) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (P == BR_PRECISION_TF32_TENSOR)
+        WGMMA("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1", "+f");
+    else if constexpr (P == BR_PRECISION_FP16_TENSOR)
+        WGMMA("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", ", 1, 1, 0, 0", "+f");
+    else if constexpr (P == BR_PRECISION_BF16_TENSOR)
+        WGMMA("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", "+f");
+    else if constexpr (P == BR_PRECISION_FP8_TENSOR)
+        WGMMA("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", ", 1, 1", "+f");
+    else if constexpr (P == BR_PRECISION_INT8_TENSOR)
+        WGMMA("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "", "+r");
+#endif
+}
+
+/* wgmma.fence (before the first wgmma) and wgmma.wait_group 0 (after the
+ * last), with the accumulators as operands. */
+template <typename Acc> __device__ __forceinline__ void wg_fence(Acc (&d)[128]) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (std::is_integral<Acc>::value)
+        asm volatile("wgmma.fence.sync.aligned;" : WG_ACC128("+r")::"memory");
+    else
+        asm volatile("wgmma.fence.sync.aligned;" : WG_ACC128("+f")::"memory");
+#endif
+}
+template <typename Acc> __device__ __forceinline__ void wg_wait_all(Acc (&d)[128]) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    if constexpr (std::is_integral<Acc>::value)
+        asm volatile("wgmma.wait_group.sync.aligned 0;" : WG_ACC128("+r")::"memory");
+    else
+        asm volatile("wgmma.wait_group.sync.aligned 0;" : WG_ACC128("+f")::"memory");
+#endif
+}
+
+/* Fill the operands with bits that vary (so the Tensor Cores switch as in a
+ * real GEMM: all-zero operands draw less power, and the clock holds higher)
+ * but stay finite and small: every byte below 0x40. Then make the writes
+ * visible to wgmma, which reads shared memory through the async proxy. */
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+__device__ __forceinline__ void wg_fill(uint32_t *smem, uint32_t words, uint32_t bits) {
+    for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+        smem[i] = ((i + 1u) * 0x9E3779B9u ^ bits) & 0x3F3F3F3Fu;
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+}
+#endif
+
+/* Each block is one warpgroup: per iteration BR_COMPUTE_WGMMA_PER_GROUP
+ * wgmma into the same accumulators (the PTX ISA orders accumulator accesses
+ * of same-shape wgmma without a fence), committed as one group; it waits
+ * until at most BR_COMPUTE_WGMMA_IN_FLIGHT - 1 groups are pending, so the
+ * next group is issued while the last runs. Compiled into a no-op for every
+ * target but sm_90a. */
+template <int P, typename Acc>
+__global__ void __launch_bounds__(BR_COMPUTE_WG_THREADS, BR_COMPUTE_WG_BLOCKS_PER_SM)
+    peak_wgmma(long iters, uint32_t bits, int write, Acc *sink) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    __shared__ __align__(1024) uint32_t smem[(WG_A_BYTES + WG_B_BYTES) / 4];
+    wg_fill(smem, (WG_A_BYTES + WG_B_BYTES) / 4, bits);
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+    const uint64_t da = wg_desc(base), db = wg_desc(base + WG_A_BYTES);
+    const uint32_t one = 1u | (bits & 2u);
+    Acc d[128];
+#pragma unroll
+    for (int r = 0; r < 128; r++)
+        d[r] = (Acc)0;
+    /* The fence and the last wait name the accumulators, so the compiler keeps
+     * their initialization before the first wgmma and the sum after the last. */
+    wg_fence(d);
+#pragma unroll 1
+    for (long i = 0; i < iters; i++) {
+        /* As a GEMM's main loop: a fence per group (it orders earlier
+         * register writes, the descriptors' included, before the wgmma that
+         * follow; it does not wait for the group still in flight). */
+        asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+        for (int j = 0; j < BR_COMPUTE_WGMMA_PER_GROUP; j++)
+            wgmma<P>(d, da, db, one);
+        asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(BR_COMPUTE_WGMMA_IN_FLIGHT - 1)
+                     : "memory");
+    }
+    wg_wait_all(d);
+    Acc sum = 0;
+#pragma unroll
+    for (int r = 0; r < 128; r++)
+        sum += d[r];
+    if (write)
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+#endif
+}
+
+/* The wgmma kernel of precision p; NULL when none. */
+const void *wgmma_kernel(int p) {
+    switch (p) {
+    case BR_PRECISION_TF32_TENSOR:
+        return (const void *)peak_wgmma<BR_PRECISION_TF32_TENSOR, float>;
+    case BR_PRECISION_FP16_TENSOR:
+        return (const void *)peak_wgmma<BR_PRECISION_FP16_TENSOR, float>;
+    case BR_PRECISION_BF16_TENSOR:
+        return (const void *)peak_wgmma<BR_PRECISION_BF16_TENSOR, float>;
+    case BR_PRECISION_FP8_TENSOR:
+        return (const void *)peak_wgmma<BR_PRECISION_FP8_TENSOR, float>;
+    case BR_PRECISION_INT8_TENSOR:
+        return (const void *)peak_wgmma<BR_PRECISION_INT8_TENSOR, int32_t>;
+    default:
+        return NULL;
+    }
+}
 } // namespace
 
 extern "C" cudaError_t br_gpu_compute_peak_arch(int precision, int *code_arch) {
@@ -295,13 +468,31 @@ extern "C" cudaError_t br_gpu_compute_peak_arch(int precision, int *code_arch) {
     return e;
 }
 
-extern "C" cudaError_t br_gpu_compute_peak_launch(cudaStream_t stream, int precision, int blocks,
-                                                  long iters, void *sink) {
-    const void *f = peak_kernel(precision);
+extern "C" cudaError_t br_gpu_compute_peak_wgmma(cudaStream_t stream, int *has_wgmma) {
+    int *flag = NULL;
+    *has_wgmma = 0;
+    cudaError_t e = cudaMalloc(&flag, sizeof *flag);
+    if (e != cudaSuccess)
+        return e;
+    wgmma_probe<<<1, 1, 0, stream>>>(flag);
+    e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(has_wgmma, flag, sizeof *flag, cudaMemcpyDeviceToHost, stream);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(stream);
+    cudaFree(flag);
+    return e;
+}
+
+extern "C" cudaError_t br_gpu_compute_peak_launch(cudaStream_t stream, int precision, int wgmma,
+                                                  int blocks, long iters, void *sink) {
+    const void *f = wgmma ? wgmma_kernel(precision) : peak_kernel(precision);
     if (!f || blocks <= 0 || iters <= 0)
         return cudaErrorInvalidValue;
     uint32_t bits = 0x3c003c00u;
     int write = 0;
     void *args[] = {&iters, &bits, &write, &sink};
-    return cudaLaunchKernel(f, dim3((unsigned)blocks), dim3(BR_COMPUTE_THREADS), args, 0, stream);
+    return cudaLaunchKernel(f, dim3((unsigned)blocks),
+                            dim3(wgmma ? BR_COMPUTE_WG_THREADS : BR_COMPUTE_THREADS), args, 0,
+                            stream);
 }

@@ -59,13 +59,22 @@ cudaError_t br_gpu_clock_probe(cudaStream_t stream, br_gpu_clock *out, const br_
 cudaError_t br_gpu_timer_tick(cudaStream_t stream, uint64_t *out);
 
 /* The measured compute peak's kernel of precision p (a br_precision; see
- * platform/compute_peak.h for what each does), launched as `blocks` blocks
- * of BR_COMPUTE_THREADS threads running `iters` iterations each, enqueued on
+ * platform/compute_peak.h for what each does): its wgmma kernel when wgmma is
+ * non-zero (tf32, fp16, bf16, fp8, int8 on the Tensor Cores; only where
+ * br_gpu_compute_peak_wgmma said 1), else its FMA or mma.sync kernel;
+ * launched as `blocks` blocks of BR_COMPUTE_WG_THREADS (wgmma) or
+ * BR_COMPUTE_THREADS threads running `iters` iterations each, enqueued on
  * stream. sink: device memory for one element per thread (never written in
  * practice; may be NULL). Returns the launch's error code;
- * cudaErrorInvalidValue for a precision without a kernel. */
-cudaError_t br_gpu_compute_peak_launch(cudaStream_t stream, int precision, int blocks, long iters,
-                                       void *sink);
+ * cudaErrorInvalidValue for a precision without such a kernel. */
+cudaError_t br_gpu_compute_peak_launch(cudaStream_t stream, int precision, int wgmma, int blocks,
+                                       long iters, void *sink);
+
+/* Whether the code the driver loaded for the current device is benchrun's
+ * sm_90a code, which alone has the wgmma kernels (a tiny probe kernel on
+ * stream, then a synchronize): *has_wgmma 1 or 0. Returns the CUDA error
+ * code. */
+cudaError_t br_gpu_compute_peak_wgmma(cudaStream_t stream, int *has_wgmma);
 
 /* The virtual architecture (10 major + minor, cudaFuncAttributes.ptxVersion)
  * that precision p's kernel was compiled for, as the driver picked it for the

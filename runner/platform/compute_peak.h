@@ -14,13 +14,20 @@
  *     m8n8k4), the shapes and the architectures that have them as in the
  *     PTX ISA, "Warp-level matrix multiply-accumulate instructions"
  *     (mma.sync, "Target ISA notes").
+ *   - on a compute capability 9.0 GPU (H100, H200) running benchrun's
+ *     sm_90a code, the Tensor Cores' tf32, fp16, bf16, fp8 and int8 through
+ *     `wgmma.mma_async` instead: there the datasheet rate is reached only by
+ *     the warpgroup MMA (A and B in shared memory): `mma.sync` reached
+ *     64% of it in fp16 and tf32, 76% in fp8, on an H200. One warpgroup
+ *     (128 threads) issues BR_COMPUTE_WGMMA_PER_GROUP wgmma of the largest N (m64n256k8 tf32,
+ *     m64n256k16 fp16/bf16, m64n256k32 e4m3/s8) into one accumulator per
+ *     commit group and waits for all but BR_COMPUTE_WGMMA_IN_FLIGHT - 1
+ *     groups (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-
+ *     Accumulate Instructions": wgmma.mma_async, wgmma.fence,
+ *     wgmma.commit_group, wgmma.wait_group; the "a" targets in "Target ISA
+ *     notes").
  * Operations are counted as in the datasheets: 2 per fused multiply-add
- * lane, 2 M N K per mma of shape MxNxK (M N K multiply-adds).
- *
- * Note: on sm_90 the Tensor Cores' datasheet rate is reached only through
- * wgmma (warpgroup MMA, operands in shared memory); `mma.sync`'s rate is what
- * a warp-level kernel (WMMA, mma.sync/ldmatrix GEMMs) can reach, and that is
- * what this measures.
+ * lane, 2 M N K per mma or wgmma of shape MxNxK (M N K multiply-adds).
  */
 #ifndef BR_COMPUTE_PEAK_H
 #define BR_COMPUTE_PEAK_H
@@ -41,26 +48,54 @@ extern "C" {
  * scheduler; at most 64 registers per thread keeps them all resident. */
 #define BR_COMPUTE_THREADS       256
 #define BR_COMPUTE_BLOCKS_PER_SM 4
+/* wgmma: one warpgroup per block, 3 blocks per SM (each thread holds 128
+ * accumulators, so 3 x 128 threads x at most 170 registers fit the SM's
+ * 64 Ki); 4 wgmma per commit group, 2 groups in flight. */
+#define BR_COMPUTE_WG_THREADS       128
+#define BR_COMPUTE_WG_BLOCKS_PER_SM 3
+#define BR_COMPUTE_WGMMA_PER_GROUP  4
+#define BR_COMPUTE_WGMMA_IN_FLIGHT  2
 
 /* Where a precision's kernel runs. */
 typedef enum br_compute_unit {
-    BR_COMPUTE_FMA = 1, /* CUDA cores: fused multiply-add per thread */
-    BR_COMPUTE_MMA = 2  /* Tensor Cores: warp-wide mma.sync */
+    BR_COMPUTE_FMA = 1,  /* CUDA cores: fused multiply-add per thread */
+    BR_COMPUTE_MMA = 2,  /* Tensor Cores: warp-wide mma.sync */
+    BR_COMPUTE_WGMMA = 3 /* Tensor Cores: warpgroup-wide wgmma.mma_async (sm_90a) */
 } br_compute_unit;
 
 /* The kernel that measures one precision. */
 typedef struct br_compute_kernel {
     br_precision precision;
     br_compute_unit unit;
-    int m, n, k;       /* BR_COMPUTE_MMA: the mma shape; 0 for FMA */
+    int m, n, k;       /* MMA, WGMMA: the instruction's shape; 0 for FMA */
     int lanes;         /* BR_COMPUTE_FMA: multiply-adds per thread instruction (2 for half2) */
     int min_arch;      /* lowest compute capability (10 major + minor) that has the instruction */
     const char *instr; /* the PTX instruction, for messages and the cache's method */
+    int threads;       /* threads per block of its launch */
+    int blocks_per_sm; /* blocks per SM of its launch */
+    int per_iter;      /* instructions per loop iteration, per thread (FMA), warp (MMA) or
+                          warpgroup (WGMMA) */
 } br_compute_kernel;
 
 /* The kernel of precision p, or NULL when benchrun has none (BR_PRECISION_NONE,
- * the 2:4 sparse precisions, a value outside the enum). Static. Pure. */
+ * the 2:4 sparse precisions, a value outside the enum): the FMA chains or
+ * mma.sync loop that every GPU from sm_80 has. Static. Pure. */
 const br_compute_kernel *br_compute_kernel_of(br_precision p);
+
+/* The kernel that measures precision p on a device of compute capability
+ * cc_major.cc_minor: the wgmma kernel (unit BR_COMPUTE_WGMMA) when the device
+ * is 9.0, has_wgmma is non-zero (the driver loaded benchrun's sm_90a code:
+ * wgmma is an arch-specific sm_90a instruction, PTX ISA "Target ISA notes")
+ * and p is tf32, fp16, bf16, fp8 or int8 on the Tensor Cores; otherwise
+ * br_compute_kernel_of(p). NULL as br_compute_kernel_of. Static. Pure. */
+const br_compute_kernel *br_compute_kernel_pick(br_precision p, int cc_major, int cc_minor,
+                                                int has_wgmma);
+
+/* The cache's method of kernel k timed with the clock named clock (the
+ * instruction, how it is issued, "cold median", the clock), into buf of len
+ * bytes: a peak measured with mma.sync never reads as one measured with
+ * wgmma (platform/peak.h compares the method on load). Returns buf. */
+char *br_compute_method(const br_compute_kernel *k, const char *clock, char *buf, size_t len);
 
 /* Operations of one mma of shape m x n x k: 2 m n k (each of the m n k
  * multiply-adds counted as 2, as NVIDIA's datasheets count Tensor FLOPs).
@@ -68,9 +103,10 @@ const br_compute_kernel *br_compute_kernel_of(br_precision p);
 double br_compute_mma_ops(int m, int n, int k);
 
 /* Operations one launch of kernel k does: blocks x threads x iters x
- * BR_COMPUTE_CHAINS x 2 x lanes on the CUDA cores; blocks x (threads / 32)
- * x iters x BR_COMPUTE_CHAINS x br_compute_mma_ops on the Tensor Cores.
- * threads a multiple of 32. Returns NAN for a NULL kernel. Pure. */
+ * per_iter x 2 x lanes on the CUDA cores; blocks x (threads / 32) x iters x
+ * per_iter x br_compute_mma_ops with mma.sync; blocks x (threads / 128) x
+ * iters x per_iter x br_compute_mma_ops with wgmma. threads a multiple of
+ * 32 (128 for wgmma). Returns NAN for a NULL kernel. Pure. */
 double br_compute_launch_ops(const br_compute_kernel *k, long blocks, int threads, long iters);
 
 /* Whether a device of compute capability cc_major.cc_minor, running

@@ -423,6 +423,7 @@ double br_session_measure_peak_here(br_session *s) {
 #if BR_HAVE_CUDA
 typedef struct compute_ctx {
     int precision;
+    int wgmma; /* 1: the wgmma kernel (BR_COMPUTE_WGMMA) */
     int blocks;
     long iters;
     void *sink;
@@ -431,8 +432,8 @@ typedef struct compute_ctx {
 
 static int exec_compute(void *ctx) {
     compute_ctx *c = ctx;
-    return BR_CUDA(
-        br_gpu_compute_peak_launch(c->stream, c->precision, c->blocks, c->iters, c->sink));
+    return BR_CUDA(br_gpu_compute_peak_launch(c->stream, c->precision, c->wgmma, c->blocks,
+                                              c->iters, c->sink));
 }
 
 /* Iterations for one launch of about BR_COMPUTE_TARGET_NS: one launch of
@@ -481,14 +482,14 @@ static int time_compute(br_session *s, void *state, compute_ctx *c, double *medi
 static void measure_compute(br_session *s, void *state, const br_compute_kernel *k,
                             const char *method, br_compute_measure *out) {
     compute_ctx c = {.precision = (int)k->precision,
-                     .blocks = (s->device.sm_count > 0 ? s->device.sm_count : 1) *
-                               BR_COMPUTE_BLOCKS_PER_SM,
+                     .wgmma = k->unit == BR_COMPUTE_WGMMA,
+                     .blocks = (s->device.sm_count > 0 ? s->device.sm_count : 1) * k->blocks_per_sm,
                      .stream = br_timer_cuda_events.stream(state)};
     double median = NAN;
-    size_t sink_bytes = (size_t)c.blocks * BR_COMPUTE_THREADS * sizeof(double);
+    size_t sink_bytes = (size_t)c.blocks * (size_t)k->threads * sizeof(double);
     if (!BR_CUDA(cudaMalloc(&c.sink, sink_bytes)) && size_launch(&c) == 0 &&
         time_compute(s, state, &c, &median) == 0) {
-        double ops = br_compute_launch_ops(k, c.blocks, BR_COMPUTE_THREADS, c.iters);
+        double ops = br_compute_launch_ops(k, c.blocks, k->threads, c.iters);
         out->gops = ops / median;
         out->status = BR_COMPUTE_PEAK_MEASURED;
         if (!s->opts.quiet)
@@ -504,6 +505,25 @@ static void measure_compute(br_session *s, void *state, const br_compute_kernel 
     }
     cudaFree(c.sink);
     cudaGetLastError();
+}
+#endif
+
+#if BR_HAVE_CUDA
+/* 1 when the session's GPU is compute capability 9.0 and the driver loaded
+ * benchrun's sm_90a code for it (the wgmma kernels), else 0. */
+static int has_wgmma(const br_session *s, cudaStream_t stream) {
+    int has = 0;
+    if (s->device.cc_major != 9 || s->device.cc_minor != 0)
+        return 0;
+    if (BR_CUDA(br_gpu_compute_peak_wgmma(stream, &has))) {
+        br_log(BR_LOG_WARN, "benchrun: warning: cannot tell whether wgmma is built in: %s\n",
+               br_error_get());
+        return 0;
+    }
+    if (!has && !s->opts.quiet)
+        br_log(BR_LOG_NOTE, "benchrun: no sm_90a code in this build: the Tensor Core peaks are "
+                            "measured with mma.sync, below the datasheet's wgmma rate\n");
+    return has;
 }
 #endif
 
@@ -536,9 +556,11 @@ void br_session_measure_compute_here(br_session *s, br_precision p, br_compute_m
         out->status = BR_COMPUTE_PEAK_UNAVAILABLE;
         return;
     }
-    char method[160];
-    snprintf(method, sizeof method, "%s, %d chains, cold median, %s clock", k->instr,
-             BR_COMPUTE_CHAINS, br_clock_name(s->gpu_clock));
+    if (br_compute_kernel_pick(p, 9, 0, 1)->unit == BR_COMPUTE_WGMMA) /* a wgmma precision */
+        k = br_compute_kernel_pick(p, s->device.cc_major, s->device.cc_minor,
+                                   has_wgmma(s, br_timer_cuda_events.stream(state)));
+    char method[256];
+    br_compute_method(k, br_clock_name(s->gpu_clock), method, sizeof method);
     double gops = NAN;
     int cached = br_peak_compute_cache_load(&gops, s->cache_dir, &s->device, p, method);
     if (cached == 1) {

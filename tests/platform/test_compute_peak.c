@@ -96,3 +96,88 @@ Test(compute_peak, int8_is_counted_in_operations) {
     cr_expect_str_eq(br_compute_unit_label(BR_PRECISION_INT8_TENSOR), "GOP/s");
     cr_expect_str_eq(br_compute_unit_label(BR_PRECISION_FP8_TENSOR), "GFLOP/s");
 }
+
+/* ---- wgmma on compute capability 9.0 (sm_90a) ---------------------------------- */
+
+Test(compute_peak, sm_90a_measures_the_tensor_cores_with_wgmma_of_n256) {
+    struct {
+        br_precision p;
+        int k;
+        const char *instr;
+    } want[] = {
+        {BR_PRECISION_TF32_TENSOR, 8, "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32"},
+        {BR_PRECISION_FP16_TENSOR, 16, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16"},
+        {BR_PRECISION_BF16_TENSOR, 16, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"},
+        {BR_PRECISION_FP8_TENSOR, 32, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3"},
+        {BR_PRECISION_INT8_TENSOR, 32, "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const br_compute_kernel *k = br_compute_kernel_pick(want[i].p, 9, 0, 1);
+        cr_assert_not_null(k, "%s", br_precision_name(want[i].p));
+        cr_expect_eq(k->unit, BR_COMPUTE_WGMMA, "%s", br_precision_name(want[i].p));
+        cr_expect(k->m == 64 && k->n == 256 && k->k == want[i].k, "%s: m%dn%dk%d",
+                  br_precision_name(want[i].p), k->m, k->n, k->k);
+        cr_expect_str_eq(k->instr, want[i].instr);
+        cr_expect_eq(k->threads, 128); /* one warpgroup per block */
+        cr_expect_eq(k->precision, want[i].p);
+    }
+}
+
+Test(compute_peak, without_sm_90a_code_or_on_another_gpu_it_stays_mma_sync) {
+    const br_precision ps[] = {BR_PRECISION_TF32_TENSOR, BR_PRECISION_FP16_TENSOR,
+                               BR_PRECISION_BF16_TENSOR, BR_PRECISION_FP8_TENSOR,
+                               BR_PRECISION_INT8_TENSOR};
+    for (size_t i = 0; i < sizeof ps / sizeof *ps; i++) {
+        const br_compute_kernel *sync = br_compute_kernel_of(ps[i]);
+        cr_assert_eq(sync->unit, BR_COMPUTE_MMA);
+        cr_expect_eq(br_compute_kernel_pick(ps[i], 9, 0, 0), sync);  /* build lacks sm_90a */
+        cr_expect_eq(br_compute_kernel_pick(ps[i], 8, 9, 1), sync);  /* L40S */
+        cr_expect_eq(br_compute_kernel_pick(ps[i], 8, 0, 1), sync);  /* A100 */
+        cr_expect_eq(br_compute_kernel_pick(ps[i], 10, 0, 1), sync); /* B200: no wgmma */
+        cr_expect_eq(br_compute_kernel_pick(ps[i], 12, 0, 1), sync);
+    }
+    /* wgmma has no fp64, and the CUDA cores' precisions stay FMA chains. */
+    cr_expect_eq(br_compute_kernel_pick(BR_PRECISION_FP64_TENSOR, 9, 0, 1)->unit, BR_COMPUTE_MMA);
+    cr_expect_eq(br_compute_kernel_pick(BR_PRECISION_FP32, 9, 0, 1)->unit, BR_COMPUTE_FMA);
+    cr_expect_eq(br_compute_kernel_pick(BR_PRECISION_BF16, 9, 0, 1)->unit, BR_COMPUTE_FMA);
+    cr_expect_null(br_compute_kernel_pick(BR_PRECISION_FP16_TENSOR_SPARSE, 9, 0, 1));
+    cr_expect_null(br_compute_kernel_pick(BR_PRECISION_NONE, 9, 0, 1));
+}
+
+Test(compute_peak, a_wgmma_launch_counts_2_64_n_k_per_wgmma_per_warpgroup) {
+    /* An H200's launch: 132 SMs x 3 blocks of one warpgroup, 1000 iterations
+     * of 4 wgmma each. */
+    long blocks = 132 * BR_COMPUTE_WG_BLOCKS_PER_SM;
+    const br_compute_kernel *h = br_compute_kernel_pick(BR_PRECISION_FP16_TENSOR, 9, 0, 1);
+    const br_compute_kernel *t = br_compute_kernel_pick(BR_PRECISION_TF32_TENSOR, 9, 0, 1);
+    const br_compute_kernel *e = br_compute_kernel_pick(BR_PRECISION_FP8_TENSOR, 9, 0, 1);
+    cr_assert_eq(h->per_iter, BR_COMPUTE_WGMMA_PER_GROUP);
+    double wgmmas = (double)blocks * 1000.0 * BR_COMPUTE_WGMMA_PER_GROUP;
+    cr_expect_eq(br_compute_mma_ops(64, 256, 16), 524288.0);
+    cr_expect_eq(br_compute_launch_ops(h, blocks, 128, 1000), wgmmas * 524288.0);
+    cr_expect_eq(br_compute_launch_ops(t, blocks, 128, 1000), wgmmas * 262144.0);
+    cr_expect_eq(br_compute_launch_ops(e, blocks, 128, 1000), wgmmas * 1048576.0);
+    /* Two warpgroups per block do twice the work. */
+    cr_expect_eq(br_compute_launch_ops(h, blocks, 256, 1000), 2 * wgmmas * 524288.0);
+    /* At the datasheet's 989.4 TFLOP/s (132 SMs x 4096 FLOP per clock at
+     * 1.83 GHz) such a launch takes 0.84 ms: 3 warpgroups x 4000 wgmma x
+     * 128 clocks each (64 x 256 x 16 multiply-adds at 2048 per clock) per SM. */
+    double s = br_compute_launch_ops(h, blocks, 128, 1000) / (132.0 * 4096 * 1.83e9);
+    cr_expect(fabs(s - 3 * 4000 * 128 / 1.83e9) < 1e-9, "%g s", s);
+}
+
+Test(compute_peak, the_method_names_the_instruction_so_caches_never_mix) {
+    char sync[256], wg[256];
+    const br_compute_kernel *m = br_compute_kernel_pick(BR_PRECISION_FP16_TENSOR, 9, 0, 0);
+    const br_compute_kernel *w = br_compute_kernel_pick(BR_PRECISION_FP16_TENSOR, 9, 0, 1);
+    cr_expect_str_eq(br_compute_method(m, "cupti", sync, sizeof sync),
+                     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32, 8 chains, cold median, "
+                     "cupti clock");
+    cr_expect_str_eq(br_compute_method(w, "cupti", wg, sizeof wg),
+                     "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16, 4 per commit group, 2 "
+                     "groups in flight, 3 warpgroups per SM, cold median, cupti clock");
+    cr_expect_str_neq(sync, wg);
+    cr_expect_str_eq(
+        br_compute_method(br_compute_kernel_of(BR_PRECISION_FP32), "events", sync, sizeof sync),
+        "fma.rn.f32, 8 chains, cold median, events clock");
+}

@@ -2,6 +2,7 @@
 /* test_peak.c - the measured-peak cache: round trip, stale and corrupt entries. */
 #include "e2e_util.h"
 #include "base/error.h"
+#include "platform/compute_peak.h"
 #include "platform/peak.h"
 #include "base/util.h"
 
@@ -423,6 +424,31 @@ Test(peak, compute_store_then_load_round_trips_per_precision) {
     cr_expect(isnan(g));
     cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP32, "other"), 0);
     cr_expect(isnan(g));
+}
+
+Test(peak, a_peak_measured_with_mma_sync_is_not_read_as_a_wgmma_one) {
+    br_device d = h100();
+    const char *cache = at("cache");
+    char sync[256], wg[256];
+    br_compute_method(br_compute_kernel_pick(BR_PRECISION_FP16_TENSOR, 9, 0, 0), "cupti", sync,
+                      sizeof sync);
+    br_compute_method(br_compute_kernel_pick(BR_PRECISION_FP16_TENSOR, 9, 0, 1), "cupti", wg,
+                      sizeof wg);
+    /* An H200's mma.sync figure, cached before benchrun had wgmma. */
+    cr_assert_eq(
+        br_peak_compute_cache_store(cache, &d, BR_PRECISION_FP16_TENSOR, 635e3, 1e12, sync), 0,
+        "%s", br_error_get());
+    double g = 0;
+    cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP16_TENSOR, wg), 0);
+    cr_expect(isnan(g));
+    cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP16_TENSOR, sync), 1);
+    cr_expect_eq(g, 635e3);
+    /* Measured again with wgmma, the entry is replaced, and read back only as wgmma's. */
+    cr_assert_eq(br_peak_compute_cache_store(cache, &d, BR_PRECISION_FP16_TENSOR, 950e3, 1e12, wg),
+                 0);
+    cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP16_TENSOR, wg), 1);
+    cr_expect_eq(g, 950e3);
+    cr_expect_eq(br_peak_compute_cache_load(&g, cache, &d, BR_PRECISION_FP16_TENSOR, sync), 0);
 }
 
 Test(peak, compute_file_holds_the_precision_and_the_ops) {
