@@ -13,7 +13,8 @@
 #   4. benchrun profile of hgemm_mma at 4096^3: the Tensor pipe;
 #   5. compute-sanitizer racecheck of hgemm_mma at 1 x 4096 x 4096;
 #   6. the GPU-labelled tests (test_gpu_gemm, test_gpu_compute_peak, ...);
-#   7. the nightly (scripts/nightly.sh) twice: the second is the warm time.
+#   7. the nightly (scripts/nightly.sh) twice: the second is the warm time
+#      (NIGHTLY=0 leaves it out).
 # Logs under $OUT/gemm; the summary is printed last.
 set -u
 OUT=${OUT:-/tmp/gemm-out}
@@ -76,11 +77,12 @@ fi
 
 # 6. GPU tests ----------------------------------------------------------------
 t0=$(date +%s)
-ctest --test-dir build -L gpu --output-on-failure >"$D/gpu_tests.txt" 2>&1
+ctest --test-dir build -L gpu --output-on-failure -j 4 >"$D/gpu_tests.txt" 2>&1
 say "6. ctest -L gpu: exit $? in $(($(date +%s) - t0)) s: $(grep 'tests passed' "$D/gpu_tests.txt")"
 
 # 7. Nightly ------------------------------------------------------------------
 for i in 1 2; do
+    [ "${NIGHTLY:-1}" = 1 ] || break
     t0=$(date +%s.%N)
     BENCHRUN_CACHE_DIR="$D/nightly-cache" scripts/nightly.sh "$D/nightly" -q --cache-dir "$D/nightly-cache" \
         >"$D/nightly_$i.txt" 2>&1
