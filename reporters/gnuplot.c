@@ -31,8 +31,8 @@ void br_gnuplot_string(FILE *f, const char *s) {
         if (space)
             fputc(' ', f);
         space = 0;
-        if (ch == '\\' || ch == '"')
-            fputc('\\', f);
+        if (ch == '\\' || ch == '"' || ch == '`')
+            fputc('\\', f); /* gnuplot runs `...` in a double-quoted string as a command */
         fputc(ch, f);
     }
     fputc('"', f);

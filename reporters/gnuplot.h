@@ -15,9 +15,10 @@ extern "C" {
  * own terminal and output). Returns 0, or -1 with the error set. */
 typedef int (*br_gnuplot_script_fn)(FILE *f, void *ctx, const char *svg_path);
 
-/* `s` as a double-quoted gnuplot string: backslash and double quote
- * escaped, control characters (a newline would end the command) and runs of
- * white space as one space; NULL reads as "". */
+/* `s` as a double-quoted gnuplot string: backslash, double quote and
+ * backquote escaped (gnuplot substitutes a command's output for `...` in a
+ * double-quoted string: "Substitution" in its manual), control characters (a newline would end the
+ * command) and runs of white space as one space; NULL reads as "". */
 void br_gnuplot_string(FILE *f, const char *s);
 
 /* 1 when an executable `gnuplot` is on PATH (br_proc_find, base/proc.h),

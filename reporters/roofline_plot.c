@@ -141,24 +141,25 @@ static void ceiling_names(char *buf, size_t len, const double peaks[BR_PRECISION
 static void put_setup(FILE *f, const br_run *d, double measured, const char *svg_path,
                       const double range[3], const double peaks[BR_PRECISION_COUNT], double top) {
     const br_device *dev = &d->device;
-    char title[1024], names[512];
+    char title[768], dram[256], names[512];
     ceiling_names(names, sizeof names, peaks);
+    snprintf(title, sizeof title, "Roofline of %s: %s at the maximum SM clock", dev->name, names);
     if (isfinite(measured))
-        snprintf(title, sizeof title,
-                 "Roofline of %s: %s at the maximum SM clock; DRAM %.0f GB/s theoretical, %.0f "
-                 "GB/s measured",
-                 dev->name, names, dev->peak_gbps, measured);
+        snprintf(dram, sizeof dram, "DRAM %.0f GB/s theoretical, %.0f GB/s measured",
+                 dev->peak_gbps, measured);
     else
-        snprintf(title, sizeof title,
-                 "Roofline of %s: %s at the maximum SM clock; DRAM %.0f GB/s theoretical (no "
-                 "measured bandwidth: a suite with `peak: measured` adds it)",
-                 dev->name, names, dev->peak_gbps);
+        snprintf(dram, sizeof dram,
+                 "DRAM %.0f GB/s theoretical (no measured bandwidth: a suite with `peak: "
+                 "measured` adds it)",
+                 dev->peak_gbps);
     fputs("set terminal svg size 1100,800 dynamic enhanced font \"sans,12\" background "
           "\"white\"\nset output ",
           f);
     br_gnuplot_string(f, svg_path);
-    fputs("\nset title ", f);
+    fputs("\nset title ", f); /* two lines: the ceilings, then DRAM's */
     br_gnuplot_string(f, title);
+    fputs(".\"\\n\".", f);
+    br_gnuplot_string(f, dram);
     fputs(" noenhanced\n", f);
     fprintf(f,
             "set logscale xy 10\nset format x \"%%g\"\nset format y \"%%g\"\n"
