@@ -73,6 +73,7 @@
 
 #include "benchrun_cuda.h"
 #include "benchrun_kernel.h"
+#include "verify_common.h"
 #include "gemm_tolerance.h"
 
 /* The largest m, n or k accepted. */
@@ -729,39 +730,16 @@ static int gm_reference(br_case *c, gm_state *s) {
     return rc;
 }
 
-/* BR_GEMM_FAULT=I,J[,D] into s->fault*; 0, or fails on a malformed value. */
+/* BR_GEMM_FAULT=I,J[,D] into s->fault* (verify_common.h); 0, or fails on a
+ * malformed value. */
 static int gm_fault_parse(br_case *c, gm_state *s) {
-    const char *v = getenv("BR_GEMM_FAULT");
-    if (!v || !*v)
-        return 0;
-    char *end = NULL;
-    long long i = strtoll(v, &end, 10), j = 0;
-    double d = 1.0;
-    bool ok = end != v && *end == ',';
-    if (ok) {
-        const char *at = end + 1;
-        j = strtoll(at, &end, 10);
-        ok = end != at;
-    }
-    if (ok && *end == ',') {
-        const char *at = end + 1;
-        d = strtod(at, &end);
-        ok = end != at && isfinite(d);
-    }
-    ok = ok && *end == '\0';
-    if (i < 0)
-        i += s->m;
-    if (j < 0)
-        j += s->n;
-    if (!ok || i < 0 || i >= s->m || j < 0 || j >= s->n)
-        return c->api->fail(c,
-                            "BR_GEMM_FAULT must be I,J or I,J,DELTA with 0 <= I < %d and "
-                            "0 <= J < %d (negative: from the end), got '%s'",
-                            s->m, s->n, v);
-    s->fault = true;
-    s->fault_i = i;
-    s->fault_j = j;
-    s->fault_delta = (float)d;
+    br_verify_fault f;
+    if (br_verify_fault_parse(c, "BR_GEMM_FAULT", s->m, s->n, &f) != 0)
+        return -1;
+    s->fault = f.on;
+    s->fault_i = f.i;
+    s->fault_j = f.j;
+    s->fault_delta = f.delta;
     return 0;
 }
 
