@@ -2,6 +2,7 @@
 /* The measured compute peak's kernels, their operation counts and who has
  * them (compute_peak.h). */
 #include "compute_peak.h"
+#include "flops.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,13 +92,6 @@ double br_compute_launch_ops(const br_compute_kernel *k, long blocks, int thread
     return per * (double)(threads / 32) * br_compute_mma_ops(k->m, k->n, k->k);
 }
 
-/* 1 for a GPU with FP64 Tensor Cores: the data-centre parts A100 (8.0),
- * H100/H200 (9.0) and B100/B200/B300 (10.x); the CUDA Programming Guide's
- * throughput table gives the others' FP64 as a small fraction of FP32. */
-static int has_dmma(int cc_major, int cc_minor) {
-    return (cc_major == 8 && cc_minor == 0) || (cc_major == 9 && cc_minor == 0) || cc_major == 10;
-}
-
 int br_compute_available(br_precision p, int cc_major, int cc_minor, int code_arch, char *why,
                          size_t len) {
     const br_compute_kernel *k = br_compute_kernel_of(p);
@@ -114,10 +108,9 @@ int br_compute_available(br_precision p, int cc_major, int cc_minor, int code_ar
                  cc_minor);
         return 0;
     }
-    if (p == BR_PRECISION_FP64_TENSOR && !has_dmma(cc_major, cc_minor)) {
-        snprintf(why, len,
-                 "%s: this GPU (%d.%d) has no FP64 Tensor Cores (only 8.0, 9.0 and 10.x do)",
-                 br_precision_name(p), cc_major, cc_minor);
+    if (br_flops_has(cc_major, cc_minor, p) == 0) { /* the peak table's word (flops.h) */
+        snprintf(why, len, "%s: this GPU (%d.%d) lacks it", br_precision_name(p), cc_major,
+                 cc_minor);
         return 0;
     }
     if (code_arch > 0 && code_arch < k->min_arch) {
