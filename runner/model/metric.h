@@ -26,8 +26,8 @@ typedef enum br_metric_amount {
 } br_metric_amount;
 
 /* Which peak a metric's % of peak is relative to. The compute peak is the
- * run's peak_gflops (the device's FP32 peak); the bandwidth peak is the run's
- * peak_gbps (theoretical or measured as `peak` says). */
+ * case's precision's (run.h, br_run_case_peak); the bandwidth peak is the
+ * run's peak_gbps (theoretical or measured as `peak` says). */
 typedef enum br_metric_peak {
     BR_METRIC_PEAK_NONE = 0,      /* no % of peak */
     BR_METRIC_PEAK_BANDWIDTH = 1, /* the DRAM bandwidth, GB/s */
