@@ -17,11 +17,6 @@ static int drawn(const br_run *r, const br_case_result *c, br_roofline_point *p)
     return isfinite(p->intensity) && p->intensity > 0.0 && isfinite(c->gflops) && c->gflops > 0.0;
 }
 
-/* c's precision, none read as FP32 (its compute ceiling's). */
-static br_precision precision_of(const br_case_result *c) {
-    return c->precision == BR_PRECISION_NONE ? BR_PRECISION_FP32 : c->precision;
-}
-
 /* The compute ceilings drawn: each precision of a drawn case of a run on
  * device run d, its peak at the maximum SM clock (d's recorded compute
  * peak; for FP32 without one, d's FP32 peak). peaks[p] is NAN for a
@@ -38,7 +33,7 @@ static double ceilings(const br_run *const *runs, size_t n, const br_run *d,
         for (size_t k = 0; k < r->n_cases; k++) {
             br_roofline_point pt;
             const br_case_result *c = &r->cases[k];
-            br_precision p = precision_of(c);
+            br_precision p = br_precision_effective(c->precision);
             if ((int)p >= BR_PRECISION_COUNT || !isnan(peaks[p]) || !drawn(r, c, &pt))
                 continue;
             double v = br_run_case_peak_max(r, c);
@@ -201,22 +196,18 @@ static void put_plot(FILE *f, const br_run *const *runs, size_t n, const br_run 
     for (size_t i = 0; i < n; i++) {
         const br_run *r = runs[i];
         for (size_t k = 0; k < r->n_kernels; k++) {
-            int any = 0;
-            for (size_t j = 0; j < r->n_cases && !any; j++) {
+            const br_case_result *first = NULL; /* the kernel's first point */
+            for (size_t j = 0; j < r->n_cases && !first; j++) {
                 br_roofline_point p;
-                any = r->cases[j].kernel == k && drawn(r, &r->cases[j], &p);
+                if (r->cases[j].kernel == k && drawn(r, &r->cases[j], &p))
+                    first = &r->cases[j];
             }
-            if (!any)
+            if (!first)
                 continue;
             char name[512];
-            br_precision kp = BR_PRECISION_FP32;
-            for (size_t j = 0; j < r->n_cases; j++)
-                if (r->cases[j].kernel == k) {
-                    kp = precision_of(&r->cases[j]);
-                    break;
-                }
             snprintf(name, sizeof name, "%s/%s (%s)", r->suite_name ? r->suite_name : "?",
-                     r->kernels[k].name ? r->kernels[k].name : "?", br_precision_name(kp));
+                     r->kernels[k].name ? r->kernels[k].name : "?",
+                     br_precision_name(br_precision_effective(first->precision)));
             fprintf(f, ", \\\n  $k%zu_%zu using 1:2 with points pt %d ps 1.3 title ", i, k, pt);
             br_gnuplot_string(f, name);
             fprintf(f,

@@ -130,9 +130,7 @@ static void measure_compute_peaks(br_run *out, const br_job *job, br_session *s)
         return;
     int asked[BR_PRECISION_COUNT] = {0};
     for (size_t k = 0; k < out->n_kernels && k < job->suite.n_kernels && !br_stop_signal(); k++) {
-        br_precision p = br_suite_precision(&job->suite, k);
-        if (p == BR_PRECISION_NONE)
-            p = BR_PRECISION_FP32;
+        br_precision p = br_precision_effective(br_suite_precision(&job->suite, k));
         if (out->kernels[k].backend != BR_BACKEND_GPU || (int)p >= BR_PRECISION_COUNT || asked[p])
             continue;
         asked[p] = 1;

@@ -8,14 +8,9 @@ static int positive(double x) {
     return isfinite(x) && x > 0.0;
 }
 
-/* c's precision, NONE read as FP32. */
-static br_precision precision_of(const br_case_result *c) {
-    return c->precision == BR_PRECISION_NONE ? BR_PRECISION_FP32 : c->precision;
-}
-
 /* r's recorded peak of c's precision (NONE reads as FP32), or NULL. */
 static const br_compute_peak *recorded(const br_run *r, const br_case_result *c) {
-    br_precision p = precision_of(c);
+    br_precision p = br_precision_effective(c->precision);
     if ((int)p < 0 || (int)p >= BR_PRECISION_COUNT || !r->compute_peaks[p].present)
         return NULL;
     return &r->compute_peaks[p];
@@ -33,7 +28,7 @@ double br_run_case_peak(const br_run *r, const br_case_result *c, double *clock_
     if (!r || !c || !r->has_device)
         return NAN;
     double measured = NAN;
-    if (br_run_measured_compute(r, precision_of(c), &measured))
+    if (br_run_measured_compute(r, br_precision_effective(c->precision), &measured))
         return measured; /* `peak: measured`: what the device reached, at the clock it held */
     const br_compute_peak *k = recorded(r, c);
     if (!k)

@@ -55,6 +55,12 @@ typedef enum br_precision {
 } br_precision;
 #define BR_PRECISION_COUNT 16
 
+/* p as a peak reads it: BR_PRECISION_NONE (not declared) is FP32 on the
+ * CUDA cores. */
+static inline br_precision br_precision_effective(br_precision p) {
+    return p == BR_PRECISION_NONE ? BR_PRECISION_FP32 : p;
+}
+
 typedef enum br_cache_policy {
     BR_CACHE_FLUSH = 0,       /* clear L2 between samples by reading unrelated data (clean lines),
                                  outside the timed region */

@@ -231,8 +231,7 @@ int br_flops_lacks(const br_device *d, br_precision p, char *why, size_t why_len
 }
 
 void br_flops_record(br_run *r, br_precision p) {
-    if (p == BR_PRECISION_NONE)
-        p = BR_PRECISION_FP32;
+    p = br_precision_effective(p);
     if (!r || !r->has_device || (int)p < 0 || (int)p >= BR_PRECISION_COUNT)
         return;
     const br_device *d = &r->device;

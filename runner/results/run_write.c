@@ -559,7 +559,7 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
     if (value_key) /* left out for GB/s and GFLOP/s: their values are gbps and gflops */
         put(b, o, value_key, real(br_case_metric_value(c, r->metric)));
     put(b, o, "pct_peak", real(c->pct_peak));
-    br_precision eff = c->precision == BR_PRECISION_NONE ? BR_PRECISION_FP32 : c->precision;
+    br_precision eff = br_precision_effective(c->precision);
     int recorded = (int)eff < BR_PRECISION_COUNT && r->compute_peaks[eff].present;
     double clock_mhz = NAN, peak = ok && gpu && recorded ? br_run_case_peak(r, c, &clock_mhz) : NAN;
     if (isfinite(peak)) /* absent without a recorded peak: older files and host cases stay */
