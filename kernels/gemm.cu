@@ -158,10 +158,9 @@ struct gm_state {
     double *ref, *row_norm, *col_norm, *probe;
     unsigned long long *tally;
     double g; /* br_gemm_scale of the kind's rule at k */
-    /* BR_GEMM_FAULT: add fault_delta to C[fault_i][fault_j] before verify. */
-    bool fault;
-    int64_t fault_i, fault_j;
-    float fault_delta;
+    /* BR_GEMM_FAULT: add fault.delta to C[fault.i][fault.j] before verify
+     * (fault.on; verify_common.h). */
+    br_verify_fault fault;
     /* cuBLAS kinds: the worker's handle (gm_handles), borrowed */
     cublasHandle_t handle;
     /* the FP8 kind: cuBLASLt's handle (gm_lt_handle, borrowed), descriptors,
@@ -730,19 +729,6 @@ static int gm_reference(br_case *c, gm_state *s) {
     return rc;
 }
 
-/* BR_GEMM_FAULT=I,J[,D] into s->fault* (verify_common.h); 0, or fails on a
- * malformed value. */
-static int gm_fault_parse(br_case *c, gm_state *s) {
-    br_verify_fault f;
-    if (br_verify_fault_parse(c, "BR_GEMM_FAULT", s->m, s->n, &f) != 0)
-        return -1;
-    s->fault = f.on;
-    s->fault_i = f.i;
-    s->fault_j = f.j;
-    s->fault_delta = f.delta;
-    return 0;
-}
-
 /* ---- host side: per-kind setup ------------------------------------------ */
 
 /* Fail unless the GPU has compute capability info->min_cc or later. */
@@ -848,7 +834,8 @@ static int setup(br_case *c) {
     s->kind = *(const gm_kind *)c->api->arg(c);
     s->info = &gm_kinds[s->kind];
     if (gm_param_dim(c, "m", &s->m) != 0 || gm_param_dim(c, "n", &s->n) != 0 ||
-        gm_param_dim(c, "k", &s->k) != 0 || gm_fault_parse(c, s) != 0 ||
+        gm_param_dim(c, "k", &s->k) != 0 ||
+        br_verify_fault_parse(c, "BR_GEMM_FAULT", s->m, s->n, &s->fault) != 0 ||
         gm_check_device(c, s->info) != 0)
         return -1;
     const cudaStream_t st = br_cuda_stream(c);
@@ -935,19 +922,19 @@ static int run_cublas_fp8(br_case *c) {
 
 /* ---- verify -------------------------------------------------------------- */
 
-/* BR_GEMM_FAULT: C[fault_i][fault_j] += fault_delta, after the run. */
+/* BR_GEMM_FAULT: C[fault.i][fault.j] += fault.delta, after the run. */
 static int gm_plant_fault(br_case *c, gm_state *s) {
     const cudaStream_t st = br_cuda_stream(c);
-    const int64_t t = s->fault_i * s->n + s->fault_j;
+    const int64_t t = s->fault.i * s->n + s->fault.j;
     switch (s->info->out) {
     case GM_F16:
-        gm_add_kernel<<<1, 1, 0, st>>>((__half *)s->c, t, s->fault_delta);
+        gm_add_kernel<<<1, 1, 0, st>>>((__half *)s->c, t, s->fault.delta);
         break;
     case GM_BF16:
-        gm_add_kernel<<<1, 1, 0, st>>>((__nv_bfloat16 *)s->c, t, s->fault_delta);
+        gm_add_kernel<<<1, 1, 0, st>>>((__nv_bfloat16 *)s->c, t, s->fault.delta);
         break;
     default:
-        gm_add_kernel<<<1, 1, 0, st>>>((float *)s->c, t, s->fault_delta);
+        gm_add_kernel<<<1, 1, 0, st>>>((float *)s->c, t, s->fault.delta);
         break;
     }
     return br_cuda_launched(c, "gm_add_kernel");
@@ -1021,7 +1008,7 @@ static int gm_report(br_case *c, gm_state *s, int64_t bad, int64_t first) {
 
 static int verify(br_case *c) {
     gm_state *s = (gm_state *)c->state;
-    if (s->fault && gm_plant_fault(c, s) != 0)
+    if (s->fault.on && gm_plant_fault(c, s) != 0)
         return -1;
     int64_t bad = 0, first = -1;
     if (gm_device_check(c, s, &bad, &first) != 0)

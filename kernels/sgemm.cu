@@ -150,10 +150,9 @@ struct sg_state {
     /* The host reference (small sizes only; NULL otherwise): every entry. */
     sg_probe *probes; /* host (malloc), m * n, entry i * n + j */
     float *got;       /* host (malloc), a copy of C */
-    /* BR_SGEMM_FAULT: add fault_delta to C[fault_i][fault_j] before verify. */
-    bool fault;
-    int64_t fault_i, fault_j;
-    float fault_delta;
+    /* BR_SGEMM_FAULT: add fault.delta to C[fault.i][fault.j] before verify
+     * (fault.on; verify_common.h). */
+    br_verify_fault fault;
     cublasHandle_t handle;
     bool have_handle;
 };
@@ -729,19 +728,6 @@ static int sg_check_device_reference(br_case *c, sg_state *s) {
     return rc;
 }
 
-/* BR_SGEMM_FAULT=I,J[,D] into s->fault* (verify_common.h); 0, or fails on a
- * malformed value. */
-static int sg_fault_parse(br_case *c, sg_state *s) {
-    br_verify_fault f;
-    if (br_verify_fault_parse(c, "BR_SGEMM_FAULT", s->m, s->n, &f) != 0)
-        return -1;
-    s->fault = f.on;
-    s->fault_i = f.i;
-    s->fault_j = f.j;
-    s->fault_delta = f.delta;
-    return 0;
-}
-
 static int sg_setup(br_case *c, sg_kind kind) {
     sg_state *s = (sg_state *)calloc(1, sizeof *s);
     if (!s)
@@ -749,7 +735,8 @@ static int sg_setup(br_case *c, sg_kind kind) {
     c->state = s;
     s->kind = kind;
     if (sg_param_dim(c, "m", &s->m) != 0 || sg_param_dim(c, "n", &s->n) != 0 ||
-        sg_param_dim(c, "k", &s->k) != 0 || sg_fault_parse(c, s) != 0)
+        sg_param_dim(c, "k", &s->k) != 0 ||
+        br_verify_fault_parse(c, "BR_SGEMM_FAULT", s->m, s->n, &s->fault) != 0)
         return -1;
     const cudaStream_t stream = br_cuda_stream(c);
     uint64_t rng = c->api->seed(c);
@@ -834,14 +821,14 @@ static int run_cublas(br_case *c) {
     return br_cuda_launched(c, "cublasSgemm");
 }
 
-/* BR_SGEMM_FAULT: C[fault_i][fault_j] += fault_delta, after the run. */
+/* BR_SGEMM_FAULT: C[fault.i][fault.j] += fault.delta, after the run. */
 static int sg_plant_fault(br_case *c, sg_state *s) {
     const cudaStream_t stream = br_cuda_stream(c);
-    float *at = s->c + s->fault_i * s->n + s->fault_j;
+    float *at = s->c + s->fault.i * s->n + s->fault.j;
     float v = 0.0f;
     BR_CUDA_TRY(c, cudaMemcpyAsync(&v, at, sizeof v, cudaMemcpyDeviceToHost, stream));
     BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
-    v += s->fault_delta;
+    v += s->fault.delta;
     BR_CUDA_TRY(c, cudaMemcpyAsync(at, &v, sizeof v, cudaMemcpyHostToDevice, stream));
     BR_CUDA_TRY(c, cudaStreamSynchronize(stream));
     return 0;
@@ -888,7 +875,7 @@ static int sg_report_device(br_case *c, sg_state *s, int64_t bad, int64_t first,
 
 static int verify(br_case *c) {
     sg_state *s = (sg_state *)c->state;
-    if (s->fault && sg_plant_fault(c, s) != 0)
+    if (s->fault.on && sg_plant_fault(c, s) != 0)
         return -1;
     int64_t dev_bad = 0, dev_first = -1;
     if (sg_device_check(c, s, &dev_bad, &dev_first) != 0)
