@@ -59,50 +59,40 @@ double br_tdist_cdf(double t, double df) {
     return t >= 0 ? 1.0 - tail : tail;
 }
 
-/* The x with cdf(x) = p for an increasing cdf, by bracketing from 0 outwards
- * and bisecting. */
-static double invert(double (*cdf)(double, double), double param, double p) {
-    double lo = 0.0, hi = 1.0;
-    double sign = 1.0;
-    if (p < 0.5) {
-        p = 1.0 - p; /* both distributions are symmetric about 0 */
-        sign = -1.0;
-    }
-    while (cdf(hi, param) < p && hi < 1e300)
-        hi *= 2.0;
-    for (int i = 0; i < 2000 && hi - lo > 1e-12 * hi; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (cdf(mid, param) < p)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return sign * 0.5 * (lo + hi);
-}
-
 /* The density of Student's t with df degrees of freedom at t. */
 static double tdist_pdf(double t, double df) {
     return exp(lgamma(0.5 * (df + 1.0)) - lgamma(0.5 * df) - 0.5 * log(df * M_PI) -
                0.5 * (df + 1.0) * log1p(t * t / df));
 }
 
-/* The t >= 0 with br_tdist_cdf(t, df) = p, p >= 0.5: Newton's steps on the
- * CDF (its derivative is the density), each kept inside a bracket [lo, hi]
- * that the CDF's sign narrows, bisecting when a step leaves it; to a
- * relative 1e-12, as the bisection of invert() but in some 5-10 CDF
- * evaluations instead of some 60. */
-static double t_upper(double p, double df) {
+static double normal_cdf(double x, double unused) {
+    (void)unused;
+    return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+static double normal_pdf(double x, double unused) {
+    (void)unused;
+    return exp(-0.5 * x * x) / sqrt(2.0 * M_PI);
+}
+
+/* The x >= 0 with cdf(x, param) = p, p >= 0.5, for a distribution symmetric
+ * about 0 with density pdf: Newton's steps on the CDF, each kept inside a
+ * bracket [lo, hi] that the CDF's sign narrows, bisecting when a step leaves
+ * it; to a relative 1e-12, as bisection but in some 5-10 CDF evaluations
+ * instead of some 60. */
+static double upper(double (*cdf)(double, double), double (*pdf)(double, double), double param,
+                    double p) {
     double lo = 0.0, hi = 1.0;
-    while (br_tdist_cdf(hi, df) < p && hi < 1e300)
+    while (cdf(hi, param) < p && hi < 1e300)
         lo = hi, hi *= 2.0;
     double x = 0.5 * (lo + hi);
     for (int i = 0; i < 200; i++) {
-        double f = br_tdist_cdf(x, df) - p;
+        double f = cdf(x, param) - p;
         if (f < 0)
             lo = x;
         else
             hi = x;
-        double step = f / tdist_pdf(x, df), next = x - step;
+        double step = f / pdf(x, param), next = x - step;
         if (!(next > lo && next < hi))
             next = 0.5 * (lo + hi);
         if (fabs(next - x) <= 1e-13 * fabs(next) || hi - lo <= 1e-12 * hi)
@@ -113,33 +103,36 @@ static double t_upper(double p, double df) {
 }
 
 /* Quantiles asked for lately, per thread: a comparison asks for the same
- * (p, df) for many cases of a backend. */
+ * (p, df) for many cases of a backend (df INFINITY: the normal's). */
 #define QUANTILE_MEMO 8
 
-double br_tdist_quantile(double p, double df) {
+/* The quantile p (0 < p < 1) of Student's t with df degrees of freedom, or
+ * of the standard normal when df is infinite. */
+static double quantile(double p, double df) {
     static _Thread_local struct { double p, df, q; } memo[QUANTILE_MEMO];
     static _Thread_local unsigned next;
-    if (!(p > 0 && p < 1) || !(df > 0))
-        return NAN;
     for (unsigned i = 0; i < QUANTILE_MEMO; i++)
         if (memo[i].p == p && memo[i].df == df)
             return memo[i].q;
-    double q = p >= 0.5 ? t_upper(p, df) : -t_upper(1.0 - p, df); /* symmetric about 0 */
+    double (*cdf)(double, double) = isinf(df) ? normal_cdf : br_tdist_cdf;
+    double (*pdf)(double, double) = isinf(df) ? normal_pdf : tdist_pdf;
+    double q = p >= 0.5 ? upper(cdf, pdf, df, p) : -upper(cdf, pdf, df, 1.0 - p);
     memo[next % QUANTILE_MEMO].p = p;
     memo[next % QUANTILE_MEMO].df = df;
     memo[next++ % QUANTILE_MEMO].q = q;
     return q;
 }
 
-static double normal_cdf(double x, double unused) {
-    (void)unused;
-    return 0.5 * erfc(-x / sqrt(2.0));
+double br_tdist_quantile(double p, double df) {
+    if (!(p > 0 && p < 1) || !(df > 0))
+        return NAN;
+    return quantile(p, df);
 }
 
 double br_normal_quantile(double p) {
     if (!(p > 0 && p < 1))
         return NAN;
-    return invert(normal_cdf, 0.0, p);
+    return quantile(p, INFINITY);
 }
 
 /* Below this, psi and its derivatives are moved up by their recurrences

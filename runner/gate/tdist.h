@@ -28,7 +28,9 @@ double br_tdist_cdf(double t, double df);
 double br_tdist_quantile(double p, double df);
 
 /* The p-quantile of the standard normal distribution (0 < p < 1; NAN
- * otherwise), by bisection on 0.5 erfc(-x / sqrt 2) to a relative 1e-12. */
+ * otherwise), by Newton's steps on 0.5 erfc(-x / sqrt 2) kept inside a
+ * bracket, to a relative 1e-12; the last few p asked for on a thread are
+ * remembered (with br_tdist_quantile's). */
 double br_normal_quantile(double p);
 
 /* The digamma function psi(x) = d/dx ln Gamma(x), x > 0: the recurrence
