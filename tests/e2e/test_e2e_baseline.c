@@ -3,7 +3,7 @@
  * suite, compares later runs with it (a planted slowdown exits 3, --fail-on
  * and --no-compare change that), refuses another device's baseline, and
  * `benchrun compare` does the same offline; the Markdown and Google
- * Benchmark outputs are written; a baseline saved once still calls a 2x
+ * Benchmark outputs are written; a baseline saved once still calls a 4x
  * slowdown slower (issue 27), and --history DIR compares with the runs a
  * results directory holds. The planted slowdown: the fixture kernel sum_ok
  * reads its input BR_TEST_SUM_PASSES times per execution. */
@@ -381,18 +381,21 @@ Test(e2e_baseline, a_partial_run_updates_only_its_cases) {
 }
 
 /* The once-saved repro of issue 27 (the lead's before-stop hook runs the
- * same): save a baseline once, make the kernel 2x slower, and every size is
+ * same): save a baseline once, make the kernel 4x slower, and every size is
  * slower, exit 3. Before, 2^16 and 2^18 read "unknown: flagged too noisy
  * (N), spread unknown" (a stop on "ci" counted as not converged) and the run
- * exited 0. */
-Test(e2e_baseline, a_baseline_saved_once_calls_a_2x_slowdown_slower_at_every_size) {
+ * exited 0, whatever the step. The step was 2x until the H200 machine's
+ * host CPU (16 virtual cores) read 1.7x slower in the save than in the run
+ * seconds later (issue 44): a 2x step then read +18% at 2^20. 4x stands out
+ * of such a drift; what the screen can find is simulated in test_power. */
+Test(e2e_baseline, a_baseline_saved_once_calls_a_4x_slowdown_slower_at_every_size) {
     const char *save[] = {cache_arg, dir_arg, "--save-baseline", E2E "/once.yaml", NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, save), 0);
     cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
     e2e_free(&r);
     char *json = br_strfmt("%s/twice.json", tmp);
-    setenv("BR_TEST_SUM_PASSES", "2", 1); /* the environment: the screen alone (above) */
+    setenv("BR_TEST_SUM_PASSES", "4", 1); /* the environment: the screen alone (above) */
     const char *args[] = {cache_arg, dir_arg, "--confirm",      "never",
                           "--json",  json,    E2E "/once.yaml", NULL};
     cr_assert_eq(e2e_run(&r, NULL, args), 0);
