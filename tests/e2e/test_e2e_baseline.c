@@ -478,12 +478,14 @@ Test(e2e_baseline, history_compares_with_the_runs_of_a_results_directory) {
         cr_assert_eq(r.status, 0, "run %d: exit %d\nstderr:\n%s", i, r.status, r.err);
         e2e_free(&r);
     }
-    setenv("BR_TEST_SUM_PASSES", "2", 1);
+    setenv("BR_TEST_SUM_PASSES", "4", 1);
     cr_assert_eq(e2e_run(&r, NULL, none), 0);
     cr_assert_eq(r.status, 3, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
     cr_assert(strstr(r.out, "(last 3 runs at other commits)"), "stdout:\n%s", r.out);
     /* Three runs of a host kernel on a shared CI machine may spread widely
-     * at one size (its MDE then says so); a 2x step stands out somewhere. */
+     * at one size (its MDE then says so); a 4x step stands out somewhere.
+     * (2x did not on the H200 machine, whose host CPU moved by 1.7x from
+     * run to run: its three runs gave MDEs of 124-186%, issue 44.) */
     cr_assert(strstr(r.out, "vs baseline: ") && !strstr(r.out, "vs baseline: 0 slower"),
               "stdout:\n%s", r.out);
     e2e_free(&r);

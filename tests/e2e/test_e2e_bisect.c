@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* End-to-end `benchrun bisect`: a temporary repository made with libgit2
  * holds 16 commits of a host module, each with an unrelated edit (so each
- * commit builds a module of its own), and a 2x slowdown (the kernel reads
- * its input twice) planted at commit 11. Run in the repository, bisect
+ * commit builds a module of its own), and a 4x slowdown (the kernel reads
+ * its input four times; 2x until the H200 machine's host CPU read a 2x
+ * commit as good, issue 44) planted at commit 11. Run in the repository, bisect
  * names commit 11 in at most 5 measured steps (step 0 included); with
  * commit 7 not compiling it still does, skipping commit 7 where the search
  * lands on it; with commit 10 not compiling the answer is the range of
@@ -72,12 +73,12 @@ static void write_kernel(int edit, int passes, int broken, int wrong) {
     free(text);
 }
 
-/* Commits 1..n ("commit i"): the kernel twice as slow from `slow_at` on
+/* Commits 1..n ("commit i"): the kernel four times as slow from `slow_at` on
  * (0: never), commit `broken` not compiling (0: none). */
 static void commits(int n, int slow_at, int broken) {
     write_suite();
     for (int i = 1; i <= n; i++) {
-        write_kernel(i, slow_at && i >= slow_at ? 2 : 1, i == broken, 0);
+        write_kernel(i, slow_at && i >= slow_at ? 4 : 1, i == broken, 0);
         char msg[32];
         snprintf(msg, sizeof msg, "commit %d", i);
         gr_commit_all(repo, msg);

@@ -19,7 +19,7 @@ TestSuite(gpu_devices, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 30
  * set to `visible`, its JSON into tmp/out.json. */
 static void run_devices(e2e_result *r, const char *visible, const char *devs) {
     char *json = br_strfmt("%s/out.json", tmp);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     const char *args[] = {cache,
                           "--json",
                           json,

@@ -29,7 +29,7 @@ static json_t *timing_of(json_t *cases, const char *kernel) {
 
 Test(gpu_escape, work_on_its_own_stream_is_flagged_s) {
     char *json = br_strfmt("%s/out.json", tmp);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     const char *args[] = {
         cache, "--json", json, "--no-compare", "--ascii", BR_FIXTURES_DIR "/escape/escape.yaml",
         NULL};

@@ -20,7 +20,7 @@ static const char *field(json_t *c, const char *key) {
 
 Test(gpu_faults, healthy_cases_are_measured_beside_gpu_kernels_that_fault) {
     char *json = br_strfmt("%s/out.json", tmp);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     const char *args[] = {
         cache, "--json", json, "--no-compare", BR_FIXTURES_DIR "/faults/faults.yaml", NULL};
     e2e_result r;

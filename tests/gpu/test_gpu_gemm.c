@@ -36,7 +36,7 @@ static json_t *run_gemm(json_t **doc, int *status, const char *fault) {
     char *suite = e2e_put("gemm.yaml", text);
     free(text);
     char *json = br_strfmt("%s/out.json", tmp);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     if (fault)
         setenv("BR_GEMM_FAULT", fault, 1);
     else

@@ -24,7 +24,7 @@ Test(gpu, every_reduction_kernel_verifies_at_awkward_sizes) {
     char *suite = e2e_put("awkward.yaml", text);
     free(text);
     char *json = br_strfmt("%s/out.json", tmp);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     const char *args[] = {cache, "--json", json, suite, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);

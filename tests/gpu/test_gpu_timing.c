@@ -18,7 +18,7 @@ TestSuite(gpu_timing, .init = e2e_tmp_make, .fini = e2e_tmp_drop, .timeout = 600
 static json_t *run_json(json_t **doc, const char *name, const char *suite_text, const char *extra) {
     char *suite = e2e_put(name, suite_text);
     char *json = br_strfmt("%s/%s.json", tmp, name);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     const char *args[] = {cache, "--json", json, extra ? extra : "-q", suite, NULL};
     e2e_result r;
     cr_assert_eq(e2e_run(&r, NULL, args), 0);

@@ -46,7 +46,7 @@ static json_t *run_suite(json_t **doc, int *status, char *text, const char *var,
     char *suite = e2e_put("suite.yaml", text);
     free(text);
     char *json = br_strfmt("%s/out.json", tmp);
-    char *cache = br_strfmt("--cache-dir=%s/cache", tmp);
+    char *cache = gpu_cache_arg(tmp);
     if (fault)
         setenv(var, fault, 1);
     else
