@@ -88,7 +88,9 @@ Test(faults, healthy_cases_are_measured_beside_kernels_that_crash_and_hang) {
                          "timed out after 2.5 s (warmup 1 ms + timeout 500 ms + watchdog 2 s): "
                          "its worker process was killed");
         /* No GPU here, or a GPU: either way gpu_ok is not failed. */
-        cr_assert_str_neq(field(find_case(run, "gpu_ok", n), "status"), "failed");
+        json_t *gpu_ok = find_case(run, "gpu_ok", n);
+        cr_assert_str_neq(field(gpu_ok, "status"), "failed", "gpu_ok n=%lld: %s", n,
+                          field(gpu_ok, "message"));
     }
     cr_assert(strstr(r.out, "FAILED host_segfault n=2^10 (run): " SEGV_MESSAGE), "%s", r.out);
     json_decref(doc);
