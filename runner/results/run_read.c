@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "base/error.h"
+#include "case_columns.h"
 #include "case_json.h"
 #include "case_spans.h"
 #include "json_checked.h"
@@ -441,44 +442,51 @@ static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
     return 0;
 }
 
-/* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
- * then the combos numbered. Each case's tree is freed once read (replaced
- * by null in a): the tree of a large document is several times its size,
- * and the cases' results then take its place instead of adding to it. */
 /* Case i of the array a, or with spans (the array then empty) parsed from
- * its span of the text; NULL (error set) when that is not JSON. */
+ * its span of the text, its per-sample columns lifted into cols first
+ * (case_columns.h); NULL (error set) when that is not JSON. */
 static json_t *case_at(br_json_ctx *c, json_t *a, size_t i, const char *text,
-                       const br_case_spans *sp) {
+                       const br_case_spans *sp, br_case_columns *cols) {
     if (!sp)
         return json_incref(json_array_get(a, i));
+    if (br_case_columns_lift(cols, text + sp->start[i], sp->end[i] - sp->start[i]) != 0)
+        return NULL;
     json_error_t err;
-    json_t *o =
-        json_loadb(text + sp->start[i], sp->end[i] - sp->start[i], JSON_REJECT_DUPLICATES, &err);
+    json_t *o = json_loadb(cols->text, cols->len, JSON_REJECT_DUPLICATES, &err);
     if (!o)
         br_json_fail(c, "%s", err.text);
     return o;
 }
 
+/* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
+ * then the combos numbered. Each case's tree is freed once read (replaced
+ * by null in a): the tree of a large document is several times its size,
+ * and the cases' results then take its place instead of adding to it. */
 static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_index *sorted,
                       const char *text, const br_case_spans *sp) {
     size_t n = sp ? sp->n : json_array_size(a);
+    br_case_columns cols = {0};
+    int rc = -1;
     if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases)))
         return br_json_fail(c, "out of memory");
     r->n_cases = n;
     size_t old = br_json_push_key(c, "cases");
     for (size_t i = 0; i < n; i++) {
         size_t at = br_json_push_index(c, i);
-        json_t *o = case_at(c, a, i, text, sp);
-        int rc = o ? br_json_case_read(c, o, r, sorted, &r->cases[i]) : -1;
+        json_t *o = case_at(c, a, i, text, sp, &cols);
+        int case_rc = o ? br_json_case_read(c, o, r, sorted, sp ? &cols : NULL, &r->cases[i]) : -1;
         json_decref(o);
-        if (rc != 0)
-            return -1;
+        if (case_rc != 0)
+            goto done;
         if (!sp)
             json_array_set_new(a, i, json_null());
         br_json_pop(c, at);
     }
     br_json_pop(c, old);
-    return assign_combos(c, r);
+    rc = assign_combos(c, r);
+done:
+    br_case_columns_free(&cols);
+    return rc;
 }
 
 /* The members of a run but "kernels" and "cases", in file order: the key,
