@@ -672,9 +672,10 @@ static int parse_by_case(br_run **out_runs, size_t *out_n, const char *text, siz
     return rc;
 }
 
-/* br_results_parse; owned as for parse_whole. */
+/* br_results_parse (by_case 1: case by case where the document allows it;
+ * 0: whole); owned as for parse_whole. */
 static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t len,
-                      const char *name, char **owned) {
+                      const char *name, char **owned, int by_case) {
     *out_runs = NULL;
     *out_n = 0;
     name = name ? name : "<input>";
@@ -688,7 +689,7 @@ static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t
         blank++;
     if (blank == len)
         return br_error_set("%s: empty file (expected a JSON results document)", name);
-    int rc = parse_by_case(out_runs, out_n, text, len, name);
+    int rc = by_case ? parse_by_case(out_runs, out_n, text, len, name) : 1;
     if (rc <= 0)
         return rc;
     return parse_whole(out_runs, out_n, text, len, name, owned);
@@ -699,7 +700,12 @@ static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t
  * returned (every partial allocation freed). */
 int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t len,
                      const char *name) {
-    return parse_text(out_runs, out_n, text, len, name, NULL);
+    return parse_text(out_runs, out_n, text, len, name, NULL, 1);
+}
+
+int br_results_parse_whole(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                           const char *name) {
+    return parse_text(out_runs, out_n, text, len, name, NULL, 0);
 }
 
 /* br_results_parse of the file at path (at most BR_RESULTS_MAX_BYTES); the
@@ -711,7 +717,7 @@ int br_results_load(br_run **out_runs, size_t *out_n, const char *path) {
     *out_n = 0;
     if (br_read_file(&text, &len, path, BR_RESULTS_MAX_BYTES) != 0)
         return -1;
-    int rc = parse_text(out_runs, out_n, text, len, path, &text);
+    int rc = parse_text(out_runs, out_n, text, len, path, &text, 1);
     free(text);
     return rc;
 }

@@ -3,12 +3,13 @@
  * the numbers bit for bit the doubles jansson reads, any other array left
  * to jansson, the members the reader does not read left out, and the text
  * that jansson then parses valid exactly when the case's text is (checked
- * on edge cases and on thousands of mutations of a case); then a bad
- * sample's message the same as the whole parse's. */
+ * on edge cases and on thousands of mutations of a case); then the
+ * reader's runs and messages those of the whole parse. */
 #include <criterion/criterion.h>
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "base/util.h"
 #include "results/case_columns.h"
 #include "results/run_read.h"
+#include "results/run_write.h"
 
 /* Whether jansson parses text[0..len) as the reader parses a case. */
 static int jansson_ok(const char *text, size_t len) {
@@ -302,36 +304,93 @@ Test(case_columns, mutated_cases_keep_jansson_s_verdict_and_values) {
     br_case_columns_free(&c);
 }
 
-/* The golden results document with its first sample replaced by `sample`:
- * the by-case reader and the whole parse (its "runs" key escaped, which the
- * scan does not find) give the same message. */
-static void check_bad_sample(const char *sample, const char *want) {
+/* The golden results document with its first occurrence of `from`
+ * replaced by `to`. */
+static char *golden_with(const char *from, const char *to) {
     char *text = NULL;
     size_t len = 0;
     cr_assert_eq(
         br_read_file(&text, &len, BR_FIXTURES_DIR "/golden/results.json", BR_RESULTS_MAX_BYTES), 0);
-    char *at = strstr(text, "\"samples_ns\": [");
-    cr_assert_not_null(at);
-    at += strlen("\"samples_ns\": [");
-    size_t num = strcspn(at, ",]");
-    char *bad = br_strfmt("%.*s%s%s", (int)(at - text), text, sample, at + num);
-    char *runs = strstr(bad, "\"runs\"");
-    char *whole = br_strfmt("%.*s\"run\\u0073\"%s", (int)(runs - bad), bad, runs + 6);
-    br_run *r = NULL;
-    size_t n = 0;
-    cr_assert_eq(br_results_parse(&r, &n, bad, strlen(bad), "g.json"), -1);
-    char *by_case = br_strdup(br_error_get());
-    cr_assert_eq(br_results_parse(&r, &n, whole, strlen(whole), "g.json"), -1);
-    cr_assert_str_eq(by_case, br_error_get());
-    cr_assert(strstr(by_case, want), "%s", by_case);
-    free(by_case), free(whole), free(bad), free(text);
+    char *at = strstr(text, from);
+    cr_assert_not_null(at, "%s", from);
+    char *out = br_strfmt("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    free(text);
+    return out;
 }
 
-Test(case_columns, a_bad_sample_gives_the_whole_parse_message) {
-    check_bad_sample("0",
-                     "runs[0].cases[0].cold.samples_ns[0]: expected a number > 0 (ns), found 0");
-    check_bad_sample("-2.5", "samples_ns[0]: expected a number > 0 (ns), found -2.5");
-    check_bad_sample("null", "samples_ns[0]: expected a number, found null");
-    check_bad_sample("1e400", "g.json:");
-    check_bad_sample("01", "g.json:");
+/* The n runs written back as a results document. */
+static char *written(br_run *runs, size_t n) {
+    const br_run **ptrs = calloc(n, sizeof *ptrs);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = &runs[i];
+    cr_assert_eq(br_results_write(f, ptrs, n), 0);
+    fclose(f);
+    free(ptrs);
+    return out;
+}
+
+/* The by-case reader and the whole parse of text: the same runs (written
+ * back to the same text), or the same message, which must hold `want`. */
+static void check_like_whole(const char *text, const char *want) {
+    br_run *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    int rc = br_results_parse(&a, &na, text, strlen(text), "g.json");
+    char *error = br_strdup(rc ? br_error_get() : "");
+    cr_assert_eq(br_results_parse_whole(&b, &nb, text, strlen(text), "g.json"), rc, "%s", error);
+    if (rc == 0) {
+        cr_assert_null(want, "expected an error: %s", want);
+        char *ta = written(a, na), *tb = written(b, nb);
+        cr_assert_str_eq(ta, tb);
+        free(ta), free(tb);
+    } else {
+        cr_assert_str_eq(error, br_error_get());
+        cr_assert(want && strstr(error, want), "%s", error);
+    }
+    br_results_free(a, na);
+    br_results_free(b, nb);
+    free(error);
+}
+
+Test(case_columns, odd_columns_read_as_the_whole_parse_reads_them) {
+    const char *first = "\"samples_ns\": [262000.0, 261500.0, 263250.0, 262750.0, 261875.0]";
+    const char *odd[][2] = {
+        {first, "\"samples_ns\": [262000, 261500, 263250, 262750, 261875]"},
+        {first, "\"samples_ns\": [2.62e5, 2615E2, 26325e+1, 262750.00000000000001, 261875]"},
+        {first, "\"samples_ns\":[\n262000.0 ,261500.0,263250.0,\t262750.0,261875.0 ]"},
+        {"\"kernel_ns\": [34000.0", "\"kernel_ns\": [null"},
+        {"\"kernel_ns\": [34000.0", "\"kernel_ns\": [-0"},
+        {"\"kernel_ns\": null", "\"kernel_ns\": [1, 2, 3, 4, 5]"},
+        {"\"sm_mhz_samples\": null", "\"sm_mhz_samples\": [1980, 1980.0, 0, 1.5e3, 7]"},
+        {"\"sm_mhz_samples\": null", "\"sm_mhz_samples\": [null, null, null, null, null]"},
+    };
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        char *text = golden_with(odd[i][0], odd[i][1]);
+        check_like_whole(text, NULL);
+        free(text);
+    }
+}
+
+Test(case_columns, a_bad_value_gives_the_whole_parse_message) {
+    const char *first = "\"samples_ns\": [262000.0,";
+    const char *bad[][3] = {
+        {first, "\"samples_ns\": [0,",
+         "runs[0].cases[0].cold.samples_ns[0]: expected a number > 0 (ns), found 0"},
+        {first, "\"samples_ns\": [-2.5,", "samples_ns[0]: expected a number > 0 (ns), found -2.5"},
+        {first, "\"samples_ns\": [null,", "samples_ns[0]: expected a number, found null"},
+        {first, "\"samples_ns\": [1e400,", "g.json:"},
+        {first, "\"samples_ns\": [01,", "g.json:"},
+        {first, "\"samples_ns\": [\"1\",", "samples_ns[0]: expected a number, found a string"},
+        {first, "\"n\": 1, \"n\": 2, \"samples_ns\": [262000.0,", "duplicate object key"},
+        {"\"sm_mhz_samples\": null", "\"sm_mhz_samples\": [1, 2, 3, 4, -1]",
+         "sm_mhz_samples[4]: expected a number >= 0 (MHz) or null, found -1"},
+        {"\"kernel_ns\": null", "\"kernel_ns\": [1, 2, 3]", "kernel_ns: expected 5 values"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *text = golden_with(bad[i][0], bad[i][1]);
+        check_like_whole(text, bad[i][2]);
+        free(text);
+    }
 }
