@@ -66,7 +66,7 @@ static int decode_case(br_json_ctx *c, const json_t *doc, br_case_result *out,
     br_run_kernel k = {.name = (char *)kernel, .source = "", .backend = (br_backend)backend};
     br_run run = {.kernels = &k, .n_kernels = 1};
     br_json_name_index sorted = {kernel, 0};
-    if (br_json_case_read(c, o, &run, &sorted, out) != 0)
+    if (br_json_case_read(c, o, &run, &sorted, NULL, out) != 0)
         return -1;
     br_json_pop(c, old);
     out->gbps = out->gflops = out->pct_peak = out->speedup = NAN;

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "case_columns.h"
 #include "json_checked.h"
 #include "model/run.h"
 
@@ -40,10 +41,12 @@ json_t *br_json_case_write(br_json_builder *b, const br_run *r, const br_case_re
 /* The case object o into *k (zeroed by the caller; partly filled on failure,
  * for the caller to dispose with r): its kernel is looked up in `sorted`
  * (r->n_kernels entries), its params are r's, its timings recomputed from the
- * samples (c->schema says which keys are read). Returns 0, or -1 with the
- * error set (json_checked.h). */
+ * samples (c->schema says which keys are read). `cols` (NULL: none) holds
+ * the per-sample columns lifted out of the text o was parsed from: where o
+ * has an empty array in a lifted column's place, the column's numbers are
+ * read instead. Returns 0, or -1 with the error set (json_checked.h). */
 int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
-                      br_case_result *k);
+                      const br_case_columns *cols, br_case_result *k);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "base/error.h"
+#include "case_columns.h"
 #include "case_json.h"
 #include "case_spans.h"
 #include "json_checked.h"
@@ -441,44 +442,51 @@ static int load_peak(br_json_ctx *c, const json_t *o, br_run *r) {
     return 0;
 }
 
-/* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
- * then the combos numbered. Each case's tree is freed once read (replaced
- * by null in a): the tree of a large document is several times its size,
- * and the cases' results then take its place instead of adding to it. */
 /* Case i of the array a, or with spans (the array then empty) parsed from
- * its span of the text; NULL (error set) when that is not JSON. */
+ * its span of the text, its per-sample columns lifted into cols first
+ * (case_columns.h); NULL (error set) when that is not JSON. */
 static json_t *case_at(br_json_ctx *c, json_t *a, size_t i, const char *text,
-                       const br_case_spans *sp) {
+                       const br_case_spans *sp, br_case_columns *cols) {
     if (!sp)
         return json_incref(json_array_get(a, i));
+    if (br_case_columns_lift(cols, text + sp->start[i], sp->end[i] - sp->start[i]) != 0)
+        return NULL;
     json_error_t err;
-    json_t *o =
-        json_loadb(text + sp->start[i], sp->end[i] - sp->start[i], JSON_REJECT_DUPLICATES, &err);
+    json_t *o = json_loadb(cols->text, cols->len, JSON_REJECT_DUPLICATES, &err);
     if (!o)
         br_json_fail(c, "%s", err.text);
     return o;
 }
 
+/* A run's "cases" (the array a) into r->cases, kernels found in `sorted`;
+ * then the combos numbered. Each case's tree is freed once read (replaced
+ * by null in a): the tree of a large document is several times its size,
+ * and the cases' results then take its place instead of adding to it. */
 static int load_cases(br_json_ctx *c, json_t *a, br_run *r, const br_json_name_index *sorted,
                       const char *text, const br_case_spans *sp) {
     size_t n = sp ? sp->n : json_array_size(a);
+    br_case_columns cols = {0};
+    int rc = -1;
     if (!(r->cases = calloc(n ? n : 1, sizeof *r->cases)))
         return br_json_fail(c, "out of memory");
     r->n_cases = n;
     size_t old = br_json_push_key(c, "cases");
     for (size_t i = 0; i < n; i++) {
         size_t at = br_json_push_index(c, i);
-        json_t *o = case_at(c, a, i, text, sp);
-        int rc = o ? br_json_case_read(c, o, r, sorted, &r->cases[i]) : -1;
+        json_t *o = case_at(c, a, i, text, sp, &cols);
+        int case_rc = o ? br_json_case_read(c, o, r, sorted, sp ? &cols : NULL, &r->cases[i]) : -1;
         json_decref(o);
-        if (rc != 0)
-            return -1;
+        if (case_rc != 0)
+            goto done;
         if (!sp)
             json_array_set_new(a, i, json_null());
         br_json_pop(c, at);
     }
     br_json_pop(c, old);
-    return assign_combos(c, r);
+    rc = assign_combos(c, r);
+done:
+    br_case_columns_free(&cols);
+    return rc;
 }
 
 /* The members of a run but "kernels" and "cases", in file order: the key,
@@ -664,9 +672,10 @@ static int parse_by_case(br_run **out_runs, size_t *out_n, const char *text, siz
     return rc;
 }
 
-/* br_results_parse; owned as for parse_whole. */
+/* br_results_parse (by_case 1: case by case where the document allows it;
+ * 0: whole); owned as for parse_whole. */
 static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t len,
-                      const char *name, char **owned) {
+                      const char *name, char **owned, int by_case) {
     *out_runs = NULL;
     *out_n = 0;
     name = name ? name : "<input>";
@@ -680,7 +689,7 @@ static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t
         blank++;
     if (blank == len)
         return br_error_set("%s: empty file (expected a JSON results document)", name);
-    int rc = parse_by_case(out_runs, out_n, text, len, name);
+    int rc = by_case ? parse_by_case(out_runs, out_n, text, len, name) : 1;
     if (rc <= 0)
         return rc;
     return parse_whole(out_runs, out_n, text, len, name, owned);
@@ -691,7 +700,12 @@ static int parse_text(br_run **out_runs, size_t *out_n, const char *text, size_t
  * returned (every partial allocation freed). */
 int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t len,
                      const char *name) {
-    return parse_text(out_runs, out_n, text, len, name, NULL);
+    return parse_text(out_runs, out_n, text, len, name, NULL, 1);
+}
+
+int br_results_parse_whole(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                           const char *name) {
+    return parse_text(out_runs, out_n, text, len, name, NULL, 0);
 }
 
 /* br_results_parse of the file at path (at most BR_RESULTS_MAX_BYTES); the
@@ -703,7 +717,7 @@ int br_results_load(br_run **out_runs, size_t *out_n, const char *path) {
     *out_n = 0;
     if (br_read_file(&text, &len, path, BR_RESULTS_MAX_BYTES) != 0)
         return -1;
-    int rc = parse_text(out_runs, out_n, text, len, path, &text);
+    int rc = parse_text(out_runs, out_n, text, len, path, &text, 1);
     free(text);
     return rc;
 }

@@ -27,8 +27,10 @@ extern "C" {
  * "PATH:LINE:COLUMN: <jansson's message>" for a syntax error, "PATH: JSON.PATH:
  * expected ..., found ..." for a bad value), *out_runs NULL and *out_n 0.
  * Memory: the runs, the file's text and the jansson tree of one case (the
- * document is parsed without its cases, then case by case: case_spans.h;
- * a document of another shape, or with an error, is parsed whole). */
+ * document is parsed without its cases, then case by case: case_spans.h,
+ * each case's per-sample columns lifted out of its text first:
+ * case_columns.h; a document of another shape, or with an error, is parsed
+ * whole). */
 int br_results_load(br_run **out_runs, size_t *out_n, const char *path);
 
 /* Same as br_results_load from `len` bytes at `text` (NUL-terminated; at most
@@ -67,6 +69,12 @@ int br_results_load(br_run **out_runs, size_t *out_n, const char *path);
  * comparison NULL. Returns and owns as br_results_load. */
 int br_results_parse(br_run **out_runs, size_t *out_n, const char *text, size_t len,
                      const char *name);
+
+/* br_results_parse of the whole document at once, never case by case: the
+ * same runs, or the same error, as br_results_parse gives (for the tests
+ * and the fuzz target that check the case-by-case reader against it). */
+int br_results_parse_whole(br_run **out_runs, size_t *out_n, const char *text, size_t len,
+                           const char *name);
 
 /* Dispose each of the n runs (br_run_dispose) and free the array; accepts
  * NULL. */

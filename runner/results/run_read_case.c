@@ -4,6 +4,7 @@
  * medians of runs and intervals, its energy, parameters, device and wall
  * time. */
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,49 +15,106 @@
 
 #include "base/error.h"
 #include "base/util.h"
+#include "case_columns.h"
 #include "case_json.h"
 #include "json_checked.h"
 #include "model/stats.h"
 #include "run_read_impl.h"
 
-/* obj[key]: an optional array of n per-sample values into *out (NULL when
- * absent or null; else newly allocated). `finite` 1: every entry a finite
- * number; 0: a number or null (NAN). Then *median is the median of its finite
- * entries (br_stats_finite_median); NAN without the array. */
-static int load_sample_array(br_json_ctx *c, const json_t *o, const char *key, size_t n, int finite,
-                             double **out, double *median) {
+/* A per-sample column of a timing: the jansson array a, or the numbers
+ * v[0..n) that were lifted out of the case's text (case_columns.h; a is then
+ * the empty array left in their place). */
+typedef struct column {
+    const json_t *a;
+    const double *v;
+    size_t n;
+} column;
+
+/* The lifted columns of the timing being read: which timing, of what. */
+typedef struct lifted {
+    const br_case_columns *cols;
+    int timing;
+} lifted;
+
+/* obj[the key of column k] as a column (req: REQ or OPT); out->a NULL when
+ * optional and absent or null. */
+static int get_column(br_json_ctx *c, const json_t *o, br_case_column k, int req, const lifted *l,
+                      column *out) {
     json_t *a;
+    *out = (column){0};
+    if (br_json_get_container(c, o, br_case_column_keys[k], req, JSON_ARRAY, &a) != 0)
+        return -1;
+    out->a = a;
+    if (a && json_array_size(a) == 0)
+        out->v = br_case_columns_get(l->cols, l->timing, k, &out->n);
+    return 0;
+}
+
+static size_t column_size(const column *k) {
+    return k->v ? k->n : json_array_size(k->a);
+}
+
+/* Entry i of k: 1 a number (*x), 0 null, -1 anything else (*v, for the
+ * message). */
+static int column_at(const column *k, size_t i, double *x, const json_t **v) {
+    if (k->v) {
+        *x = k->v[i];
+        return 1;
+    }
+    *v = json_array_get(k->a, i);
+    if (json_is_number(*v)) {
+        *x = json_number_value(*v);
+        return 1;
+    }
+    return json_is_null(*v) ? 0 : -1;
+}
+
+/* Fail at key[i] (the path pushed only now: most columns have no error,
+ * and formatting the path of each entry cost more than reading it). */
+__attribute__((format(printf, 4, 5))) static int fail_at(br_json_ctx *c, const char *key, size_t i,
+                                                         const char *fmt, ...) {
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    br_json_push_key(c, key);
+    br_json_push_index(c, i);
+    return br_json_fail(c, "%s", msg);
+}
+
+/* Column k of o: an optional array of n per-sample values into *out (NULL
+ * when absent or null; else newly allocated). `finite` 1: every entry a
+ * finite number; 0: a number or null (NAN). Then *median is the median of
+ * its finite entries (br_stats_finite_median); NAN without the array. */
+static int load_sample_array(br_json_ctx *c, const json_t *o, br_case_column k, size_t n,
+                             int finite, const lifted *l, double **out, double *median) {
+    column a;
+    const char *key = br_case_column_keys[k];
     *out = NULL;
     *median = NAN;
-    if (br_json_get_container(c, o, key, OPT, JSON_ARRAY, &a) != 0)
+    if (get_column(c, o, k, OPT, l, &a) != 0)
         return -1;
-    if (!a)
+    if (!a.a)
         return 0;
-    size_t m = json_array_size(a);
+    size_t m = column_size(&a);
     if (m != n)
         return br_json_fail_key(
             c, key, "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
     if (!(*out = calloc(n ? n : 1, sizeof **out)))
         return br_json_fail(c, "out of memory");
-    size_t old = br_json_push_key(c, key);
     for (size_t i = 0; i < n; i++) {
-        size_t at = br_json_push_index(c, i);
-        const json_t *v = json_array_get(a, i);
+        const json_t *v = NULL;
         double x = NAN;
-        if (finite) {
-            if (br_json_number_value(c, v, &x) != 0)
-                return -1;
-            if (!isfinite(x))
-                return br_json_fail(c, "expected a finite number, found %.17g", x);
-        } else if (!json_is_null(v)) {
-            if (!json_is_number(v))
-                return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
-            x = json_number_value(v);
-        }
-        (*out)[i] = x;
-        br_json_pop(c, at);
+        int got = column_at(&a, i, &x, &v);
+        if (finite && got != 1)
+            return fail_at(c, key, i, "expected a number, found %s", br_json_kind(v));
+        if (finite && !isfinite(x))
+            return fail_at(c, key, i, "expected a finite number, found %.17g", x);
+        if (got < 0)
+            return fail_at(c, key, i, "expected a number or null, found %s", br_json_kind(v));
+        (*out)[i] = got ? x : NAN;
     }
-    br_json_pop(c, old);
     *median = br_stats_finite_median(*out, n);
     return 0;
 }
@@ -99,18 +157,20 @@ static int load_breakdown(br_json_ctx *c, const json_t *o, br_timing *t) {
  * and "breakdown"; before it, the events clock for a GPU case and the monotonic
  * clock for a host one, nothing else. */
 static int load_timing_clocks(br_json_ctx *c, const json_t *o, br_timing *t, size_t n,
-                              br_backend backend) {
+                              br_backend backend, const lifted *l) {
     t->event_median_ns = t->kernel_median_ns = t->span_median_ns = t->ops_median = NAN;
     if (c->schema < 4) {
         t->clock = backend == BR_BACKEND_GPU ? BR_CLOCK_EVENTS : BR_CLOCK_MONOTONIC;
         return 0;
     }
     return GET_NAME(c, o, "clock", REQ, br_clock_names, 0, &t->clock) ||
-                   load_sample_array(c, o, "event_ns", n, 1, &t->event_ns, &t->event_median_ns) ||
-                   load_sample_array(c, o, "kernel_ns", n, 0, &t->kernel_ns,
+                   load_sample_array(c, o, BR_COLUMN_EVENT_NS, n, 1, l, &t->event_ns,
+                                     &t->event_median_ns) ||
+                   load_sample_array(c, o, BR_COLUMN_KERNEL_NS, n, 0, l, &t->kernel_ns,
                                      &t->kernel_median_ns) ||
-                   load_sample_array(c, o, "span_ns", n, 0, &t->span_ns, &t->span_median_ns) ||
-                   load_sample_array(c, o, "ops", n, 0, &t->ops, &t->ops_median) ||
+                   load_sample_array(c, o, BR_COLUMN_SPAN_NS, n, 0, l, &t->span_ns,
+                                     &t->span_median_ns) ||
+                   load_sample_array(c, o, BR_COLUMN_OPS, n, 0, l, &t->ops, &t->ops_median) ||
                    br_json_get_count(c, o, "incomplete", &t->n_incomplete) ||
                    br_json_get_count(c, o, "other_stream_ops", &t->n_other_stream) ||
                    br_json_get_count(c, o, "other_context_ops", &t->n_other_context) ||
@@ -120,62 +180,54 @@ static int load_timing_clocks(br_json_ctx *c, const json_t *o, br_timing *t, siz
                : 0;
 }
 
-/* The array a (at `key`) as n finite numbers > 0 (ns) into out[0..n). */
-static int load_ns(br_json_ctx *c, const json_t *a, const char *key, double *out, size_t n) {
-    size_t old = br_json_push_key(c, key);
+/* The column a (at `key`) as n finite numbers > 0 (ns) into out[0..n). */
+static int load_ns(br_json_ctx *c, const column *a, const char *key, double *out, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        size_t at = br_json_push_index(c, i);
-        if (br_json_number_value(c, json_array_get(a, i), &out[i]) != 0)
-            return -1;
+        const json_t *v = NULL;
+        if (column_at(a, i, &out[i], &v) != 1)
+            return fail_at(c, key, i, "expected a number, found %s", br_json_kind(v));
         if (!isfinite(out[i]) || !(out[i] > 0.0))
-            return br_json_fail(c, "expected a number > 0 (ns), found %.17g", out[i]);
-        br_json_pop(c, at);
+            return fail_at(c, key, i, "expected a number > 0 (ns), found %.17g", out[i]);
     }
-    br_json_pop(c, old);
     return 0;
 }
 
-/* A per-sample column `key` of numbers >= 0 in `unit` (the array mhz:
- * "sm_mhz_samples", "cpu_mhz_samples" in MHz, "switches" in context
- * switches) of a timing of n samples into *dst. */
-static int load_mhz(br_json_ctx *c, const json_t *mhz, const char *key, const char *unit,
+/* The per-sample column k (present) of numbers >= 0 in `unit` ("sm_mhz_samples",
+ * "cpu_mhz_samples" in MHz, "switches" in context switches) of a timing of n
+ * samples into *dst. */
+static int load_mhz(br_json_ctx *c, const column *a, br_case_column k, const char *unit,
                     double **dst, size_t n) {
+    const char *key = br_case_column_keys[k];
+    size_t m = column_size(a);
     int any_mhz = 0; /* a host timing's column is all null: kept as NULL (model/run.h) */
-    for (size_t i = 0; i < json_array_size(mhz) && !any_mhz; i++)
-        any_mhz = !json_is_null(json_array_get(mhz, i));
-    if (!any_mhz && json_array_size(mhz) == n)
+    for (size_t i = 0; i < m && !any_mhz; i++)
+        any_mhz = a->v || !json_is_null(json_array_get(a->a, i));
+    if (!any_mhz && m == n)
         return 0;
-    size_t m = json_array_size(mhz);
     if (m != n)
         return br_json_fail_key(
             c, key, "expected %zu values (one per sample in samples_ns) or null, found %zu", n, m);
     if (!(*dst = calloc(n ? n : 1, sizeof **dst)))
         return br_json_fail(c, "out of memory");
-    size_t old = br_json_push_key(c, key);
     for (size_t i = 0; i < n; i++) {
-        size_t at = br_json_push_index(c, i);
-        const json_t *v = json_array_get(mhz, i);
+        const json_t *v = NULL;
         double x = NAN;
-        if (!json_is_null(v)) {
-            if (!json_is_number(v))
-                return br_json_fail(c, "expected a number or null, found %s", br_json_kind(v));
-            x = json_number_value(v);
-            if (!(x >= 0.0))
-                return br_json_fail(c, "expected a number >= 0 (%s) or null, found %.17g", unit, x);
-        }
-        (*dst)[i] = x;
-        br_json_pop(c, at);
+        int got = column_at(a, i, &x, &v);
+        if (got < 0)
+            return fail_at(c, key, i, "expected a number or null, found %s", br_json_kind(v));
+        if (got && !(x >= 0.0))
+            return fail_at(c, key, i, "expected a number >= 0 (%s) or null, found %.17g", unit, x);
+        (*dst)[i] = got ? x : NAN;
     }
-    br_json_pop(c, old);
     return 0;
 }
 
 /* A baseline timing's optional "run_medians" into t. */
-static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
-    json_t *medians;
-    if (br_json_get_container(c, o, "run_medians", OPT, JSON_ARRAY, &medians) != 0)
+static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t, const lifted *l) {
+    column medians;
+    if (get_column(c, o, BR_COLUMN_RUN_MEDIANS, OPT, l, &medians) != 0)
         return -1;
-    size_t m = medians ? json_array_size(medians) : 0;
+    size_t m = medians.a ? column_size(&medians) : 0;
     if (m == 0)
         return 0;
     if (m > BR_RUN_MEDIANS_MAX)
@@ -184,7 +236,7 @@ static int load_run_medians(br_json_ctx *c, const json_t *o, br_timing *t) {
     if (!(t->run_medians = calloc(m, sizeof *t->run_medians)))
         return br_json_fail(c, "out of memory");
     t->n_run_medians = m;
-    return load_ns(c, medians, "run_medians", t->run_medians, m);
+    return load_ns(c, &medians, "run_medians", t->run_medians, m);
 }
 
 /* A timing that stopped on ci_t: its interval of the median is the log-t
@@ -198,26 +250,28 @@ static void log_t_ci(br_timing *t) {
 
 /* One timing (an object: null was handled by the caller) of a case of
  * `backend` into *t. */
-static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend) {
-    json_t *samples, *mhz, *cpu_mhz, *switches;
+static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend backend,
+                       const lifted *l) {
+    column samples, mhz, cpu_mhz, switches;
     int stop;
-    if (br_json_get_container(c, o, "samples_ns", REQ, JSON_ARRAY, &samples) != 0 ||
-        br_json_get_container(c, o, "sm_mhz_samples", OPT, JSON_ARRAY, &mhz) != 0 ||
-        br_json_get_container(c, o, "cpu_mhz_samples", OPT, JSON_ARRAY, &cpu_mhz) != 0 ||
-        br_json_get_container(c, o, "switches", OPT, JSON_ARRAY, &switches) != 0)
+    if (get_column(c, o, BR_COLUMN_SAMPLES_NS, REQ, l, &samples) != 0 ||
+        get_column(c, o, BR_COLUMN_SM_MHZ, OPT, l, &mhz) != 0 ||
+        get_column(c, o, BR_COLUMN_CPU_MHZ, OPT, l, &cpu_mhz) != 0 ||
+        get_column(c, o, BR_COLUMN_SWITCHES, OPT, l, &switches) != 0)
         return -1;
-    size_t n = json_array_size(samples);
+    size_t n = column_size(&samples);
     t->present = 1;
     if (n > 0 && !(t->samples = calloc(n, sizeof *t->samples)))
         return br_json_fail(c, "out of memory");
     t->n_samples = n;
-    if (load_ns(c, samples, "samples_ns", t->samples, n) != 0 ||
-        (mhz && load_mhz(c, mhz, "sm_mhz_samples", "MHz", &t->sm_mhz, n) != 0) ||
-        (cpu_mhz && load_mhz(c, cpu_mhz, "cpu_mhz_samples", "MHz", &t->cpu_mhz, n) != 0) ||
-        (switches && load_mhz(c, switches, "switches", "context switches", &t->switches, n) != 0) ||
-        load_run_medians(c, o, t) != 0)
+    if (load_ns(c, &samples, "samples_ns", t->samples, n) != 0 ||
+        (mhz.a && load_mhz(c, &mhz, BR_COLUMN_SM_MHZ, "MHz", &t->sm_mhz, n) != 0) ||
+        (cpu_mhz.a && load_mhz(c, &cpu_mhz, BR_COLUMN_CPU_MHZ, "MHz", &t->cpu_mhz, n) != 0) ||
+        (switches.a &&
+         load_mhz(c, &switches, BR_COLUMN_SWITCHES, "context switches", &t->switches, n) != 0) ||
+        load_run_medians(c, o, t, l) != 0)
         return -1;
-    if (load_timing_clocks(c, o, t, n, backend) != 0)
+    if (load_timing_clocks(c, o, t, n, backend, l) != 0)
         return -1;
     if (n > 0 && br_stats_compute(&t->stats, t->samples, n) != 0)
         return br_json_fail(c, "cannot compute statistics: %s", br_error_get());
@@ -241,16 +295,18 @@ static int load_timing(br_json_ctx *c, const json_t *o, br_timing *t, br_backend
                   log_t_ci(t), 0);
 }
 
-/* obj[key]: a timing of a case of `backend`, or null (absent). */
+/* obj[key]: a timing of a case of `backend`, or null (absent); its
+ * columns lifted into cols, as timing `timing` (NULL: none). */
 static int load_timing_at(br_json_ctx *c, const json_t *o, const char *key, br_timing *t,
-                          br_backend backend) {
+                          br_backend backend, const br_case_columns *cols, int timing) {
     json_t *v;
     if (br_json_get_container(c, o, key, OPT, JSON_OBJECT, &v) != 0)
         return -1;
     if (!v)
         return 0;
     size_t old = br_json_push_key(c, key);
-    int rc = load_timing(c, v, t, backend);
+    lifted l = {cols, timing};
+    int rc = load_timing(c, v, t, backend, &l);
     br_json_pop(c, old);
     return rc;
 }
@@ -352,7 +408,7 @@ static int load_wall(br_json_ctx *c, const json_t *o, br_case_wall *w) {
 
 /* One case (case_json.h). */
 int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_name_index *sorted,
-                      br_case_result *k) {
+                      const br_case_columns *cols, br_case_result *k) {
     const char *kernel, *commit, *date;
     int backend;
     if (!json_is_object(o))
@@ -411,9 +467,9 @@ int br_json_case_read(br_json_ctx *c, const json_t *o, br_run *r, const br_json_
                                     sizeof k->date - 1, n);
         memcpy(k->date, date, n + 1);
     }
-    return load_timing_at(c, o, "cold", &k->cold, rk->backend) ||
-                   load_timing_at(c, o, "batch", &k->batch, rk->backend) || load_energy(c, o, k) ||
-                   load_wall(c, o, &k->wall) || load_case_device(c, o, k)
+    return load_timing_at(c, o, "cold", &k->cold, rk->backend, cols, BR_COLUMN_COLD) ||
+                   load_timing_at(c, o, "batch", &k->batch, rk->backend, cols, BR_COLUMN_BATCH) ||
+                   load_energy(c, o, k) || load_wall(c, o, &k->wall) || load_case_device(c, o, k)
                ? -1
                : 0;
 }
