@@ -200,7 +200,11 @@ static int open_db(br_index *ix, const char *name) {
     if (ix->db)
         sqlite3_close(ix->db);
     ix->db = NULL;
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    /* One thread uses the connection (the sync's readers parse files and
+     * never touch it): SQLite's multi-thread mode, without a mutex taken on
+     * every call (https://sqlite.org/threadsafe.html), which cost a tenth of
+     * a warm history's CPU. */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(name, &ix->db, flags, NULL) != SQLITE_OK)
         return br_index_fail(ix, "cannot open the index");
     sqlite3_busy_handler(ix->db, on_busy, ix);
