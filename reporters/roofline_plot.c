@@ -136,7 +136,7 @@ static void ceiling_names(char *buf, size_t len, const double peaks[BR_PRECISION
 static void put_setup(FILE *f, const br_run *d, double measured, const char *svg_path,
                       const double range[3], const double peaks[BR_PRECISION_COUNT], double top) {
     const br_device *dev = &d->device;
-    char title[768], dram[256], names[512];
+    char title[1024], dram[256], names[512]; /* title: 39 + 255 + 511 bytes at most */
     ceiling_names(names, sizeof names, peaks);
     snprintf(title, sizeof title, "Roofline of %s: %s at the maximum SM clock", dev->name, names);
     if (isfinite(measured))
