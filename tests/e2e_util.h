@@ -121,13 +121,25 @@ static inline void e2e_rmtree(const char *dir) {
 }
 
 /* A fresh temporary directory per test: name e2e_tmp_make and e2e_tmp_drop as a
- * TestSuite's .init and .fini; tests use `tmp`. */
+ * TestSuite's .init and .fini; tests use `tmp`. A test that skips
+ * (cr_skip_test) ends without its .fini: the folder is then removed at the
+ * exit of the process that made it (not of a child it forked). */
 static char *tmp;
+static pid_t tmp_owner;
+
+static inline void e2e_tmp_at_exit(void) {
+    if (tmp && getpid() == tmp_owner)
+        e2e_rmtree(tmp);
+}
 
 static inline void e2e_tmp_make(void) {
     tmp = e2e_tmpdir();
     if (!tmp)
         abort();
+    if (tmp_owner != getpid()) { /* once per process */
+        tmp_owner = getpid();
+        atexit(e2e_tmp_at_exit);
+    }
 }
 
 /* Write `text` to tmp/name and return that path (caller frees); aborts the

@@ -68,10 +68,9 @@ void br_vlog(br_log_level level, const char *fmt, va_list ap) {
     memcpy(esc, msg, keep);
     br_text_escape(esc + keep, sizeof esc - keep, text, strlen(text), 1);
     if (level == BR_LOG_PROGRESS) {
-        if (esc[keep])
-            snprintf(progress, sizeof progress, "%s", esc);
-        else
-            progress[0] = '\0';
+        size_t n = esc[keep] ? strnlen(esc, sizeof progress - 1) : 0; /* cut to fit */
+        memcpy(progress, esc, n);
+        progress[n] = '\0';
         sink(sink_ctx, level, esc);
         return;
     }
