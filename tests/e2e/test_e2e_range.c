@@ -3,14 +3,13 @@
  * libgit2 holds 12 commits of a host module, an hour apart, each with an
  * unrelated edit, commit 4 not compiling and a 4x slowdown (the kernel sums
  * its input four times, one chain of adds) from commit 8 on (2x until the
- * H200 machine's host CPU moved by 1.7x between runs, issue 44). run-range over commits 2..12 (1..12)
- * writes one results file per commit that builds, each with its commit's
- * SHA, none for commit 4 (said skipped), leaves the work tree and HEAD as
- * they were and removes its checkouts; then `history --changes` finds the
- * step at commit 8 (commit 7 the last at the old level). --step 3 measures
- * commits 12, 9, 6 and 3. A range interrupted (SIGINT) after some results
- * files exits 130 and, run again, measures only the commits left. Not a
- * range, A...B and an unknown revision are bad usage (exit 2). */
+ * H200 machine's host CPU moved by 1.7x between runs, issue 44). run-range over commits 2..12
+ * (1..12) writes one results file per commit that builds, each with its commit's SHA, none for
+ * commit 4 (said skipped), leaves the work tree and HEAD as they were and removes its checkouts;
+ * then `history --changes` finds the step at commit 8 (commit 7 the last at the old level). --step
+ * 3 measures commits 12, 9, 6 and 3. A range interrupted (SIGINT) after some results files exits
+ * 130 and, run again, measures only the commits left. Not a range, A...B and an unknown revision
+ * are bad usage (exit 2). */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <signal.h>
