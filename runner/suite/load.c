@@ -411,24 +411,12 @@ static int load_measure(void *ctx, const br_node *v) {
 
 static int load_metric(void *ctx, const br_node *v) {
     ((loader *)ctx)->metric = v;
-    char *text = NULL;
-    if (br_get_text(&text, v, "a metric (GB/s, GFLOP/s, TFLOP/s or TOP/s)") < 0)
+    int m = 0;
+    if (br_get_name(&m, v, br_metric_names, -1, "metric",
+                    "a metric (GB/s, GFLOP/s, TFLOP/s or TOP/s)") < 0)
         return -1;
-    int m = 0, rc = 0;
-    if (br_name_find(&m, br_metric_names, text) == 0) {
-        suite_of(ctx)->metric = (br_metric)m;
-    } else {
-        const char *names[16]; /* the table's, in its order */
-        size_t n = 0;
-        for (const br_name *t = br_metric_names; t->name && n < COUNT(names); t++)
-            names[n++] = t->name;
-        char q[BR_SHOW_MAX + 16], hint[256];
-        br_show(q, sizeof q, v->text, v->len);
-        br_suggest(hint, sizeof hint, v->text, v->len, names, n);
-        rc = br_error_at(v->pos, "unknown metric %s%s", q, hint);
-    }
-    free(text);
-    return rc;
+    suite_of(ctx)->metric = (br_metric)m;
+    return 0;
 }
 
 /* A name of table t into *out; else "unknown WHAT 'x' (expected EXPECTED)". */

@@ -11,25 +11,12 @@
 
 /* One precision name at v into *out: any of br_precision_names but "none". */
 static int get_precision(br_precision *out, const br_node *v) {
-    const char *names[BR_PRECISION_COUNT];
-    size_t n = 0;
-    for (const br_name *t = br_precision_names; t->name; t++)
-        if (t->value != BR_PRECISION_NONE && n < BR_PRECISION_COUNT)
-            names[n++] = t->name;
-    char *text = NULL;
-    if (br_get_text(&text, v, "a precision (fp32, fp16-tensor, ...)") < 0)
+    int p = 0;
+    if (br_get_name(&p, v, br_precision_names, BR_PRECISION_NONE, "precision",
+                    "a precision (fp32, fp16-tensor, ...)") < 0)
         return -1;
-    int p = 0, rc = 0;
-    if (br_name_find(&p, br_precision_names, text) == 0 && p != BR_PRECISION_NONE) {
-        *out = (br_precision)p;
-    } else {
-        char q[BR_SHOW_MAX + 16], hint[512];
-        br_show(q, sizeof q, v->text, v->len);
-        br_suggest(hint, sizeof hint, v->text, v->len, names, n);
-        rc = br_error_at(v->pos, "unknown precision %s%s", q, hint);
-    }
-    free(text);
-    return rc;
+    *out = (br_precision)p;
+    return 0;
 }
 
 static int cmp_kernel(size_t i, size_t j, void *ctx) {

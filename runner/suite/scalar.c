@@ -249,6 +249,29 @@ int br_get_text(char **out, const br_node *n, const char *what) {
     return 0;
 }
 
+int br_get_name(int *out, const br_node *n, const br_name *t, int refused, const char *what,
+                const char *expected) {
+    char *text = NULL;
+    if (br_get_text(&text, n, expected) < 0)
+        return -1;
+    int v = 0, rc = 0;
+    if (br_name_find(&v, t, text) == 0 && v != refused) {
+        *out = v;
+    } else {
+        const char *names[64]; /* the table's, in its order, but the refused one */
+        size_t m = 0;
+        for (const br_name *e = t; e->name && m < sizeof names / sizeof *names; e++)
+            if (e->value != refused)
+                names[m++] = e->name;
+        char q[BR_SHOW_MAX + 16], hint[512];
+        br_show(q, sizeof q, n->text, n->len);
+        br_suggest(hint, sizeof hint, n->text, n->len, names, m);
+        rc = br_error_at(n->pos, "unknown %s %s%s", what, q, hint);
+    }
+    free(text);
+    return rc;
+}
+
 int br_get_located(br_located *out, const br_node *n, const char *what) {
     out->pos = br_text_pos(n);
     return br_get_text(&out->text, n, what);

@@ -80,6 +80,13 @@ int br_check_one_line(const br_node *n, const char *what);
  * expected ("a string"). *out is a copy owned by the caller (NULL on error). */
 int br_get_text(char **out, const br_node *n, const char *what);
 
+/* A name of table t (br_get_text, `expected` as its what) into *out, its
+ * value; a name whose value is `refused` (-1: none is) counts as unknown:
+ * "unknown WHAT 'x'" at the node, with the closest name or the list of them
+ * (br_suggest). */
+int br_get_name(int *out, const br_node *n, const br_name *t, int refused, const char *what,
+                const char *expected);
+
 /* br_get_text with the position of the text (br_text_pos). */
 int br_get_located(br_located *out, const br_node *n, const char *what);
 

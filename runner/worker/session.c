@@ -341,6 +341,23 @@ static int exec_copy(void *ctx) {
 }
 #endif
 
+#if BR_HAVE_CUDA
+/* The timing core's parameters for a peak (bandwidth or compute) on the GPU
+ * timer `state`: the default warmup, a probe, the session's clock and the
+ * device's maximum SM clock, a 5 s timeout; flush as given. */
+static void peak_params(br_measure_params *mp, const br_session *s, void *state,
+                        br_flush_kind flush) {
+    *mp = (br_measure_params){.warmup_ns = BR_DEFAULT_WARMUP_NS,
+                              .flush = flush,
+                              .probe = 1,
+                              .max_mhz = s->device.sm_clock_khz / 1e3,
+                              .clock = s->gpu_clock,
+                              .tick_ns = br_timer_cuda_events.tick(state)};
+    br_measure_cfg_defaults(&mp->cfg);
+    mp->cfg.timeout_ns = 5e9;
+}
+#endif
+
 /* The device-to-device copy bandwidth of the session's GPU, GB/s (reading
  * and writing a buffer of `bytes` counts 2 x bytes), measured with the same
  * timing core as every case (cold samples, read flush, launch hold, default
@@ -381,14 +398,8 @@ double br_session_measure_peak_here(br_session *s) {
         !BR_CUDA(cudaMemset((void *)c.src, 1, bytes)) && !BR_CUDA(cudaDeviceSynchronize())) {
         c.bytes = bytes;
         c.stream = br_timer_cuda_events.stream(state);
-        br_measure_params mp = {.warmup_ns = BR_DEFAULT_WARMUP_NS,
-                                .flush = BR_FLUSH_READ,
-                                .probe = 1,
-                                .max_mhz = s->device.sm_clock_khz / 1e3,
-                                .clock = s->gpu_clock,
-                                .tick_ns = br_timer_cuda_events.tick(state)};
-        br_measure_cfg_defaults(&mp.cfg);
-        mp.cfg.timeout_ns = 5e9;
+        br_measure_params mp;
+        peak_params(&mp, s, state, BR_FLUSH_READ);
         if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_copy, &c) == 0 &&
             br_stats_compute(&t.stats, t.samples, t.n_samples) == 0) {
             gbps = 2.0 * (double)bytes / t.stats.median;
@@ -459,14 +470,8 @@ static int size_launch(compute_ctx *c) {
  * error set. */
 static int time_compute(br_session *s, void *state, compute_ctx *c, double *median_ns) {
     br_timing t = {0};
-    br_measure_params mp = {.warmup_ns = BR_DEFAULT_WARMUP_NS,
-                            .flush = BR_FLUSH_NONE,
-                            .probe = 1,
-                            .max_mhz = s->device.sm_clock_khz / 1e3,
-                            .clock = s->gpu_clock,
-                            .tick_ns = br_timer_cuda_events.tick(state)};
-    br_measure_cfg_defaults(&mp.cfg);
-    mp.cfg.timeout_ns = 5e9;
+    br_measure_params mp;
+    peak_params(&mp, s, state, BR_FLUSH_NONE);
     int rc = -1;
     if (br_measure(&t, &br_timer_cuda_events, state, &mp, exec_compute, c) == 0 &&
         br_stats_compute(&t.stats, t.samples, t.n_samples) == 0 && t.stats.median > 0) {
